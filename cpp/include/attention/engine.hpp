@@ -1,0 +1,16 @@
+// The two ways to run a validated problem: with its whole trace, or output only.
+#pragma once
+
+#include "attention/spec.hpp"
+#include "attention/trace.hpp"
+
+namespace attention {
+
+// Every stage of the problem, in the order of the lesson. Throws
+// std::invalid_argument when the trace would exceed limits::max_trace_values.
+trace run_traced(const problem& p);
+
+// The final output only: (T, D) with W_O, else (T, H·DV). Records nothing.
+matrix forward(const problem& p);
+
+}  // namespace attention

@@ -1,0 +1,76 @@
+#include "attention/validation.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "attention/config.hpp"
+
+namespace attention {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& field, const std::string& rule) {
+    throw std::invalid_argument(field + ": " + rule);
+}
+
+std::string shape_text(std::size_t r, std::size_t c) {
+    return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
+}
+
+}  // namespace
+
+std::string js_number(double v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+    char text[32];
+    for (int precision = 1; precision <= 17; ++precision) {  // the shortest text that reads back as v
+        std::snprintf(text, sizeof text, "%.*g", precision, v);
+        if (std::strtod(text, nullptr) == v) break;
+    }
+    return text;
+}
+
+std::size_t whole_number(const std::string& field, double v, std::size_t lo, std::size_t hi) {
+    if (!std::isfinite(v)) reject(field, js_number(v) + " is not a finite number");
+    if (v != std::floor(v)) reject(field, js_number(v) + " is not a whole number");
+    if (v < double(lo) || v > double(hi))
+        reject(field, js_number(v) + " is out of range [" + std::to_string(lo) + ", " +
+                          std::to_string(hi) + "]");
+    return static_cast<std::size_t>(v);
+}
+
+matrix checked_matrix(const std::string& field, const row_list& m, std::size_t max_rows,
+                      std::size_t max_cols) {
+    if (m.empty() || m[0].empty()) reject(field, "needs at least one row and one column");
+    if (m.size() > max_rows)
+        reject(field, std::to_string(m.size()) + " rows, more than the limit " + std::to_string(max_rows));
+    if (m[0].size() > max_cols)
+        reject(field, std::to_string(m[0].size()) + " columns, more than the limit " +
+                          std::to_string(max_cols));
+    matrix out({m.size(), m[0].size()});
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        if (m[i].size() != m[0].size())
+            reject(field, "row " + std::to_string(i) + " has " + std::to_string(m[i].size()) +
+                              " values but row 0 has " + std::to_string(m[0].size()) +
+                              " (rows must all have the same length)");
+        for (std::size_t j = 0; j < m[i].size(); ++j) {
+            const double v = m[i][j];
+            const std::string at = field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+            if (!std::isfinite(v)) reject(at, js_number(v) + " is not a finite number");
+            if (std::fabs(v) > limits::max_abs_value)
+                reject(at, js_number(v) + " is outside [-1e6, 1e6]");
+            out(i, j) = v;
+        }
+    }
+    return out;
+}
+
+void require_shape(const std::string& field, const matrix& m, std::size_t r, std::size_t c,
+                   const std::string& why) {
+    if (rows(m) != r || cols(m) != c)
+        reject(field, "shape " + shape_text(rows(m), cols(m)) + " should be " + shape_text(r, c) +
+                          " " + why);
+}
+
+}  // namespace attention

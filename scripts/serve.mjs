@@ -1,0 +1,58 @@
+// A static server for dist/ on 127.0.0.1: used by `npm start` and by the browser tests.
+import http from 'node:http';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = path.resolve(here, '..', 'dist');
+
+// Resolves a URL path inside root; null when it would escape it.
+function resolveInside(root, urlPath) {
+  const decoded = decodeURIComponent(urlPath.split('?')[0]);
+  const file = path.resolve(root, '.' + (decoded.endsWith('/') ? decoded + 'index.html' : decoded));
+  return file === root || file.startsWith(root + path.sep) ? file : null;
+}
+
+// Starts serving root; resolves to { url, close() }. port 0 picks a free port.
+export function startServer({ root = DIST, port = 0, csp = null } = {}) {
+  const server = http.createServer(async (req, res) => {
+    if (req.url === '/favicon.ico') return void res.writeHead(204).end();
+    const file = resolveInside(root, req.url);
+    try {
+      if (!file) throw new Error('outside root');
+      const body = await readFile(file);
+      const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+      if (csp) headers['Content-Security-Policy'] = csp;
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+    }
+  });
+  return new Promise((resolve) => {
+    server.listen(port, '127.0.0.1', () => {
+      const url = `http://127.0.0.1:${server.address().port}/`;
+      resolve({ url, close: () => new Promise((done) => server.close(done)) });
+    });
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const port = Number(process.env.PORT ?? 8080);
+  const { url } = await startServer({ port });
+  console.log(`attention-stepper is being served at ${url}  (Ctrl+C stops it)`);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the build and tests need and is missing: Debian packages (with apt-get
+# when root, else prints the command) and the npm packages pinned in package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=()
+command -v em++ >/dev/null || packages+=(emscripten)
+command -v cmake >/dev/null || packages+=(cmake)
+command -v g++ >/dev/null || packages+=(g++)
+[ -f /usr/include/xtensor/xtensor.hpp ] || packages+=(libxtensor-dev)
+[ -f /usr/include/xtl/xtl_config.hpp ] || packages+=(xtl-dev)
+[ -f /usr/include/catch2/catch.hpp ] || packages+=(catch2)
+[ -x /usr/bin/chromium ] || packages+=(chromium)
+
+if [ ${#packages[@]} -gt 0 ]; then
+  command="apt-get update && apt-get install -y ${packages[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing ${packages[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq "${packages[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages; run as root:  sudo sh -c '$command'" >&2
+    exit 1
+  fi
+fi
+
+# npm ci only when node_modules is missing or older than the lockfile.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi

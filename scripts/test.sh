@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs every test: native (Catch2 via CTest), the WASM engine under node, the page in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/native --target native_tests -j "$(nproc)"
+ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
+
+node --test tests/wasm/
+node --test --test-concurrency=1 tests/browser/

@@ -1,0 +1,33 @@
+// The engine loader: the only importer of the Emscripten factory.
+// createEngine() → { run, forward, explain, randn }; errors from C++ arrive as thrown Errors.
+import createAttentionModule from './attention-wasm.mjs';
+
+const WASM_FILE = 'attention-wasm.wasm';
+
+// Browsers fetch the .wasm beside this file; node reads it from disk.
+async function moduleOptions() {
+  const isNode = typeof process === 'object' && Boolean(process.versions?.node);
+  if (!isNode) return {};
+  const { readFile } = await import('node:fs/promises');
+  return { wasmBinary: await readFile(new URL(`./${WASM_FILE}`, import.meta.url)) };
+}
+
+// Every binding returns { value } or { error }; this turns the second into an Error.
+function unwrap(result) {
+  if ('error' in result) throw new Error(result.error);
+  return result.value;
+}
+
+export async function createEngine() {
+  const wasm = await createAttentionModule(await moduleOptions());
+  return Object.freeze({
+    /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
+    run: (spec) => unwrap(wasm.run(spec)),
+    /** The final output only, recording no trace: { shape, values }. */
+    forward: (spec) => unwrap(wasm.forward(spec)),
+    /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */
+    explain: (spec, cell) => unwrap(wasm.explain(spec, cell)),
+    /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
+    randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
+  });
+}

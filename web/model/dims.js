@@ -1,0 +1,55 @@
+// The dimensions of a shape equation and the colour class each one gets on every stage.
+// The engine sends an equation twice, e.g. "(5, 16) @ (16, 4) → (5, 4)" and
+// "(T, d_model) @ (d_model, d_k) → (T, d_k)"; here the two are zipped token by token.
+
+export const DIMS = ['T', 'd_model', 'd_k', 'd_v', 'h'];
+
+const DIM_TEXT = { T: 'T', d_model: 'd_model', d_k: 'd_k', d_v: 'd_v', h: 'h' };
+
+// "h·d_v" → ['h', 'd_v']; unknown symbols keep their text and get no colour.
+function symbolParts(symbol) {
+  return symbol.split('\u00b7').map((s) => ({ text: DIM_TEXT[s] ?? s, dim: DIMS.includes(s) ? s : null }));
+}
+
+// Splits symbolic around the literal pieces of the numeric equation, in order.
+function symbolsBetween(literals, symbolic) {
+  if (!symbolic.startsWith(literals[0])) return null;
+  const symbols = [];
+  let pos = literals[0].length;
+  for (let i = 1; i < literals.length; i += 1) {
+    const lit = literals[i];
+    const end = lit === '' ? symbolic.length : symbolic.indexOf(lit, pos + 1);
+    if (end < 0) return null;
+    symbols.push(symbolic.slice(pos, end));
+    pos = end + lit.length;
+  }
+  return pos === symbolic.length ? symbols : null;
+}
+
+// → [{ kind: 'text', text } | { kind: 'dim', value, symbol, parts: [{ text, dim }] }],
+// or null when the two strings do not have the same token structure.
+export function alignEquation(equation, symbolic) {
+  const pieces = equation.split(/(\d+)/);
+  const literals = pieces.filter((_, i) => i % 2 === 0);
+  const symbols = symbolsBetween(literals, symbolic);
+  if (!symbols || symbols.length !== (pieces.length - 1) / 2) return null;
+  return pieces
+    .map((piece, i) => {
+      if (i % 2 === 0) return { kind: 'text', text: piece };
+      const symbol = symbols[(i - 1) / 2];
+      return { kind: 'dim', value: piece, symbol, parts: symbolParts(symbol) };
+    })
+    .filter((t) => t.kind === 'dim' || t.text !== '');
+}
+
+// A matrix caption's axes, e.g. ['T', 'd_k'] with sizes → the same token shape as an equation.
+export function shapeTokens(axes, shape) {
+  const dimToken = (axis, n) => ({ kind: 'dim', value: String(n), symbol: axis, parts: symbolParts(axis) });
+  return [
+    { kind: 'text', text: '(' },
+    dimToken(axes[0], shape[0]),
+    { kind: 'text', text: ', ' },
+    dimToken(axes[1], shape[1]),
+    { kind: 'text', text: ')' },
+  ];
+}

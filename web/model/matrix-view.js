@@ -1,0 +1,109 @@
+// One matrix of the trace → the data a heatmap view draws: cell texts, colours, labels,
+// axis names, highlight sets and the legend's range. Pure.
+
+import { shapeTokens } from './dims.js';
+import { formatCell, formatFull } from './format.js';
+import { cellColours, rampGradient, symmetricRange, headColourIndex } from './palette.js';
+import { MATRIX_AXES } from './stage-table.js';
+
+const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
+
+// Row-major values of the transpose (a re-indexing for display; no arithmetic).
+export function transposed(values, rows, cols) {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < rows; i += 1) for (let j = 0; j < cols; j += 1) out[j * rows + i] = values[i * cols + j];
+  return out;
+}
+
+function axisLabels(axis, n, tokens) {
+  return axis === 'T' && tokens.length === n ? tokens.slice() : indexLabels(n);
+}
+
+// Head bands along an h·d_v axis: columns (or rows) [h·d_v, (h+1)·d_v) belong to head h.
+export function headBands(axis, n, config) {
+  if (axis !== 'h·d_v' || !config || config.numHeads < 2) return null;
+  return Array.from({ length: config.numHeads }, (_, h) => ({
+    label: `head ${h}`,
+    start: h * config.dV,
+    span: config.dV,
+    colour: headColourIndex(h),
+  })).filter((b) => b.start < n);
+}
+
+function toKeySet(pairs) {
+  return new Set((pairs ?? []).map(([r, c]) => `${r},${c}`));
+}
+
+function cellList(values, range, theme, maskedZero) {
+  const cells = new Array(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (v === -Infinity) {
+      cells[i] = { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };
+    } else if (maskedZero && maskedZero[i]) {
+      cells[i] = { text: '0', full: formatFull(v), kind: 'masked-zero' };
+    } else {
+      const { fill, ink } = cellColours(v, range, theme);
+      cells[i] = { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
+    }
+  }
+  return cells;
+}
+
+// For weights under a causal mask: which cells the mask removed (its logit is −∞ in the operand).
+export function maskedFrom(logits) {
+  if (!logits) return null;
+  const out = new Uint8Array(logits.length);
+  let any = false;
+  for (let i = 0; i < logits.length; i += 1) {
+    if (logits[i] === -Infinity) {
+      out[i] = 1;
+      any = true;
+    }
+  }
+  return any ? out : null;
+}
+
+/**
+ * spec: { key, name, label, shape, values, tokens, theme, config, transpose?, highlight?,
+ *         selected?, interactive?, totals?, maskedZero?, head? }
+ */
+export function matrixView(spec) {
+  const { key, name, theme, tokens, config } = spec;
+  let [rows, cols] = spec.shape;
+  let values = spec.values;
+  let axes = MATRIX_AXES[name] ?? ['rows', 'cols'];
+  if (values.length !== rows * cols) {
+    throw new Error(`matrix ${key}: ${values.length} values for shape (${rows}, ${cols})`);
+  }
+  if (spec.transpose) {
+    values = transposed(values, rows, cols);
+    [rows, cols] = [cols, rows];
+    axes = [axes[1], axes[0]];
+  }
+  const range = symmetricRange(values);
+  const hl = spec.highlight ?? {};
+  return {
+    key,
+    name,
+    label: spec.label ?? name,
+    head: spec.head ?? null,
+    rows,
+    cols,
+    values,
+    axes,
+    captionTokens: shapeTokens(axes, [rows, cols]),
+    cells: cellList(values, range, theme, spec.maskedZero),
+    rowLabels: axisLabels(axes[0], rows, tokens),
+    colLabels: axisLabels(axes[1], cols, tokens),
+    rowAxisIsTokens: axes[0] === 'T',
+    colAxisIsTokens: axes[1] === 'T',
+    colBands: headBands(axes[1], cols, config),
+    rowBands: headBands(axes[0], rows, config),
+    totals: spec.totals ?? null,
+    highlight: { rows: new Set(hl.rows ?? []), cols: new Set(hl.cols ?? []), cells: toKeySet(hl.cells) },
+    selected: spec.selected ?? null,
+    interactive: Boolean(spec.interactive),
+    legend: { min: formatCell(-range), max: formatCell(range), gradient: rampGradient(theme) },
+  };
+}

@@ -1,0 +1,64 @@
+// Steps through a trace: the order Prev/Next follow, the grouped stage list and the progress
+// indicator all come from the trace's stages and the stage table. Pure.
+
+import { GROUPS, stageById } from './stage-table.js';
+
+// One step per traced stage, in the engine's order: x; q … head for each head; concat; output.
+export function buildSteps(trace) {
+  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, stage }));
+}
+
+// The step for (id, head); falls back to the same id of head 0, then to the first step.
+export function findStepIndex(steps, id, head) {
+  const exact = steps.findIndex((s) => s.id === id && (s.head === null || s.head === head));
+  if (exact >= 0) return exact;
+  const sameId = steps.findIndex((s) => s.id === id);
+  return sameId >= 0 ? sameId : 0;
+}
+
+export function clampStep(steps, index) {
+  return Math.max(0, Math.min(steps.length - 1, index));
+}
+
+// The head the per-head list shows: the current step's, else the one picked.
+export function currentHead(steps, index, pickedHead) {
+  const step = steps[index];
+  return step && step.head !== null ? step.head : pickedHead;
+}
+
+function groupTitle(groupId, head, numHeads) {
+  if (groupId !== 'head') return GROUPS.find((g) => g.id === groupId).title;
+  return numHeads > 1 ? `Head ${head} of ${numHeads}` : 'Attention';
+}
+
+// → { groups: [{ id, title, items: [{ index, label, current, done }] }] }
+export function stageListView(steps, index, pickedHead, numHeads) {
+  const head = currentHead(steps, index, pickedHead);
+  const groups = GROUPS.map((g) => ({
+    id: g.id,
+    title: groupTitle(g.id, head, numHeads),
+    items: steps
+      .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || s.head === head))
+      .map((s) => ({ index: s.index, label: stageById(s.id).title, current: s.index === index, done: s.index < index })),
+  }));
+  return { groups: groups.filter((g) => g.items.length > 0) };
+}
+
+export function progressView(steps, index) {
+  const step = steps[index];
+  const entry = stageById(step.id);
+  return {
+    index,
+    total: steps.length,
+    text: `Step ${index + 1} of ${steps.length}`,
+    atStart: index === 0,
+    atEnd: index === steps.length - 1,
+    title: entry ? entry.title : step.id,
+  };
+}
+
+// Head picker: one button per head; null when there is a single head.
+export function headPickerView(numHeads, head) {
+  if (numHeads < 2) return null;
+  return { heads: Array.from({ length: numHeads }, (_, h) => ({ head: h, label: String(h), current: h === head })) };
+}

@@ -1,0 +1,65 @@
+// A colour-blind-safe diverging ramp (blue – neutral – orange) centred on 0, one per theme,
+// and the ink (text colour) with the better contrast on each fill.
+
+const RAMPS = {
+  light: ['#1d5b9e', '#7fb0dc', '#f6f6f4', '#f2b276', '#b4520c'],
+  dark: ['#8cc4f5', '#2f6395', '#26282c', '#9a5220', '#f5ab69'],
+};
+// Pure black keeps the worst case (a fill where both inks tie) above 4.5:1.
+const INKS = { dark: '#000000', light: '#ffffff' };
+
+function hexToRgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+const RGB = Object.fromEntries(Object.entries(RAMPS).map(([k, stops]) => [k, stops.map(hexToRgb)]));
+
+// Relative luminance (WCAG 2) of an sRGB colour given as 0–255 channels.
+function luminance([r, g, b]) {
+  const lin = (c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+function contrast(l1, l2) {
+  return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+}
+
+const INK_LUMINANCE = { dark: luminance(hexToRgb(INKS.dark)), light: 1 };
+
+// t in [-1, 1] → an rgb triple on the theme's ramp.
+function rampAt(t, theme) {
+  const stops = RGB[theme] ?? RGB.light;
+  const x = (Math.max(-1, Math.min(1, t)) + 1) * 2; // 0 … 4 across five stops
+  const i = Math.min(3, Math.floor(x));
+  const f = x - i;
+  return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
+}
+
+// One cell's fill and ink for value v in a symmetric range ±range.
+export function cellColours(v, range, theme) {
+  const rgb = rampAt(range > 0 ? v / range : 0, theme);
+  const l = luminance(rgb);
+  const ink = contrast(l, INK_LUMINANCE.dark) >= contrast(l, INK_LUMINANCE.light) ? INKS.dark : INKS.light;
+  return { fill: `rgb(${rgb.join(', ')})`, ink };
+}
+
+// The legend's gradient, left (−range) to right (+range).
+export function rampGradient(theme) {
+  return `linear-gradient(to right, ${(RAMPS[theme] ?? RAMPS.light).join(', ')})`;
+}
+
+// A colour-scale range from the data: the largest finite |v| (so 0 sits in the middle).
+export function symmetricRange(values) {
+  let m = 0;
+  for (const v of values) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+// Categorical colours for heads (Okabe–Ito, wrapped); the CSS defines --head-0 … --head-7.
+export function headColourIndex(head) {
+  return head % 8;
+}
