@@ -1,5 +1,5 @@
 // The engine loader: the only importer of the Emscripten factory.
-// createEngine() → { run, forward, explain, randn }; errors from C++ arrive as thrown Errors.
+// createEngine() → { run, forward, explain, randn, heapBytes }; errors from C++ arrive as thrown Errors.
 import createAttentionModule from './attention-wasm.mjs';
 
 const WASM_FILE = 'attention-wasm.wasm';
@@ -29,5 +29,7 @@ export async function createEngine() {
     explain: (spec, cell) => unwrap(wasm.explain(spec, cell)),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
+    /** The top of the WASM heap and the memory's size, in bytes: for leak tests. */
+    heapBytes: () => ({ top: wasm.heapTop(), memory: wasm.HEAP8.length }),
   });
 }

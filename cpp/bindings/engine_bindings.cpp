@@ -4,6 +4,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <optional>
 #include <set>
@@ -290,6 +292,9 @@ val randn_js(val seed, val r, val c) {
     });
 }
 
+// The top of malloc's heap: a leak, once freed chunks run out, pushes it up.
+double heap_top() { return double(reinterpret_cast<std::uintptr_t>(sbrk(0))); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
@@ -297,4 +302,5 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     emscripten::function("forward", &forward_js);
     emscripten::function("explain", &explain_js);
     emscripten::function("randn", &randn_js);
+    emscripten::function("heapTop", &heap_top);
 }
