@@ -18,8 +18,15 @@ struct dims {
           h{c.num_heads, "h"}, hdv{c.num_heads * c.d_v, "h·d_v"} {}
 };
 
-void record(trace* out, stage s) {
-    if (out) out->stages.push_back(std::move(s));
+// Appends a stage; operands are moved in one by one (a braced list would copy each twice).
+template <class... Operands>
+void record(trace* out, const char* id, int head, equation eq, const matrix& values,
+            Operands&&... operands) {
+    if (!out) return;
+    stage s{id, head, std::move(eq), values, {}};
+    s.operands.reserve(sizeof...(operands));
+    (s.operands.push_back(std::forward<Operands>(operands)), ...);
+    out->stages.push_back(std::move(s));
 }
 
 // W_O's rows that multiply head h's columns of the concat: (DV, D).
@@ -37,39 +44,40 @@ head_result self_attention(const matrix& x, const matrix& w_q, const matrix& w_k
     matrix k = matmul(x, w_k);  // (T, DK)
     matrix v = matmul(x, w_v);  // (T, DV)
     if (out) {
-        record(out, {"q", head, product(n.t, n.d, n.dk), q, {{"X", no_head, x}, {"W_Q", head, w_q}}});
-        record(out, {"k", head, product(n.t, n.d, n.dk), k, {{"X", no_head, x}, {"W_K", head, w_k}}});
-        record(out, {"v", head, product(n.t, n.d, n.dv), v, {{"X", no_head, x}, {"W_V", head, w_v}}});
+        record(out, "q", head, product(n.t, n.d, n.dk), q, operand{"X", no_head, x}, operand{"W_Q", head, w_q});
+        record(out, "k", head, product(n.t, n.d, n.dk), k, operand{"X", no_head, x}, operand{"W_K", head, w_k});
+        record(out, "v", head, product(n.t, n.d, n.dv), v, operand{"X", no_head, x}, operand{"W_V", head, w_v});
     }
 
     // 2. Score every query against every key.
     matrix scores = matmul_bt(q, k);  // (T, T)
-    if (out) record(out, {"scores", head, product(n.t, n.dk, n.t), scores, {{"Q", head, q}, {"K", head, k}}});
+    record(out, "scores", head, product(n.t, n.dk, n.t), scores, operand{"Q", head, q}, operand{"K", head, k});
 
     // 3. Scale by √DK so the scores' spread does not grow with DK.
     const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
     matrix logits = scores / divisor;  // (T, T)
     if (out) {
         const equation eq = c.scale_scores ? divide_by_sqrt(n.t, n.dk) : divide_by_one(n.t);
-        record(out, {"scaled", head, eq, logits, {{"scores", head, scores}}});
+        record(out, "scaled", head, eq, logits, operand{"scores", head, scores});
     }
 
     // 4. Hide future tokens: −∞ above the diagonal becomes exactly 0 after the softmax.
     const char* logits_name = "scaled";
     if (c.causal) {
         matrix masked = causal_mask(logits);  // (T, T)
-        if (out) record(out, {"masked", head, add_mask(n.t), masked, {{"scaled", head, logits}}});
+        record(out, "masked", head, add_mask(n.t), masked, operand{"scaled", head, logits});
         logits = std::move(masked);
         logits_name = "masked";
     }
 
     // 5. Turn each row of logits into weights that sum to 1.
     matrix weights = softmax_rows(logits);  // (T, T)
-    if (out) record(out, {"weights", head, softmax_of(n.t), weights, {{logits_name, head, logits}}});
+    record(out, "weights", head, softmax_of(n.t), weights, operand{logits_name, head, logits});
 
     // 6. Mix the values: each output row is a weighted average of V's rows.
     matrix output = matmul(weights, v);  // (T, DV)
-    if (out) record(out, {"head", head, product(n.t, n.t, n.dv), output, {{"weights", head, weights}, {"V", head, v}}});
+    record(out, "head", head, product(n.t, n.t, n.dv), output, operand{"weights", head, weights},
+           operand{"V", head, v});
     return {std::move(output), std::move(weights)};
 }
 
@@ -77,7 +85,8 @@ matrix multi_head_attention(const attention_params& p, const attention_config& c
     const dims n(c);
     if (out) {
         out->config = c;
-        record(out, {"x", no_head, shape_of(n.t, n.d), p.x, {}});
+        out->stages.reserve(1 + c.num_heads * (c.causal ? 8 : 7) + 2);
+        record(out, "x", no_head, shape_of(n.t, n.d), p.x);
     }
 
     // 1–6 for every head, each in its own subspace.
@@ -89,18 +98,19 @@ matrix multi_head_attention(const attention_params& p, const attention_config& c
     matrix concat = concat_columns(heads);  // (T, H·DV)
     if (!c.output_projection) return concat;
     if (out) {
-        std::vector<operand> parts;
-        for (std::size_t h = 0; h < c.num_heads; ++h) parts.push_back({"head", int(h), heads[h]});
-        record(out, {"concat", no_head, concat_of(n.h, n.t, n.dv, n.hdv), concat, std::move(parts)});
+        record(out, "concat", no_head, concat_of(n.h, n.t, n.dv, n.hdv), concat);
+        for (std::size_t h = 0; h < c.num_heads; ++h)
+            out->stages.back().operands.push_back({"head", int(h), heads[h]});
     }
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
     matrix output = matmul(concat, p.w_o);  // (T, D)
     if (out) {
-        std::vector<operand> ops{{"concat", no_head, concat}, {"W_O", no_head, p.w_o}};
+        record(out, "output", no_head, product(n.t, n.hdv, n.d), output,
+               operand{"concat", no_head, concat}, operand{"W_O", no_head, p.w_o});
         for (std::size_t h = 0; h < c.num_heads; ++h)  // Σ_h contribution_h = output
-            ops.push_back({"contribution", int(h), matmul(heads[h], w_o_rows_of_head(p.w_o, h, c.d_v))});
-        record(out, {"output", no_head, product(n.t, n.hdv, n.d), output, std::move(ops)});
+            out->stages.back().operands.push_back(
+                {"contribution", int(h), matmul(heads[h], w_o_rows_of_head(p.w_o, h, c.d_v))});
     }
     return output;
 }
