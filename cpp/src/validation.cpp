@@ -1,6 +1,8 @@
 #include "attention/validation.hpp"
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <stdexcept>
 
@@ -23,12 +25,29 @@ std::string shape_text(std::size_t r, std::size_t c) {
 std::string js_number(double v) {
     if (std::isnan(v)) return "NaN";
     if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+    if (v == 0) return "0";
     char text[32];
-    for (int precision = 1; precision <= 17; ++precision) {  // the shortest text that reads back as v
-        std::snprintf(text, sizeof text, "%.*g", precision, v);
+    for (int precision = 1; precision <= 17; ++precision) {  // the fewest digits that read back as v
+        std::snprintf(text, sizeof text, "%.*e", precision - 1, v);
         if (std::strtod(text, nullptr) == v) break;
     }
-    return text;
+    // text is "[-]d.ddde±XX": take the digits and the exponent apart, then lay them out
+    // as JavaScript does: plain digits for 1e-7 ≤ |v| < 1e21, else d.ddde±X.
+    const std::string all(text);
+    const std::string sign = v < 0 ? "-" : "";
+    const std::size_t e_at = all.find('e');
+    std::string digits;
+    for (char ch : all.substr(0, e_at))
+        if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+    const int exponent = std::atoi(all.c_str() + e_at + 1);
+    const int n = int(digits.size());
+    if (exponent >= 21 || exponent < -7) {
+        const std::string mantissa = n == 1 ? digits : digits.substr(0, 1) + "." + digits.substr(1);
+        return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + std::to_string(std::abs(exponent));
+    }
+    if (exponent < 0) return sign + "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+    if (exponent + 1 >= n) return sign + digits + std::string(std::size_t(exponent + 1 - n), '0');
+    return sign + digits.substr(0, std::size_t(exponent + 1)) + "." + digits.substr(std::size_t(exponent + 1));
 }
 
 std::size_t whole_number(const std::string& field, double v, std::size_t lo, std::size_t hi) {
