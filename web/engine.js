@@ -18,11 +18,28 @@ function unwrap(result) {
   return result.value;
 }
 
+// The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
+// each stage and operand gets its own view of that JS-owned buffer.
+function unpackTrace({ config, layout, values }) {
+  const slice = (shape, offset) =>
+    new Float64Array(values.buffer, offset * Float64Array.BYTES_PER_ELEMENT, shape[0] * shape[1]);
+  const stages = JSON.parse(layout).map((s) => ({
+    id: s.id,
+    head: s.head,
+    shape: s.shape,
+    equation: s.equation,
+    symbolic: s.symbolic,
+    values: slice(s.shape, s.offset),
+    operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, values: slice(o.shape, o.offset) })),
+  }));
+  return { config, stages };
+}
+
 export async function createEngine() {
   const wasm = await createAttentionModule(await moduleOptions());
   return Object.freeze({
     /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
-    run: (spec) => unwrap(wasm.run(spec)),
+    run: (spec) => unpackTrace(unwrap(wasm.run(spec))),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(spec)),
     /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */

@@ -152,22 +152,47 @@ val matrix_fields(val o, const matrix& m) {
     return o;
 }
 
-val stage_js(const stage& s) {
-    val o = val::object();
-    o.set("id", s.id);
-    o.set("head", head_js(s.head));
-    o.set("equation", s.eq.numeric);
-    o.set("symbolic", s.eq.symbolic);
-    matrix_fields(o, s.values);
-    val operands = val::array();
-    for (const operand& op : s.operands) {
-        val js = val::object();
-        js.set("name", op.name);
-        js.set("head", head_js(op.head));
-        operands.call<void>("push", matrix_fields(js, op.values));
+// A trace crosses into JS as one Float64Array holding every matrix back to back, plus a
+// JSON layout of stages and operands with offsets into it: two copies, not hundreds of calls.
+struct flat_trace {
+    std::vector<double> values;
+    std::string layout;
+};
+
+std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char ch : text) out += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+    return out + "\"";
+}
+
+std::string head_json(int head) { return head == no_head ? "null" : std::to_string(head); }
+
+// Appends m to values; returns its layout fields.
+std::string place(const matrix& m, std::vector<double>& values) {
+    const std::size_t offset = values.size();
+    values.insert(values.end(), m.begin(), m.end());
+    return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
+           "],\"offset\":" + std::to_string(offset);
+}
+
+flat_trace flatten(const trace& t) {
+    flat_trace f;
+    f.values.reserve(trace_value_count(t.config));
+    f.layout = "[";
+    for (const stage& s : t.stages) {
+        if (f.layout.size() > 1) f.layout += ",";
+        f.layout += "{\"id\":" + quoted(s.id) + ",\"head\":" + head_json(s.head) +
+                    ",\"equation\":" + quoted(s.eq.numeric) + ",\"symbolic\":" +
+                    quoted(s.eq.symbolic) + "," + place(s.values, f.values) + ",\"operands\":[";
+        for (std::size_t i = 0; i < s.operands.size(); ++i) {
+            const operand& op = s.operands[i];
+            f.layout += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
+                        ",\"head\":" + head_json(op.head) + "," + place(op.values, f.values) + "}";
+        }
+        f.layout += "]}";
     }
-    o.set("operands", operands);
-    return o;
+    f.layout += "]";
+    return f;
 }
 
 val config_js(const attention_config& c, double seed) {
@@ -242,13 +267,12 @@ val result_of(F compute) {
 
 val run_js(val spec) {
     return result_of([&] {
-        const problem p = problem_from(spec);
-        const trace t = run_traced(p);
-        val stages = val::array();
-        for (const stage& s : t.stages) stages.call<void>("push", stage_js(s));
+        const trace t = run_traced(problem_from(spec));
+        const flat_trace f = flatten(t);
         val o = val::object();
         o.set("config", config_js(t.config, seed_of(spec)));
-        o.set("stages", stages);
+        o.set("layout", f.layout);
+        o.set("values", float64_array(f.values.data(), f.values.size()));
         return o;
     });
 }
