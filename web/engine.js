@@ -1,6 +1,7 @@
-// The engine loader: the only importer of the Emscripten factory.
+// The engine loader (ES module): the only importer of the Emscripten ES factory.
 // createEngine() → { run, forward, explain, randn, heapBytes }; errors from C++ arrive as thrown Errors.
 import createAttentionModule from './attention-wasm.mjs';
+import { wrapEngine } from './engine-api.js';
 
 const WASM_FILE = 'attention-wasm.wasm';
 
@@ -12,41 +13,6 @@ async function moduleOptions() {
   return { wasmBinary: await readFile(new URL(`./${WASM_FILE}`, import.meta.url)) };
 }
 
-// Every binding returns { value } or { error }; this turns the second into an Error.
-function unwrap(result) {
-  if ('error' in result) throw new Error(result.error);
-  return result.value;
-}
-
-// The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
-// each stage and operand gets its own view of that JS-owned buffer.
-function unpackTrace({ config, layout, values }) {
-  const slice = (shape, offset) =>
-    new Float64Array(values.buffer, offset * Float64Array.BYTES_PER_ELEMENT, shape[0] * shape[1]);
-  const stages = JSON.parse(layout).map((s) => ({
-    id: s.id,
-    head: s.head,
-    shape: s.shape,
-    equation: s.equation,
-    symbolic: s.symbolic,
-    values: slice(s.shape, s.offset),
-    operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, values: slice(o.shape, o.offset) })),
-  }));
-  return { config, stages };
-}
-
 export async function createEngine() {
-  const wasm = await createAttentionModule(await moduleOptions());
-  return Object.freeze({
-    /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
-    run: (spec) => unpackTrace(unwrap(wasm.run(spec))),
-    /** The final output only, recording no trace: { shape, values }. */
-    forward: (spec) => unwrap(wasm.forward(spec)),
-    /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */
-    explain: (spec, cell) => unwrap(wasm.explain(spec, cell)),
-    /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
-    randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
-    /** The top of the WASM heap and the memory's size, in bytes: for leak tests. */
-    heapBytes: () => ({ top: wasm.heapTop(), memory: wasm.HEAP8.length }),
-  });
+  return wrapEngine(await createAttentionModule(await moduleOptions()));
 }

@@ -1,0 +1,41 @@
+// The engine's JS face, shared by the ES module (engine.js) and the classic bundle
+// (engine-classic.js): wraps an instantiated Emscripten module in plain functions.
+
+// Every binding returns { value } or { error }; this turns the second into an Error.
+function unwrap(result) {
+  if ('error' in result) throw new Error(result.error);
+  return result.value;
+}
+
+// The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
+// each stage and operand gets its own view of that JS-owned buffer.
+function unpackTrace({ config, layout, values }) {
+  const slice = (shape, offset) =>
+    new Float64Array(values.buffer, offset * Float64Array.BYTES_PER_ELEMENT, shape[0] * shape[1]);
+  const stages = JSON.parse(layout).map((s) => ({
+    id: s.id,
+    head: s.head,
+    shape: s.shape,
+    equation: s.equation,
+    symbolic: s.symbolic,
+    values: slice(s.shape, s.offset),
+    operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, values: slice(o.shape, o.offset) })),
+  }));
+  return { config, stages };
+}
+
+/** The engine over an instantiated module: { run, forward, explain, randn, heapBytes }. */
+export function wrapEngine(wasm) {
+  return Object.freeze({
+    /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
+    run: (spec) => unpackTrace(unwrap(wasm.run(spec))),
+    /** The final output only, recording no trace: { shape, values }. */
+    forward: (spec) => unwrap(wasm.forward(spec)),
+    /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */
+    explain: (spec, cell) => unwrap(wasm.explain(spec, cell)),
+    /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
+    randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
+    /** The top of the WASM heap and the memory's size, in bytes: for leak tests. */
+    heapBytes: () => ({ top: wasm.heapTop(), memory: wasm.HEAP8.length }),
+  });
+}
