@@ -24,18 +24,29 @@ function unpackTrace({ config, layout, values }) {
   return { config, stages };
 }
 
+// A plain copy of what the caller passed, so that no getter or Proxy of theirs runs (and
+// throws) while C++ is halfway through reading it: C++ cleanup would then be skipped.
+function plain(value, field) {
+  if (typeof value !== 'object' || value === null) return value;  // C++ names the wrong type
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw new Error(`${field}: cannot be read as plain data (${error.message})`);
+  }
+}
+
 /** The engine over an instantiated module: { run, forward, explain, randn, heapBytes }. */
 export function wrapEngine(wasm) {
   return Object.freeze({
     /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
-    run: (spec) => unpackTrace(unwrap(wasm.run(spec))),
+    run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
     /** The final output only, recording no trace: { shape, values }. */
-    forward: (spec) => unwrap(wasm.forward(spec)),
+    forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
     /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */
-    explain: (spec, cell) => unwrap(wasm.explain(spec, cell)),
+    explain: (spec, cell) => unwrap(wasm.explain(plain(spec, 'spec'), plain(cell, 'cell'))),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
-    /** The top of the WASM heap and the memory's size, in bytes: for leak tests. */
-    heapBytes: () => ({ top: wasm.heapTop(), memory: wasm.HEAP8.length }),
+    /** Bytes malloc holds, the heap's top and the memory's size: for leak tests. */
+    heapBytes: () => ({ ...wasm.heapUsage(), memory: wasm.HEAP8.length }),
   });
 }

@@ -4,6 +4,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -41,6 +42,11 @@ double number_field(const val& spec, const char* key, double fallback) {
     return v.as<double>();
 }
 
+double required_number(const val& spec, const char* key) {
+    if (spec[key].isUndefined()) reject(key, "is missing; give a whole number");
+    return number_field(spec, key, 0);
+}
+
 std::optional<double> optional_number(const val& spec, const char* key) {
     if (spec[key].isUndefined()) return std::nullopt;
     return number_field(spec, key, 0);
@@ -53,14 +59,24 @@ bool bool_field(const val& spec, const char* key, bool fallback) {
     return v.as<bool>();
 }
 
-row_list rows_value(const val& m, const std::string& field) {
+// The length of a JS array, refused above `limit` before anything is allocated for it.
+std::size_t checked_length(const val& array, const std::string& field, const char* what,
+                           std::size_t limit) {
+    const double n = array["length"].as<double>();
+    if (n > double(limit))
+        reject(field, js_number(n) + " " + what + ", more than the limit " + std::to_string(limit));
+    return std::size_t(n);
+}
+
+row_list rows_value(const val& m, const std::string& field, std::size_t max_rows,
+                    std::size_t max_cols) {
     if (!m.isArray()) reject(field, "must be an array of rows, got " + type_of(m));
-    row_list out(m["length"].as<std::size_t>());
+    row_list out(checked_length(m, field, "rows", max_rows));
     for (std::size_t i = 0; i < out.size(); ++i) {
         const val row = m[i];
         const std::string at = field + "[" + std::to_string(i) + "]";
         if (!row.isArray()) reject(at, "must be an array of numbers, got " + type_of(row));
-        const std::size_t n = row["length"].as<std::size_t>();
+        const std::size_t n = checked_length(row, at, "values", max_cols);
         for (std::size_t j = 0; j < n; ++j) {
             const val x = row[j];
             if (type_of(x) != "number")
@@ -75,8 +91,9 @@ std::vector<row_list> per_head(const val& spec, const char* key) {
     const val list = spec[key];
     if (!list.isArray()) reject(key, "must be an array with one matrix per head, got " + type_of(list));
     std::vector<row_list> out;
-    for (std::size_t h = 0; h < list["length"].as<std::size_t>(); ++h)
-        out.push_back(rows_value(list[h], std::string(key) + "[" + std::to_string(h) + "]"));
+    for (std::size_t h = 0; h < checked_length(list, key, "matrices", limits::max_heads); ++h)
+        out.push_back(rows_value(list[h], std::string(key) + "[" + std::to_string(h) + "]",
+                                 limits::max_d_model, limits::max_head_dim));
     return out;
 }
 
@@ -97,8 +114,8 @@ generated_spec generated_from(const val& spec) {
                                  "outputProjection", "scaleScores"});
     generated_spec s;
     s.seed = number_field(spec, "seed", s.seed);
-    s.seq_len = number_field(spec, "seqLen", NAN);
-    s.d_model = number_field(spec, "dModel", NAN);
+    s.seq_len = required_number(spec, "seqLen");
+    s.d_model = required_number(spec, "dModel");
     s.num_heads = number_field(spec, "numHeads", s.num_heads);
     s.d_k = optional_number(spec, "dK");
     s.d_v = optional_number(spec, "dV");
@@ -111,25 +128,27 @@ generated_spec generated_from(const val& spec) {
 explicit_spec explicit_from(const val& spec) {
     reject_unknown_fields(spec, {"X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"});
     explicit_spec s;
-    s.x = rows_value(spec["X"], "X");
+    s.x = rows_value(spec["X"], "X", limits::max_seq_len, limits::max_d_model);
     s.w_q = per_head(spec, "W_Q");
     s.w_k = per_head(spec, "W_K");
     s.w_v = per_head(spec, "W_V");
-    if (!spec["W_O"].isUndefined()) s.w_o = rows_value(spec["W_O"], "W_O");
+    if (!spec["W_O"].isUndefined())
+        s.w_o = rows_value(spec["W_O"], "W_O", limits::max_heads * limits::max_head_dim, limits::max_d_model);
     s.causal = bool_field(spec, "causal", false);
     s.scale_scores = bool_field(spec, "scaleScores", true);
     return s;
 }
 
-problem problem_from(const val& spec) {
+// The validated problem of a JS spec; `traced` also checks the trace budget before drawing.
+problem problem_from(const val& spec, bool traced) {
     if (type_of(spec) != "object") reject("spec", "must be an object, got " + type_of(spec));
     if (!spec["preset"].isUndefined()) {
         reject_unknown_fields(spec, {"preset"});
         if (type_of(spec["preset"]) != "string") reject("preset", "must be a string");
-        return make_problem(preset(spec["preset"].as<std::string>()));
+        return make_problem(preset(spec["preset"].as<std::string>()), traced);
     }
     if (!spec["X"].isUndefined()) return make_problem(explicit_from(spec));
-    return make_problem(generated_from(spec));
+    return make_problem(generated_from(spec), traced);
 }
 
 // ---- C++ → JS ----------------------------------------------------------------------------
@@ -267,7 +286,7 @@ val result_of(F compute) {
 
 val run_js(val spec) {
     return result_of([&] {
-        const trace t = run_traced(problem_from(spec));
+        const trace t = run_traced(problem_from(spec, true));
         const flat_trace f = flatten(t);
         val o = val::object();
         o.set("config", config_js(t.config, seed_of(spec)));
@@ -279,7 +298,7 @@ val run_js(val spec) {
 
 val forward_js(val spec) {
     return result_of([&] {
-        const matrix out = attention::forward(problem_from(spec));
+        const matrix out = attention::forward(problem_from(spec, false));
         return matrix_fields(val::object(), out);
     });
 }
@@ -288,11 +307,13 @@ val explain_js(val spec, val cell) {
     return result_of([&] {
         if (type_of(cell) != "object") reject("cell", "must be an object { stage, head, row, col }");
         if (type_of(cell["stage"]) != "string") reject("stage", "must be a stage id string");
-        const double head = cell["head"].isNull() ? -1 : number_field(cell, "head", -1);
-        const trace t = run_traced(problem_from(spec));
+        const bool per_head = !cell["head"].isNull() && !cell["head"].isUndefined();
+        const int head = per_head ? int(whole_number("head", number_field(cell, "head", 0), 0,
+                                                     limits::max_heads - 1))
+                                  : no_head;
+        const trace t = run_traced(problem_from(spec, true));
         return explanation_js(explain_cell(
-            t, cell["stage"].as<std::string>(),
-            head < 0 ? no_head : int(whole_number("head", head, 0, limits::max_heads - 1)),
+            t, cell["stage"].as<std::string>(), head,
             whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
             whole_number("col", number_field(cell, "col", NAN), 0, limits::max_seq_len * 64)));
     });
@@ -306,7 +327,7 @@ val randn_js(val seed, val r, val c) {
         args.set("cols", c);
         const std::size_t n_rows = whole_number("rows", number_field(args, "rows", NAN), 1, 1u << 24);
         const std::size_t n_cols = whole_number("cols", number_field(args, "cols", NAN), 1, 1u << 24);
-        if (n_rows * n_cols > limits::max_trace_values)
+        if (n_rows > limits::max_trace_values / n_cols)  // not n_rows · n_cols: size_t is 32-bit here
             reject("rows", std::to_string(n_rows) + " × " + std::to_string(n_cols) +
                                " values, above the limit " + std::to_string(limits::max_trace_values));
         numpy_random rng(static_cast<std::uint32_t>(
@@ -316,8 +337,13 @@ val randn_js(val seed, val r, val c) {
     });
 }
 
-// The top of malloc's heap: a leak, once freed chunks run out, pushes it up.
-double heap_top() { return double(reinterpret_cast<std::uintptr_t>(sbrk(0))); }
+// Bytes malloc has handed out and not taken back, and the top of its heap.
+val heap_usage() {
+    val o = val::object();
+    o.set("inUse", double(mallinfo().uordblks));
+    o.set("top", double(reinterpret_cast<std::uintptr_t>(sbrk(0))));
+    return o;
+}
 
 }  // namespace
 
@@ -326,5 +352,5 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     emscripten::function("forward", &forward_js);
     emscripten::function("explain", &explain_js);
     emscripten::function("randn", &randn_js);
-    emscripten::function("heapTop", &heap_top);
+    emscripten::function("heapUsage", &heap_usage);
 }

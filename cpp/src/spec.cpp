@@ -50,7 +50,8 @@ std::vector<matrix> checked_heads(const std::string& name, const std::vector<row
         matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
         if (h == 0 && *width == 0) *width = cols(w);
         require_shape(field, w, d_model, *width,
-                      h == 0 ? "(d_model rows, like X's columns)" : "(like " + name + "[0])");
+                      "(d_model = " + count(d_model) + " rows like X's columns, " + count(*width) +
+                          " columns like " + (name == "W_V" ? "W_V[0]" : "W_Q[0]") + ")");
         out.push_back(std::move(w));
     }
     return out;
@@ -58,11 +59,12 @@ std::vector<matrix> checked_heads(const std::string& name, const std::vector<row
 
 }  // namespace
 
-problem make_problem(const generated_spec& spec) {
+problem make_problem(const generated_spec& spec, bool traced) {
     problem p;
     p.config = generated_config(spec);
     const attention_config& c = p.config;
     numpy_random rng(static_cast<std::uint32_t>(whole_number("seed", spec.seed, 0, 4294967295u)));
+    if (traced) check_trace_budget(c);  // before drawing: a refusal should be instant
     p.params.x = rng.randn(c.seq_len, c.d_model);  // (T, D)
     for (std::size_t h = 0; h < c.num_heads; ++h) p.params.w_q.push_back(rng.randn(c.d_model, c.d_k) * 0.1);
     for (std::size_t h = 0; h < c.num_heads; ++h) p.params.w_k.push_back(rng.randn(c.d_model, c.d_k) * 0.1);

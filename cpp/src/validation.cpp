@@ -32,7 +32,7 @@ std::string js_number(double v) {
         if (std::strtod(text, nullptr) == v) break;
     }
     // text is "[-]d.ddde±XX": take the digits and the exponent apart, then lay them out
-    // as JavaScript does: plain digits for 1e-7 ≤ |v| < 1e21, else d.ddde±X.
+    // as JavaScript does: plain digits for 1e-6 ≤ |v| < 1e21, else d.ddde±X.
     const std::string all(text);
     const std::string sign = v < 0 ? "-" : "";
     const std::size_t e_at = all.find('e');
@@ -41,7 +41,7 @@ std::string js_number(double v) {
         if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
     const int exponent = std::atoi(all.c_str() + e_at + 1);
     const int n = int(digits.size());
-    if (exponent >= 21 || exponent < -7) {
+    if (exponent >= 21 || exponent < -6) {
         const std::string mantissa = n == 1 ? digits : digits.substr(0, 1) + "." + digits.substr(1);
         return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + std::to_string(std::abs(exponent));
     }

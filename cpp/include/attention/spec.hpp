@@ -42,9 +42,9 @@ struct problem {
     attention_params params;
 };
 
-// Validates every field, then draws X, every W_Q, every W_K, every W_V and W_O
-// in that order from numpy's generator seeded with spec.seed.
-problem make_problem(const generated_spec& spec);
+// Validates every field (and, when traced, the trace budget), then draws X, every W_Q,
+// every W_K, every W_V and W_O in that order from numpy's generator seeded with spec.seed.
+problem make_problem(const generated_spec& spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.
 problem make_problem(const explicit_spec& spec);

@@ -1,0 +1,97 @@
+// Heap stability: after warm-up, thousands of runs and refused calls must not grow the
+// WASM heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
+//
+// How the WASM heap is measured: engine.heapBytes() reports inUse (malloc's bytes in use,
+// mallinfo().uordblks), top (sbrk(0)) and memory (the WASM memory's size). inUse is exact:
+// after a batch of calls it must come back to the very same number, and top and memory
+// must not move.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+import { createEngine } from '../../dist/engine.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc'); // a full collection, so arrayBuffers counts only live data
+
+let engine;
+before(async () => {
+  engine = await createEngine();
+});
+
+const PRESET = { preset: 'lesson-multi-head' };
+const I2 = [[1, 0], [0, 1]];
+const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
+
+// Calls that fail at different depths: in the bindings, in validation after matrices were
+// copied, in explain after a whole trace was built, in randn.
+const FAILING = [
+  () => engine.run({ ...PRESET, extra: 1 }),
+  () => engine.run({ seqLen: '5', dModel: 8 }),
+  () => engine.run({ seqLen: 5, dModel: 16, numHeads: 3 }),
+  () => engine.run(explicit({ X: [[1, 2], [3, 'x']] })),
+  () => engine.run(explicit({ W_V: [[[1, 0], [0]]] })),
+  () => engine.run(explicit({ W_O: [[1, 0, 0], [0, 1, 0]] })),
+  () => engine.forward(explicit({ W_K: [I2, I2] })),
+  () => engine.explain(PRESET, { stage: 'q', head: 0, row: 9, col: 0 }),
+  () => engine.explain(PRESET, { stage: 'nope', head: 0, row: 0, col: 0 }),
+  () => engine.randn(-1, 2, 2),
+];
+
+const failEach = () => FAILING.forEach((f) => assert.throws(f, Error));
+
+// Runs body `repeats` times (each making `callsPer` engine calls) and checks the WASM heap;
+// returns how much the JS array buffers grew, after full collections on both sides.
+function assertStable(name, repeats, callsPer, body) {
+  const calls = repeats * callsPer;
+  gc();
+  const before = engine.heapBytes();
+  const jsBefore = process.memoryUsage().arrayBuffers;
+  for (let i = 0; i < repeats; i += 1) body(i);
+  gc();
+  const jsGrowth = process.memoryUsage().arrayBuffers - jsBefore;
+  const after = engine.heapBytes();
+  assert.equal(after.memory, before.memory, `${name}: WASM memory grew from ${before.memory} to ${after.memory}`);
+  assert.equal(after.inUse, before.inUse, `${name}: malloc's bytes in use went from ${before.inUse} to ${after.inUse} over ${calls} calls`);
+  assert.equal(after.top, before.top, `${name}: the heap top moved from ${before.top} to ${after.top}`);
+  return jsGrowth;
+}
+
+describe('heap', () => {
+  test('10,000 runs of lesson-multi-head do not grow the WASM heap or keep JS memory', () => {
+    for (let i = 0; i < 200; i += 1) engine.run(PRESET); // warm-up: the allocator reaches its steady state
+    const first = engine.run(PRESET).stages.at(-1).values;
+    let last;
+    const jsGrowth = assertStable('run', 10_000, 1, () => {
+      last = engine.run(PRESET);
+    });
+    // Each run returns ~31 KB of Float64Arrays (3,864 doubles); 10,000 kept alive would
+    // be ~300 MB. 16 MB is far below that and well above GC noise.
+    assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
+    assert.deepEqual(last.stages.at(-1).values, first, 'the 10,000th run still gives the same output');
+  });
+
+  test('10,000 refused calls of ten kinds do not grow the WASM heap', () => {
+    failEach(); // warm-up
+    assertStable('failing calls', 1_000, FAILING.length, failEach);
+  });
+
+  test('refused calls between good ones do not grow the WASM heap', () => {
+    assertStable('failing calls between forwards', 4_000, 2, (i) => {
+      engine.forward(PRESET);
+      assert.throws(FAILING[i % FAILING.length], Error);
+    });
+  });
+
+  test('a spec whose getter throws: the caller gets that Error and the heap does not grow', () => {
+    // Last, as a leak here would hide one in a later test. The JS exception unwinds through
+    // the C++ frames that were reading the spec; what they had allocated (the rows copied so
+    // far, the partial spec) must not be lost with them.
+    const trap = explicit({});
+    Object.defineProperty(trap, 'W_V', { enumerable: true, get() { throw new Error('getter'); } });
+    const call = () => assert.throws(() => engine.run(trap), /getter/);
+    call(); // warm-up
+    assertStable('throwing getter', 10_000, 1, call);
+  });
+});
