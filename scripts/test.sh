@@ -7,5 +7,5 @@ cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native --target native_tests -j "$(nproc)"
 ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
 
-node --test tests/wasm/
+node --test tests/wasm/ tests/package/
 node --test --test-concurrency=1 tests/browser/
