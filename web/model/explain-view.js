@@ -48,11 +48,11 @@ function filledSoftmax(e, { row, col }) {
   const s = e.softmax;
   const logit = s.logits[col];
   if (e.masked || logit === -Infinity) {
-    return `\\tilde S_{${row},${col}} = -\\infty \\Rightarrow e^{-\\infty} = 0, \\quad A_{${row},${col}} = \\frac{0}{${n(s.expSum)}} = ${n(e.value)}`;
+    return `\\tilde S_{${row},${col}} = -\\infty \\Rightarrow e^{-\\infty} = 0, \\quad A_{${row},${col}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;
   }
   const parts = Array.from(s.exps, (x) => n(x));
   const denominator = parts.length <= MAX_TEX_TERMS ? parts.join(' + ') : [...parts.slice(0, 5), '\\cdots', ...parts.slice(-2)].join(' + ');
-  return `m_{${row}} = ${n(s.max)}, \\quad A_{${row},${col}} = \\frac{e^{${n(logit)} - ${f(s.max)}}}{${denominator}} = \\frac{${n(s.exps[col])}}{${n(s.expSum)}} = ${n(e.value)}`;
+  return `m_{${row}} = ${n(s.max)}, \\quad A_{${row},${col}} = \\dfrac{e^{${n(logit)} - ${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[col])}}{${n(s.expSum)}} = ${n(e.value)}`;
 }
 
 function filledConcat(e, { row, col }) {

@@ -1,19 +1,25 @@
 // Steps through a trace: the order Prev/Next follow, the grouped stage list and the progress
 // indicator all come from the trace's stages and the stage table. Pure.
 
-import { GROUPS, stageById } from './stage-table.js';
+import { GROUPS, STAGES, stageById } from './stage-table.js';
 
 // One step per traced stage, in the engine's order: x; q … head for each head; concat; output.
 export function buildSteps(trace) {
   return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, stage }));
 }
 
-// The step for (id, head); falls back to the same id of head 0, then to the first step.
+// The step for (id, head). A stage this trace lacks (masked without the causal mask, output
+// without W_O) falls back to the next stage of the same head in table order, else the last step.
 export function findStepIndex(steps, id, head) {
-  const exact = steps.findIndex((s) => s.id === id && (s.head === null || s.head === head));
+  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || s.head === head));
+  const exact = at(id);
   if (exact >= 0) return exact;
-  const sameId = steps.findIndex((s) => s.id === id);
-  return sameId >= 0 ? sameId : 0;
+  const order = STAGES.map((s) => s.id);
+  for (const next of order.slice(order.indexOf(id) + 1)) {
+    const found = at(next);
+    if (found >= 0) return found;
+  }
+  return order.includes(id) ? steps.length - 1 : 0;
 }
 
 export function clampStep(steps, index) {

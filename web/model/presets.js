@@ -4,19 +4,19 @@
 export const PRESETS = [
   {
     id: 'lesson-multi-head',
-    label: 'Multi-head (4 heads, d_model 16)',
+    label: 'Lesson: multi-head, 4 heads',
     tokens: ['the', 'cat', 'sat', 'on', 'mats'],
     config: { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, dK: 4, dV: 4, causal: false, outputProjection: true, scaleScores: true },
   },
   {
     id: 'lesson-self-attention',
-    label: 'Self-attention (1 head, d_model 8)',
+    label: 'Lesson: self-attention',
     tokens: ['the', 'cat', 'sat', 'on', 'mats'],
     config: { seed: 42, seqLen: 5, dModel: 8, numHeads: 1, dK: 4, dV: 4, causal: false, outputProjection: false, scaleScores: true },
   },
   {
     id: 'lesson-causal',
-    label: 'Causal (1 head, 4 tokens)',
+    label: 'Lesson: causal mask',
     tokens: ['the', 'cat', 'sat', 'down'],
     config: { seed: 42, seqLen: 4, dModel: 8, numHeads: 1, dK: 4, dV: 4, causal: true, outputProjection: false, scaleScores: true },
   },

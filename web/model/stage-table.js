@@ -59,8 +59,10 @@ export const STAGES = [
     result: 'X',
     figure: () => [],
     formula: () => 'X \\in \\mathbb{R}^{T \\times d_{\\text{model}}}',
-    explanation: () =>
-      'One row per token, each a vector of d_model numbers. In self-attention the queries, the keys and the values are all computed from this one matrix: the sequence attends to itself. With seed 42 these are the same random numbers the lesson draws with numpy.',
+    explanation: (c) =>
+      `One row per token, each a vector of d_model numbers. In self-attention the queries, the keys and the values are all computed from this one matrix: the sequence attends to itself. ${
+        c.seed === 42 ? 'With seed 42 these are the very numbers the lesson draws with numpy.' : `They are drawn like numpy\u2019s np.random.randn with seed ${c.seed}.`
+      }`,
     explainable: false,
   },
   projection('q', 'Q', 'Queries Q', 'Each token is projected to a query: row i of Q describes what token i is looking for.'),
@@ -69,7 +71,7 @@ export const STAGES = [
   {
     id: 'scores',
     group: 'head',
-    title: 'Scores Q Kᵀ',
+    title: 'Scores',
     result: 'scores',
     figure: () => [{ operand: 'Q' }, { glyph: '@' }, { operand: 'K', transpose: true, label: 'Kᵀ' }],
     formula: () => 'S = Q\\,K^{\\top}',

@@ -1,10 +1,10 @@
 // One step of the trace → everything the page shows for it: title, shape equation, formula,
-// explanation, the figure (operands = result as heatmaps), and the extras of some stages
-// (arc view and head overview at weights, the sum over heads at output). Pure.
+// explanation, the figure (operands = result as heatmaps, the arc view beside the weights), the
+// head overview at weights and the sum over heads at output. Pure.
 
 import { alignEquation } from './dims.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
-import { cellColours } from './palette.js';
+import { cellColours, symmetricRange } from './palette.js';
 import { rowTotalsForDisplay } from './row-totals.js';
 import { stageById, operandKey } from './stage-table.js';
 
@@ -84,16 +84,16 @@ function resultItem(step, entry, ctx) {
   };
 }
 
-// Small multiples of every head's weights (fills only), for the overview at `weights`.
+// Small multiples of every head's weights (fills only), on one shared scale so heads compare.
 function headOverview(steps, step, ctx) {
   if (ctx.config.numHeads < 2) return null;
-  return steps
-    .filter((s) => s.id === 'weights')
-    .map((s) => {
-      const [rows, cols] = s.stage.shape;
-      const fills = Array.from(s.stage.values, (v) => cellColours(v, 1, ctx.theme).fill);
-      return { head: s.head, rows, cols, fills, current: s.head === step.head, label: `Head ${s.head}` };
-    });
+  const all = steps.filter((s) => s.id === 'weights');
+  const range = Math.max(...all.map((s) => symmetricRange(s.stage.values)));
+  return all.map((s) => {
+    const [rows, cols] = s.stage.shape;
+    const fills = Array.from(s.stage.values, (v) => cellColours(v, range, ctx.theme).fill);
+    return { head: s.head, rows, cols, fills, current: s.head === step.head, label: `Head ${s.head}` };
+  });
 }
 
 function arcView(step, ctx) {
@@ -117,7 +117,9 @@ export function stageView(steps, index, ctx) {
   if (!entry) throw new Error(`stage ${step.id}: not in the stage table`);
   const context = { ...ctx, config: ctx.trace.config };
   const figure = [...figureItems(step, entry, entry.figure(context.config), context)];
-  figure.push({ kind: 'glyph', text: '=' }, resultItem(step, entry, context));
+  if (figure.length) figure.push({ kind: 'glyph', text: '=' });
+  figure.push(resultItem(step, entry, context));
+  if (step.id === 'weights') figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
   const sum = entry.sumFigure && ctx.showContributions ? figureItems(step, entry, entry.sumFigure(), context) : null;
   return {
     id: step.id,
@@ -131,7 +133,6 @@ export function stageView(steps, index, ctx) {
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
     hasSumToggle: Boolean(entry.sumFigure),
-    arcs: step.id === 'weights' ? arcView(step, context) : null,
     overview: step.id === 'weights' ? headOverview(steps, step, context) : null,
   };
 }

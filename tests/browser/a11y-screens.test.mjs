@@ -1,0 +1,101 @@
+// axe-core at every stage (light and dark), and a screenshot of every stage at 1280 px and
+// 375 px under build/screenshots/ for a person to look at.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import AxeBuilder from '@axe-core/playwright';
+import { setup, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => {
+  await env?.close();
+});
+
+const SERIOUS = new Set(['serious', 'critical']);
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const describe = (where) => (v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`;
+
+// The full AxeBuilder run (@axe-core/playwright), used on the views with the most going on.
+async function builderViolations(page, where) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
+}
+
+// The same axe-core, injected once per page and run at each stage of the walk: AxeBuilder
+// re-injects axe (half a megabyte) at every call, which would double the suite's time.
+async function stageViolations(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations));
+  return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
+}
+
+// Every stage of the multi-head example, plus the stages only the causal example has.
+function walk() {
+  const visits = (preset, keep) => env.engine.run({ preset }).stages
+    .map((stage, i) => ({ preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
+    .filter((v) => keep(v.stage));
+  return [...visits('lesson-multi-head', () => true), ...visits('lesson-causal', (s) => s.id === 'masked' || s.id === 'weights')];
+}
+
+async function sidewaysOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+// One pass over every stage in one viewport and scheme: axe (1280 px) and a screenshot.
+async function pass({ width, colorScheme, axe, shots = true }) {
+  const started = Date.now();
+  const { page, context } = await openPage(env, '', { width, colorScheme });
+  const found = [];
+  const suffix = `${width}${colorScheme === 'dark' ? '-dark' : ''}`;
+  for (const { preset, stage, slug } of walk()) {
+    await goToHash(page, stageHash(preset, stage));
+    await waitForStage(page, stage.id, stage.head);
+    if (axe) found.push(...(await stageViolations(page, `${slug} ${colorScheme}`)));
+    if (shots) await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
+    const overflow = await sidewaysOverflow(page);
+    if (overflow > 0) found.push(`${slug} at ${width} px: the page scrolls sideways by ${overflow} px`);
+  }
+  // The explain panel open, and the output shown as a sum over heads.
+  const extras = [
+    ['explain-weights', 'weights', '#preset=lesson-multi-head&stage=weights&head=1&cell=2.1'],
+    ['explain-output-sum', 'output', '#preset=lesson-multi-head&stage=output&cell=1.2&sum=1'],
+  ];
+  for (const [name, id, hash] of extras) {
+    await goToHash(page, hash);
+    await page.waitForFunction((sid) => document.body.dataset.stage === sid && document.querySelector('.explain-panel:not([hidden]) .katex'), id);
+    if (axe) found.push(...(await builderViolations(page, `${name} ${colorScheme}`)));
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
+  }
+  found.push(...page.problems);
+  await context.close();
+  console.log(`# pass ${suffix}${axe ? ' with axe' : ''}: ${Date.now() - started} ms`);
+  return found;
+}
+
+test('every stage: axe finds no serious or critical violation (light and dark); screenshots at 1280 and 375 px', async () => {
+  const found = [];
+  found.push(...(await pass({ width: 1280, colorScheme: 'light', axe: true })));
+  found.push(...(await pass({ width: 1280, colorScheme: 'dark', axe: true, shots: false })));
+  found.push(...(await pass({ width: 375, colorScheme: 'light', axe: false })));
+  assert.deepEqual(found, []);
+});
+
+test('a large configuration stays legible: T = 64 scrolls inside its matrix', async () => {
+  const tokens = Array.from({ length: 64 }, (_, i) => `w${i}`).join('+');
+  const { page, context } = await openPage(env, `#tokens=${tokens}&dModel=32&heads=2&dK=16&dV=16&causal=1&seed=3&scale=1&wo=1&stage=weights&head=1`, { width: 1280 });
+  await waitForStage(page, 'weights', 1);
+  assert.equal(await page.$$eval('#figure .is-result td.hm-cell', (t) => t.length), 64 * 64);
+  const fontPx = await page.$eval('#figure .is-result td.hm-cell', (td) => parseFloat(getComputedStyle(td).fontSize));
+  assert.ok(fontPx >= 11, `cell text is ${fontPx}px`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, 'the matrix scrolls, not the page');
+  await page.screenshot({ path: path.join(SHOTS, 'large-t64-weights-1280.png') });
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});

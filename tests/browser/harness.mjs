@@ -1,0 +1,88 @@
+// Shared by the browser tests: one headless Chromium, the dist/ server under the page's CSP,
+// the engine in node for reference traces, and small readers of what the page shows.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer, DIST } from '../../scripts/serve.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '..', '..');
+export const SHOTS = path.join(ROOT, 'build', 'screenshots');
+
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function requireDist() {
+  for (const f of ['index.html', 'engine.js', 'attention-wasm.wasm', 'vendor/katex/katex.mjs']) {
+    if (!existsSync(path.join(DIST, f))) throw new Error(`dist/${f} is missing: run node scripts/build-page.mjs after the engine build`);
+  }
+}
+
+// → { browser, server, engine, close() }
+export async function setup() {
+  requireDist();
+  const { createEngine } = await import(path.join(DIST, 'engine.js'));
+  const [browser, server, engine] = await Promise.all([
+    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    startServer({ root: DIST, csp: CSP }),
+    createEngine(),
+  ]);
+  mkdirSync(SHOTS, { recursive: true });
+  return { browser, server, engine, close: async () => Promise.all([browser.close(), server.close()]) };
+}
+
+// A page that records console errors, page errors, CSP violations, failed and off-site
+// requests in page.problems.
+export async function openPage(env, hash = '', { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (m) => m.type() === 'error' && page.problems.push(`console.error: ${m.text()}`));
+  page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
+  // The page may load only what the build put in dist/, from its own origin.
+  page.on('response', (r) => r.status() >= 400 && page.problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on('request', (r) => !r.url().startsWith(env.server.url) && !r.url().startsWith('data:') && page.problems.push(`off-site request: ${r.url()}`));
+  await page.goto(env.server.url + hash);
+  await page.waitForSelector('body[data-ready="true"]');
+  return { page, context };
+}
+
+// Waits until the page shows this stage (and head, for per-head stages).
+export async function waitForStage(page, id, head = null) {
+  const sel = head === null ? `body[data-stage="${id}"]` : `body[data-stage="${id}"][data-head="${head}"]`;
+  await page.waitForSelector(sel);
+}
+
+export async function goToHash(page, hash) {
+  await page.evaluate((h) => { window.location.hash = h; }, hash);
+}
+
+// The texts of the result heatmap's cells, row-major.
+export function resultTexts(page) {
+  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', (tds) => tds.map((td) => td.textContent));
+}
+
+export function resultTitles(page) {
+  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', (tds) => tds.map((td) => td.title));
+}
+
+export function shownEquation(page) {
+  return page.$eval('.shape-eq', (p) => p.dataset.equation);
+}
+
+export function currentView(page) {
+  return page.evaluate(() => ({ stage: document.body.dataset.stage, head: document.body.dataset.head }));
+}
+
+// Stage file names: multi-head-07-scores-h0.
+export function stageSlug(prefix, index, stage) {
+  const head = stage.head === null ? '' : `-h${stage.head}`;
+  return `${prefix}-${String(index + 1).padStart(2, '0')}-${stage.id}${head}`;
+}
+
+export function stageHash(preset, stage) {
+  return `#preset=${preset}&stage=${stage.id}${stage.head === null ? '' : `&head=${stage.head}`}`;
+}

@@ -1,0 +1,258 @@
+// The page in headless Chromium, under the CSP it ships with: stepping, keyboard, deep links,
+// controls and "explain a number", every number checked against the engine run in node.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { formatCell, formatFull } from '../../web/model/format.js';
+import {
+  setup, openPage, waitForStage, goToHash, resultTexts, resultTitles, shownEquation, currentView,
+} from './harness.mjs';
+
+let env;
+let page;
+let context;
+const MULTI = { preset: 'lesson-multi-head' };
+
+before(async () => {
+  env = await setup();
+  ({ page, context } = await openPage(env, '#preset=lesson-multi-head&stage=x'));
+});
+
+after(async () => {
+  await context?.close();
+  await env?.close();
+});
+
+const closeTo = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
+
+async function checkNumbers(stage) {
+  const texts = await resultTexts(page);
+  assert.equal(texts.length, stage.values.length, `${stage.id}/${stage.head}: cell count`);
+  const n = stage.values.length;
+  for (const i of [0, Math.floor(n / 2), n - 1]) {
+    assert.equal(texts[i], formatCell(stage.values[i]), `${stage.id}/${stage.head}: cell ${i}`);
+  }
+  const titles = await resultTitles(page);
+  assert.equal(titles[n - 1], formatFull(stage.values[n - 1]), `${stage.id}/${stage.head}: full precision`);
+}
+
+test('lesson multi-head: Next walks every stage; equations and numbers are the engine\u2019s', async () => {
+  const trace = env.engine.run(MULTI);
+  await waitForStage(page, 'x');
+  for (const [i, stage] of trace.stages.entries()) {
+    await waitForStage(page, stage.id, stage.head);
+    assert.equal(await shownEquation(page), stage.equation, `step ${i}: equation`);
+    assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
+    await checkNumbers(stage);
+    const operandCount = await page.$$eval('#figure .figure-slot:not(.is-result)', (s) => s.length);
+    assert.equal(operandCount, stage.id === 'x' ? 0 : stage.operands.filter((o) => o.name !== 'contribution').length, `${stage.id}: operands shown`);
+    const formula = await page.$eval('#formula .formula', (f) => f.querySelector('.katex') !== null);
+    assert.ok(formula, `${stage.id}: formula typeset by KaTeX`);
+    if (i < trace.stages.length - 1) await page.click('.step-next');
+  }
+  assert.ok(await page.$eval('.step-next', (b) => b.disabled), 'Next is disabled at the end');
+  assert.deepEqual(page.problems, []);
+});
+
+test('the lesson\u2019s seed-42 numbers appear exactly', async () => {
+  await goToHash(page, '#preset=lesson-self-attention&stage=x');
+  await waitForStage(page, 'x');
+  await page.waitForFunction(() => document.querySelector('.shape-eq')?.dataset.equation === '(5, 8)');
+  const texts = await resultTexts(page);
+  assert.equal(texts[0], '0.497');
+  assert.equal(texts[1], '\u22120.138');
+  assert.equal(await page.$eval('#figure td.hm-cell', (td) => td.title), '0.4967141530112327');
+  const x = env.engine.run({ preset: 'lesson-self-attention' }).stages[0].values;
+  assert.deepEqual(Array.from(x), Array.from(env.engine.randn(42, 5, 8)), 'X is np.random.seed(42); randn(5, 8)');
+});
+
+test('keyboard: ←/→ step, Home/End jump; arrows inside a matrix move between cells', async () => {
+  await goToHash(page, '#preset=lesson-multi-head&stage=q&head=0');
+  await waitForStage(page, 'q', 0);
+  await page.click('h2#stage-title');
+  await page.keyboard.press('ArrowRight');
+  await waitForStage(page, 'k', 0);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await waitForStage(page, 'x');
+  await page.keyboard.press('End');
+  await waitForStage(page, 'output');
+  await page.keyboard.press('Home');
+  await waitForStage(page, 'x');
+  await page.focus('#figure td.hm-cell[tabindex="0"]');
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]), ['0', '1']);
+  assert.equal((await currentView(page)).stage, 'x', 'arrows in a grid do not change the stage');
+  const x01 = env.engine.run(MULTI).stages[0].values[1];
+  assert.ok((await page.textContent('#figure .hm-readout')).endsWith(`= ${formatFull(x01)}`), 'full precision on focus');
+});
+
+test('deep link opens its stage and head, and the hash follows navigation', async () => {
+  const { page: p, context: c } = await openPage(env, '#preset=lesson-multi-head&stage=weights&head=2');
+  await waitForStage(p, 'weights', 2);
+  const stage = env.engine.run(MULTI).stages.find((s) => s.id === 'weights' && s.head === 2);
+  assert.deepEqual(await resultTexts(p), Array.from(stage.values, formatCell));
+  assert.equal(await p.$eval('.head-button[aria-pressed="true"]', (b) => b.textContent), '2');
+  assert.equal(await p.$$eval('.overview-item', (b) => b.length), 4, 'small multiples of every head');
+  assert.ok(await p.$('.arc-view svg path.arc'), 'arc view beside the weights');
+  await p.click('.step-next');
+  await waitForStage(p, 'head', 2);
+  assert.match(p.url(), /stage=head&head=2/);
+  await p.click('.head-button[aria-label="Head 0"]');
+  await waitForStage(p, 'head', 0);
+  assert.deepEqual(p.problems, []);
+  await c.close();
+});
+
+test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, rows sum to 1', async () => {
+  await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
+  await waitForStage(page, 'weights', 1);
+  await page.check('#field-causal');
+  await page.waitForFunction(() => document.querySelectorAll('#figure .is-result td.is-masked-zero').length > 0);
+  const trace = env.engine.run({ seed: 42, seqLen: 5, dModel: 16, numHeads: 4, dK: 4, dV: 4, causal: true, outputProjection: true, scaleScores: true });
+  const weights = trace.stages.find((s) => s.id === 'weights' && s.head === 1);
+  const cells = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => ({ r: +td.dataset.r, c: +td.dataset.c, text: td.textContent, masked: td.classList.contains('is-masked-zero') })));
+  for (const { r, c, text, masked } of cells) {
+    assert.equal(masked, c > r, `(${r}, ${c}) masked`);
+    if (c > r) assert.equal(weights.values[r * 5 + c], 0);
+    assert.equal(text, c > r ? '0' : formatCell(weights.values[r * 5 + c]));
+  }
+  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)), Array(5).fill('\u03a3 = 1.000'));
+  await page.click('.step-prev');
+  await waitForStage(page, 'masked', 1);
+  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.filter((td) => td.classList.contains('is-neg-inf')).map((td) => td.textContent));
+  assert.equal(masked.length, 10);
+  assert.ok(masked.every((t) => t === '\u2212\u221e'));
+  await page.uncheck('#field-causal');
+  await waitForStage(page, 'weights', 1); // masked is gone: the next stage of the same head
+});
+
+test('a bad value shows its rule and the last good view stays; engine rejections show too', async () => {
+  await goToHash(page, '#preset=lesson-multi-head&stage=scores&head=0');
+  await waitForStage(page, 'scores', 0);
+  const before = await resultTexts(page);
+  await page.fill('#field-dModel', '15');
+  await page.waitForSelector('#error-heads:has-text("d_model must be divisible by heads")');
+  assert.equal(await page.getAttribute('#field-heads', 'aria-invalid'), 'true');
+  assert.deepEqual(await resultTexts(page), before, 'the last good view stays');
+  await page.fill('#field-dModel', '16');
+  await page.fill('#field-heads', '16');
+  await page.fill('#field-dK', '512');
+  await page.fill('#field-dV', '512');
+  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 512) @ (512, 5) → (5, 5)');
+  const good = await resultTexts(page);
+  await page.fill('#field-dModel', '512'); // passes the page's checks; over the engine's trace budget
+  await page.waitForSelector('.engine-error:has-text("The engine rejected this configuration")');
+  assert.match(await page.textContent('.engine-error'), /budget|limit/);
+  assert.deepEqual(await resultTexts(page), good, 'the last good view stays');
+  await page.selectOption('#field-preset', 'lesson-multi-head');
+  await page.waitForFunction(() => document.querySelector('.engine-error').textContent === '');
+  assert.equal(await page.textContent('#error-heads'), '');
+});
+
+test('ablation "no \u00f7\u221ad_k": the scaled stage divides by 1 and says so', async () => {
+  await goToHash(page, '#preset=lesson-multi-head&stage=scaled&head=0');
+  await waitForStage(page, 'scaled', 0);
+  await page.check('#field-noScale');
+  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 1 \u2192 (5, 5)');
+  const trace = env.engine.run({ seed: 42, seqLen: 5, dModel: 16, numHeads: 4, dK: 4, dV: 4, causal: false, outputProjection: true, scaleScores: false });
+  const scores = trace.stages.find((s) => s.id === 'scores' && s.head === 0);
+  assert.deepEqual(await resultTexts(page), Array.from(scores.values, formatCell), 'scaled = scores');
+  assert.match(await page.textContent('.explanation'), /Ablation/);
+  assert.match(page.url(), /scale=0/);
+  await page.uncheck('#field-noScale');
+  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 \u221a4 \u2192 (5, 5)');
+});
+
+test('tokens: T follows the token count and labels rows and columns', async () => {
+  await goToHash(page, '#preset=lesson-self-attention&stage=scores&head=0');
+  await waitForStage(page, 'scores', 0);
+  await page.fill('#field-tokens', 'a quick brown fox jumps over');
+  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(6, 4) @ (4, 6) → (6, 6)');
+  assert.deepEqual(await page.$$eval('#figure .is-result th.hm-row', (t) => t.map((x) => x.textContent)), ['a', 'quick', 'brown', 'fox', 'jumps', 'over']);
+  assert.equal(await page.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent)).then((c) => c[5]), 'over');
+  assert.match(page.url(), /tokens=a\+quick\+brown\+fox\+jumps\+over/);
+});
+
+// Reads the explain panel: the value and every term's full-precision numbers.
+function readPanel(p) {
+  return p.$eval('.explain-panel', (panel) => ({
+    value: Number(panel.querySelector('.explain-value').dataset.full),
+    rows: [...panel.querySelectorAll('.terms tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.full))),
+    total: Number(panel.querySelector('.terms tfoot td:last-child')?.dataset.full),
+    filled: panel.querySelector('.explain-filled .katex') !== null,
+  }));
+}
+
+const EXPLAIN_CASES = [
+  { stage: 'scores', head: 1, row: 2, col: 0, lit: { Q: 'row', K: 'col' } },
+  { stage: 'scaled', head: 3, row: 4, col: 1 },
+  { stage: 'weights', head: 0, row: 1, col: 3 },
+  { stage: 'head', head: 2, row: 3, col: 2, lit: { weights: 'row', V: 'col' } },
+  { stage: 'concat', head: null, row: 1, col: 6 },
+  { stage: 'output', head: null, row: 2, col: 3, lit: { concat: 'row', W_O: 'col' } },
+];
+
+async function openExplain({ stage, head, row, col }, viaKeyboard) {
+  await goToHash(page, `#preset=lesson-multi-head&stage=${stage}${head === null ? '' : `&head=${head}`}`);
+  await waitForStage(page, stage, head);
+  const cell = `#figure .is-result td.hm-cell[data-r="${row}"][data-c="${col}"]`;
+  if (viaKeyboard) {
+    await page.focus(cell);
+    await page.keyboard.press('Enter');
+  } else {
+    await page.click(cell);
+  }
+  await page.waitForSelector('.explain-panel:not([hidden])');
+}
+
+function checkSums(c, shown, e) {
+  if (e.terms) {
+    assert.equal(shown.rows.length, e.terms.length);
+    shown.rows.forEach(([a, b, product], k) => assert.deepEqual([a, b, product], [e.terms[k].a, e.terms[k].b, e.terms[k].product]));
+    const sum = shown.rows.reduce((acc, r) => acc + r[2], 0);
+    assert.ok(closeTo(sum, shown.total), `${c.stage}: Σ terms ${sum} vs ${shown.total}`);
+    assert.ok(closeTo(shown.total / (c.stage === 'scaled' ? e.divisor : 1), shown.value), `${c.stage}: adds up to the cell`);
+  } else if (e.softmax) {
+    const expSum = shown.rows.reduce((acc, r) => acc + r[1], 0);
+    assert.ok(closeTo(expSum, shown.total), 'Σ exps');
+    assert.ok(closeTo(shown.rows[c.col][1] / shown.total, shown.value), 'exp / Σ exp is the weight');
+  } else {
+    const source = env.engine.run(MULTI).stages.find((s) => s.id === 'head' && s.head === e.source.head);
+    assert.equal(shown.value, source.values[c.row * 4 + e.source.col], 'concat copies its head\u2019s cell');
+  }
+}
+
+for (const [k, c] of EXPLAIN_CASES.entries()) {
+  test(`explain ${c.stage}[${c.row}, ${c.col}]: the engine's terms, and they add up`, async () => {
+    await openExplain(c, k % 2 === 1);
+    const e = env.engine.explain(MULTI, { stage: c.stage, head: c.head, row: c.row, col: c.col });
+    const shown = await readPanel(page);
+    assert.equal(shown.value, e.value);
+    assert.ok(shown.filled, 'filled formula typeset');
+    checkSums(c, shown, e);
+    for (const [name, axis] of Object.entries(c.lit ?? {})) {
+      const lit = await page.$$eval(`#figure .hm[data-matrix="${name}"] td.hl-${axis}`, (tds, ax) => [...new Set(tds.map((td) => td.dataset[ax === 'row' ? 'r' : 'c']))], axis);
+      assert.deepEqual(lit, [String(name === 'K' || axis === 'row' ? (name === 'K' ? c.col : c.row) : c.col)], `${name} ${axis} lit`);
+    }
+    assert.match(page.url(), new RegExp(`cell=${c.row}\\.${c.col}`));
+  });
+}
+
+test('heatmap view: a wrong number of values throws and names the matrix', async () => {
+  const message = await page.evaluate(async () => {
+    const { createHeatmap } = await import('./views/heatmap.js');
+    const host = document.createElement('div');
+    const map = createHeatmap(host);
+    try {
+      map.update({ name: 'W_Q', rows: 2, cols: 3, values: new Float64Array(5), cells: [] });
+      return 'no error';
+    } catch (error) {
+      return error.message;
+    }
+  });
+  assert.match(message, /^heatmap W_Q: 5 values for 2 × 3 cells$/);
+});
+
+test('no console errors, page errors or CSP violations along the way', () => {
+  assert.deepEqual(page.problems, []);
+});

@@ -1,0 +1,121 @@
+// A matrix as a table of coloured cells with their numbers, row/column labels, optional bands,
+// row totals and a legend. Knows nothing of attention: it draws what it is given.
+//
+// update(data): { key, name, label, head, rows, cols, values, cells: [{ text, full, kind, fill, ink }],
+//   rowLabels, colLabels, captionTokens, colBands, rowBands, totals, highlight, selected,
+//   interactive, legend }
+// One cell at a time is in the tab order (roving tabindex); arrows move, Enter/Space activates;
+// hover or focus shows the cell's full precision under the table.
+
+import { el } from './dom.js';
+import { buildHeatmap, checkData } from './heatmap-table.js';
+
+const KEYS = {
+  ArrowLeft: ([r, c]) => [r, c - 1],
+  ArrowRight: ([r, c]) => [r, c + 1],
+  ArrowUp: ([r, c]) => [r - 1, c],
+  ArrowDown: ([r, c]) => [r + 1, c],
+  Home: ([r]) => [r, 0],
+  End: ([r], data) => [r, data.cols - 1],
+};
+
+const position = (td) => [Number(td.dataset.r), Number(td.dataset.c)];
+const cellAt = (state, [r, c]) => state.grid?.querySelector(`td.hm-cell[data-r="${r}"][data-c="${c}"]`);
+
+function showReadout(state, td) {
+  const { data } = state;
+  const [r, c] = position(td);
+  state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${data.cells[r * data.cols + c].full}`;
+}
+
+function moveFocus(state, [r, c]) {
+  const { data } = state;
+  const next = cellAt(state, [Math.max(0, Math.min(data.rows - 1, r)), Math.max(0, Math.min(data.cols - 1, c))]);
+  if (!next) return;
+  cellAt(state, state.focusCell)?.setAttribute('tabindex', '-1');
+  next.tabIndex = 0;
+  state.focusCell = position(next);
+  next.focus();
+}
+
+function activate(state, td) {
+  const [row, col] = position(td);
+  if (state.data.interactive) state.onActivate({ key: state.data.key, row, col });
+}
+
+function onKey(state, event) {
+  const td = event.target.closest('td.hm-cell');
+  if (!td) return;
+  if (KEYS[event.key]) {
+    event.preventDefault();
+    event.stopPropagation();
+    moveFocus(state, KEYS[event.key](position(td), state.data));
+  } else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    activate(state, td);
+  }
+}
+
+function onClick(state, event) {
+  const td = event.target.closest('td.hm-cell');
+  if (!td) return;
+  moveFocus(state, position(td));
+  activate(state, td);
+}
+
+function build(state) {
+  const { root, data } = state;
+  root.textContent = '';
+  root.dataset.matrix = data.name;
+  root.dataset.key = data.key;
+  root.classList.toggle('is-interactive', data.interactive);
+  const parts = buildHeatmap(data);
+  state.grid = parts.grid;
+  state.readout = parts.readout;
+  root.append(parts.caption, parts.scroll, parts.foot);
+  const point = (event) => {
+    const td = event.target.closest('td.hm-cell');
+    if (td) showReadout(state, td);
+  };
+  state.grid.addEventListener('keydown', (e) => onKey(state, e));
+  state.grid.addEventListener('click', (e) => onClick(state, e));
+  state.grid.addEventListener('mouseover', point);
+  state.grid.addEventListener('focusin', point);
+  state.focusCell = data.selected ? [data.selected.row, data.selected.col] : [0, 0];
+  (cellAt(state, state.focusCell) ?? cellAt(state, [0, 0])).tabIndex = 0;
+}
+
+function paintHighlight({ grid, data }) {
+  const { rows, cols, cells } = data.highlight;
+  const sel = data.selected;
+  for (const td of grid.querySelectorAll('td.hm-cell')) {
+    const [r, c] = position(td);
+    const selected = Boolean(sel && sel.row === r && sel.col === c);
+    td.classList.toggle('hl-row', rows.has(r));
+    td.classList.toggle('hl-col', cols.has(c));
+    td.classList.toggle('hl-cell', cells.has(`${r},${c}`));
+    td.classList.toggle('is-selected', selected);
+    if (selected) td.setAttribute('aria-selected', 'true');
+    else td.removeAttribute('aria-selected');
+  }
+  for (const th of grid.querySelectorAll('th.hm-row')) th.classList.toggle('hl', rows.has(Number(th.dataset.r)));
+  for (const th of grid.querySelectorAll('th.hm-col')) th.classList.toggle('hl', cols.has(Number(th.dataset.c)));
+}
+
+export function createHeatmap(host, { onActivate = () => {} } = {}) {
+  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, focusCell: [0, 0], onActivate };
+  host.append(state.root);
+  return {
+    update(next) {
+      checkData(next);
+      const old = state.data;
+      const same = old && next.key === old.key && next.values === old.values && next.legend.gradient === old.legend.gradient;
+      state.data = next;
+      if (!same) build(state);
+      paintHighlight(state);
+    },
+    destroy() {
+      state.root.remove();
+    },
+  };
+}
