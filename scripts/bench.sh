@@ -6,3 +6,4 @@ cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native --target attention_bench -j "$(nproc)" >/dev/null
 bash scripts/build.sh >/dev/null
 node scripts/bench.mjs
+node scripts/measure-page.mjs
