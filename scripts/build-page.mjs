@@ -1,9 +1,11 @@
-// Assembles dist/ from web/, KaTeX (from node_modules) and the engine artifacts (from build/wasm).
-// A plain node script with no dependencies; it clears dist/ first, so running it twice is the
-// same as running it once. Usage: node scripts/build-page.mjs
-import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, statSync } from 'node:fs';
+// Assembles dist/ from web/ (pages, styles, examples, the ES engine loader), the bundles
+// (scripts/bundle.mjs: esbuild, KaTeX from node_modules), KaTeX's CSS and fonts and the engine
+// artifacts (from build/wasm). It clears dist/ first, so running it twice is the same as running
+// it once. Usage: node scripts/build-page.mjs
+import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundle } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -11,8 +13,10 @@ const web = path.join(root, 'web');
 const katex = path.join(root, 'node_modules', 'katex', 'dist');
 const wasmDir = path.join(root, 'build', 'wasm');
 
-const ENGINE_FILES = ['attention-wasm.mjs', 'attention-wasm.wasm'];
-const KATEX_FILES = ['katex.mjs', 'katex.min.css', 'fonts'];
+const ENGINE_FILES = ['attention-wasm.mjs', 'attention-wasm.wasm', 'attention-wasm.classic.js'];
+const KATEX_FILES = ['katex.min.css', 'fonts'];
+// What dist/ takes from web/ as it is; the rest of web/ reaches dist/ through the bundles.
+const WEB_FILES = ['index.html', 'embed.html', 'engine.js', 'engine-api.js', 'styles', 'examples'];
 
 function fail(message) {
   console.error(`build-page: ${message}`);
@@ -21,6 +25,21 @@ function fail(message) {
 
 function copy(from, to) {
   cpSync(from, to, { recursive: true });
+}
+
+// Emscripten 3.1.6's single-file build still tries fetch() on its own data: URI first and only
+// then decodes it in JS. Under `default-src 'self'` that fetch is a CSP violation (connect-src),
+// logged and reported as a securitypolicyviolation event, although loading then succeeds. Later
+// Emscripten releases skip the fetch for data: URIs; this applies the same test to the copy in
+// dist/, and stops the build if the code it expects is not there exactly once.
+const FETCH_CHECK = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
+const FETCH_CHECK_FIXED = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
+
+function copyClassicFactory(from, to) {
+  const source = readFileSync(from, 'utf8');
+  const count = source.split(FETCH_CHECK).length - 1;
+  if (count !== 1) fail(`${from}: expected its data: URI fetch once, found it ${count} times (Emscripten changed?)`);
+  writeFileSync(to, source.replace(FETCH_CHECK, FETCH_CHECK_FIXED));
 }
 
 function countFiles(dir) {
@@ -38,10 +57,11 @@ for (const f of KATEX_FILES) {
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
-copy(web, dist);
-if (!existsSync(path.join(web, 'engine.js'))) {
-  console.warn('build-page: web/engine.js is missing; the page cannot load the engine until it exists');
+for (const f of WEB_FILES) {
+  if (!existsSync(path.join(web, f))) fail(`web/${f} is missing`);
+  copy(path.join(web, f), path.join(dist, f));
 }
+await bundle({ web, dist });
 
 const vendor = path.join(dist, 'vendor', 'katex');
 mkdirSync(vendor, { recursive: true });
@@ -51,7 +71,10 @@ const missing = ENGINE_FILES.filter((f) => !existsSync(path.join(wasmDir, f)));
 if (missing.length) {
   console.warn(`build-page: skipped the engine: build/wasm/${missing.join(', build/wasm/')} not found (build it with bash scripts/build.sh)`);
 } else {
-  for (const f of ENGINE_FILES) copy(path.join(wasmDir, f), path.join(dist, f));
+  for (const f of ENGINE_FILES) {
+    if (f === 'attention-wasm.classic.js') copyClassicFactory(path.join(wasmDir, f), path.join(dist, f));
+    else copy(path.join(wasmDir, f), path.join(dist, f));
+  }
 }
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

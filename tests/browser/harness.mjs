@@ -16,7 +16,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function requireDist() {
-  for (const f of ['index.html', 'engine.js', 'attention-wasm.wasm', 'vendor/katex/katex.mjs']) {
+  for (const f of ['index.html', 'embed.html', 'engine.js', 'attention-wasm.wasm', 'attention-wasm.classic.js', 'attention-stepper-page.classic.js', 'attention-stepper.js', 'vendor/katex/katex.min.css']) {
     if (!existsSync(path.join(DIST, f))) throw new Error(`dist/${f} is missing: run node scripts/build-page.mjs after the engine build`);
   }
 }
@@ -34,17 +34,37 @@ export async function setup() {
   return { browser, server, engine, close: async () => Promise.all([browser.close(), server.close()]) };
 }
 
-// A page that records console errors, page errors, CSP violations, failed and off-site
-// requests in page.problems.
-export async function openPage(env, hash = '', { width = 1280, height = 900, colorScheme = 'light' } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
-  const page = await context.newPage();
+// Every CSP violation in the context's pages (and their frames) becomes a console error.
+export function reportViolations(context) {
+  return context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`));
+  });
+}
+
+// Records console errors, page errors, CSP violations, failed and off-site requests in
+// page.problems (file:// pages are not off-site).
+export function watchProblems(page, env) {
   page.problems = [];
   page.on('console', (m) => m.type() === 'error' && page.problems.push(`console.error: ${m.text()}`));
   page.on('pageerror', (e) => page.problems.push(`pageerror: ${e.message}`));
   // The page may load only what the build put in dist/, from its own origin.
   page.on('response', (r) => r.status() >= 400 && page.problems.push(`HTTP ${r.status()}: ${r.url()}`));
-  page.on('request', (r) => !r.url().startsWith(env.server.url) && !r.url().startsWith('data:') && page.problems.push(`off-site request: ${r.url()}`));
+  const local = (url) => url.startsWith(env.server.url) || url.startsWith('data:') || url.startsWith('file:');
+  page.on('request', (r) => !local(r.url()) && page.problems.push(`off-site request: ${r.url()}`));
+  return page;
+}
+
+// A new context and page (see watchProblems) under the CSP reporter.
+export async function newPage(env, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
+  await reportViolations(context);
+  const page = watchProblems(await context.newPage(), env);
+  return { page, context };
+}
+
+// The full page at this hash, once it is ready.
+export async function openPage(env, hash = '', options = {}) {
+  const { page, context } = await newPage(env, options);
   await page.goto(env.server.url + hash);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, context };

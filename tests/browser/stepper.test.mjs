@@ -1,10 +1,11 @@
 // The page in headless Chromium, under the CSP it ships with: stepping, keyboard, deep links,
 // controls and "explain a number", every number checked against the engine run in node.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
-  setup, openPage, waitForStage, goToHash, resultTexts, resultTitles, shownEquation, currentView,
+  CSP, ROOT, setup, openPage, waitForStage, goToHash, resultTexts, resultTitles, shownEquation, currentView,
 } from './harness.mjs';
 
 let env;
@@ -239,8 +240,13 @@ for (const [k, c] of EXPLAIN_CASES.entries()) {
 }
 
 test('heatmap view: a wrong number of values throws and names the matrix', async () => {
+  // dist/ holds bundles only: the view's ES module source is served from web/ for this test.
+  await context.route(`${env.server.url}__web/**`, (route) => route.fulfill({
+    path: path.join(ROOT, 'web', new URL(route.request().url()).pathname.replace('/__web/', '')),
+    headers: { 'Content-Type': 'text/javascript', 'Content-Security-Policy': CSP },
+  }));
   const message = await page.evaluate(async () => {
-    const { createHeatmap } = await import('./views/heatmap.js');
+    const { createHeatmap } = await import('./__web/views/heatmap.js');
     const host = document.createElement('div');
     const map = createHeatmap(host);
     try {

@@ -8,6 +8,12 @@ export function buildSteps(trace) {
   return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, stage }));
 }
 
+// Only the stages listed (ids; null keeps all), renumbered so a step's index is its position.
+export function filterSteps(steps, ids) {
+  if (!ids) return steps;
+  return steps.filter((s) => ids.includes(s.id)).map((s, index) => ({ ...s, index }));
+}
+
 // The step for (id, head). A stage this trace lacks (masked without the causal mask, output
 // without W_O) falls back to the next stage of the same head in table order, else the last step.
 export function findStepIndex(steps, id, head) {

@@ -1,0 +1,58 @@
+// The element's attribute table and the stepper's actions, without a browser: what each
+// attribute does to the configuration, the messages bad values get, and the stages subset.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { requireDist } from './harness.mjs';
+import { applyWanted, goToStep } from '../../web/app/actions.js';
+import { buildSteps, filterSteps } from '../../web/model/navigation.js';
+import { presetForm } from '../../web/state/form.js';
+import { readAttributes } from '../../web/state/attributes.js';
+
+requireDist();
+const { createEngine } = await import('../../dist/engine.js');
+const engine = await createEngine();
+
+const read = (attrs) => readAttributes((name) => attrs[name] ?? null);
+const EMPTY = { form: null, steps: [], step: 0, head: 0 };
+
+test('attributes: none gives the default preset, compact controls, auto theme, all stages', () => {
+  const r = read({});
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.wanted.form, presetForm('lesson-multi-head'));
+  assert.equal(r.controls, 'compact');
+  assert.equal(r.theme, 'auto');
+  assert.equal(r.stages, null);
+  assert.equal(r.wanted.stage, 'x');
+});
+
+test('attributes: sizes start from the preset and make it custom; tokens of the same count keep it', () => {
+  const custom = read({ preset: 'lesson-self-attention', heads: '2', causal: '' });
+  assert.deepEqual(custom.errors, []);
+  assert.equal(custom.wanted.form.preset, 'custom');
+  assert.equal(custom.wanted.form.dModel, '8');
+  assert.equal(custom.wanted.form.heads, '2');
+  assert.equal(custom.wanted.form.causal, true);
+  const retold = read({ preset: 'lesson-causal', tokens: 'a b c d', causal: 'true' });
+  assert.equal(retold.wanted.form.preset, 'lesson-causal');
+  assert.equal(retold.wanted.form.tokens, 'a b c d');
+  assert.equal(read({ preset: 'lesson-causal', causal: 'false' }).wanted.form.causal, false);
+});
+
+test('attributes: every bad value gets a message that starts with its attribute', () => {
+  const r = read({ preset: 'x', 'd-model': 'ten', heads: '0', seed: '-1', stage: 'nope', head: 'first', stages: 'scores,bogus', controls: 'all', theme: 'blue' });
+  const names = r.errors.map((e) => e.split(':')[0]);
+  assert.deepEqual(names, ['preset', 'd-model', 'heads', 'seed', 'stages', 'stage', 'head', 'controls', 'theme']);
+  assert.deepEqual(read({ preset: 'lesson-multi-head', head: '4' }).errors, ['head: 4 is not a head of this configuration (heads 0 to 3).']);
+});
+
+test('stages: a subset is renumbered, starts the stepper, and steps within itself', () => {
+  const r = read({ preset: 'lesson-causal', stages: 'scores, masked,weights' });
+  assert.deepEqual(r.stages, ['scores', 'masked', 'weights']);
+  const s = { ...EMPTY, ...applyWanted(engine, EMPTY, r.wanted, r.stages) };
+  assert.deepEqual(s.steps.map((x) => [x.index, x.id]), [[0, 'scores'], [1, 'masked'], [2, 'weights']]);
+  assert.equal(s.step, 0);
+  assert.equal(goToStep(s, 2).step, 2);
+  assert.deepEqual(goToStep({ ...s, step: 2 }, 3), {}, 'no step past the last');
+  const all = buildSteps(engine.run({ preset: 'lesson-causal' }));
+  assert.equal(filterSteps(all, null), all);
+});

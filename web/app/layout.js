@@ -1,0 +1,82 @@
+// The stepper's markup, built in JS so the page and the element share it: the same parts, ids
+// and classes (ids are unique per document or per shadow root). controls: 'full' adds the stage
+// list and the configuration form; 'compact' keeps Prev/Next and the head picker; 'none' neither.
+
+import { el } from '../views/dom.js';
+
+const HINT = [
+  'Step with ', ['kbd', '\u2190'], ' ', ['kbd', '\u2192'], ', jump with ', ['kbd', 'Home'], ' ', ['kbd', 'End'],
+  '. Click a number in the result (or focus it and press ', ['kbd', 'Enter'],
+  ') to see how it was computed; hover or focus any cell for its full precision.',
+];
+
+function part(tag, id, className) {
+  const node = el(tag, className);
+  if (id) node.id = id;
+  return node;
+}
+
+function hint() {
+  const p = el('p', 'hint');
+  for (const piece of HINT) p.append(typeof piece === 'string' ? piece : el(piece[0], null, piece[1]));
+  return p;
+}
+
+function buildStage(parts, controls) {
+  const main = part('main', 'stage', 'stage');
+  main.tabIndex = -1;
+  parts.status = part('p', 'status', 'status');
+  parts.status.setAttribute('role', 'status');
+  parts.status.textContent = 'Loading the attention engine\u2026';
+  main.append(parts.status);
+  if (controls !== 'none') {
+    const bar = el('div', 'stage-bar');
+    parts.stepper = part('div', 'stepper');
+    parts.headPicker = part('div', 'head-picker');
+    bar.append(parts.stepper, parts.headPicker);
+    main.append(bar);
+  }
+  const heading = el('div', 'stage-heading');
+  heading.setAttribute('aria-live', 'polite');
+  parts.stageTitle = part('h2', 'stage-title', null);
+  parts.stageTitle.textContent = 'Attention stepper';
+  parts.stageHead = part('span', 'stage-head', 'stage-head-badge');
+  parts.stageHead.hidden = true;
+  heading.append(parts.stageTitle, parts.stageHead);
+  parts.shapeEq = part('div', 'shape-eq', 'shape-eq-area');
+  parts.formula = part('div', 'formula', 'formula-area');
+  parts.formula.tabIndex = 0;
+  parts.formula.setAttribute('role', 'group');
+  parts.formula.setAttribute('aria-label', 'Formula');
+  main.append(heading, parts.shapeEq, parts.formula);
+  for (const [key, id, className] of [['explanation', 'explanation'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
+    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview']]) {
+    parts[key] = part('div', id, className);
+    main.append(parts[key]);
+  }
+  if (controls === 'full') main.append(hint());
+  return main;
+}
+
+function buildSidebar(parts) {
+  const aside = el('aside', 'sidebar');
+  parts.stageNav = part('nav', 'stage-nav', 'panel stage-nav');
+  parts.stageNav.setAttribute('aria-label', 'Stages');
+  const details = el('details', 'panel controls');
+  details.open = true;
+  parts.controls = part('div', 'controls');
+  details.append(el('summary', null, 'Configuration'), parts.controls);
+  aside.append(parts.stageNav, details);
+  return aside;
+}
+
+/** Fills root; → the parts by name (stepper, headPicker, stageNav and controls only when shown). */
+export function buildLayout(root, { controls = 'full' } = {}) {
+  const parts = {};
+  const layout = el('div', `layout controls-${controls}`);
+  layout.append(buildStage(parts, controls));
+  if (controls === 'full') layout.append(buildSidebar(parts));
+  root.textContent = '';
+  root.append(layout);
+  return parts;
+}

@@ -1,0 +1,140 @@
+// The stepper's composition root, shared by the full page and the <attention-stepper> element:
+// builds the layout in root, wires engine → store → model → views, and events → store.
+// mountStepper(root, { engine, katex, controls, stages, theme, marker, keyTarget, onChange })
+//   → { update(wanted), next(), prev(), goTo(id, head), setTheme(theme), state(), destroy() }
+// wanted: { form, stage, head, selection, showContributions }; onChange(state, previous) after
+// every render; marker (e.g. document.body or the host) gets data-stage and data-head.
+
+import * as act from './actions.js';
+import { buildLayout } from './layout.js';
+import { explainView } from '../model/explain-view.js';
+import { currentHead, findStepIndex, stageListView, progressView, headPickerView } from '../model/navigation.js';
+import { PRESETS } from '../model/presets.js';
+import { stageView } from '../model/stage-view.js';
+import { splitTokens } from '../model/validate.js';
+import { createStore } from '../state/store.js';
+import { createArcView } from '../views/arc-view.js';
+import { createControls } from '../views/controls.js';
+import { createExplainPanel } from '../views/explain-panel.js';
+import { createExplanation } from '../views/explanation.js';
+import { createFigure } from '../views/figure.js';
+import { createFormula } from '../views/formula.js';
+import { createHeadOverview } from '../views/head-overview.js';
+import { createHeadPicker } from '../views/head-picker.js';
+import { createShapeEquation } from '../views/shape-equation.js';
+import { createStageList } from '../views/stage-list.js';
+import { createStepper as createStepBar } from '../views/stepper.js';
+import { createToggle } from '../views/toggle.js';
+
+const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head h \u00b7 W_O[rows of h]';
+const STEP_KEYS = { ArrowLeft: (s) => s.step - 1, ArrowRight: (s) => s.step + 1, Home: () => 0, End: (s) => s.steps.length - 1 };
+const noView = { update() {}, destroy() {} };
+
+function createViews(parts, katex, on) {
+  const optional = (p, make) => (p ? make(p) : noView);
+  return {
+    controls: optional(parts.controls, (p) => createControls(p, { presets: PRESETS, onChange: on.edit })),
+    stepper: optional(parts.stepper, (p) => createStepBar(p, { onPrev: on.prev, onNext: on.next })),
+    headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
+    stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
+    shapeEq: createShapeEquation(parts.shapeEq),
+    formula: createFormula(parts.formula, { render: katex.render }),
+    explanation: createExplanation(parts.explanation),
+    figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
+    sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),
+    sumFigure: createFigure(parts.sumFigure, { onActivate: on.selectCell, className: 'figure sum-figure' }),
+    explain: createExplainPanel(parts.explain, { render: katex.render, onClose: on.closeExplain }),
+    overview: createHeadOverview(parts.overview, { onPick: on.pickHead, title: 'Weights of every head' }),
+  };
+}
+
+function renderHeading(parts, marker, view) {
+  parts.stageTitle.textContent = view.title;
+  parts.stageHead.hidden = !view.headLabel;
+  parts.stageHead.textContent = view.headLabel ?? '';
+  parts.stageHead.className = `stage-head-badge head-${(view.head ?? 0) % 8}`;
+  if (!marker) return;
+  marker.dataset.stage = view.id;
+  marker.dataset.head = view.head ?? '';
+}
+
+function renderStage(parts, views, marker, s) {
+  const config = s.trace.config;
+  const ctx = { trace: s.trace, tokens: s.tokens, theme: s.theme, selection: s.selection, explained: s.explained, showContributions: s.showContributions };
+  const view = stageView(s.steps, s.step, ctx);
+  renderHeading(parts, marker, view);
+  views.stepper.update(progressView(s.steps, s.step));
+  views.headPicker.update(headPickerView(config.numHeads, currentHead(s.steps, s.step, s.head)));
+  views.stageList.update(stageListView(s.steps, s.step, s.head, config.numHeads));
+  views.shapeEq.update(view.equation);
+  views.formula.update({ tex: view.formula });
+  views.explanation.update({ text: view.explanation });
+  views.figure.update({ items: view.figure });
+  views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
+  views.sumFigure.update({ items: view.sumFigure ?? [] });
+  views.overview.update(view.overview);
+  const step = s.steps[s.step];
+  const label = view.figure.find((i) => i.result)?.data.label ?? step.id;
+  views.explain.update(s.explained ? explainView(s.explained, { stageId: step.id, head: step.head, row: s.selection.row, col: s.selection.col, config, tokens: s.tokens, label }) : null);
+}
+
+function statusText(s) {
+  if (s.explainError) return `Could not explain that cell: ${s.explainError}`;
+  if (s.trace && !s.steps.length) return 'None of the chosen stages is part of this configuration.';
+  return '';
+}
+
+export function mountStepper(root, { engine, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
+  const parts = buildLayout(root, { controls });
+  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: [], spec: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
+  const set = (patch) => store.set(patch);
+  const goToIndex = (index) => set(act.goToStep(store.get(), index));
+  const views = createViews(parts, katex, {
+    edit: (field, value) => set(act.editField(engine, store.get(), field, value, stages)),
+    prev: () => goToIndex(store.get().step - 1),
+    next: () => goToIndex(store.get().step + 1),
+    pickHead: (head) => set(act.pickHead(store.get(), head)),
+    goToIndex,
+    selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
+    toggleSum: (on) => set({ showContributions: on }),
+    closeExplain: () => set({ selection: null, explained: null }),
+  });
+
+  function render(s, previous) {
+    views.controls.update({ form: s.form, errors: s.errors, engineError: s.engineError, tokenCount: splitTokens(s.form?.tokens).length });
+    parts.status.textContent = statusText(s);
+    parts.status.hidden = !parts.status.textContent;
+    if (!s.trace || !s.steps.length) return;
+    renderStage(parts, views, marker, s);
+    onChange(s, previous);
+  }
+
+  function onKeyDown(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const s = store.get();
+    if (!STEP_KEYS[event.key] || !s.trace) return;
+    if (event.target.closest?.('input, select, textarea, [role="grid"], [contenteditable="true"], summary')) return;
+    event.preventDefault();
+    event.stopPropagation(); // the stepper used this key: a slide deck around it must not
+    goToIndex(STEP_KEYS[event.key](s));
+  }
+
+  store.subscribe(render);
+  keyTarget.addEventListener('keydown', onKeyDown);
+  return {
+    update: (wanted) => set(act.applyWanted(engine, store.get(), wanted, stages)),
+    next: () => goToIndex(store.get().step + 1),
+    prev: () => goToIndex(store.get().step - 1),
+    goTo(id, head = store.get().head) {
+      const s = store.get();
+      goToIndex(findStepIndex(s.steps, id, head));
+    },
+    setTheme: (next) => set({ theme: next }),
+    state: () => store.get(),
+    destroy() {
+      keyTarget.removeEventListener('keydown', onKeyDown);
+      for (const view of Object.values(views)) view.destroy();
+      root.textContent = '';
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// <attention-stepper>: the stepper in a shadow root, configured by attributes (state/attributes.js).
+// Events: ready, stagechange ({ detail: { stage, head, index } }). Methods: next(), prev(),
+// goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
+// shows a message inside the element.
+
+import katex from 'katex';
+import { mountStepper } from '../app/mount-stepper.js';
+import { ATTRIBUTES, readAttributes } from '../state/attributes.js';
+import { el } from '../views/dom.js';
+import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.js';
+
+const darkQuery = typeof window === 'object' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+const themeOf = (theme) => (theme === 'auto' ? (darkQuery?.matches ? 'dark' : 'light') : theme);
+// Attributes that move within the current configuration instead of rebuilding it.
+const MOVES = new Set(['stage', 'head']);
+
+function message(title, lines) {
+  const box = el('div', 'as-message');
+  box.setAttribute('role', 'alert');
+  box.append(el('p', 'as-message-title', title));
+  const list = el('ul');
+  for (const line of lines) list.append(el('li', null, line));
+  box.append(list);
+  return box;
+}
+
+export class AttentionStepper extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTES;
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    for (const href of STYLESHEETS) {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = assetUrl(href);
+      this.shadowRoot.append(link);
+    }
+    this._root = el('div', 'as-root');
+    this.shadowRoot.append(this._root);
+    this._stepper = null;
+    this._pending = false;
+    this._onScheme = () => this._stepper?.setTheme(themeOf(this._theme));
+  }
+
+  connectedCallback() {
+    addDocumentFonts();
+    darkQuery?.addEventListener('change', this._onScheme);
+    this._schedule();
+  }
+
+  disconnectedCallback() {
+    darkQuery?.removeEventListener('change', this._onScheme);
+    this._teardown();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || !this.isConnected) return;
+    if (MOVES.has(name) && this._stepper && !this._pending) return this._move();
+    this._schedule();
+  }
+
+  next() { this._stepper?.next(); }
+
+  prev() { this._stepper?.prev(); }
+
+  goTo(id, head) { this._stepper?.goTo(id, head === undefined ? undefined : Number(head)); }
+
+  /** { stage, head, index, total } of the step shown, or null before ready. */
+  get current() {
+    const s = this._stepper?.state();
+    const step = s?.steps[s.step];
+    return step ? { stage: step.id, head: step.head, index: s.step, total: s.steps.length } : null;
+  }
+
+  // Several attributes set in a row rebuild once.
+  _schedule() {
+    if (this._pending) return;
+    this._pending = true;
+    queueMicrotask(() => {
+      this._pending = false;
+      if (this.isConnected) this._build();
+    });
+  }
+
+  _teardown() {
+    this._stepper?.destroy();
+    this._stepper = null;
+  }
+
+  _showMessage(title, lines) {
+    this._teardown();
+    this._root.textContent = '';
+    this._root.append(message(title, lines));
+    this.dataset.error = 'true';
+    delete this.dataset.ready;
+  }
+
+  async _build() {
+    const read = readAttributes((name) => this.getAttribute(name));
+    this._theme = read.theme;
+    this.classList.remove('theme-light', 'theme-dark', 'theme-auto');
+    this.classList.add(`theme-${read.theme}`);
+    if (read.errors.length) return this._showMessage('This attention stepper has attributes it cannot use:', read.errors);
+    if (typeof WebAssembly !== 'object') {
+      return this._showMessage('This browser cannot run the attention stepper:', ['it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.']);
+    }
+    this._teardown();
+    this._root.textContent = '';
+    this._root.append(el('p', 'as-loading', 'Loading the attention engine\u2026'));
+    let engine;
+    try {
+      engine = await sharedEngine();
+    } catch (error) {
+      return this._showMessage('The attention engine could not be loaded:', [error.message]);
+    }
+    if (this._pending || !this.isConnected) return; // attributes changed meanwhile: a newer build runs
+    this._mount(engine, read);
+  }
+
+  _mount(engine, read) {
+    this._teardown();
+    this._stepper = mountStepper(this._root, {
+      engine, katex, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
+      keyTarget: this.shadowRoot, onChange: (s, previous) => this._changed(s, previous),
+    });
+    this._stepper.update(read.wanted);
+    const s = this._stepper.state();
+    if (s.engineError) return this._showMessage('The attention engine rejected these attributes:', [s.engineError]);
+    if (!s.steps.length) return this._showMessage('This attention stepper has nothing to show:', [`stages: none of ${read.stages.join(', ')} is part of this configuration.`]);
+    delete this.dataset.error;
+    this.dataset.ready = 'true';
+    this.dispatchEvent(new CustomEvent('ready', { bubbles: true, detail: this.current }));
+  }
+
+  _move() {
+    const read = readAttributes((name) => this.getAttribute(name));
+    if (read.errors.length) return this._schedule();
+    this._stepper.goTo(read.wanted.stage, read.wanted.head);
+  }
+
+  _changed(s, previous) {
+    const was = previous.steps?.[previous.step];
+    const now = s.steps[s.step];
+    if (!was || (was.id === now.id && was.head === now.head && previous.trace === s.trace)) return;
+    this.dispatchEvent(new CustomEvent('stagechange', { bubbles: true, detail: { stage: now.id, head: now.head, index: s.step } }));
+  }
+}

@@ -1,0 +1,30 @@
+// embed.html, for iframes: one <attention-stepper> configured by the query string (the
+// element's attribute names: ?preset=lesson-causal&stage=masked&controls=compact), and its
+// height posted to the parent page on load and on every resize:
+//   { type: 'attention-stepper:height', height } (CSS pixels).
+
+import './element/define.js';
+import { ATTRIBUTES } from './state/attributes.js';
+
+export const HEIGHT_MESSAGE = 'attention-stepper:height';
+
+function createFromQuery(search) {
+  const params = new URLSearchParams(search);
+  const node = document.createElement('attention-stepper');
+  for (const name of ATTRIBUTES) if (params.has(name)) node.setAttribute(name, params.get(name));
+  if (!params.has('controls')) node.setAttribute('controls', 'compact');
+  return node;
+}
+
+function postHeight() {
+  if (window.parent === window) return;
+  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+  window.parent.postMessage({ type: HEIGHT_MESSAGE, height }, '*');
+}
+
+const node = createFromQuery(window.location.search);
+document.getElementById('embed').append(node);
+new ResizeObserver(postHeight).observe(document.documentElement);
+node.addEventListener('ready', postHeight);
+window.addEventListener('load', postHeight);
+document.body.dataset.ready = 'true';
