@@ -31,18 +31,26 @@ function plainInputs(engine, [t, d, h]) {
   return { x: draw(t, d), wq: per(), wk: per(), wv: per(), wo: scaled(draw(h * dk, d)), t, d, h, dk };
 }
 
-const engine = await createEngine();
-const native = execFileSync('build/native/attention_bench', { encoding: 'utf8' })
-  .trim().split('\n').map((line) => JSON.parse(line));
-const nativeMs = (t, d, h, traced) =>
-  native.find((n) => n.t === t && n.d === d && n.h === h && n.traced === traced).ms;
+// bench.cpp's JSON lines, run natively or as WASM under node.
+function cppTimings(command, args) {
+  const lines = execFileSync(command, args, { encoding: 'utf8' }).trim().split('\n');
+  const all = lines.map((line) => JSON.parse(line));
+  return (t, d, h, traced) => all.find((n) => n.t === t && n.d === d && n.h === h && n.traced === traced).ms;
+}
 
+const engine = await createEngine();
+const nativeMs = cppTimings('build/native/attention_bench', []);
+const wasmForwardMs = cppTimings('node', ['build/wasm/attention_bench_wasm.cjs']);
+
+// forward: the product of a prepared problem (bench.cpp, native and WASM). run() + trace:
+// spec → trace, natively (bench.cpp) and through the JS engine, which also hands every
+// stage to JS as Float64Arrays.
 const rows = [];
 for (const traced of [false, true]) {
   for (const [t, d, h] of traced ? TRACED : CONFIGS) {
     const spec = { seed: 42, seqLen: t, dModel: d, numHeads: h };
     const budget = t >= 1024 ? 3000 : 400;
-    const wasm = medianMs(() => (traced ? engine.run(spec) : engine.forward(spec)), budget);
+    const wasm = traced ? medianMs(() => engine.run(spec), budget) : wasmForwardMs(t, d, h, false);
     const inputs = plainInputs(engine, [t, d, h]);
     const js = medianMs(() => multiHeadAttention(inputs, traced ? [] : null), budget);
     rows.push({ what: traced ? 'run() + trace' : 'forward', t, d, h,

@@ -153,8 +153,10 @@ problem problem_from(const val& spec, bool traced) {
 
 // ---- C++ → JS ----------------------------------------------------------------------------
 
+// A JS-owned copy of n doubles. slice() on a view of the WASM memory copies about 3× faster
+// in V8 than new Float64Array(view).
 val float64_array(const double* data, std::size_t n) {
-    return val::global("Float64Array").new_(emscripten::typed_memory_view(n, data));
+    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
 val shape_js(const matrix& m) {
@@ -172,10 +174,27 @@ val matrix_fields(val o, const matrix& m) {
 }
 
 // A trace crosses into JS as one Float64Array holding every matrix back to back, plus a
-// JSON layout of stages and operands with offsets into it: two copies, not hundreds of calls.
-struct flat_trace {
-    std::vector<double> values;
-    std::string layout;
+// JSON layout of stages and operands with offsets into it: one copy of each matrix, straight
+// into JS memory, and a handful of calls instead of hundreds.
+class trace_packer {
+public:
+    explicit trace_packer(std::size_t total)
+        : values_(val::global("Float64Array").new_(total)) {}
+
+    // Copies m into values; returns its layout fields.
+    std::string place(const matrix& m) {
+        values_.call<void>("set", val(emscripten::typed_memory_view(m.size(), m.data())), offset_);
+        const std::string fields = "\"shape\":[" + std::to_string(rows(m)) + "," +
+                                   std::to_string(cols(m)) + "],\"offset\":" + std::to_string(offset_);
+        offset_ += m.size();
+        return fields;
+    }
+
+    const val& values() const { return values_; }
+
+private:
+    val values_;
+    std::size_t offset_ = 0;
 };
 
 std::string quoted(const std::string& text) {
@@ -186,32 +205,22 @@ std::string quoted(const std::string& text) {
 
 std::string head_json(int head) { return head == no_head ? "null" : std::to_string(head); }
 
-// Appends m to values; returns its layout fields.
-std::string place(const matrix& m, std::vector<double>& values) {
-    const std::size_t offset = values.size();
-    values.insert(values.end(), m.begin(), m.end());
-    return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
-           "],\"offset\":" + std::to_string(offset);
-}
-
-flat_trace flatten(const trace& t) {
-    flat_trace f;
-    f.values.reserve(trace_value_count(t.config));
-    f.layout = "[";
+// The JSON layout of t's stages, placing every matrix into the packer as it goes.
+std::string layout_of(const trace& t, trace_packer& packer) {
+    std::string layout = "[";
     for (const stage& s : t.stages) {
-        if (f.layout.size() > 1) f.layout += ",";
-        f.layout += "{\"id\":" + quoted(s.id) + ",\"head\":" + head_json(s.head) +
-                    ",\"equation\":" + quoted(s.eq.numeric) + ",\"symbolic\":" +
-                    quoted(s.eq.symbolic) + "," + place(s.values, f.values) + ",\"operands\":[";
+        if (layout.size() > 1) layout += ",";
+        layout += "{\"id\":" + quoted(s.id) + ",\"head\":" + head_json(s.head) +
+                  ",\"equation\":" + quoted(s.eq.numeric) + ",\"symbolic\":" +
+                  quoted(s.eq.symbolic) + "," + packer.place(s.values) + ",\"operands\":[";
         for (std::size_t i = 0; i < s.operands.size(); ++i) {
             const operand& op = s.operands[i];
-            f.layout += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
-                        ",\"head\":" + head_json(op.head) + "," + place(op.values, f.values) + "}";
+            layout += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
+                      ",\"head\":" + head_json(op.head) + "," + packer.place(op.values) + "}";
         }
-        f.layout += "]}";
+        layout += "]}";
     }
-    f.layout += "]";
-    return f;
+    return layout + "]";
 }
 
 val config_js(const attention_config& c, double seed) {
@@ -287,11 +296,11 @@ val result_of(F compute) {
 val run_js(val spec) {
     return result_of([&] {
         const trace t = run_traced(problem_from(spec, true));
-        const flat_trace f = flatten(t);
+        trace_packer packer(trace_value_count(t.config));
         val o = val::object();
         o.set("config", config_js(t.config, seed_of(spec)));
-        o.set("layout", f.layout);
-        o.set("values", float64_array(f.values.data(), f.values.size()));
+        o.set("layout", layout_of(t, packer));
+        o.set("values", packer.values());
         return o;
     });
 }
