@@ -174,27 +174,39 @@ val matrix_fields(val o, const matrix& m) {
 }
 
 // A trace crosses into JS as one Float64Array holding every matrix back to back, plus a
-// JSON layout of stages and operands with offsets into it: one copy of each matrix, straight
-// into JS memory, and a handful of calls instead of hundreds.
+// JSON layout of stages and operands with offsets into it: a handful of calls instead of
+// hundreds, each matrix copied straight into JS memory, and a matrix equal to one already
+// placed (an operand repeating a stage, e.g. X beside every Q) placed once and shared.
 class trace_packer {
 public:
-    explicit trace_packer(std::size_t total)
-        : values_(val::global("Float64Array").new_(total)) {}
+    explicit trace_packer(std::size_t capacity)
+        : values_(val::global("Float64Array").new_(capacity)) {}
 
-    // Copies m into values; returns its layout fields.
+    // Places m (or finds its twin); returns its layout fields.
     std::string place(const matrix& m) {
-        values_.call<void>("set", val(emscripten::typed_memory_view(m.size(), m.data())), offset_);
-        const std::string fields = "\"shape\":[" + std::to_string(rows(m)) + "," +
-                                   std::to_string(cols(m)) + "],\"offset\":" + std::to_string(offset_);
-        offset_ += m.size();
-        return fields;
+        const std::size_t offset = offset_of(m);
+        return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
+               "],\"offset\":" + std::to_string(offset);
     }
 
-    const val& values() const { return values_; }
+    // The values placed so far (the buffer's unused tail is never touched, so costs no memory).
+    val values() const { return values_.call<val>("subarray", 0, end_); }
 
 private:
+    std::size_t offset_of(const matrix& m) {
+        for (const auto& [placed, offset] : placed_)
+            if (placed->shape() == m.shape() &&
+                std::equal(m.begin(), m.end(), placed->begin()))
+                return offset;
+        values_.call<void>("set", val(emscripten::typed_memory_view(m.size(), m.data())), end_);
+        placed_.emplace_back(&m, end_);
+        end_ += m.size();
+        return placed_.back().second;
+    }
+
     val values_;
-    std::size_t offset_ = 0;
+    std::vector<std::pair<const matrix*, std::size_t>> placed_;  // matrices in the trace, offsets
+    std::size_t end_ = 0;
 };
 
 std::string quoted(const std::string& text) {
