@@ -25,42 +25,50 @@ namespace {
 
 // ---- JS → C++ ----------------------------------------------------------------------------
 
-std::string type_of(const val& v) {
-    if (v.isNull()) return "null";
-    if (v.isArray()) return "array";
+std::string type_of(const val &v) {
+    if (v.isNull())
+        return "null";
+    if (v.isArray())
+        return "array";
     return v.typeOf().as<std::string>();
 }
 
-[[noreturn]] void reject(const std::string& field, const std::string& rule) {
+[[noreturn]] void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
 }
 
-double number_field(const val& spec, const char* key, double fallback) {
+double number_field(const val &spec, const char *key, double fallback) {
     const val v = spec[key];
-    if (v.isUndefined()) return fallback;
-    if (type_of(v) != "number") reject(key, "must be a number, got " + type_of(v));
+    if (v.isUndefined())
+        return fallback;
+    if (type_of(v) != "number")
+        reject(key, "must be a number, got " + type_of(v));
     return v.as<double>();
 }
 
-double required_number(const val& spec, const char* key) {
-    if (spec[key].isUndefined()) reject(key, "is missing; give a whole number");
+double required_number(const val &spec, const char *key) {
+    if (spec[key].isUndefined())
+        reject(key, "is missing; give a whole number");
     return number_field(spec, key, 0);
 }
 
-std::optional<double> optional_number(const val& spec, const char* key) {
-    if (spec[key].isUndefined()) return std::nullopt;
+std::optional<double> optional_number(const val &spec, const char *key) {
+    if (spec[key].isUndefined())
+        return std::nullopt;
     return number_field(spec, key, 0);
 }
 
-bool bool_field(const val& spec, const char* key, bool fallback) {
+bool bool_field(const val &spec, const char *key, bool fallback) {
     const val v = spec[key];
-    if (v.isUndefined()) return fallback;
-    if (type_of(v) != "boolean") reject(key, "must be true or false, got " + type_of(v));
+    if (v.isUndefined())
+        return fallback;
+    if (type_of(v) != "boolean")
+        reject(key, "must be true or false, got " + type_of(v));
     return v.as<bool>();
 }
 
 // The length of a JS array, refused above `limit` before anything is allocated for it.
-std::size_t checked_length(const val& array, const std::string& field, const char* what,
+std::size_t checked_length(const val &array, const std::string &field, const char *what,
                            std::size_t limit) {
     const double n = array["length"].as<double>();
     if (n > double(limit))
@@ -68,14 +76,16 @@ std::size_t checked_length(const val& array, const std::string& field, const cha
     return std::size_t(n);
 }
 
-row_list rows_value(const val& m, const std::string& field, std::size_t max_rows,
+row_list rows_value(const val &m, const std::string &field, std::size_t max_rows,
                     std::size_t max_cols) {
-    if (!m.isArray()) reject(field, "must be an array of rows, got " + type_of(m));
+    if (!m.isArray())
+        reject(field, "must be an array of rows, got " + type_of(m));
     row_list out(checked_length(m, field, "rows", max_rows));
     for (std::size_t i = 0; i < out.size(); ++i) {
         const val row = m[i];
         const std::string at = field + "[" + std::to_string(i) + "]";
-        if (!row.isArray()) reject(at, "must be an array of numbers, got " + type_of(row));
+        if (!row.isArray())
+            reject(at, "must be an array of numbers, got " + type_of(row));
         const std::size_t n = checked_length(row, at, "values", max_cols);
         for (std::size_t j = 0; j < n; ++j) {
             const val x = row[j];
@@ -87,9 +97,10 @@ row_list rows_value(const val& m, const std::string& field, std::size_t max_rows
     return out;
 }
 
-std::vector<row_list> per_head(const val& spec, const char* key) {
+std::vector<row_list> per_head(const val &spec, const char *key) {
     const val list = spec[key];
-    if (!list.isArray()) reject(key, "must be an array with one matrix per head, got " + type_of(list));
+    if (!list.isArray())
+        reject(key, "must be an array with one matrix per head, got " + type_of(list));
     std::vector<row_list> out;
     for (std::size_t h = 0; h < checked_length(list, key, "matrices", limits::max_heads); ++h)
         out.push_back(rows_value(list[h], std::string(key) + "[" + std::to_string(h) + "]",
@@ -97,19 +108,20 @@ std::vector<row_list> per_head(const val& spec, const char* key) {
     return out;
 }
 
-void reject_unknown_fields(const val& spec, const std::set<std::string>& known) {
+void reject_unknown_fields(const val &spec, const std::set<std::string> &known) {
     const val keys = val::global("Object").call<val>("keys", spec);
     for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
         const std::string key = keys[i].as<std::string>();
         if (!known.count(key)) {
             std::string list;
-            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+            for (const std::string &k : known)
+                list += (list.empty() ? "" : ", ") + k;
             reject("spec", "unknown field \"" + key.substr(0, 40) + "\" (known: " + list + ")");
         }
     }
 }
 
-generated_spec generated_from(const val& spec) {
+generated_spec generated_from(const val &spec) {
     reject_unknown_fields(spec, {"seed", "seqLen", "dModel", "numHeads", "dK", "dV", "causal",
                                  "outputProjection", "scaleScores"});
     generated_spec s;
@@ -125,7 +137,7 @@ generated_spec generated_from(const val& spec) {
     return s;
 }
 
-explicit_spec explicit_from(const val& spec) {
+explicit_spec explicit_from(const val &spec) {
     reject_unknown_fields(spec, {"X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"});
     explicit_spec s;
     s.x = rows_value(spec["X"], "X", limits::max_seq_len, limits::max_d_model);
@@ -133,21 +145,25 @@ explicit_spec explicit_from(const val& spec) {
     s.w_k = per_head(spec, "W_K");
     s.w_v = per_head(spec, "W_V");
     if (!spec["W_O"].isUndefined())
-        s.w_o = rows_value(spec["W_O"], "W_O", limits::max_heads * limits::max_head_dim, limits::max_d_model);
+        s.w_o = rows_value(spec["W_O"], "W_O", limits::max_heads * limits::max_head_dim,
+                           limits::max_d_model);
     s.causal = bool_field(spec, "causal", false);
     s.scale_scores = bool_field(spec, "scaleScores", true);
     return s;
 }
 
 // The validated problem of a JS spec; `traced` also checks the trace budget before drawing.
-problem problem_from(const val& spec, bool traced) {
-    if (type_of(spec) != "object") reject("spec", "must be an object, got " + type_of(spec));
+problem problem_from(const val &spec, bool traced) {
+    if (type_of(spec) != "object")
+        reject("spec", "must be an object, got " + type_of(spec));
     if (!spec["preset"].isUndefined()) {
         reject_unknown_fields(spec, {"preset"});
-        if (type_of(spec["preset"]) != "string") reject("preset", "must be a string");
+        if (type_of(spec["preset"]) != "string")
+            reject("preset", "must be a string");
         return make_problem(preset(spec["preset"].as<std::string>()), traced);
     }
-    if (!spec["X"].isUndefined()) return make_problem(explicit_from(spec));
+    if (!spec["X"].isUndefined())
+        return make_problem(explicit_from(spec));
     return make_problem(generated_from(spec), traced);
 }
 
@@ -155,19 +171,21 @@ problem problem_from(const val& spec, bool traced) {
 
 // A JS-owned copy of n doubles. slice() on a view of the WASM memory copies about 3× faster
 // in V8 than new Float64Array(view).
-val float64_array(const double* data, std::size_t n) {
+val float64_array(const double *data, std::size_t n) {
     return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
-val shape_js(const matrix& m) {
+val shape_js(const matrix &m) {
     val s = val::array();
     s.call<void>("push", rows(m), cols(m));
     return s;
 }
 
-val head_js(int head) { return head == no_head ? val::null() : val(head); }
+val head_js(int head) {
+    return head == no_head ? val::null() : val(head);
+}
 
-val matrix_fields(val o, const matrix& m) {
+val matrix_fields(val o, const matrix &m) {
     o.set("shape", shape_js(m));
     o.set("values", float64_array(m.data(), m.size()));
     return o;
@@ -178,12 +196,12 @@ val matrix_fields(val o, const matrix& m) {
 // hundreds, each matrix copied straight into JS memory, and a matrix equal to one already
 // placed (an operand repeating a stage, e.g. X beside every Q) placed once and shared.
 class trace_packer {
-public:
+  public:
     explicit trace_packer(std::size_t capacity)
         : values_(val::global("Float64Array").new_(capacity)) {}
 
     // Places m (or finds its twin); returns its layout fields.
-    std::string place(const matrix& m) {
+    std::string place(const matrix &m) {
         const std::size_t offset = offset_of(m);
         return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
                "],\"offset\":" + std::to_string(offset);
@@ -192,11 +210,10 @@ public:
     // The values placed so far (the buffer's unused tail is never touched, so costs no memory).
     val values() const { return values_.call<val>("subarray", 0, end_); }
 
-private:
-    std::size_t offset_of(const matrix& m) {
-        for (const auto& [placed, offset] : placed_)
-            if (placed->shape() == m.shape() &&
-                std::equal(m.begin(), m.end(), placed->begin()))
+  private:
+    std::size_t offset_of(const matrix &m) {
+        for (const auto &[placed, offset] : placed_)
+            if (placed->shape() == m.shape() && std::equal(m.begin(), m.end(), placed->begin()))
                 return offset;
         values_.call<void>("set", val(emscripten::typed_memory_view(m.size(), m.data())), end_);
         placed_.emplace_back(&m, end_);
@@ -205,28 +222,33 @@ private:
     }
 
     val values_;
-    std::vector<std::pair<const matrix*, std::size_t>> placed_;  // matrices in the trace, offsets
+    std::vector<std::pair<const matrix *, std::size_t>> placed_; // matrices in the trace, offsets
     std::size_t end_ = 0;
 };
 
-std::string quoted(const std::string& text) {
+std::string quoted(const std::string &text) {
     std::string out = "\"";
-    for (char ch : text) out += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+    for (char ch : text)
+        out += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
     return out + "\"";
 }
 
-std::string head_json(int head) { return head == no_head ? "null" : std::to_string(head); }
+std::string head_json(int head) {
+    return head == no_head ? "null" : std::to_string(head);
+}
 
 // The JSON layout of t's stages, placing every matrix into the packer as it goes.
-std::string layout_of(const trace& t, trace_packer& packer) {
+std::string layout_of(const trace &t, trace_packer &packer) {
     std::string layout = "[";
-    for (const stage& s : t.stages) {
-        if (layout.size() > 1) layout += ",";
+    for (const stage &s : t.stages) {
+        if (layout.size() > 1)
+            layout += ",";
         layout += "{\"id\":" + quoted(s.id) + ",\"head\":" + head_json(s.head) +
-                  ",\"equation\":" + quoted(s.eq.numeric) + ",\"symbolic\":" +
-                  quoted(s.eq.symbolic) + "," + packer.place(s.values) + ",\"operands\":[";
+                  ",\"equation\":" + quoted(s.eq.numeric) +
+                  ",\"symbolic\":" + quoted(s.eq.symbolic) + "," + packer.place(s.values) +
+                  ",\"operands\":[";
         for (std::size_t i = 0; i < s.operands.size(); ++i) {
-            const operand& op = s.operands[i];
+            const operand &op = s.operands[i];
             layout += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
                       ",\"head\":" + head_json(op.head) + "," + packer.place(op.values) + "}";
         }
@@ -235,7 +257,7 @@ std::string layout_of(const trace& t, trace_packer& packer) {
     return layout + "]";
 }
 
-val config_js(const attention_config& c, double seed) {
+val config_js(const attention_config &c, double seed) {
     val o = val::object();
     o.set("seqLen", c.seq_len);
     o.set("dModel", c.d_model);
@@ -249,19 +271,21 @@ val config_js(const attention_config& c, double seed) {
     return o;
 }
 
-double seed_of(const val& spec) {
-    if (!spec["preset"].isUndefined()) return preset(spec["preset"].as<std::string>()).seed;
-    if (!spec["X"].isUndefined()) return NAN;
+double seed_of(const val &spec) {
+    if (!spec["preset"].isUndefined())
+        return preset(spec["preset"].as<std::string>()).seed;
+    if (!spec["X"].isUndefined())
+        return NAN;
     return number_field(spec, "seed", generated_spec{}.seed);
 }
 
-val explanation_js(const cell_explanation& e) {
+val explanation_js(const cell_explanation &e) {
     val o = val::object();
     o.set("value", e.value);
     val terms = val::null();
     if (!e.terms.empty()) {
         terms = val::array();
-        for (const product_term& t : e.terms) {
+        for (const product_term &t : e.terms) {
             val js = val::object();
             js.set("a", t.a);
             js.set("b", t.b);
@@ -294,12 +318,11 @@ val explanation_js(const cell_explanation& e) {
 
 // ---- entry points ------------------------------------------------------------------------
 
-template <class F>
-val result_of(F compute) {
+template <class F> val result_of(F compute) {
     val out = val::object();
     try {
         out.set("value", compute());
-    } catch (const std::exception& e) {
+    } catch (const std::exception &e) {
         out.set("error", std::string(e.what()));
     }
     return out;
@@ -326,12 +349,15 @@ val forward_js(val spec) {
 
 val explain_js(val spec, val cell) {
     return result_of([&] {
-        if (type_of(cell) != "object") reject("cell", "must be an object { stage, head, row, col }");
-        if (type_of(cell["stage"]) != "string") reject("stage", "must be a stage id string");
+        if (type_of(cell) != "object")
+            reject("cell", "must be an object { stage, head, row, col }");
+        if (type_of(cell["stage"]) != "string")
+            reject("stage", "must be a stage id string");
         const bool per_head = !cell["head"].isNull() && !cell["head"].isUndefined();
-        const int head = per_head ? int(whole_number("head", number_field(cell, "head", 0), 0,
-                                                     limits::max_heads - 1))
-                                  : no_head;
+        const int head =
+            per_head
+                ? int(whole_number("head", number_field(cell, "head", 0), 0, limits::max_heads - 1))
+                : no_head;
         const trace t = run_traced(problem_from(spec, true));
         return explanation_js(explain_cell(
             t, cell["stage"].as<std::string>(), head,
@@ -346,11 +372,15 @@ val randn_js(val seed, val r, val c) {
         args.set("seed", seed);
         args.set("rows", r);
         args.set("cols", c);
-        const std::size_t n_rows = whole_number("rows", number_field(args, "rows", NAN), 1, 1u << 24);
-        const std::size_t n_cols = whole_number("cols", number_field(args, "cols", NAN), 1, 1u << 24);
-        if (n_rows > limits::max_trace_values / n_cols)  // not n_rows · n_cols: size_t is 32-bit here
+        const std::size_t n_rows =
+            whole_number("rows", number_field(args, "rows", NAN), 1, 1u << 24);
+        const std::size_t n_cols =
+            whole_number("cols", number_field(args, "cols", NAN), 1, 1u << 24);
+        if (n_rows >
+            limits::max_trace_values / n_cols) // not n_rows · n_cols: size_t is 32-bit here
             reject("rows", std::to_string(n_rows) + " × " + std::to_string(n_cols) +
-                               " values, above the limit " + std::to_string(limits::max_trace_values));
+                               " values, above the limit " +
+                               std::to_string(limits::max_trace_values));
         numpy_random rng(static_cast<std::uint32_t>(
             whole_number("seed", number_field(args, "seed", NAN), 0, 4294967295u)));
         const matrix m = rng.randn(n_rows, n_cols);
@@ -366,7 +396,7 @@ val heap_usage() {
     return o;
 }
 
-}  // namespace
+} // namespace
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
     emscripten::function("run", &run_js);

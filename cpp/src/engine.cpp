@@ -4,13 +4,15 @@
 
 namespace attention {
 
-trace run_traced(const problem& p) {
+trace run_traced(const problem &p) {
     check_trace_budget(p.config);
     trace t;
     multi_head_attention(p.params, p.config, &t);
     return t;
 }
 
-matrix forward(const problem& p) { return multi_head_attention(p.params, p.config); }
+matrix forward(const problem &p) {
+    return multi_head_attention(p.params, p.config);
+}
 
-}  // namespace attention
+} // namespace attention

@@ -12,63 +12,68 @@ namespace attention {
 
 namespace {
 
-std::string shape_text(const matrix& m) {
+std::string shape_text(const matrix &m) {
     return "(" + std::to_string(rows(m)) + ", " + std::to_string(cols(m)) + ")";
 }
 
-void require(bool ok, const std::string& what, const matrix& a, const matrix& b) {
-    if (!ok) throw std::invalid_argument(what + ": shapes " + shape_text(a) + " and " +
-                                         shape_text(b) + " do not fit");
+void require(bool ok, const std::string &what, const matrix &a, const matrix &b) {
+    if (!ok)
+        throw std::invalid_argument(what + ": shapes " + shape_text(a) + " and " + shape_text(b) +
+                                    " do not fit");
 }
 
-}  // namespace
+} // namespace
 
-matrix matmul(const matrix& a, const matrix& b) {
+matrix matmul(const matrix &a, const matrix &b) {
     require(cols(a) == rows(b), "matmul", a, b);
     matrix c({rows(a), cols(b)});
     gemm(rows(a), cols(a), cols(b), a.data(), cols(a), b.data(), cols(b), c.data(), cols(b));
     return c;
 }
 
-matrix matmul_bt(const matrix& a, const matrix& b) {
+matrix matmul_bt(const matrix &a, const matrix &b) {
     require(cols(a) == cols(b), "matmul_bt", a, b);
     matrix c({rows(a), rows(b)});
     gemm_bt(rows(a), cols(a), rows(b), a.data(), cols(a), b.data(), cols(b), c.data(), rows(b));
     return c;
 }
 
-matrix transpose(const matrix& a) {
+matrix transpose(const matrix &a) {
     matrix t({cols(a), rows(a)});
     for (std::size_t i = 0; i < rows(a); ++i)
-        for (std::size_t j = 0; j < cols(a); ++j) t(j, i) = a(i, j);
+        for (std::size_t j = 0; j < cols(a); ++j)
+            t(j, i) = a(i, j);
     return t;
 }
 
-matrix softmax_rows(const matrix& s) {
+matrix softmax_rows(const matrix &s) {
     matrix w({rows(s), cols(s)});
     for (std::size_t i = 0; i < rows(s); ++i) {
         // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)
         // and keeps every exponent ≤ 0, so exp never overflows, even for 1e300 logits.
         double max = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < cols(s); ++j) max = std::max(max, s(i, j));
+        for (std::size_t j = 0; j < cols(s); ++j)
+            max = std::max(max, s(i, j));
         double sum = 0.0;
         for (std::size_t j = 0; j < cols(s); ++j) {
             w(i, j) = std::exp(s(i, j) - max);
             sum += w(i, j);
         }
-        for (std::size_t j = 0; j < cols(s); ++j) w(i, j) /= sum;
+        for (std::size_t j = 0; j < cols(s); ++j)
+            w(i, j) /= sum;
     }
     return w;
 }
 
-matrix causal_mask(const matrix& s) {
+matrix causal_mask(const matrix &s) {
     matrix m = s;
     for (std::size_t i = 0; i < rows(m); ++i)
-        for (std::size_t j = i + 1; j < cols(m); ++j) m(i, j) = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = i + 1; j < cols(m); ++j)
+            m(i, j) = -std::numeric_limits<double>::infinity();
     return m;
 }
 
-matrix layer_norm(const matrix& x, const vector& gamma, const vector& beta, double eps) {
+matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps) {
     const std::size_t d = cols(x);
     if (gamma.size() != d || beta.size() != d)
         throw std::invalid_argument("layer_norm: gamma and beta need " + std::to_string(d) +
@@ -76,9 +81,11 @@ matrix layer_norm(const matrix& x, const vector& gamma, const vector& beta, doub
     matrix y({rows(x), d});
     for (std::size_t i = 0; i < rows(x); ++i) {
         double mean = 0.0, var = 0.0;
-        for (std::size_t j = 0; j < d; ++j) mean += x(i, j);
+        for (std::size_t j = 0; j < d; ++j)
+            mean += x(i, j);
         mean /= static_cast<double>(d);
-        for (std::size_t j = 0; j < d; ++j) var += (x(i, j) - mean) * (x(i, j) - mean);
+        for (std::size_t j = 0; j < d; ++j)
+            var += (x(i, j) - mean) * (x(i, j) - mean);
         const double std_dev = std::sqrt(var / static_cast<double>(d));
         for (std::size_t j = 0; j < d; ++j)
             y(i, j) = gamma(j) * (x(i, j) - mean) / (std_dev + eps) + beta(j);
@@ -86,22 +93,24 @@ matrix layer_norm(const matrix& x, const vector& gamma, const vector& beta, doub
     return y;
 }
 
-matrix relu(const matrix& x) {
+matrix relu(const matrix &x) {
     matrix y = x;
-    for (double& v : y) v = std::max(0.0, v);
+    for (double &v : y)
+        v = std::max(0.0, v);
     return y;
 }
 
-matrix concat_columns(const std::vector<matrix>& parts) {
-    if (parts.empty()) throw std::invalid_argument("concat_columns: no matrices to join");
+matrix concat_columns(const std::vector<matrix> &parts) {
+    if (parts.empty())
+        throw std::invalid_argument("concat_columns: no matrices to join");
     std::size_t width = 0;
-    for (const matrix& p : parts) {
+    for (const matrix &p : parts) {
         require(rows(p) == rows(parts[0]), "concat_columns", parts[0], p);
         width += cols(p);
     }
     matrix c({rows(parts[0]), width});
     std::size_t offset = 0;
-    for (const matrix& p : parts) {
+    for (const matrix &p : parts) {
         for (std::size_t i = 0; i < rows(p); ++i)
             std::copy_n(&p(i, 0), cols(p), &c(i, offset));
         offset += cols(p);
@@ -109,4 +118,4 @@ matrix concat_columns(const std::vector<matrix>& parts) {
     return c;
 }
 
-}  // namespace attention
+} // namespace attention

@@ -5,9 +5,9 @@
 namespace attention {
 
 double numpy_random::uniform() {
-    const std::uint32_t a = mt_() >> 5;  // 27 bits
-    const std::uint32_t b = mt_() >> 6;  // 26 bits
-    return (a * 67108864.0 + b) / 9007199254740992.0;  // (a·2²⁶ + b) / 2⁵³
+    const std::uint32_t a = mt_() >> 5;               // 27 bits
+    const std::uint32_t b = mt_() >> 6;               // 26 bits
+    return (a * 67108864.0 + b) / 9007199254740992.0; // (a·2²⁶ + b) / 2⁵³
 }
 
 double numpy_random::gauss() {
@@ -16,7 +16,7 @@ double numpy_random::gauss() {
         return cached_;
     }
     double x1, x2, r2;
-    do {  // a point uniform in the unit disc, origin excluded
+    do { // a point uniform in the unit disc, origin excluded
         x1 = 2.0 * uniform() - 1.0;
         x2 = 2.0 * uniform() - 1.0;
         r2 = x1 * x1 + x2 * x2;
@@ -29,8 +29,9 @@ double numpy_random::gauss() {
 
 matrix numpy_random::randn(std::size_t r, std::size_t c) {
     matrix m({r, c});
-    for (double& v : m) v = gauss();
+    for (double &v : m)
+        v = gauss();
     return m;
 }
 
-}  // namespace attention
+} // namespace attention

@@ -2,8 +2,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "attention/config.hpp"
@@ -12,7 +12,7 @@ namespace attention {
 
 namespace {
 
-[[noreturn]] void reject(const std::string& field, const std::string& rule) {
+[[noreturn]] void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
 }
 
@@ -20,16 +20,20 @@ std::string shape_text(std::size_t r, std::size_t c) {
     return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
 }
 
-}  // namespace
+} // namespace
 
 std::string js_number(double v) {
-    if (std::isnan(v)) return "NaN";
-    if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-    if (v == 0) return "0";
+    if (std::isnan(v))
+        return "NaN";
+    if (std::isinf(v))
+        return v > 0 ? "Infinity" : "-Infinity";
+    if (v == 0)
+        return "0";
     char text[32];
-    for (int precision = 1; precision <= 17; ++precision) {  // the fewest digits that read back as v
+    for (int precision = 1; precision <= 17; ++precision) { // the fewest digits that read back as v
         std::snprintf(text, sizeof text, "%.*e", precision - 1, v);
-        if (std::strtod(text, nullptr) == v) break;
+        if (std::strtod(text, nullptr) == v)
+            break;
     }
     // text is "[-]d.ddde±XX": take the digits and the exponent apart, then lay them out
     // as JavaScript does: plain digits for 1e-6 ≤ |v| < 1e21, else d.ddde±X.
@@ -38,32 +42,41 @@ std::string js_number(double v) {
     const std::size_t e_at = all.find('e');
     std::string digits;
     for (char ch : all.substr(0, e_at))
-        if (std::isdigit(static_cast<unsigned char>(ch))) digits += ch;
+        if (std::isdigit(static_cast<unsigned char>(ch)))
+            digits += ch;
     const int exponent = std::atoi(all.c_str() + e_at + 1);
     const int n = int(digits.size());
     if (exponent >= 21 || exponent < -6) {
         const std::string mantissa = n == 1 ? digits : digits.substr(0, 1) + "." + digits.substr(1);
-        return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + std::to_string(std::abs(exponent));
+        return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") +
+               std::to_string(std::abs(exponent));
     }
-    if (exponent < 0) return sign + "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
-    if (exponent + 1 >= n) return sign + digits + std::string(std::size_t(exponent + 1 - n), '0');
-    return sign + digits.substr(0, std::size_t(exponent + 1)) + "." + digits.substr(std::size_t(exponent + 1));
+    if (exponent < 0)
+        return sign + "0." + std::string(std::size_t(-exponent - 1), '0') + digits;
+    if (exponent + 1 >= n)
+        return sign + digits + std::string(std::size_t(exponent + 1 - n), '0');
+    return sign + digits.substr(0, std::size_t(exponent + 1)) + "." +
+           digits.substr(std::size_t(exponent + 1));
 }
 
-std::size_t whole_number(const std::string& field, double v, std::size_t lo, std::size_t hi) {
-    if (!std::isfinite(v)) reject(field, js_number(v) + " is not a finite number");
-    if (v != std::floor(v)) reject(field, js_number(v) + " is not a whole number");
+std::size_t whole_number(const std::string &field, double v, std::size_t lo, std::size_t hi) {
+    if (!std::isfinite(v))
+        reject(field, js_number(v) + " is not a finite number");
+    if (v != std::floor(v))
+        reject(field, js_number(v) + " is not a whole number");
     if (v < double(lo) || v > double(hi))
         reject(field, js_number(v) + " is out of range [" + std::to_string(lo) + ", " +
                           std::to_string(hi) + "]");
     return static_cast<std::size_t>(v);
 }
 
-matrix checked_matrix(const std::string& field, const row_list& m, std::size_t max_rows,
+matrix checked_matrix(const std::string &field, const row_list &m, std::size_t max_rows,
                       std::size_t max_cols) {
-    if (m.empty() || m[0].empty()) reject(field, "needs at least one row and one column");
+    if (m.empty() || m[0].empty())
+        reject(field, "needs at least one row and one column");
     if (m.size() > max_rows)
-        reject(field, std::to_string(m.size()) + " rows, more than the limit " + std::to_string(max_rows));
+        reject(field,
+               std::to_string(m.size()) + " rows, more than the limit " + std::to_string(max_rows));
     if (m[0].size() > max_cols)
         reject(field, std::to_string(m[0].size()) + " columns, more than the limit " +
                           std::to_string(max_cols));
@@ -76,7 +89,8 @@ matrix checked_matrix(const std::string& field, const row_list& m, std::size_t m
         for (std::size_t j = 0; j < m[i].size(); ++j) {
             const double v = m[i][j];
             const std::string at = field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
-            if (!std::isfinite(v)) reject(at, js_number(v) + " is not a finite number");
+            if (!std::isfinite(v))
+                reject(at, js_number(v) + " is not a finite number");
             if (std::fabs(v) > limits::max_abs_value)
                 reject(at, js_number(v) + " is outside [-1e6, 1e6]");
             out(i, j) = v;
@@ -85,11 +99,11 @@ matrix checked_matrix(const std::string& field, const row_list& m, std::size_t m
     return out;
 }
 
-void require_shape(const std::string& field, const matrix& m, std::size_t r, std::size_t c,
-                   const std::string& why) {
+void require_shape(const std::string &field, const matrix &m, std::size_t r, std::size_t c,
+                   const std::string &why) {
     if (rows(m) != r || cols(m) != c)
         reject(field, "shape " + shape_text(rows(m), cols(m)) + " should be " + shape_text(r, c) +
                           " " + why);
 }
 
-}  // namespace attention
+} // namespace attention

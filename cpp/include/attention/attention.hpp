@@ -11,29 +11,28 @@
 namespace attention {
 
 struct attention_params {
-    matrix x;                  // (T, D)   token embeddings
-    std::vector<matrix> w_q;   // H × (D, DK)
-    std::vector<matrix> w_k;   // H × (D, DK)
-    std::vector<matrix> w_v;   // H × (D, DV)
-    matrix w_o;                // (H·DV, D), used only with config.output_projection
+    matrix x;                // (T, D)   token embeddings
+    std::vector<matrix> w_q; // H × (D, DK)
+    std::vector<matrix> w_k; // H × (D, DK)
+    std::vector<matrix> w_v; // H × (D, DV)
+    matrix w_o;              // (H·DV, D), used only with config.output_projection
 };
 
 struct head_result {
-    matrix output;   // (T, DV)  weights · V
-    matrix weights;  // (T, T)   rows sum to 1
+    matrix output;  // (T, DV)  weights · V
+    matrix weights; // (T, T)   rows sum to 1
 };
 
 // Scaled dot-product self-attention of one head (the lesson's self_attention).
 // x: (T, D), w_q, w_k: (D, DK), w_v: (D, DV). When out is given, each pass
 // appends its stage (q, k, v, scores, scaled, masked, weights, head) to it.
-head_result self_attention(const matrix& x, const matrix& w_q, const matrix& w_k,
-                           const matrix& w_v, const attention_config& c,
-                           trace* out = nullptr, int head = no_head);
+head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
+                           const attention_config &c, trace *out = nullptr, int head = no_head);
 
 // Multi-head self-attention: every head, then concat and W_O when
 // c.output_projection. Returns (T, D) with the projection, else the heads
 // side by side (T, H·DV). When out is given, it receives the whole trace.
-matrix multi_head_attention(const attention_params& p, const attention_config& c,
-                            trace* out = nullptr);
+matrix multi_head_attention(const attention_params &p, const attention_config &c,
+                            trace *out = nullptr);
 
-}  // namespace attention
+} // namespace attention

@@ -8,9 +8,9 @@ namespace attention {
 
 // Every stage of the problem, in the order of the lesson. Throws
 // std::invalid_argument when the trace would exceed limits::max_trace_values.
-trace run_traced(const problem& p);
+trace run_traced(const problem &p);
 
 // The final output only: (T, D) with W_O, else (T, H·DV). Records nothing.
-matrix forward(const problem& p);
+matrix forward(const problem &p);
 
-}  // namespace attention
+} // namespace attention

@@ -7,7 +7,11 @@ namespace attention {
 
 using matrix = xt::xtensor<double, 2>;
 
-inline std::size_t rows(const matrix& m) { return m.shape()[0]; }
-inline std::size_t cols(const matrix& m) { return m.shape()[1]; }
+inline std::size_t rows(const matrix &m) {
+    return m.shape()[0];
+}
+inline std::size_t cols(const matrix &m) {
+    return m.shape()[1];
+}
 
-}  // namespace attention
+} // namespace attention

@@ -9,7 +9,7 @@
 namespace attention {
 
 class numpy_random {
-public:
+  public:
     // Seeds MT19937 exactly as RandomState.seed(s) does for an integer 0 ≤ s < 2³².
     explicit numpy_random(std::uint32_t seed) : mt_(seed) {}
 
@@ -23,10 +23,10 @@ public:
     // (r, c) standard normals in row-major order, like np.random.randn(r, c).
     matrix randn(std::size_t r, std::size_t c);
 
-private:
-    std::mt19937 mt_;  // std::mt19937 seeds with the same recurrence numpy uses
+  private:
+    std::mt19937 mt_; // std::mt19937 seeds with the same recurrence numpy uses
     bool has_cached_ = false;
     double cached_ = 0.0;
 };
 
-}  // namespace attention
+} // namespace attention

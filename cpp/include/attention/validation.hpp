@@ -13,15 +13,15 @@ namespace attention {
 std::string js_number(double v);
 
 // v as a whole number in [lo, hi].
-std::size_t whole_number(const std::string& field, double v, std::size_t lo, std::size_t hi);
+std::size_t whole_number(const std::string &field, double v, std::size_t lo, std::size_t hi);
 
 // A rectangular matrix of finite entries within ±limits::max_abs_value,
 // with at most max_rows rows and max_cols columns. Returns it as a matrix.
-matrix checked_matrix(const std::string& field, const row_list& m, std::size_t max_rows,
+matrix checked_matrix(const std::string &field, const row_list &m, std::size_t max_rows,
                       std::size_t max_cols);
 
 // m has exactly r rows and c columns; the message says which dimension fails and why.
-void require_shape(const std::string& field, const matrix& m, std::size_t r, std::size_t c,
-                   const std::string& why);
+void require_shape(const std::string &field, const matrix &m, std::size_t r, std::size_t c,
+                   const std::string &why);
 
-}  // namespace attention
+} // namespace attention
