@@ -32,8 +32,8 @@ function resolveInside(root, urlPath) {
 export function startServer({ root = DIST, port = 0, csp = null } = {}) {
   const server = http.createServer(async (req, res) => {
     if (req.url === '/favicon.ico') return void res.writeHead(204).end();
-    const file = resolveInside(root, req.url);
     try {
+      const file = resolveInside(root, req.url);  // throws on a malformed %-escape
       if (!file) throw new Error('outside root');
       const body = await readFile(file);
       const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
@@ -43,7 +43,8 @@ export function startServer({ root = DIST, port = 0, csp = null } = {}) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }
   });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
       const url = `http://127.0.0.1:${server.address().port}/`;
       resolve({ url, close: () => new Promise((done) => server.close(done)) });
@@ -51,8 +52,17 @@ export function startServer({ root = DIST, port = 0, csp = null } = {}) {
   });
 }
 
+// `npm start`: port 8080, or PORT; when 8080 is taken (and PORT unset), any free port.
+async function serveForPeople() {
+  try {
+    return await startServer({ port: Number(process.env.PORT ?? 8080) });
+  } catch (error) {
+    if (error.code !== 'EADDRINUSE' || process.env.PORT) throw error;
+    return startServer({ port: 0 });
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const port = Number(process.env.PORT ?? 8080);
-  const { url } = await startServer({ port });
+  const { url } = await serveForPeople();
   console.log(`attention-stepper is being served at ${url}  (Ctrl+C stops it)`);
 }
