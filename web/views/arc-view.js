@@ -2,7 +2,7 @@
 // and width are the strength given (0 … 1). update({ rows, cols, labels, strengths, focusRow,
 // head } | null). With a focus row, only that row's lines are drawn at full strength.
 
-import { el } from './dom.js';
+import { el, redrawingView } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const ROW = 22;
@@ -49,23 +49,14 @@ function lines(data) {
 
 export function createArcView(host) {
   const root = el('figure', 'arc-view');
-  host.append(root);
-  return {
-    update(data) {
-      root.textContent = '';
-      root.hidden = !data;
-      if (!data) return;
-      const height = (Math.max(data.rows, data.cols) + 1) * ROW;
-      const box = svg('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', class: 'arc-svg' });
-      box.setAttribute('aria-label', `Arcs from each query token (left) to each key token (right); line strength is the attention weight${data.head !== null ? ` of head ${data.head}` : ''}.`);
-      box.append(lines(data));
-      for (let i = 0; i < data.rows; i += 1) box.append(label(data.labels[i], LEFT - 8, (i + 1) * ROW, 'end'));
-      for (let j = 0; j < data.cols; j += 1) box.append(label(data.labels[j], RIGHT + 8, (j + 1) * ROW, 'start'));
-      const cap = el('figcaption', 'arc-caption', 'Query \u2192 key, line strength = weight');
-      root.append(cap, box);
-    },
-    destroy() {
-      root.remove();
-    },
-  };
+  return redrawingView(host, root, (data) => {
+    const height = (Math.max(data.rows, data.cols) + 1) * ROW;
+    const box = svg('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', class: 'arc-svg' });
+    box.setAttribute('aria-label', `Arcs from each query token (left) to each key token (right); line strength is the attention weight${data.head !== null ? ` of head ${data.head}` : ''}.`);
+    box.append(lines(data));
+    for (let i = 0; i < data.rows; i += 1) box.append(label(data.labels[i], LEFT - 8, (i + 1) * ROW, 'end'));
+    for (let j = 0; j < data.cols; j += 1) box.append(label(data.labels[j], RIGHT + 8, (j + 1) * ROW, 'start'));
+    const cap = el('figcaption', 'arc-caption', 'Query \u2192 key, line strength = weight');
+    root.append(cap, box);
+  });
 }

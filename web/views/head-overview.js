@@ -1,7 +1,7 @@
 // Small multiples: one tiny heatmap (fills only) per head, each a button that picks its head.
 // update([{ head, label, rows, cols, fills, current }] | null).
 
-import { el } from './dom.js';
+import { el, redrawingView } from './dom.js';
 
 function thumbnail(item) {
   const canvas = el('canvas', 'overview-canvas');
@@ -19,27 +19,18 @@ function thumbnail(item) {
 
 export function createHeadOverview(host, { onPick, title = 'All heads' }) {
   const root = el('section', 'head-overview');
-  host.append(root);
-  return {
-    update(list) {
-      root.textContent = '';
-      root.hidden = !list;
-      if (!list) return;
-      root.append(el('h3', 'overview-title', title));
-      const row = el('div', 'overview-row');
-      for (const item of list) {
-        const b = el('button', `overview-item head-${item.head % 8}`);
-        b.type = 'button';
-        b.setAttribute('aria-pressed', String(item.current));
-        b.setAttribute('aria-label', `${item.label}: show its weights`);
-        b.append(thumbnail(item), el('span', 'overview-label', item.label));
-        b.addEventListener('click', () => onPick(item.head));
-        row.append(b);
-      }
-      root.append(row);
-    },
-    destroy() {
-      root.remove();
-    },
-  };
+  return redrawingView(host, root, (list) => {
+    root.append(el('h3', 'overview-title', title));
+    const row = el('div', 'overview-row');
+    for (const item of list) {
+      const b = el('button', `overview-item head-${item.head % 8}`);
+      b.type = 'button';
+      b.setAttribute('aria-pressed', String(item.current));
+      b.setAttribute('aria-label', `${item.label}: show its weights`);
+      b.append(thumbnail(item), el('span', 'overview-label', item.label));
+      b.addEventListener('click', () => onPick(item.head));
+      row.append(b);
+    }
+    root.append(row);
+  });
 }
