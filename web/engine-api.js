@@ -10,16 +10,19 @@ function unwrap(result) {
 // The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
 // each stage and operand gets its own view of that JS-owned buffer.
 function unpackTrace({ config, layout, values }) {
-  const slice = (shape, offset) =>
+  const slice = ({ shape, offset }) =>
     new Float64Array(values.buffer, offset * Float64Array.BYTES_PER_ELEMENT, shape[0] * shape[1]);
   const stages = JSON.parse(layout).map((s) => ({
     id: s.id,
     head: s.head,
+    kvHead: s.kvHead,
     shape: s.shape,
+    axes: s.axes,
     equation: s.equation,
     symbolic: s.symbolic,
-    values: slice(s.shape, s.offset),
-    operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, values: slice(o.shape, o.offset) })),
+    values: slice(s),
+    totals: s.totals ? slice(s.totals) : null,
+    operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, axes: o.axes, values: slice(o) })),
   }));
   return { config, stages };
 }
@@ -35,10 +38,10 @@ function plain(value, field) {
   }
 }
 
-/** The engine over an instantiated module: { run, forward, explain, randn, heapBytes }. */
+/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, heapBytes }. */
 export function wrapEngine(wasm) {
   return Object.freeze({
-    /** Every stage of a spec: { config, stages: [{ id, head, shape, equation, symbolic, values, operands }] }. */
+    /** Every stage of a spec: { config, stages: [{ id, head, kvHead, shape, axes, equation, symbolic, values, totals, operands }] }. */
     run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
@@ -46,6 +49,10 @@ export function wrapEngine(wasm) {
     explain: (spec, cell) => unwrap(wasm.explain(plain(spec, 'spec'), plain(cell, 'cell'))),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
+    /** The examples, defined once in the engine: [{ id, chapter, title, fromLesson, spec, tokens, keyTokens }]. */
+    presets: () => wasm.presets(),
+    /** The lesson's real models: [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }]. */
+    models: () => wasm.models(),
     /** Bytes malloc holds, the heap's top and the memory's size: for leak tests. */
     heapBytes: () => ({ ...wasm.heapUsage(), memory: wasm.HEAP8.length }),
   });

@@ -1,6 +1,7 @@
 #include "attention/attention.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include <xtensor/xview.hpp>
 
@@ -10,118 +11,171 @@ namespace attention {
 
 namespace {
 
-// The dimensions of a config, named as the lesson names them.
+// The dimensions of a config, named as the lesson names them. Cross-attention tells its two
+// sequence lengths apart (T_q, T_kv); in self-attention both are T.
 struct dims {
-    dim t, d, dk, dv, h, hdv;
+    dim t, tkv, d, dk, dv, h, hdv;
     explicit dims(const attention_config &c)
-        : t{c.seq_len, "T"}, d{c.d_model, "d_model"}, dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"},
-          h{c.num_heads, "h"}, hdv{c.num_heads * c.d_v, "h·d_v"} {}
+        : t{c.seq_len, c.kind == problem_kind::cross ? "T_q" : "T"},
+          tkv{c.kv_len, c.kind == problem_kind::cross ? "T_kv" : "T"}, d{c.d_model, "d_model"},
+          dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"}, h{c.num_heads, "h"},
+          hdv{c.num_heads * c.d_v, "h·d_v"} {}
 };
 
-// Appends a stage; operands are moved in one by one (a braced list would copy each twice).
-// Callers test `out` first, so that a run without a trace copies nothing.
-template <class... Operands>
-void record(trace *out, const char *id, int head, equation eq, const matrix &values,
-            Operands &&...operands) {
-    stage s{id, head, std::move(eq), values, {}};
-    s.operands.reserve(sizeof...(operands));
-    (s.operands.push_back(std::forward<Operands>(operands)), ...);
-    out->stages.push_back(std::move(s));
+// W_O's rows that multiply head i's columns of the concat: (DV, D).
+matrix w_o_rows_of_head(const matrix &w_o, std::size_t i, std::size_t dv) {
+    return xt::view(w_o, xt::range(i * dv, (i + 1) * dv), xt::all());
 }
 
-// W_O's rows that multiply head h's columns of the concat: (DV, D).
-matrix w_o_rows_of_head(const matrix &w_o, std::size_t h, std::size_t dv) {
-    return xt::view(w_o, xt::range(h * dv, (h + 1) * dv), xt::all());
+// 1. Project: x · w, recorded as `id` with operands x (named x_name) and w.
+matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows,
+               const matrix &w, const char *w_name, const dim &w_cols, const attention_config &c,
+               trace *out, head_ref at) {
+    matrix p = matmul(x, w); // (rows of x, cols of w)
+    if (out) {
+        const dims n(c);
+        record(out, id, at, {x_rows, n.d, w_cols}, p, operand{x_name, no_head, x, axes_of(x_rows, n.d)},
+               operand{w_name, at.head, w, axes_of(n.d, w_cols)});
+    }
+    return p;
 }
 
-} // namespace
-
-head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
-                           const attention_config &c, trace *out, int head) {
+// 2–6 for one head: scores, scale, mask, softmax, weighted values.
+// q: (T, DK), k: (T_kv, DK), v: (T_kv, DV), mask: (T, T_kv) or null.
+head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
+                   const attention_config &c, trace *out, head_ref at) {
     const dims n(c);
-    // 1. Project every token to a query, a key and a value.
-    matrix q = matmul(x, w_q); // (T, DK)
-    matrix k = matmul(x, w_k); // (T, DK)
-    matrix v = matmul(x, w_v); // (T, DV)
-    if (out) {
-        record(out, "q", head, product(n.t, n.d, n.dk), q, operand{"X", no_head, x},
-               operand{"W_Q", head, w_q});
-        record(out, "k", head, product(n.t, n.d, n.dk), k, operand{"X", no_head, x},
-               operand{"W_K", head, w_k});
-        record(out, "v", head, product(n.t, n.d, n.dv), v, operand{"X", no_head, x},
-               operand{"W_V", head, w_v});
-    }
-
     // 2. Score every query against every key.
-    matrix scores = matmul_bt(q, k); // (T, T)
+    matrix scores = matmul_bt(q, k); // (T, T_kv)
     if (out)
-        record(out, "scores", head, product(n.t, n.dk, n.t), scores, operand{"Q", head, q},
-               operand{"K", head, k});
+        record(out, stage_id::scores, at, {n.t, n.dk, n.tkv}, scores,
+               operand{"Q", at.head, q, axes_of(n.t, n.dk)},
+               operand{"K", at.head, k, axes_of(n.tkv, n.dk)});
 
-    // 3. Scale by √DK so the scores' spread does not grow with DK.
+    // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
     const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
-    matrix logits = scores / divisor; // (T, T)
-    if (out) {
-        const equation eq = c.scale_scores ? divide_by_sqrt(n.t, n.dk) : divide_by_one(n.t);
-        record(out, "scaled", head, eq, logits, operand{"scores", head, scores});
-    }
+    matrix logits = scores / divisor; // (T, T_kv)
+    if (out)
+        record(out, stage_id::scaled, at, {n.t, n.tkv, n.dk}, logits,
+               operand{name_of(stage_id::scores), at.head, scores, axes_of(n.t, n.tkv)});
 
-    // 4. Hide future tokens: −∞ above the diagonal becomes exactly 0 after the softmax.
-    const char *logits_name = "scaled";
-    if (c.causal) {
-        matrix masked = causal_mask(logits); // (T, T)
+    // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
+    stage_id logits_stage = stage_id::scaled;
+    if (mask) {
+        matrix masked = logits + *mask; // (T, T_kv)
         if (out)
-            record(out, "masked", head, add_mask(n.t), masked, operand{"scaled", head, logits});
+            record(out, stage_id::masked, at, {n.t, n.tkv}, masked,
+                   operand{name_of(stage_id::scaled), at.head, logits, axes_of(n.t, n.tkv)},
+                   operand{"M", no_head, *mask, axes_of(n.t, n.tkv)});
         logits = std::move(masked);
-        logits_name = "masked";
+        logits_stage = stage_id::masked;
     }
 
     // 5. Turn each row of logits into weights that sum to 1.
-    matrix weights = softmax_rows(logits); // (T, T)
+    matrix weights = softmax_rows(logits); // (T, T_kv)
     if (out)
-        record(out, "weights", head, softmax_of(n.t), weights, operand{logits_name, head, logits});
+        record(out, stage_id::weights, at, {n.t, n.tkv}, weights,
+               operand{name_of(logits_stage), at.head, logits, axes_of(n.t, n.tkv)});
 
     // 6. Mix the values: each output row is a weighted average of V's rows.
     matrix output = matmul(weights, v); // (T, DV)
     if (out)
-        record(out, "head", head, product(n.t, n.t, n.dv), output,
-               operand{"weights", head, weights}, operand{"V", head, v});
+        record(out, stage_id::head, at, {n.t, n.tkv, n.dv}, output,
+               operand{name_of(stage_id::weights), at.head, weights, axes_of(n.t, n.tkv)},
+               operand{"V", at.head, v, axes_of(n.tkv, n.dv)});
     return {std::move(output), std::move(weights)};
 }
 
-matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
+void record_inputs(const attention_params &p, const attention_config &c, trace *out) {
     const dims n(c);
-    if (out) {
-        out->config = c;
-        out->stages.reserve(1 + c.num_heads * (c.causal ? 8 : 7) + 2);
-        record(out, "x", no_head, shape_of(n.t, n.d), p.x);
+    if (c.kind == problem_kind::cross) {
+        record(out, stage_id::x_q, {}, {n.t, n.d}, p.x);
+        record(out, stage_id::x_kv, {}, {n.tkv, n.d}, p.x_kv);
+    } else {
+        record(out, stage_id::x, {}, {n.t, n.d}, p.x);
     }
+}
 
-    // 1–6 for every head, each in its own subspace.
-    std::vector<matrix> heads; // H × (T, DV)
-    for (std::size_t h = 0; h < c.num_heads; ++h)
-        heads.push_back(self_attention(p.x, p.w_q[h], p.w_k[h], p.w_v[h], c, out, int(h)).output);
-
+// 7–8: the heads side by side, then W_O, recorded with each head's share of the output.
+matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attention_config &c,
+               trace *out) {
+    const dims n(c);
     // 7. Concatenate the heads along the feature axis.
     matrix concat = concat_columns(heads); // (T, H·DV)
     if (!c.output_projection)
         return concat;
     if (out) {
-        record(out, "concat", no_head, concat_of(n.h, n.t, n.dv, n.hdv), concat);
-        for (std::size_t h = 0; h < c.num_heads; ++h)
-            out->stages.back().operands.push_back({"head", int(h), heads[h]});
+        record(out, stage_id::concat, {}, {n.h, n.t, n.dv, n.hdv}, concat);
+        for (std::size_t i = 0; i < c.num_heads; ++i)
+            out->stages.back().operands.push_back(
+                {name_of(stage_id::head), int(i), heads[i], axes_of(n.t, n.dv)});
     }
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
-    matrix output = matmul(concat, p.w_o); // (T, D)
+    matrix output = matmul(concat, w_o); // (T, D)
     if (out) {
-        record(out, "output", no_head, product(n.t, n.hdv, n.d), output,
-               operand{"concat", no_head, concat}, operand{"W_O", no_head, p.w_o});
-        for (std::size_t h = 0; h < c.num_heads; ++h) // Σ_h contribution_h = output
-            out->stages.back().operands.push_back(
-                {"contribution", int(h), matmul(heads[h], w_o_rows_of_head(p.w_o, h, c.d_v))});
+        record(out, stage_id::output, {}, {n.t, n.hdv, n.d}, output,
+               operand{name_of(stage_id::concat), no_head, concat, axes_of(n.t, n.hdv)},
+               operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
+        for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
+            out->stages.back().operands.push_back({"contribution", int(i),
+                                                   matmul(heads[i], w_o_rows_of_head(w_o, i, c.d_v)),
+                                                   axes_of(n.t, n.d)});
     }
     return output;
+}
+
+} // namespace
+
+matrix attention_mask(const attention_config &c) {
+    const double hidden = -std::numeric_limits<double>::infinity();
+    matrix m = xt::zeros<double>({c.seq_len, c.kv_len}); // (T, T_kv)
+    for (std::size_t i = 0; i < c.seq_len; ++i)
+        for (std::size_t j = 0; j < c.kv_len; ++j)
+            if ((c.causal && j > i) || (c.valid_keys && j >= *c.valid_keys))
+                m(i, j) = hidden;
+    return m;
+}
+
+head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
+                           const attention_config &c, trace *out, int head) {
+    const dims n(c);
+    const head_ref at{head, head};
+    // 1. Project every token to a query, a key and a value.
+    const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
+    const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
+    const matrix v = project(stage_id::v, x, "X", n.t, w_v, "W_V", n.dv, c, out, at); // (T, DV)
+    const matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T)
+    return attend(q, k, v, has_mask(c) ? &mask : nullptr, c, out, at);
+}
+
+matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
+    const dims n(c);
+    const bool cross = c.kind == problem_kind::cross;
+    const matrix &x_kv = cross ? p.x_kv : p.x; // (T_kv, D)
+    const char *x_name = cross ? "X_q" : "X";
+    const char *kv_name = cross ? "X_kv" : "X";
+    if (out) {
+        out->config = c;
+        record_inputs(p, c, out);
+    }
+    const matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T_kv)
+
+    // 1–6 for every query head, each in its own subspace. K and V are projected once per
+    // K/V head, when the first query head of its group needs them (all of them in MHA).
+    std::vector<matrix> keys(c.num_kv_heads), values(c.num_kv_heads); // H_kv × (T_kv, DK|DV)
+    std::vector<matrix> heads;                                         // H × (T, DV)
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        const head_ref at{int(i), int(g)};
+        const matrix q = project(stage_id::q, p.x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, out, at);
+        if (i % group_size(c) == 0) {
+            keys[g] = project(stage_id::k, x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c, out, at);
+            values[g] = project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
+        }
+        heads.push_back(attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at).output);
+    }
+    return combine(heads, p.w_o, c, out);
 }
 
 } // namespace attention

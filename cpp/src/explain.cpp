@@ -9,19 +9,12 @@ namespace attention {
 
 namespace {
 
-const stage &find_stage(const trace &t, const std::string &id, int head) {
+const stage &find_stage(const trace &t, stage_id id, int head) {
     for (const stage &s : t.stages)
         if (s.id == id && s.head == head)
             return s;
-    throw std::invalid_argument("stage: no stage \"" + id.substr(0, 40) + "\" for head " +
+    throw std::invalid_argument(std::string("stage: no stage \"") + name_of(id) + "\" for head " +
                                 std::to_string(head) + " in this trace");
-}
-
-const matrix &find_operand(const stage &s, const std::string &name) {
-    for (const operand &o : s.operands)
-        if (o.name == name)
-            return o.values;
-    throw std::logic_error("stage " + s.id + " records no operand " + name);
 }
 
 // Row `row` of a against column `col` of b, or row `col` of b when b_rows_are_cols.
@@ -47,42 +40,83 @@ softmax_parts softmax_of_row(const matrix &logits, std::size_t row) {
     return s;
 }
 
-const char *weight_name(const std::string &id) {
-    return id == "q" ? "W_Q" : id == "k" ? "W_K" : "W_V";
+norm_parts norm_of_row(const matrix &x, std::size_t row) {
+    norm_parts n{0.0, 0.0, 1e-6, {}};
+    for (std::size_t j = 0; j < cols(x); ++j) {
+        n.row.push_back(x(row, j));
+        n.mean += x(row, j);
+    }
+    n.mean /= double(cols(x));
+    double var = 0.0;
+    for (double v : n.row)
+        var += (v - n.mean) * (v - n.mean);
+    n.std_dev = std::sqrt(var / double(cols(x)));
+    return n;
+}
+
+const matrix &op(const stage &s, std::size_t i) {
+    return s.operands.at(i).values;
+}
+
+void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
+                std::size_t col) {
+    const double hidden = -std::numeric_limits<double>::infinity();
+    switch (entry(s.id).cell) {
+    case cell_rule::none:
+        return;
+    case cell_rule::dot:
+        return dot_terms(e, op(s, 0), op(s, 1), row, col, false);
+    case cell_rule::dot_rows:
+        return dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+    case cell_rule::scaled_dot: {
+        const stage &scores = find_stage(t, stage_id::scores, s.head);
+        dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
+        e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
+        return;
+    }
+    case cell_rule::mask:
+        e.input = op(s, 0)(row, col);
+        e.mask = op(s, 1)(row, col);
+        e.masked = *e.mask == hidden;
+        return;
+    case cell_rule::softmax:
+        e.softmax = softmax_of_row(op(s, 0), row);
+        e.masked = op(s, 0)(row, col) == hidden;
+        return;
+    case cell_rule::copy_column:
+        e.source_head = int(col / t.config.d_v);
+        e.source_col = col % t.config.d_v;
+        return;
+    case cell_rule::sum:
+        e.addends = {op(s, 0)(row, col), op(s, 1)(row, col)};
+        return;
+    case cell_rule::norm:
+        e.input = op(s, 0)(row, col);
+        e.norm = norm_of_row(op(s, 0), row);
+        return;
+    case cell_rule::affine:
+        dot_terms(e, op(s, 0), op(s, 1), row, col, false);
+        e.bias = op(s, 2)(0, col);
+        return;
+    case cell_rule::relu:
+        e.input = op(s, 0)(row, col);
+        return;
+    }
 }
 
 } // namespace
 
-cell_explanation explain_cell(const trace &t, const std::string &stage_id, int head,
-                              std::size_t row, std::size_t col) {
-    const stage &s = find_stage(t, stage_id, head);
+cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
+                              std::size_t col) {
+    const stage &s = find_stage(t, id, head);
     if (row >= rows(s.values) || col >= cols(s.values))
         throw std::invalid_argument("cell: (" + std::to_string(row) + ", " + std::to_string(col) +
-                                    ") is outside " + stage_id + "'s shape (" +
+                                    ") is outside " + name_of(id) + "'s shape (" +
                                     std::to_string(rows(s.values)) + ", " +
                                     std::to_string(cols(s.values)) + ")");
     cell_explanation e;
     e.value = s.values(row, col);
-    const std::string &id = s.id;
-    if (id == "q" || id == "k" || id == "v") {
-        dot_terms(e, find_operand(s, "X"), find_operand(s, weight_name(id)), row, col, false);
-    } else if (id == "scores" || id == "scaled") {
-        const stage &scores = find_stage(t, "scores", head);
-        dot_terms(e, find_operand(scores, "Q"), find_operand(scores, "K"), row, col, true);
-        if (id == "scaled")
-            e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
-    } else if (id == "masked" || id == "weights") {
-        e.masked = t.config.causal && col > row;
-        if (id == "weights")
-            e.softmax = softmax_of_row(s.operands.at(0).values, row);
-    } else if (id == "head") {
-        dot_terms(e, find_operand(s, "weights"), find_operand(s, "V"), row, col, false);
-    } else if (id == "concat") {
-        e.source_head = int(col / t.config.d_v);
-        e.source_col = col % t.config.d_v;
-    } else if (id == "output") {
-        dot_terms(e, find_operand(s, "concat"), find_operand(s, "W_O"), row, col, false);
-    }
+    apply_rule(e, t, s, row, col);
     return e;
 }
 

@@ -65,14 +65,6 @@ matrix softmax_rows(const matrix &s) {
     return w;
 }
 
-matrix causal_mask(const matrix &s) {
-    matrix m = s;
-    for (std::size_t i = 0; i < rows(m); ++i)
-        for (std::size_t j = i + 1; j < cols(m); ++j)
-            m(i, j) = -std::numeric_limits<double>::infinity();
-    return m;
-}
-
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps) {
     const std::size_t d = cols(x);
     if (gamma.size() != d || beta.size() != d)

@@ -13,53 +13,98 @@ std::string count(std::size_t n) {
     return std::to_string(n);
 }
 
+[[noreturn]] void reject(const std::string &field, const std::string &rule) {
+    throw std::invalid_argument(field + ": " + rule);
+}
+
 void check_weight_budget(const attention_config &c) {
-    const std::size_t values = c.num_heads * c.d_model * (2 * c.d_k + c.d_v) +
-                               (c.output_projection ? c.num_heads * c.d_v * c.d_model : 0);
+    std::size_t values = c.num_heads * c.d_model * c.d_k + kv_parameter_count(c, c.num_kv_heads);
+    if (c.output_projection)
+        values += c.num_heads * c.d_v * c.d_model;
+    if (c.kind == problem_kind::encoder_layer)
+        values += 2 * c.d_model * c.d_ff + c.d_ff + c.d_model; // W1, W2, b1, b2
     if (values > limits::max_weight_values)
-        throw std::invalid_argument("weights: " + count(values) +
-                                    " values in W_Q, W_K, W_V and W_O, "
-                                    "above the limit " +
-                                    count(limits::max_weight_values) +
-                                    "; use fewer heads or smaller d_k, d_v");
+        reject("weights", count(values) + " values in W_Q, W_K, W_V, W_O (and W1, W2), above the limit " +
+                              count(limits::max_weight_values) + "; use fewer heads or smaller sizes");
+}
+
+// d_k and d_v: as given, else d_model / heads, which then must divide evenly.
+void head_sizes(const generated_spec &s, attention_config &c) {
+    if ((!s.d_k || !s.d_v) && c.d_model % c.num_heads != 0)
+        reject("numHeads", count(c.num_heads) + " does not divide dModel " + count(c.d_model) +
+                               "; give dK and dV to choose the head sizes yourself");
+    const double per_head = double(c.d_model / c.num_heads);
+    c.d_k = whole_number("dK", s.d_k.value_or(per_head), 1, limits::max_head_dim);
+    c.d_v = whole_number("dV", s.d_v.value_or(per_head), 1, limits::max_head_dim);
+}
+
+void kv_heads(std::optional<double> given, attention_config &c) {
+    c.num_kv_heads = whole_number("numKvHeads", given.value_or(double(c.num_heads)), 1, c.num_heads);
+    if (c.num_heads % c.num_kv_heads != 0)
+        reject("numKvHeads", count(c.num_kv_heads) + " does not divide numHeads " +
+                                 count(c.num_heads) + " (each K/V head serves a whole group of query heads)");
 }
 
 attention_config generated_config(const generated_spec &s) {
     attention_config c;
-    c.seq_len = whole_number("seqLen", s.seq_len, 1, limits::max_seq_len);
+    c.kind = s.kind;
+    const bool cross = s.kind == problem_kind::cross;
+    c.seq_len = whole_number(cross ? "queryLen" : "seqLen", s.seq_len, 1, limits::max_seq_len);
+    c.kv_len = cross ? whole_number("keyLen", s.kv_len, 1, limits::max_seq_len) : c.seq_len;
     c.d_model = whole_number("dModel", s.d_model, 1, limits::max_d_model);
     c.num_heads = whole_number("numHeads", s.num_heads, 1, limits::max_heads);
-    if (c.d_model % c.num_heads != 0)
-        throw std::invalid_argument("numHeads: " + count(c.num_heads) + " does not divide dModel " +
-                                    count(c.d_model));
-    const double per_head = double(c.d_model / c.num_heads);
-    c.d_k = whole_number("dK", s.d_k.value_or(per_head), 1, limits::max_head_dim);
-    c.d_v = whole_number("dV", s.d_v.value_or(per_head), 1, limits::max_head_dim);
+    head_sizes(s, c);
+    kv_heads(s.num_kv_heads, c);
+    if (s.kind == problem_kind::encoder_layer)
+        c.d_ff = whole_number("dFF", s.d_ff.value_or(4.0 * double(c.d_model)), 1, limits::max_d_ff);
+    if (s.valid_keys)
+        c.valid_keys = whole_number("validKeys", *s.valid_keys, 1, c.kv_len);
     c.causal = s.causal;
-    c.output_projection = s.output_projection;
+    c.output_projection = s.kind == problem_kind::encoder_layer || s.output_projection;
     c.scale_scores = s.scale_scores;
     check_weight_budget(c);
     return c;
 }
 
-// H matrices of one kind, each checked against the shape its head needs.
+// The matrices of one kind (W_Q, W_K or W_V), each checked against the shape its head needs:
+// d_model rows, and as many columns as the first one of `like`.
 std::vector<matrix> checked_heads(const std::string &name, const std::vector<row_list> &given,
-                                  std::size_t heads, std::size_t d_model, std::size_t *width) {
-    if (given.size() != heads)
-        throw std::invalid_argument(name + ": " + count(given.size()) + " matrices, but W_Q has " +
-                                    count(heads) + " (one per head)");
+                                  std::size_t d_model, std::size_t *width, const char *like) {
     std::vector<matrix> out;
-    for (std::size_t h = 0; h < heads; ++h) {
+    for (std::size_t h = 0; h < given.size(); ++h) {
         const std::string field = name + "[" + count(h) + "]";
         matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
-        if (h == 0 && *width == 0)
+        if (*width == 0)
             *width = cols(w);
         require_shape(field, w, d_model, *width,
                       "(d_model = " + count(d_model) + " rows like X's columns, " + count(*width) +
-                          " columns like " + (name == "W_V" ? "W_V[0]" : "W_Q[0]") + ")");
+                          " columns like " + like + ")");
         out.push_back(std::move(w));
     }
     return out;
+}
+
+// W_K and W_V: one pair per K/V head, a number of them that divides the query heads.
+void checked_kv(const explicit_spec &spec, problem &p) {
+    attention_config &c = p.config;
+    const std::size_t n = spec.w_k.size();
+    if (n == 0 || n > c.num_heads || c.num_heads % n != 0)
+        reject("W_K", count(n) + " matrices; give one per K/V head, a number that divides W_Q's " +
+                          count(c.num_heads) + " (as many as W_Q for multi-head, 1 for multi-query)");
+    if (spec.w_v.size() != n)
+        reject("W_V", count(spec.w_v.size()) + " matrices, but W_K has " + count(n) +
+                          " (one W_K and one W_V per K/V head)");
+    c.num_kv_heads = n;
+    p.params.w_k = checked_heads("W_K", spec.w_k, c.d_model, &c.d_k, "W_Q[0]");
+    p.params.w_v = checked_heads("W_V", spec.w_v, c.d_model, &c.d_v, "W_V[0]");
+}
+
+void draw_ffn(numpy_random &rng, problem &p) {
+    const attention_config &c = p.config;
+    p.ffn.w1 = rng.randn(c.d_model, c.d_ff) * 0.1; // (D, DFF)
+    p.ffn.w2 = rng.randn(c.d_ff, c.d_model) * 0.1; // (DFF, D)
+    p.ffn.b1 = rng.randn(1, c.d_ff) * 0.1;         // (1, DFF)
+    p.ffn.b2 = rng.randn(1, c.d_model) * 0.1;      // (1, D)
 }
 
 } // namespace
@@ -69,35 +114,50 @@ problem make_problem(const generated_spec &spec, bool traced) {
     p.config = generated_config(spec);
     const attention_config &c = p.config;
     numpy_random rng(static_cast<std::uint32_t>(whole_number("seed", spec.seed, 0, 4294967295u)));
+    const std::size_t skip = whole_number("skip", spec.skip, 0, limits::max_skip);
     if (traced)
-        check_trace_budget(c);                    // before drawing: a refusal should be instant
+        check_trace_budget(c); // before drawing: a refusal should be instant
+    for (std::size_t i = 0; i < skip; ++i)
+        rng.gauss();
     p.params.x = rng.randn(c.seq_len, c.d_model); // (T, D)
-    for (std::size_t h = 0; h < c.num_heads; ++h)
+    if (c.kind == problem_kind::cross)
+        p.params.x_kv = rng.randn(c.kv_len, c.d_model); // (T_kv, D)
+    for (std::size_t i = 0; i < c.num_heads; ++i)
         p.params.w_q.push_back(rng.randn(c.d_model, c.d_k) * 0.1);
-    for (std::size_t h = 0; h < c.num_heads; ++h)
+    for (std::size_t g = 0; g < c.num_kv_heads; ++g)
         p.params.w_k.push_back(rng.randn(c.d_model, c.d_k) * 0.1);
-    for (std::size_t h = 0; h < c.num_heads; ++h)
+    for (std::size_t g = 0; g < c.num_kv_heads; ++g)
         p.params.w_v.push_back(rng.randn(c.d_model, c.d_v) * 0.1);
     if (c.output_projection)
         p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model) * 0.1;
+    if (c.kind == problem_kind::encoder_layer)
+        draw_ffn(rng, p);
     return p;
 }
 
 problem make_problem(const explicit_spec &spec) {
     problem p;
     attention_config &c = p.config;
-    p.params.x = checked_matrix("X", spec.x, limits::max_seq_len, limits::max_d_model);
+    const bool cross = spec.kind == problem_kind::cross;
+    c.kind = spec.kind;
+    p.params.x = checked_matrix(cross ? "X_q" : "X", spec.x, limits::max_seq_len, limits::max_d_model);
     c.seq_len = rows(p.params.x);
     c.d_model = cols(p.params.x);
+    c.kv_len = c.seq_len;
+    if (cross) {
+        p.params.x_kv = checked_matrix("X_kv", spec.x_kv, limits::max_seq_len, limits::max_d_model);
+        require_shape("X_kv", p.params.x_kv, rows(p.params.x_kv), c.d_model,
+                      "(d_model = " + count(c.d_model) + " columns like X_q)");
+        c.kv_len = rows(p.params.x_kv);
+    }
     if (spec.w_q.empty() || spec.w_q.size() > limits::max_heads)
-        throw std::invalid_argument("W_Q: " + count(spec.w_q.size()) +
-                                    " matrices; give one per head, "
-                                    "between 1 and " +
-                                    count(limits::max_heads));
+        reject("W_Q", count(spec.w_q.size()) + " matrices; give one per head, between 1 and " +
+                          count(limits::max_heads));
     c.num_heads = spec.w_q.size();
-    p.params.w_q = checked_heads("W_Q", spec.w_q, c.num_heads, c.d_model, &c.d_k);
-    p.params.w_k = checked_heads("W_K", spec.w_k, c.num_heads, c.d_model, &c.d_k);
-    p.params.w_v = checked_heads("W_V", spec.w_v, c.num_heads, c.d_model, &c.d_v);
+    p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, &c.d_k, "W_Q[0]");
+    checked_kv(spec, p);
+    if (spec.valid_keys)
+        c.valid_keys = whole_number("validKeys", *spec.valid_keys, 1, c.kv_len);
     c.causal = spec.causal;
     c.scale_scores = spec.scale_scores;
     c.output_projection = spec.w_o.has_value();
@@ -111,30 +171,12 @@ problem make_problem(const explicit_spec &spec) {
     return p;
 }
 
-generated_spec preset(const std::string &name) {
-    generated_spec s; // seed 42 throughout, as in the lesson
-    if (name == "lesson-self-attention") {
-        s.seq_len = 5, s.d_model = 8, s.d_k = 4, s.d_v = 4, s.output_projection = false;
-    } else if (name == "lesson-multi-head") {
-        s.seq_len = 5, s.d_model = 16, s.num_heads = 4;
-    } else if (name == "lesson-causal") {
-        s.seq_len = 4, s.d_model = 8, s.d_k = 4, s.d_v = 4, s.causal = true,
-        s.output_projection = false;
-    } else {
-        throw std::invalid_argument("preset: \"" + name +
-                                    "\" is not one of lesson-self-attention, "
-                                    "lesson-multi-head, lesson-causal");
-    }
-    return s;
-}
-
 void check_trace_budget(const attention_config &c) {
     const std::size_t values = trace_value_count(c);
     if (values > limits::max_trace_values)
-        throw std::invalid_argument(
-            "trace: " + count(c.seq_len) + " tokens and " + count(c.num_heads) + " heads need " +
-            count(values) + " values, above the trace budget of " +
-            count(limits::max_trace_values) + " (128 MiB); use fewer tokens or heads");
+        reject("trace", count(c.seq_len) + " tokens and " + count(c.num_heads) + " heads need " +
+                            count(values) + " values, above the trace budget of " +
+                            count(limits::max_trace_values) + " (128 MiB); use fewer tokens or heads");
 }
 
 } // namespace attention

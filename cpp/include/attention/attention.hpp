@@ -1,5 +1,6 @@
-// Self-attention and multi-head attention as the lesson computes them, pass by pass.
-// T = tokens, D = d_model, H = heads, DK = d_k, DV = d_v.
+// Self-, cross-, grouped-query and multi-head attention as the lesson computes them, pass by pass.
+// T = tokens (queries), T_kv = keys and values, D = d_model, H = query heads, H_kv = K/V heads,
+// DK = d_k, DV = d_v.
 #pragma once
 
 #include <vector>
@@ -11,17 +12,22 @@
 namespace attention {
 
 struct attention_params {
-    matrix x;                // (T, D)   token embeddings
+    matrix x;                // (T, D)    the queries' tokens (X, or X_q in cross-attention)
+    matrix x_kv;             // (T_kv, D) cross-attention's key/value tokens; empty otherwise
     std::vector<matrix> w_q; // H × (D, DK)
-    std::vector<matrix> w_k; // H × (D, DK)
-    std::vector<matrix> w_v; // H × (D, DV)
+    std::vector<matrix> w_k; // H_kv × (D, DK)
+    std::vector<matrix> w_v; // H_kv × (D, DV)
     matrix w_o;              // (H·DV, D), used only with config.output_projection
 };
 
 struct head_result {
-    matrix output;  // (T, DV)  weights · V
-    matrix weights; // (T, T)   rows sum to 1
+    matrix output;  // (T, DV)    weights · V
+    matrix weights; // (T, T_kv)  rows sum to 1
 };
+
+// The mask M added to the logits: 0 where query i may see key j, −∞ where it may not
+// (j > i under the causal mask; j ≥ valid_keys for padding keys). (T, T_kv).
+matrix attention_mask(const attention_config &c);
 
 // Scaled dot-product self-attention of one head (the lesson's self_attention).
 // x: (T, D), w_q, w_k: (D, DK), w_v: (D, DV). When out is given, each pass
@@ -29,9 +35,10 @@ struct head_result {
 head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
                            const attention_config &c, trace *out = nullptr, int head = no_head);
 
-// Multi-head self-attention: every head, then concat and W_O when
-// c.output_projection. Returns (T, D) with the projection, else the heads
-// side by side (T, H·DV). When out is given, it receives the whole trace.
+// Multi-head attention over p's heads: each query head i reads K/V head i / group_size(c)
+// (H_kv = H: multi-head; H_kv = 1: multi-query), keys and values from p.x_kv in
+// cross-attention. Then concat and W_O when c.output_projection. Returns (T, D) with the
+// projection, else the heads side by side (T, H·DV). When out is given, it receives the trace.
 matrix multi_head_attention(const attention_params &p, const attention_config &c,
                             trace *out = nullptr);
 

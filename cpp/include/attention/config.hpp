@@ -1,21 +1,52 @@
 // The sizes and switches of one attention computation, and their limits.
-// T = tokens, D = d_model, H = heads, DK = d_k, DV = d_v.
+// T = tokens (queries), T_kv = keys and values, D = d_model, H = query heads,
+// H_kv = K/V heads, DK = d_k, DV = d_v, DFF = d_ff.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 namespace attention {
 
+// What is computed: self-attention (multi-head, grouped-query or multi-query), cross-attention
+// (queries from one sequence, keys and values from another), or one encoder layer.
+enum class problem_kind { self, cross, encoder_layer };
+
 struct attention_config {
-    std::size_t seq_len = 0;        // T
-    std::size_t d_model = 0;        // D
-    std::size_t num_heads = 0;      // H
-    std::size_t d_k = 0;            // DK
-    std::size_t d_v = 0;            // DV
-    bool causal = false;            // mask out j > i before the softmax
-    bool output_projection = false; // concat the heads and project with W_O
-    bool scale_scores = true;       // divide scores by √DK (false: the lesson's ablation)
+    problem_kind kind = problem_kind::self;
+    std::size_t seq_len = 0;                // T: the queries' tokens (T_q in cross-attention)
+    std::size_t kv_len = 0;                 // T_kv: keys and values (= T in self-attention)
+    std::size_t d_model = 0;                // D
+    std::size_t num_heads = 0;              // H query heads
+    std::size_t num_kv_heads = 0;           // H_kv K/V heads, dividing H (= H: multi-head)
+    std::size_t d_k = 0;                    // DK
+    std::size_t d_v = 0;                    // DV
+    std::size_t d_ff = 0;                   // DFF: the encoder layer's hidden width
+    std::optional<std::size_t> valid_keys;  // cross: keys j ≥ valid_keys are padding
+    bool causal = false;                    // mask out j > i before the softmax
+    bool output_projection = false;         // concat the heads and project with W_O
+    bool scale_scores = true;               // divide scores by √DK (false: the lesson's ablation)
 };
+
+// Query heads per K/V head: query head i reads K/V head i / group_size(c).
+inline std::size_t group_size(const attention_config &c) {
+    return c.num_heads / c.num_kv_heads;
+}
+
+// Whether the logits get a mask M (causal, or padding keys in cross-attention).
+inline bool has_mask(const attention_config &c) {
+    return c.causal || c.valid_keys.has_value();
+}
+
+// Parameters of W_K and W_V together: 2 · H_kv · D · … (W_K is D × DK, W_V is D × DV).
+inline std::size_t kv_parameter_count(const attention_config &c, std::size_t kv_heads) {
+    return kv_heads * c.d_model * (c.d_k + c.d_v);
+}
+
+// Values a KV cache holds for this layer at T_kv tokens: T_kv · H_kv · (DK + DV).
+inline std::size_t kv_cache_values(const attention_config &c, std::size_t kv_heads) {
+    return c.kv_len * kv_heads * (c.d_k + c.d_v);
+}
 
 // Caps that keep every run inside WebAssembly's memory. The trace budget bounds
 // what run() records; forward() records nothing and needs only the size caps.
@@ -24,8 +55,10 @@ struct limits {
     static constexpr std::size_t max_d_model = 1024;
     static constexpr std::size_t max_heads = 64;
     static constexpr std::size_t max_head_dim = 1024;          // d_k and d_v
-    static constexpr std::size_t max_weight_values = 1u << 24; // all of W_Q, W_K, W_V, W_O
+    static constexpr std::size_t max_d_ff = 4096;
+    static constexpr std::size_t max_weight_values = 1u << 24; // all of the layer's weights
     static constexpr std::size_t max_trace_values = 1u << 24;  // 16 Mi doubles = 128 MiB
+    static constexpr std::size_t max_skip = 1u << 24;          // normals drawn and discarded
     static constexpr double max_abs_value = 1e6;               // entries of explicit matrices
 };
 

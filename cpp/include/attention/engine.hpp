@@ -10,7 +10,8 @@ namespace attention {
 // std::invalid_argument when the trace would exceed limits::max_trace_values.
 trace run_traced(const problem &p);
 
-// The final output only: (T, D) with W_O, else (T, H·DV). Records nothing.
+// The final output only: (T, D) with W_O (and from the encoder layer), else (T, H·DV).
+// Records nothing.
 matrix forward(const problem &p);
 
 } // namespace attention

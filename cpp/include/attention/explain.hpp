@@ -1,8 +1,8 @@
-// One cell of a traced stage, taken apart into the numbers that produce it.
+// One cell of a traced stage, taken apart into the numbers that produce it, by the stage's
+// cell_rule (stages.hpp).
 #pragma once
 
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "attention/trace.hpp"
@@ -20,20 +20,32 @@ struct softmax_parts {
     double exp_sum;             // Σ exps
 };
 
+struct norm_parts {
+    double mean;                // of the cell's row before the norm
+    double std_dev;             // population standard deviation of that row
+    double eps;                 // added to std_dev
+    std::vector<double> row;    // the row itself
+};
+
 struct cell_explanation {
     double value = 0;                     // the cell as the trace holds it
-    std::vector<product_term> terms;      // dot-product stages: Σ terms = sum
+    std::vector<product_term> terms;      // dot, dot_rows, scaled_dot, affine: Σ terms = sum
     double sum = 0;                       // Σ products, in order
+    std::optional<double> bias;           // affine: value = sum + bias
     double divisor = 1;                   // scaled: √d_k (1 without scaling)
-    bool masked = false;                  // masked / weights: j > i under a causal mask
+    std::optional<double> input;          // mask, relu, norm: the cell before this stage
+    std::optional<double> mask;           // mask: M[i, j], 0 or −∞
+    bool masked = false;                  // masked / weights: the key is hidden from the query
     std::optional<softmax_parts> softmax; // weights: value = exps[col] / exp_sum
+    std::vector<double> addends;          // sum: value = addends[0] + addends[1]
+    std::optional<norm_parts> norm;       // norm: value = (input − mean) / (std_dev + eps)
     int source_head = no_head;            // concat: the head whose column this is
     std::size_t source_col = 0;           // concat: the column inside that head
 };
 
-// Explains t's stage `stage_id` of `head` at (row, col); throws std::invalid_argument
+// Explains t's stage `id` of `head` at (row, col); throws std::invalid_argument
 // naming the field when the stage, head or cell does not exist.
-cell_explanation explain_cell(const trace &t, const std::string &stage_id, int head,
-                              std::size_t row, std::size_t col);
+cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
+                              std::size_t col);
 
 } // namespace attention

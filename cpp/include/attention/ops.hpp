@@ -24,9 +24,6 @@ matrix transpose(const matrix &a);
 // s: (M, N) → (M, N), each row exp(s − max) / Σ exp(s − max).
 matrix softmax_rows(const matrix &s);
 
-// s: (T, T) → (T, T) with −∞ above the diagonal (token i sees only j ≤ i).
-matrix causal_mask(const matrix &s);
-
 // x: (T, D), gamma, beta: (D) → γ · (x − mean) / (std + eps) + β per row,
 // std the population standard deviation, as the lesson's layer_norm writes it.
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps = 1e-6);

@@ -1,5 +1,5 @@
-// What a caller asks for, before any checking: a generated, explicit or preset spec,
-// and the validated problem it becomes. Field names in messages are the JS names.
+// What a caller asks for, before any checking: a generated or explicit spec, and the validated
+// problem it becomes. Field names in messages are the JS names.
 #pragma once
 
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/config.hpp"
+#include "attention/encoder.hpp"
 
 namespace attention {
 
@@ -16,23 +17,33 @@ using row_list = std::vector<std::vector<double>>; // a matrix as the caller wro
 // Sizes to draw a problem from numpy's generator, like the lesson's examples.
 // Numbers arrive as doubles so that 2.5, −1 or NaN can be rejected by name.
 struct generated_spec {
+    problem_kind kind = problem_kind::self;
     double seed = 42;
-    double seq_len = 0;        // seqLen
-    double d_model = 0;        // dModel
-    double num_heads = 1;      // numHeads
-    std::optional<double> d_k; // dK, default dModel / numHeads
-    std::optional<double> d_v; // dV, default dModel / numHeads
+    double skip = 0;                    // normals drawn and discarded before X
+    double seq_len = 0;                 // seqLen (queryLen in cross-attention)
+    double kv_len = 0;                  // keyLen: cross-attention only
+    double d_model = 0;                 // dModel
+    double num_heads = 1;               // numHeads
+    std::optional<double> num_kv_heads; // numKvHeads, default numHeads (self-attention only)
+    std::optional<double> d_k;          // dK, default dModel / numHeads
+    std::optional<double> d_v;          // dV, default dModel / numHeads
+    std::optional<double> d_ff;         // dFF: the encoder layer's, default 4 · dModel
+    std::optional<double> valid_keys;   // validKeys: cross-attention's unpadded keys
     bool causal = false;
-    bool output_projection = true; // outputProjection
+    bool output_projection = true; // outputProjection (always on in the encoder layer)
     bool scale_scores = true;      // scaleScores
 };
 
-// Matrices given directly; one W_Q, W_K, W_V per head.
+// Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
 struct explicit_spec {
-    row_list x;                     // X: (T, D)
-    std::vector<row_list> w_q, w_k; // W_Q, W_K: H × (D, DK)
-    std::vector<row_list> w_v;      // W_V: H × (D, DV)
-    std::optional<row_list> w_o;    // W_O: (H·DV, D)
+    problem_kind kind = problem_kind::self; // self or cross
+    row_list x;                             // X (X_q in cross-attention): (T, D)
+    row_list x_kv;                          // X_kv: (T_kv, D), cross-attention only
+    std::vector<row_list> w_q;              // W_Q: H × (D, DK)
+    std::vector<row_list> w_k;              // W_K: H_kv × (D, DK)
+    std::vector<row_list> w_v;              // W_V: H_kv × (D, DV)
+    std::optional<row_list> w_o;            // W_O: (H·DV, D)
+    std::optional<double> valid_keys;       // validKeys: cross-attention only
     bool causal = false;
     bool scale_scores = true;
 };
@@ -40,17 +51,16 @@ struct explicit_spec {
 struct problem {
     attention_config config;
     attention_params params;
+    ffn_params ffn; // the encoder layer's
 };
 
-// Validates every field (and, when traced, the trace budget), then draws X, every W_Q,
-// every W_K, every W_V and W_O in that order from numpy's generator seeded with spec.seed.
+// Validates every field (and, when traced, the trace budget), then draws from numpy's
+// generator seeded with spec.seed, after `skip` discarded normals: X (or X_q, then X_kv),
+// every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2.
 problem make_problem(const generated_spec &spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.
 problem make_problem(const explicit_spec &spec);
-
-// The lesson's examples: "lesson-self-attention", "lesson-multi-head", "lesson-causal".
-generated_spec preset(const std::string &name);
 
 // Throws unless a traced run of c fits the trace budget.
 void check_trace_budget(const attention_config &c);

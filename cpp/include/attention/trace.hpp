@@ -1,27 +1,37 @@
-// The trace: every stage of an attention run, with its shape algebra, values and operands.
+// The trace: every stage of a run, with its shape algebra, values and operands, and the
+// recorder the passes hand their tensors to.
 #pragma once
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attention/config.hpp"
 #include "attention/matrix.hpp"
+#include "attention/stages.hpp"
 
 namespace attention {
 
 constexpr int no_head = -1; // stages and operands that belong to no single head
 
-// A matrix a stage was computed from, e.g. X and W_Q for the stage q.
-struct operand {
-    std::string name; // "X", "W_Q", "Q", "scores", "head", "contribution", …
-    int head = no_head;
-    matrix values;
-};
-
 // One dimension of a shape: its size and the symbol the lesson gives it.
 struct dim {
     std::size_t size;
-    std::string symbol; // "T", "d_model", "d_k", "d_v", "h·d_v"
+    std::string symbol; // "T", "T_q", "T_kv", "d_model", "d_k", "d_v", "d_ff", "h", "h·d_v", "1"
+};
+
+// What a matrix's rows and columns are, in symbols: ("T", "d_k").
+struct axes {
+    std::string rows, cols;
+};
+
+// A matrix a stage was computed from, e.g. X and W_Q for the stage q.
+struct operand {
+    std::string name; // "X", "W_Q", "Q", "scores", "M", "head", "contribution", …
+    int head = no_head;
+    matrix values;
+    axes ax;
 };
 
 // A shape equation twice over, with numbers and with symbols, token for token:
@@ -31,20 +41,21 @@ struct equation {
     std::string symbolic;
 };
 
-equation shape_of(dim r, dim c);                     // (r, c)
-equation product(dim m, dim k, dim n);               // (m, k) @ (k, n) → (m, n)
-equation divide_by_sqrt(dim t, dim dk);              // (t, t) ÷ √dk → (t, t)
-equation divide_by_one(dim t);                       // (t, t) ÷ 1 → (t, t)
-equation add_mask(dim t);                            // (t, t) + mask → (t, t)
-equation softmax_of(dim t);                          // softmax(t, t) → (t, t)
-equation concat_of(dim h, dim t, dim dv, dim width); // h × (t, dv) → (t, width)
+// Where a stage belongs: a query head, and the K/V head it reads (no_head for neither).
+struct head_ref {
+    int head = no_head;
+    int kv_head = no_head;
+};
 
 struct stage {
-    std::string id; // x, q, k, v, scores, scaled, masked, weights, head, concat, output
-    int head = no_head;
+    stage_id id;
+    int head = no_head;    // the query head; k and v: the first query head of their group
+    int kv_head = no_head; // the K/V head the stage reads or is
     equation eq;
     matrix values;
+    axes ax;
     std::vector<operand> operands;
+    matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
 };
 
 struct trace {
@@ -52,7 +63,31 @@ struct trace {
     std::vector<stage> stages;
 };
 
-// How many doubles a traced run of this config records, operands included.
+// A stage from the table's rules: its equation from the dims its pass names (in the order its
+// shape_rule gives), its axes the result's, its row totals when the entry asks for them.
+stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim> &dims,
+                 const matrix &values);
+
+// Appends a stage; operands are moved in one by one (a braced list would copy each twice).
+// Callers test `out` first, so that a run without a trace copies nothing.
+template <class... Operands>
+void record(trace *out, stage_id id, head_ref at, const std::vector<dim> &dims,
+            const matrix &values, Operands &&...operands) {
+    stage s = make_stage(*out, id, at, dims, values);
+    s.operands.reserve(sizeof...(operands));
+    (s.operands.push_back(std::forward<Operands>(operands)), ...);
+    out->stages.push_back(std::move(s));
+}
+
+// The axes of a matrix whose rows and columns are these dimensions.
+inline axes axes_of(const dim &r, const dim &c) {
+    return {r.symbol, c.symbol};
+}
+
+// How many doubles a traced run of this config records at most, operands included.
 std::size_t trace_value_count(const attention_config &c);
+
+// How many doubles this trace holds, operands and totals included.
+std::size_t recorded_value_count(const trace &t);
 
 } // namespace attention

@@ -1,0 +1,43 @@
+// Reading JS values into the core's specs, and writing the core's results as JS values.
+// Embind only: no math here. Every reader throws std::invalid_argument naming the field.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <string>
+
+#include "attention/explain.hpp"
+#include "attention/spec.hpp"
+
+namespace bindings {
+
+using emscripten::val;
+
+// "array", "null", or JS's typeof.
+std::string type_of(const val &v);
+
+[[noreturn]] void reject(const std::string &field, const std::string &rule);
+
+// A number field, `fallback` when absent; rejects any other type by name.
+double number_field(const val &spec, const char *key, double fallback);
+
+// The validated problem of a JS spec (generated, explicit or { preset });
+// `traced` also checks the trace budget before drawing.
+attention::problem problem_from(const val &spec, bool traced);
+
+// The seed a spec draws with; NaN for explicit matrices.
+double seed_of(const val &spec);
+
+// A JS-owned copy of n doubles.
+val float64_array(const double *data, std::size_t n);
+
+// { config, layout (JSON text), values (one Float64Array) }: see trace_to_js.cpp.
+val trace_js(const attention::trace &t, double seed);
+
+val explanation_js(const attention::cell_explanation &e);
+
+// engine.presets() and engine.models().
+val presets_js();
+val models_js();
+
+} // namespace bindings

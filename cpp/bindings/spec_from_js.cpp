@@ -1,0 +1,229 @@
+// JS spec → the core's generated or explicit spec. Every field is type-checked here by its
+// JS name; ranges and shapes are checked by the core (spec.cpp, validation.cpp).
+#include <emscripten/val.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "attention/presets.hpp"
+#include "attention/validation.hpp"
+#include "js_values.hpp"
+
+namespace bindings {
+
+using namespace attention;
+
+namespace {
+
+double required_number(const val &spec, const char *key) {
+    if (spec[key].isUndefined())
+        reject(key, "is missing; give a whole number");
+    return number_field(spec, key, 0);
+}
+
+std::optional<double> optional_number(const val &spec, const char *key) {
+    if (spec[key].isUndefined())
+        return std::nullopt;
+    return number_field(spec, key, 0);
+}
+
+bool bool_field(const val &spec, const char *key, bool fallback) {
+    const val v = spec[key];
+    if (v.isUndefined())
+        return fallback;
+    if (type_of(v) != "boolean")
+        reject(key, "must be true or false, got " + type_of(v));
+    return v.as<bool>();
+}
+
+// The length of a JS array, refused above `limit` before anything is allocated for it.
+std::size_t checked_length(const val &array, const std::string &field, const char *what,
+                           std::size_t limit) {
+    const double n = array["length"].as<double>();
+    if (n > double(limit))
+        reject(field, js_number(n) + " " + what + ", more than the limit " + std::to_string(limit));
+    return std::size_t(n);
+}
+
+row_list rows_value(const val &m, const std::string &field, std::size_t max_rows,
+                    std::size_t max_cols) {
+    if (!m.isArray())
+        reject(field, "must be an array of rows, got " + type_of(m));
+    row_list out(checked_length(m, field, "rows", max_rows));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const val row = m[i];
+        const std::string at = field + "[" + std::to_string(i) + "]";
+        if (!row.isArray())
+            reject(at, "must be an array of numbers, got " + type_of(row));
+        const std::size_t n = checked_length(row, at, "values", max_cols);
+        for (std::size_t j = 0; j < n; ++j) {
+            const val x = row[j];
+            if (type_of(x) != "number")
+                reject(at + "[" + std::to_string(j) + "]", "must be a number, got " + type_of(x));
+            out[i].push_back(x.as<double>());
+        }
+    }
+    return out;
+}
+
+std::vector<row_list> per_head(const val &spec, const char *key) {
+    const val list = spec[key];
+    if (!list.isArray())
+        reject(key, "must be an array with one matrix per head, got " + type_of(list));
+    std::vector<row_list> out;
+    for (std::size_t h = 0; h < checked_length(list, key, "matrices", limits::max_heads); ++h)
+        out.push_back(rows_value(list[h], std::string(key) + "[" + std::to_string(h) + "]",
+                                 limits::max_d_model, limits::max_head_dim));
+    return out;
+}
+
+void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
+                           const std::string &what) {
+    const val keys = val::global("Object").call<val>("keys", spec);
+    for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
+        const std::string key = keys[i].as<std::string>();
+        if (!known.count(key)) {
+            std::string list;
+            for (const std::string &k : known)
+                list += (list.empty() ? "" : ", ") + k;
+            reject("spec", "unknown field \"" + key.substr(0, 40) + "\" for " + what +
+                               " (known: " + list + ")");
+        }
+    }
+}
+
+problem_kind kind_of(const val &spec) {
+    const val v = spec["kind"];
+    if (v.isUndefined())
+        return problem_kind::self;
+    if (type_of(v) != "string")
+        reject("kind", "must be a string, got " + type_of(v));
+    const std::string kind = v.as<std::string>();
+    if (kind == "self")
+        return problem_kind::self;
+    if (kind == "cross")
+        return problem_kind::cross;
+    if (kind == "encoder-layer")
+        return problem_kind::encoder_layer;
+    reject("kind", "\"" + kind.substr(0, 40) + "\" is not one of self, cross, encoder-layer");
+}
+
+// The fields each kind of generated spec takes.
+std::set<std::string> generated_fields(problem_kind kind) {
+    std::set<std::string> common{"kind", "seed", "skip", "dModel", "numHeads", "dK", "dV", "scaleScores"};
+    if (kind == problem_kind::cross)
+        common.insert({"queryLen", "keyLen", "validKeys", "outputProjection"});
+    else if (kind == problem_kind::encoder_layer)
+        common.insert({"seqLen", "dFF", "causal"});
+    else
+        common.insert({"seqLen", "numKvHeads", "causal", "outputProjection"});
+    return common;
+}
+
+const char *kind_name(problem_kind kind) {
+    return kind == problem_kind::cross           ? "kind \"cross\""
+           : kind == problem_kind::encoder_layer ? "kind \"encoder-layer\""
+                                                 : "self-attention";
+}
+
+generated_spec generated_from(const val &spec) {
+    generated_spec s;
+    s.kind = kind_of(spec);
+    reject_unknown_fields(spec, generated_fields(s.kind), kind_name(s.kind));
+    const bool cross = s.kind == problem_kind::cross;
+    s.seed = number_field(spec, "seed", s.seed);
+    s.skip = number_field(spec, "skip", s.skip);
+    s.seq_len = required_number(spec, cross ? "queryLen" : "seqLen");
+    if (cross)
+        s.kv_len = required_number(spec, "keyLen");
+    s.d_model = required_number(spec, "dModel");
+    s.num_heads = number_field(spec, "numHeads", s.num_heads);
+    s.num_kv_heads = optional_number(spec, "numKvHeads");
+    s.d_k = optional_number(spec, "dK");
+    s.d_v = optional_number(spec, "dV");
+    s.d_ff = optional_number(spec, "dFF");
+    s.valid_keys = optional_number(spec, "validKeys");
+    s.causal = bool_field(spec, "causal", s.causal);
+    s.output_projection = bool_field(spec, "outputProjection", s.output_projection);
+    s.scale_scores = bool_field(spec, "scaleScores", s.scale_scores);
+    return s;
+}
+
+explicit_spec explicit_from(const val &spec) {
+    explicit_spec s;
+    s.kind = kind_of(spec);
+    const bool cross = s.kind == problem_kind::cross;
+    if (s.kind == problem_kind::encoder_layer)
+        reject("kind", "\"encoder-layer\" takes no explicit matrices; give sizes and a seed");
+    if (cross)
+        reject_unknown_fields(spec, {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys", "scaleScores"},
+                              kind_name(s.kind));
+    else
+        reject_unknown_fields(spec, {"kind", "X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"},
+                              "explicit self-attention");
+    const char *x_name = cross ? "X_q" : "X";
+    s.x = rows_value(spec[x_name], x_name, limits::max_seq_len, limits::max_d_model);
+    if (cross)
+        s.x_kv = rows_value(spec["X_kv"], "X_kv", limits::max_seq_len, limits::max_d_model);
+    s.w_q = per_head(spec, "W_Q");
+    s.w_k = per_head(spec, "W_K");
+    s.w_v = per_head(spec, "W_V");
+    if (!spec["W_O"].isUndefined())
+        s.w_o = rows_value(spec["W_O"], "W_O", limits::max_heads * limits::max_head_dim,
+                           limits::max_d_model);
+    s.valid_keys = optional_number(spec, "validKeys");
+    s.causal = bool_field(spec, "causal", false);
+    s.scale_scores = bool_field(spec, "scaleScores", true);
+    return s;
+}
+
+bool is_explicit(const val &spec) {
+    return !spec["X"].isUndefined() || !spec["X_q"].isUndefined();
+}
+
+} // namespace
+
+std::string type_of(const val &v) {
+    if (v.isNull())
+        return "null";
+    if (v.isArray())
+        return "array";
+    return v.typeOf().as<std::string>();
+}
+
+void reject(const std::string &field, const std::string &rule) {
+    throw std::invalid_argument(field + ": " + rule);
+}
+
+double number_field(const val &spec, const char *key, double fallback) {
+    const val v = spec[key];
+    if (v.isUndefined())
+        return fallback;
+    if (type_of(v) != "number")
+        reject(key, "must be a number, got " + type_of(v));
+    return v.as<double>();
+}
+
+problem problem_from(const val &spec, bool traced) {
+    if (type_of(spec) != "object")
+        reject("spec", "must be an object, got " + type_of(spec));
+    if (!spec["preset"].isUndefined()) {
+        reject_unknown_fields(spec, {"preset"}, "a preset");
+        if (type_of(spec["preset"]) != "string")
+            reject("preset", "must be a string");
+        return make_problem(preset(spec["preset"].as<std::string>()), traced);
+    }
+    if (is_explicit(spec))
+        return make_problem(explicit_from(spec));
+    return make_problem(generated_from(spec), traced);
+}
+
+double seed_of(const val &spec) {
+    if (!spec["preset"].isUndefined())
+        return preset(spec["preset"].as<std::string>()).seed;
+    if (is_explicit(spec))
+        return NAN;
+    return number_field(spec, "seed", generated_spec{}.seed);
+}
+
+} // namespace bindings

@@ -1,0 +1,285 @@
+// The core's results → plain JS values: a trace as one Float64Array plus a JSON layout,
+// explanations, presets and models. Copies only; no math here.
+#include <emscripten/val.h>
+
+#include <cmath>
+
+#include "attention/presets.hpp"
+#include "js_values.hpp"
+
+namespace bindings {
+
+using namespace attention;
+
+namespace {
+
+// A trace crosses into JS as one Float64Array holding every matrix back to back, plus a
+// JSON layout of stages and operands with offsets into it: a handful of calls instead of
+// hundreds, each matrix copied straight into JS memory, and a matrix equal to one already
+// placed (an operand repeating a stage, e.g. X beside every Q) placed once and shared.
+class trace_packer {
+  public:
+    explicit trace_packer(std::size_t capacity)
+        : values_(val::global("Float64Array").new_(capacity)) {}
+
+    // Places m (or finds its twin); returns its layout fields.
+    std::string place(const matrix &m) {
+        const std::size_t offset = offset_of(m);
+        return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
+               "],\"offset\":" + std::to_string(offset);
+    }
+
+    // The values placed so far (the buffer's unused tail is never touched, so costs no memory).
+    val values() const { return values_.call<val>("subarray", 0, end_); }
+
+  private:
+    std::size_t offset_of(const matrix &m) {
+        for (const auto &[placed, offset] : placed_)
+            if (placed->shape() == m.shape() && std::equal(m.begin(), m.end(), placed->begin()))
+                return offset;
+        values_.call<void>("set", val(emscripten::typed_memory_view(m.size(), m.data())), end_);
+        placed_.emplace_back(&m, end_);
+        end_ += m.size();
+        return placed_.back().second;
+    }
+
+    val values_;
+    std::vector<std::pair<const matrix *, std::size_t>> placed_; // matrices in the trace, offsets
+    std::size_t end_ = 0;
+};
+
+std::string quoted(const std::string &text) {
+    std::string out = "\"";
+    for (char ch : text)
+        out += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+    return out + "\"";
+}
+
+std::string head_json(int head) {
+    return head == no_head ? "null" : std::to_string(head);
+}
+
+std::string axes_json(const axes &a) {
+    return "\"axes\":[" + quoted(a.rows) + "," + quoted(a.cols) + "]";
+}
+
+std::string operands_json(const stage &s, trace_packer &packer) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < s.operands.size(); ++i) {
+        const operand &op = s.operands[i];
+        out += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
+               ",\"head\":" + head_json(op.head) + "," + axes_json(op.ax) + "," +
+               packer.place(op.values) + "}";
+    }
+    return out + "]";
+}
+
+// The JSON layout of t's stages, placing every matrix into the packer as it goes.
+std::string layout_of(const trace &t, trace_packer &packer) {
+    std::string layout = "[";
+    for (const stage &s : t.stages) {
+        if (layout.size() > 1)
+            layout += ",";
+        layout += "{\"id\":" + quoted(name_of(s.id)) + ",\"head\":" + head_json(s.head) +
+                  ",\"kvHead\":" + head_json(s.kv_head) + ",\"equation\":" + quoted(s.eq.numeric) +
+                  ",\"symbolic\":" + quoted(s.eq.symbolic) + "," + axes_json(s.ax) + "," +
+                  packer.place(s.values) + ",\"totals\":" +
+                  (s.totals.size() ? "{" + packer.place(s.totals) + "}" : std::string("null")) +
+                  ",\"operands\":" + operands_json(s, packer) + "}";
+    }
+    return layout + "]";
+}
+
+const char *kind_js(problem_kind kind) {
+    return kind == problem_kind::cross           ? "cross"
+           : kind == problem_kind::encoder_layer ? "encoder-layer"
+                                                 : "self";
+}
+
+val optional_js(std::optional<std::size_t> v) {
+    return v ? val(*v) : val::null();
+}
+
+// K/V parameters and cache values of this layer, and of the same layer with every head its
+// own K/V (multi-head attention): what grouped-query attention saves.
+val kv_sizes_js(const attention_config &c) {
+    val o = val::object();
+    o.set("params", kv_parameter_count(c, c.num_kv_heads));
+    o.set("paramsMha", kv_parameter_count(c, c.num_heads));
+    o.set("cacheValues", kv_cache_values(c, c.num_kv_heads));
+    o.set("cacheValuesMha", kv_cache_values(c, c.num_heads));
+    return o;
+}
+
+val config_js(const attention_config &c, double seed) {
+    val o = val::object();
+    o.set("kind", std::string(kind_js(c.kind)));
+    o.set("seqLen", c.seq_len);
+    o.set("kvLen", c.kv_len);
+    o.set("dModel", c.d_model);
+    o.set("numHeads", c.num_heads);
+    o.set("numKvHeads", c.num_kv_heads);
+    o.set("dK", c.d_k);
+    o.set("dV", c.d_v);
+    o.set("dFF", c.d_ff ? val(c.d_ff) : val::null());
+    o.set("validKeys", optional_js(c.valid_keys));
+    o.set("causal", c.causal);
+    o.set("outputProjection", c.output_projection);
+    o.set("scaleScores", c.scale_scores);
+    o.set("seed", std::isnan(seed) ? val::null() : val(seed));
+    o.set("kv", kv_sizes_js(c));
+    return o;
+}
+
+val doubles_js(const std::vector<double> &v) {
+    return float64_array(v.data(), v.size());
+}
+
+val terms_js(const std::vector<product_term> &terms) {
+    if (terms.empty())
+        return val::null();
+    val out = val::array();
+    for (const product_term &t : terms) {
+        val js = val::object();
+        js.set("a", t.a);
+        js.set("b", t.b);
+        js.set("product", t.product);
+        out.call<void>("push", js);
+    }
+    return out;
+}
+
+val softmax_js(const std::optional<softmax_parts> &s) {
+    if (!s)
+        return val::null();
+    val o = val::object();
+    o.set("logits", doubles_js(s->logits));
+    o.set("max", s->max);
+    o.set("exps", doubles_js(s->exps));
+    o.set("expSum", s->exp_sum);
+    return o;
+}
+
+val norm_js(const std::optional<norm_parts> &n) {
+    if (!n)
+        return val::null();
+    val o = val::object();
+    o.set("mean", n->mean);
+    o.set("std", n->std_dev);
+    o.set("eps", n->eps);
+    o.set("row", doubles_js(n->row));
+    return o;
+}
+
+val optional_number_js(std::optional<double> v) {
+    return v ? val(*v) : val::null();
+}
+
+// A generated spec as the JS object engine.run takes (presets are listed this way).
+val spec_js(const generated_spec &s) {
+    val o = val::object();
+    const bool cross = s.kind == problem_kind::cross;
+    o.set("kind", std::string(kind_js(s.kind)));
+    o.set("seed", s.seed);
+    if (s.skip)
+        o.set("skip", s.skip);
+    o.set(cross ? "queryLen" : "seqLen", s.seq_len);
+    if (cross)
+        o.set("keyLen", s.kv_len);
+    o.set("dModel", s.d_model);
+    o.set("numHeads", s.num_heads);
+    const std::pair<const char *, std::optional<double>> optional[] = {
+        {"numKvHeads", s.num_kv_heads}, {"dK", s.d_k}, {"dV", s.d_v},
+        {"dFF", s.d_ff}, {"validKeys", s.valid_keys}};
+    for (const auto &[key, value] : optional)
+        if (value)
+            o.set(key, *value);
+    if (!cross)
+        o.set("causal", s.causal);
+    if (s.kind != problem_kind::encoder_layer)
+        o.set("outputProjection", s.output_projection);
+    o.set("scaleScores", s.scale_scores);
+    return o;
+}
+
+val strings_js(const std::vector<std::string> &list) {
+    val out = val::array();
+    for (const std::string &s : list)
+        out.call<void>("push", s);
+    return out;
+}
+
+} // namespace
+
+val float64_array(const double *data, std::size_t n) {
+    // slice() on a view of the WASM memory copies about 3× faster in V8 than new Float64Array(view).
+    return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
+}
+
+val trace_js(const trace &t, double seed) {
+    trace_packer packer(recorded_value_count(t));
+    val o = val::object();
+    o.set("config", config_js(t.config, seed));
+    o.set("layout", layout_of(t, packer));
+    o.set("values", packer.values());
+    return o;
+}
+
+val explanation_js(const cell_explanation &e) {
+    val o = val::object();
+    o.set("value", e.value);
+    o.set("terms", terms_js(e.terms));
+    o.set("sum", e.sum);
+    o.set("bias", optional_number_js(e.bias));
+    o.set("divisor", e.divisor);
+    o.set("input", optional_number_js(e.input));
+    o.set("mask", optional_number_js(e.mask));
+    o.set("masked", e.masked);
+    o.set("softmax", softmax_js(e.softmax));
+    o.set("addends", e.addends.empty() ? val::null() : doubles_js(e.addends));
+    o.set("norm", norm_js(e.norm));
+    val source = val::null();
+    if (e.source_head != no_head) {
+        source = val::object();
+        source.set("head", e.source_head);
+        source.set("col", e.source_col);
+    }
+    o.set("source", source);
+    return o;
+}
+
+val presets_js() {
+    val out = val::array();
+    for (const preset_info &p : presets()) {
+        val o = val::object();
+        o.set("id", p.id);
+        o.set("chapter", p.chapter);
+        o.set("title", p.title);
+        o.set("fromLesson", p.from_lesson);
+        o.set("spec", spec_js(p.spec));
+        o.set("tokens", strings_js(p.tokens));
+        o.set("keyTokens", p.key_tokens.empty() ? val::null() : strings_js(p.key_tokens));
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
+val models_js() {
+    val out = val::array();
+    for (const model_info &m : models()) {
+        val o = val::object();
+        o.set("id", m.id);
+        o.set("name", m.name);
+        o.set("dModel", m.d_model);
+        o.set("numHeads", m.num_heads);
+        o.set("dK", m.d_k);
+        o.set("numLayers", m.num_layers);
+        o.set("numKvHeads", m.num_kv_heads);
+        o.set("contextLength", m.context);
+        o.set("scoreValues", double(score_values(m))); // < 2⁵³: exact as a JS number
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
+} // namespace bindings

@@ -1,0 +1,42 @@
+// The examples the stepper opens with, defined once here and listed to JS by the engine, and
+// the real models the lesson's table names.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attention/spec.hpp"
+
+namespace attention {
+
+struct preset_info {
+    std::string id;
+    std::string chapter; // attention, cross, gqa, encoder-layer
+    std::string title;
+    bool from_lesson; // the very numbers the lesson's program draws
+    generated_spec spec;
+    std::vector<std::string> tokens;     // row labels of X (X_q in cross-attention)
+    std::vector<std::string> key_tokens; // cross-attention: row labels of X_kv
+};
+
+// Every preset, the first of each chapter its default.
+const std::vector<preset_info> &presets();
+
+// The preset's spec; throws std::invalid_argument naming the known ones.
+generated_spec preset(const std::string &id);
+
+// A model from the lesson's table "Multi-Head Attention in Real Models", with its K/V heads
+// (LLaMA 3 uses grouped-query attention) and its context length.
+struct model_info {
+    std::string id, name;
+    std::size_t d_model, num_heads, d_k, num_layers, num_kv_heads, context;
+};
+
+const std::vector<model_info> &models();
+
+// Attention weights one forward pass holds over every head and layer at the model's full
+// context: context² · heads · layers (GPT-3: 2048² · 96 · 96 = 38,654,705,664).
+std::uint64_t score_values(const model_info &m);
+
+} // namespace attention

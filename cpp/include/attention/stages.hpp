@@ -1,0 +1,86 @@
+// Every stage the engine can record, in one table: its id (what JS sees), how its shape
+// equation reads, and how explain_cell takes one of its cells apart. The passes, the trace and
+// explain all go through this table; adding a stage is one entry here plus one record() call.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace attention {
+
+enum class stage_id {
+    x,          // (T, D)       self-attention's tokens
+    x_q,        // (T_q, D)     cross-attention's query tokens
+    x_kv,       // (T_kv, D)    cross-attention's key/value tokens
+    q,          // (T, DK)      X · W_Q
+    k,          // (T_kv, DK)   X · W_K
+    v,          // (T_kv, DV)   X · W_V
+    scores,     // (T, T_kv)    Q · Kᵀ
+    scaled,     // (T, T_kv)    scores / √DK
+    masked,     // (T, T_kv)    scaled + M
+    weights,    // (T, T_kv)    row softmax
+    head,       // (T, DV)      weights · V
+    concat,     // (T, H·DV)    heads side by side
+    output,     // (T, D)       concat · W_O
+    residual1,  // (T, D)       X + attention output
+    norm1,      // (T, D)       layer norm
+    ffn_pre,    // (T, DFF)     norm1 · W1 + b1
+    ffn_hidden, // (T, DFF)     ReLU
+    ffn_out,    // (T, D)       hidden · W2 + b2
+    residual2,  // (T, D)       norm1 + ffn_out
+    norm2,      // (T, D)       layer norm: the layer's output
+};
+
+// How a stage's shape equation reads, given the dimensions its pass names (in this order).
+enum class shape_rule {
+    input,   // {r, c}:         (r, c)
+    product, // {m, k, n}:      (m, k) @ (k, n) → (m, n)
+    scale,   // {r, c, dk}:     (r, c) ÷ √dk → (r, c), or ÷ 1 without scaling
+    mask,    // {r, c}:         (r, c) + (r, c) → (r, c)
+    softmax, // {r, c}:         softmax(r, c) → (r, c)
+    concat,  // {h, r, dv, w}:  h × (r, dv) → (r, w)
+    add,     // {r, c}:         (r, c) + (r, c) → (r, c)
+    norm,    // {r, c}:         norm(r, c) → (r, c)
+    affine,  // {m, k, n}:      (m, k) @ (k, n) + (n) → (m, n)
+    relu,    // {r, c}:         ReLU(r, c) → (r, c)
+};
+
+// How explain_cell takes a cell (i, j) apart; operands are read by position.
+enum class cell_rule {
+    none,        // drawn, not computed
+    dot,         // Σ_p op0[i, p] · op1[p, j]
+    dot_rows,    // Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
+    scaled_dot,  // the scores stage's dot, then ÷ divisor
+    mask,        // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
+    softmax,     // exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
+    copy_column, // column j comes from one head's column
+    sum,         // op0[i, j] + op1[i, j]
+    norm,        // (op0[i, j] − mean_i) / (std_i + ε)
+    affine,      // Σ_p op0[i, p] · op1[p, j] + op2[0, j]
+    relu,        // max(0, op0[i, j])
+};
+
+struct stage_entry {
+    stage_id id;
+    const char *name; // the id JS and the fixtures use
+    shape_rule shape;
+    cell_rule cell;
+    bool row_totals; // the trace carries Σ of each row (the weights: each row sums to 1)
+};
+
+// The entry of a stage.
+const stage_entry &entry(stage_id id);
+
+// The stage's name, e.g. "scores".
+inline const char *name_of(stage_id id) {
+    return entry(id).name;
+}
+
+// The stage with this name, if any.
+std::optional<stage_id> stage_named(const std::string &name);
+
+// Every stage name, comma-separated, for messages.
+std::string stage_names();
+
+} // namespace attention

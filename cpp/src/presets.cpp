@@ -1,0 +1,97 @@
+#include "attention/presets.hpp"
+
+#include <stdexcept>
+
+namespace attention {
+
+namespace {
+
+// Seed 42 throughout, as in the lesson.
+generated_spec self(double t, double d, double h, std::optional<double> dk, bool causal, bool w_o) {
+    generated_spec s;
+    s.seq_len = t, s.d_model = d, s.num_heads = h, s.d_k = dk, s.d_v = dk, s.causal = causal;
+    s.output_projection = w_o;
+    return s;
+}
+
+generated_spec lesson_causal() {
+    // The lesson's causal example does not reseed: it draws after the 1104 normals of the
+    // multi-head example (X: 5·16, four each of W_Q, W_K, W_V: 4·3·16·4, W_O: 16·16).
+    generated_spec s = self(4, 8, 1, 4, true, false);
+    s.skip = 5 * 16 + 3 * 4 * 16 * 4 + 16 * 16;
+    return s;
+}
+
+generated_spec grouped(double kv_heads) {
+    generated_spec s = self(5, 16, 4, std::nullopt, false, true);
+    s.num_kv_heads = kv_heads;
+    return s;
+}
+
+generated_spec cross(double t_q, double t_kv, std::optional<double> valid_keys) {
+    generated_spec s = self(t_q, 8, 2, 4, false, true);
+    s.kind = problem_kind::cross;
+    s.kv_len = t_kv;
+    s.valid_keys = valid_keys;
+    return s;
+}
+
+generated_spec encoder() {
+    generated_spec s = self(5, 16, 4, std::nullopt, false, true);
+    s.kind = problem_kind::encoder_layer;
+    s.d_ff = 64;
+    return s;
+}
+
+const std::vector<std::string> five{"the", "cat", "sat", "on", "mats"};
+
+} // namespace
+
+const std::vector<preset_info> &presets() {
+    static const std::vector<preset_info> all{
+        {"lesson-multi-head", "attention", "Lesson: multi-head, 4 heads", true,
+         self(5, 16, 4, std::nullopt, false, true), five, {}},
+        {"lesson-self-attention", "attention", "Lesson: self-attention", true,
+         self(5, 8, 1, 4, false, false), five, {}},
+        {"lesson-causal", "attention", "Lesson: causal mask", true, lesson_causal(),
+         {"the", "cat", "sat", "down"}, {}},
+        {"cross-translation", "cross", "Translation: le chat reads the cat sat", false,
+         cross(2, 3, std::nullopt), {"le", "chat"}, {"the", "cat", "sat"}},
+        {"cross-padding", "cross", "Padded source: the last key is padding", false,
+         cross(2, 4, 3), {"le", "chat"}, {"the", "black", "cat", "<pad>"}},
+        {"gqa-4-2", "gqa", "Grouped-query: 4 query heads, 2 K/V heads", false, grouped(2), five, {}},
+        {"mqa-4-1", "gqa", "Multi-query: 4 query heads, 1 K/V head", false, grouped(1), five, {}},
+        {"gqa-4-4", "gqa", "Multi-head for comparison: 4 and 4", false, grouped(4), five, {}},
+        {"encoder-layer", "encoder-layer", "Encoder layer: 4 heads, d_ff = 64", false, encoder(),
+         five, {}},
+    };
+    return all;
+}
+
+generated_spec preset(const std::string &id) {
+    std::string known;
+    for (const preset_info &p : presets()) {
+        if (p.id == id)
+            return p.spec;
+        known += (known.empty() ? "" : ", ") + p.id;
+    }
+    throw std::invalid_argument("preset: \"" + id.substr(0, 40) + "\" is not one of " + known);
+}
+
+const std::vector<model_info> &models() {
+    static const std::vector<model_info> all{
+        {"gpt2-117m", "GPT-2 (117M)", 768, 12, 64, 12, 12, 1024},
+        {"gpt2-1.5b", "GPT-2 (1.5B)", 1600, 25, 64, 48, 25, 1024},
+        {"gpt3-175b", "GPT-3 (175B)", 12288, 96, 128, 96, 96, 2048},
+        {"llama3-8b", "LLaMA 3 (8B)", 4096, 32, 128, 32, 8, 8192},
+        {"llama3-70b", "LLaMA 3 (70B)", 8192, 64, 128, 80, 8, 8192},
+    };
+    return all;
+}
+
+std::uint64_t score_values(const model_info &m) {
+    const std::uint64_t n = m.context;
+    return n * n * m.num_heads * m.num_layers;
+}
+
+} // namespace attention
