@@ -1,5 +1,6 @@
 // numpy's reference values (tests/fixtures/lesson-reference.txt, made by
-// scripts/make-reference.py), keyed "example:stage/head" or "randn/seed/RxC".
+// scripts/make-reference.py): the sizes numpy used for each preset, and its matrices keyed
+// "preset:stage/head", "preset:operand" or "randn/seed/RxC".
 #pragma once
 
 #include <cstdlib>
@@ -13,32 +14,70 @@
 
 namespace reference {
 
-inline std::map<std::string, attention::matrix> load() {
+// A preset's sizes as numpy used them, by the engine's JS names: "seqLen" → "5",
+// "causal" → "false", "validKeys" → "null", "kind" → "cross".
+using sizes = std::map<std::string, std::string>;
+
+struct file {
+    std::map<std::string, sizes> presets;
+    std::map<std::string, attention::matrix> matrices;
+};
+
+// "preset id key=value …"
+inline void read_preset(std::istringstream &words, file &out) {
+    std::string id, word;
+    words >> id;
+    sizes &s = out.presets[id];
+    while (words >> word) {
+        const std::size_t eq = word.find('=');
+        s[word.substr(0, eq)] = word.substr(eq + 1);
+    }
+}
+
+// "key rows cols v…"
+inline void read_matrix(const std::string &key, std::istringstream &words, file &out) {
+    std::size_t r = 0, c = 0;
+    words >> r >> c;
+    attention::matrix m({r, c});
+    std::string word;
+    for (double &v : m) {
+        words >> word;
+        v = std::strtod(word.c_str(), nullptr); // strtod reads "-inf" too
+    }
+    out.matrices.emplace(key, std::move(m));
+}
+
+inline file load() {
     std::ifstream in(std::string(FIXTURE_DIR) + "/lesson-reference.txt");
     if (!in)
         throw std::runtime_error("cannot open lesson-reference.txt in " FIXTURE_DIR);
-    std::map<std::string, attention::matrix> out;
+    file out;
     std::string line;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#')
             continue;
         std::istringstream words(line);
-        std::string key, word;
-        std::size_t r = 0, c = 0;
-        words >> key >> r >> c;
-        attention::matrix m({r, c});
-        for (double &v : m) {
-            words >> word;
-            v = std::strtod(word.c_str(), nullptr); // strtod reads "-inf" too
-        }
-        out.emplace(key, std::move(m));
+        std::string key;
+        words >> key;
+        if (key == "preset")
+            read_preset(words, out);
+        else
+            read_matrix(key, words, out);
     }
     return out;
 }
 
-inline const std::map<std::string, attention::matrix> &matrices() {
-    static const auto all = load();
+inline const file &loaded() {
+    static const file all = load();
     return all;
+}
+
+inline const std::map<std::string, attention::matrix> &matrices() {
+    return loaded().matrices;
+}
+
+inline const std::map<std::string, sizes> &presets() {
+    return loaded().presets;
 }
 
 } // namespace reference

@@ -1,42 +1,41 @@
-// run() and forward() through the WASM engine: the lesson's three presets against numpy,
-// the stage order, shapes, equations and config, and explicit specs giving the same trace.
+// run() and forward() through the WASM engine: every preset the engine lists against numpy
+// (every stage, drawn weight, mask and row total), the stage order, shapes, axes, equations and
+// config of each kind, and explicit specs giving the same trace as generated ones.
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
 import {
-  PRESETS, assertClose, expectedLabels, explicitSpecFor, fixture, fixtures, label, stageOf,
+  PRESETS, assertClose, expectedForm, expectedLabels, explicitSpecFor, fixture, fixtures, groupOf,
+  label, stageOf,
 } from './support.mjs';
 
-let engine;
-before(async () => {
-  engine = await createEngine();
-});
+// Top-level: the tests below are made from the engine's own list of presets.
+const engine = await createEngine();
 
-// The equations every stage of a preset must show, numeric and symbolic.
-function expectedEquations({ seqLen: t, dModel: d, numHeads: h, dK: dk, dV: dv }) {
-  const tt = `(${t}, ${t})`;
-  return {
-    x: [`(${t}, ${d})`, '(T, d_model)'],
-    q: [`(${t}, ${d}) @ (${d}, ${dk}) → (${t}, ${dk})`, '(T, d_model) @ (d_model, d_k) → (T, d_k)'],
-    k: [`(${t}, ${d}) @ (${d}, ${dk}) → (${t}, ${dk})`, '(T, d_model) @ (d_model, d_k) → (T, d_k)'],
-    v: [`(${t}, ${d}) @ (${d}, ${dv}) → (${t}, ${dv})`, '(T, d_model) @ (d_model, d_v) → (T, d_v)'],
-    scores: [`(${t}, ${dk}) @ (${dk}, ${t}) → ${tt}`, '(T, d_k) @ (d_k, T) → (T, T)'],
-    scaled: [`${tt} ÷ √${dk} → ${tt}`, '(T, T) ÷ √d_k → (T, T)'],
-    masked: [`${tt} + mask ${tt} → ${tt}`, '(T, T) + mask (T, T) → (T, T)'],
-    weights: [`softmax${tt} → ${tt}`, 'softmax(T, T) → (T, T)'],
-    head: [`${tt} @ (${t}, ${dv}) → (${t}, ${dv})`, '(T, T) @ (T, d_v) → (T, d_v)'],
-    concat: [`${h} × (${t}, ${dv}) → (${t}, ${h * dv})`, 'h × (T, d_v) → (T, h·d_v)'],
-    output: [`(${t}, ${h * dv}) @ (${h * dv}, ${d}) → (${t}, ${d})`,
-      '(T, h·d_v) @ (h·d_v, d_model) → (T, d_model)'],
-  };
+// Drawn (inputs, weights, biases) or built (the mask M of 0 and −∞): both sides hold the same
+// doubles. Everything else is computed, and agrees with numpy to 1e-12.
+const isExact = (name) => ['x', 'x_q', 'x_kv', 'M'].includes(name) || /^[Wb]/.test(name);
+const hasFixture = (operand) => /^[Wb]/.test(operand.name) || operand.name === 'M';
+
+// Every (fixture key, matrix) a trace offers for comparison with numpy: each stage, the row
+// totals of each weights stage, and the operands numpy drew or built (weights, biases, M).
+function* comparable(preset, trace) {
+  for (const s of trace.stages) {
+    yield [`${preset}:${label(s.id, s.head)}`, s, s.id];
+    if (s.id === 'weights') {
+      yield [`${preset}:${label('totals', s.head)}`, { shape: [s.shape[0], 1], values: s.totals }, 'totals'];
+    }
+    for (const o of s.operands.filter(hasFixture)) yield [`${preset}:${label(o.name, o.head)}`, o, o.name];
+  }
 }
 
-function expectedShape(id, { seqLen: t, dModel: d, numHeads: h, dK: dk, dV: dv }) {
+// The K/V parameter and cache counts trace.config.kv reports, by hand.
+function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
   return {
-    x: [t, d], q: [t, dk], k: [t, dk], v: [t, dv], scores: [t, t], scaled: [t, t], masked: [t, t],
-    weights: [t, t], head: [t, dv], concat: [t, h * dv], output: [t, d],
-  }[id];
+    params: numKvHeads * dModel * (dK + dV), paramsMha: numHeads * dModel * (dK + dV),
+    cacheValues: kvLen * numKvHeads * (dK + dV), cacheValuesMha: kvLen * numHeads * (dK + dV),
+  };
 }
 
 // Asserts two traces hold the same stages, operands and values, exactly.
@@ -45,71 +44,95 @@ function assertSameStages(got, want) {
   got.stages.forEach((s, i) => {
     const w = want.stages[i];
     const name = label(s.id, s.head);
-    assert.equal(s.equation, w.equation, `${name}: equation`);
-    assert.equal(s.symbolic, w.symbolic, `${name}: symbolic`);
+    const form = (t) => [t.kvHead, t.equation, t.symbolic, t.axes];
+    assert.deepEqual(form(s), form(w), name);
     assertClose(name, s, w, 0);
-    assert.deepEqual(s.operands.map((o) => label(o.name, o.head)), w.operands.map((o) => label(o.name, o.head)));
+    assert.deepEqual(s.totals, w.totals, `${name}: totals`);
+    const operands = (t) => t.operands.map((o) => label(o.name, o.head));
+    assert.deepEqual(operands(s), operands(w), `${name}: operands`);
     s.operands.forEach((o, j) => assertClose(`${name} operand ${o.name}`, o, w.operands[j], 0));
   });
 }
 
-describe('run: the lesson presets', () => {
-  for (const [preset, sizes] of Object.entries(PRESETS)) {
+test('presets: the engine lists exactly the presets numpy computed, with the skip numpy used', () => {
+  const listed = engine.presets();
+  assert.deepEqual(listed.map((p) => p.id), Object.keys(PRESETS));
+  for (const p of listed) assert.equal(p.spec.skip ?? 0, PRESETS[p.id].skip, `${p.id}: skip`);
+  // The lesson's causal example draws on after the multi-head one: X, W_Q/W_K/W_V ×4, W_O.
+  assert.equal(PRESETS['lesson-causal'].skip, 5 * 16 + 3 * 4 * 16 * 4 + 16 * 16);
+});
+
+describe('run: every preset against numpy', () => {
+  for (const { id: preset } of engine.presets()) {
     describe(preset, () => {
-      let trace;
-      before(() => {
-        trace = engine.run({ preset });
+      const sizes = PRESETS[preset];
+      const { skip: _skip, ...configSizes } = sizes;
+      const trace = engine.run({ preset });
+
+      test('config holds the sizes numpy used, the seed and the K/V counts', () => {
+        const { kv, ...config } = trace.config;
+        assert.deepEqual(config, configSizes);
+        assert.deepEqual(kv, kvCounts(sizes));
       });
 
-      test('config holds the preset sizes and seed 42', () => {
-        assert.deepEqual(trace.config, { ...sizes, scaleScores: true, seed: 42 });
-      });
-
-      test('stage ids in the lesson order; head is null only for x, concat and output', () => {
+      test('stage ids in the lesson order; head and kvHead are null only for whole-sequence stages', () => {
         assert.deepEqual(trace.stages.map((s) => label(s.id, s.head)), expectedLabels(sizes));
         for (const s of trace.stages) {
-          const shared = ['x', 'concat', 'output'].includes(s.id);
-          assert.equal(s.head === null, shared, `${label(s.id, s.head)}: head`);
-          if (!shared) assert.ok(Number.isInteger(s.head), `${s.id}: head is an integer`);
+          const name = label(s.id, s.head);
+          if (s.head === null) assert.equal(s.kvHead, null, `${name}: kvHead`);
+          else assert.equal(s.kvHead, Math.floor(s.head / groupOf(sizes)), `${name}: kvHead`);
         }
       });
 
-      test('every stage matches numpy to 1e-12 (X exactly, masked −∞ as null)', () => {
+      test('every stage matches numpy to 1e-12 (inputs exactly, masked −∞ as null)', () => {
         for (const s of trace.stages) {
           const name = label(s.id, s.head);
           assert.ok(s.values instanceof Float64Array, `${name}: values is a Float64Array`);
-          assertClose(name, s, fixture(`${preset}:${name}`), s.id === 'x' ? 0 : 1e-12);
+          assertClose(name, s, fixture(`${preset}:${name}`), isExact(s.id) ? 0 : 1e-12);
         }
       });
 
-      test('the drawn weights (operands W_Q, W_K, W_V, W_O) match numpy to 1e-12', () => {
-        let compared = 0;
-        for (const s of trace.stages) {
-          for (const o of s.operands.filter((op) => op.name.startsWith('W_'))) {
-            assertClose(`${label(s.id, s.head)} operand ${o.name}`, o, fixture(`${preset}:${label(o.name, o.head)}`), 1e-12);
-            compared += 1;
-          }
+      test('the drawn weights and biases are numpy\'s exactly, and so is the mask M', () => {
+        const drawn = new Set();
+        for (const [key, o, name] of comparable(preset, trace)) {
+          if (!hasFixture({ name })) continue;
+          assertClose(key, o, fixture(key), 0);
+          if (name !== 'M') drawn.add(key);
         }
-        assert.equal(compared, 3 * sizes.numHeads + (sizes.outputProjection ? 1 : 0));
+        const { numHeads, numKvHeads, outputProjection, kind } = sizes;
+        const biasesAndFfn = kind === 'encoder-layer' ? 4 : 0;
+        assert.equal(drawn.size, numHeads + 2 * numKvHeads + (outputProjection ? 1 : 0) + biasesAndFfn);
       });
 
-      test('every numpy matrix of the preset has its stage or operand', () => {
-        const seen = new Set();
-        for (const s of trace.stages) {
-          seen.add(`${preset}:${label(s.id, s.head)}`);
-          for (const o of s.operands) seen.add(`${preset}:${label(o.name, o.head)}`);
-        }
-        const keys = Object.keys(fixtures().matrices).filter((k) => k.startsWith(`${preset}:`));
-        assert.deepEqual(keys.filter((k) => !seen.has(k)), []);
-      });
-
-      test('shapes and equations of every stage', () => {
-        const equations = expectedEquations(sizes);
+      test('every weights row sums to 1: totals match numpy\'s; other stages carry none', () => {
         for (const s of trace.stages) {
           const name = label(s.id, s.head);
-          assert.deepEqual(s.shape, expectedShape(s.id, sizes), `${name}: shape`);
+          if (s.id !== 'weights') {
+            assert.equal(s.totals, null, `${name}: totals`);
+            continue;
+          }
+          const totals = { shape: [s.shape[0], 1], values: s.totals };
+          assertClose(`${name} totals`, totals, fixture(`${preset}:${label('totals', s.head)}`), 1e-12);
+          const ones = { shape: totals.shape, values: totals.values.map(() => 1) };
+          assertClose(`${name} totals`, totals, ones, 1e-12);
+        }
+      });
+
+      test('every numpy matrix of the preset was compared, and every comparable matrix has one', () => {
+        const offered = new Set(Array.from(comparable(preset, trace), ([key]) => key));
+        const keys = Object.keys(fixtures().matrices).filter((k) => k.startsWith(`${preset}:`));
+        assert.deepEqual(keys.filter((k) => !offered.has(k)), []);
+        assert.deepEqual([...offered].filter((k) => !keys.includes(k)), []);
+      });
+
+      test('shapes, axes and equations of every stage', () => {
+        for (const s of trace.stages) {
+          const name = label(s.id, s.head);
+          const want = expectedForm(s.id, trace.config);
+          assert.deepEqual(s.shape, want.shape, `${name}: shape`);
+          assert.deepEqual(s.axes, want.axes, `${name}: axes`);
           assert.equal(s.values.length, s.shape[0] * s.shape[1], `${name}: values.length`);
-          assert.deepEqual([s.equation, s.symbolic], equations[s.id], `${name}: equation`);
+          assert.deepEqual([s.equation, s.symbolic], [want.equation, want.symbolic], `${name}: equation`);
         }
       });
 
@@ -119,23 +142,80 @@ describe('run: the lesson presets', () => {
         assert.ok(out.values instanceof Float64Array);
       });
 
-      test('an explicit spec with the same matrices gives the same trace (seed null)', () => {
-        const explicit = engine.run(explicitSpecFor(preset));
-        assert.deepEqual(explicit.config, { ...sizes, scaleScores: true, seed: null });
-        assertSameStages(explicit, trace);
-        assertClose('forward(explicit)', engine.forward(explicitSpecFor(preset)), trace.stages.at(-1), 0);
-      });
+      if (sizes.outputProjection) {
+        test('the output stage is the sum of its per-head contributions', () => {
+          const output = stageOf(trace, 'output');
+          const parts = output.operands.filter((o) => o.name === 'contribution');
+          assert.deepEqual(parts.map((p) => p.head), Array.from({ length: sizes.numHeads }, (_, h) => h));
+          const sum = new Float64Array(output.values.length);
+          for (const p of parts) p.values.forEach((v, i) => { sum[i] += v; });
+          assertClose('Σ contributions', { shape: output.shape, values: sum }, output, 1e-12);
+        });
+      }
+
+      if (sizes.kind !== 'encoder-layer') {
+        test('an explicit spec with the same matrices gives the same trace (seed null)', () => {
+          const explicit = engine.run(explicitSpecFor(preset));
+          assert.deepEqual(explicit.config, { ...trace.config, seed: null });
+          assertSameStages(explicit, trace);
+          assertClose('forward(explicit)', engine.forward(explicitSpecFor(preset)), trace.stages.at(-1), 0);
+        });
+      }
     });
   }
 });
 
-describe('run: other specs', () => {
-  test('the multi-head example in numbers: q is (5, 16) @ (16, 4) → (5, 4)', () => {
-    const q = stageOf(engine.run({ preset: 'lesson-multi-head' }), 'q', 0);
-    assert.equal(q.equation, '(5, 16) @ (16, 4) → (5, 4)');
-    assert.equal(q.symbolic, '(T, d_model) @ (d_model, d_k) → (T, d_k)');
+describe('run: each kind in numbers', () => {
+  const run = (preset, id, head = null) => stageOf(engine.run({ preset }), id, head);
+  const equations = (s) => [s.equation, s.symbolic];
+
+  test('the multi-head example: q is (5, 16) @ (16, 4) → (5, 4)', () => {
+    assert.deepEqual(equations(run('lesson-multi-head', 'q', 0)),
+      ['(5, 16) @ (16, 4) → (5, 4)', '(T, d_model) @ (d_model, d_k) → (T, d_k)']);
   });
 
+  test('the causal mask is added: (4, 4) + (4, 4) → (4, 4), with M an operand', () => {
+    const masked = run('lesson-causal', 'masked', 0);
+    assert.deepEqual(equations(masked), ['(4, 4) + (4, 4) → (4, 4)', '(T, T) + (T, T) → (T, T)']);
+    assert.deepEqual(masked.operands.map((o) => label(o.name, o.head)), ['scaled/0', 'M']);
+  });
+
+  test('cross-attention: queries from X_q (2 tokens), keys from X_kv (3 tokens)', () => {
+    assert.deepEqual(equations(run('cross-translation', 'scores', 1)),
+      ['(2, 4) @ (4, 3) → (2, 3)', '(T_q, d_k) @ (d_k, T_kv) → (T_q, T_kv)']);
+    assert.deepEqual(equations(run('cross-translation', 'k', 0)),
+      ['(3, 8) @ (8, 4) → (3, 4)', '(T_kv, d_model) @ (d_model, d_k) → (T_kv, d_k)']);
+    assert.deepEqual(run('cross-translation', 'v', 1).operands.map((o) => o.name), ['X_kv', 'W_V']);
+  });
+
+  test('cross-attention with padding: no query puts weight on the padded key', () => {
+    const weights = run('cross-padding', 'weights', 0);
+    assert.deepEqual([weights.values[3], weights.values[7]], [0, 0]);
+  });
+
+  test('grouped-query: k and v once per K/V head, at the first query head of its group', () => {
+    const trace = engine.run({ preset: 'gqa-4-2' });
+    const kv = trace.stages.filter((s) => s.id === 'k' || s.id === 'v');
+    assert.deepEqual(kv.map((s) => [label(s.id, s.head), s.kvHead]),
+      [['k/0', 0], ['v/0', 0], ['k/2', 1], ['v/2', 1]]);
+    assert.deepEqual(trace.stages.filter((s) => s.id === 'q').map((s) => s.kvHead), [0, 0, 1, 1]);
+    const mqa = engine.run({ preset: 'mqa-4-1' });
+    assert.deepEqual(mqa.stages.filter((s) => s.id === 'k').map((s) => s.head), [0]);
+  });
+
+  test('the encoder layer: residual, norm, the position-wise network', () => {
+    assert.deepEqual(equations(run('encoder-layer', 'ffn_pre')),
+      ['(5, 16) @ (16, 64) + (64) → (5, 64)', '(T, d_model) @ (d_model, d_ff) + (d_ff) → (T, d_ff)']);
+    assert.deepEqual(equations(run('encoder-layer', 'norm1')),
+      ['norm(5, 16) → (5, 16)', 'norm(T, d_model) → (T, d_model)']);
+    assert.deepEqual(equations(run('encoder-layer', 'ffn_hidden')),
+      ['ReLU(5, 64) → (5, 64)', 'ReLU(T, d_ff) → (T, d_ff)']);
+    assert.deepEqual(equations(run('encoder-layer', 'residual2')),
+      ['(5, 16) + (5, 16) → (5, 16)', '(T, d_model) + (T, d_model) → (T, d_model)']);
+  });
+});
+
+describe('run: other specs', () => {
   test('explicit single head without W_O ends at head', () => {
     const { W_O: _unused, ...spec } = explicitSpecFor('lesson-multi-head');
     spec.W_Q = spec.W_Q.slice(0, 1);
@@ -150,8 +230,24 @@ describe('run: other specs', () => {
 
   test('explicit multi-head without W_O: forward is the heads side by side', () => {
     const { W_O: _unused, ...spec } = explicitSpecFor('lesson-multi-head');
-    const out = engine.forward(spec);
-    assertClose('forward', out, fixture('lesson-multi-head:concat'), 1e-12);
+    assertClose('forward', engine.forward(spec), fixture('lesson-multi-head:concat'), 1e-12);
+  });
+
+  test('explicit grouped-query: two W_K and W_V for four W_Q give numpy\'s gqa-4-2', () => {
+    const spec = explicitSpecFor('gqa-4-2');
+    assert.deepEqual([spec.W_Q.length, spec.W_K.length, spec.W_V.length], [4, 2, 2]);
+    const trace = engine.run(spec);
+    assert.equal(trace.config.numKvHeads, 2);
+    assertClose('scores/3', stageOf(trace, 'scores', 3), fixture('gqa-4-2:scores/3'), 1e-12);
+    assertClose('output', stageOf(trace, 'output'), fixture('gqa-4-2:output'), 1e-12);
+  });
+
+  test('explicit cross-attention with validKeys gives numpy\'s cross-padding', () => {
+    const spec = explicitSpecFor('cross-padding');
+    assert.deepEqual([spec.kind, spec.validKeys, spec.X_q.length, spec.X_kv.length], ['cross', 3, 2, 4]);
+    const trace = engine.run(spec);
+    assertClose('masked/1', stageOf(trace, 'masked', 1), fixture('cross-padding:masked/1'), 1e-12);
+    assertClose('output', stageOf(trace, 'output'), fixture('cross-padding:output'), 1e-12);
   });
 
   test('explicit spec with scaleScores false: scaled equals scores', () => {
@@ -165,30 +261,27 @@ describe('run: other specs', () => {
   test('a generated spec with d_k ≠ d_v has every shape right, and forward equals output', () => {
     const spec = { seed: 7, seqLen: 6, dModel: 9, numHeads: 3, dK: 2, dV: 5, causal: true };
     const trace = engine.run(spec);
-    const sizes = { seqLen: 6, dModel: 9, numHeads: 3, dK: 2, dV: 5, causal: true, outputProjection: true };
-    assert.deepEqual(trace.config, { ...sizes, scaleScores: true, seed: 7 });
+    const sizes = {
+      kind: 'self', seqLen: 6, kvLen: 6, dModel: 9, numHeads: 3, numKvHeads: 3, dK: 2, dV: 5, dFF: null,
+      validKeys: null, causal: true, outputProjection: true, scaleScores: true,
+    };
+    const { kv, ...config } = trace.config;
+    assert.deepEqual(config, { ...sizes, seed: 7 });
+    assert.deepEqual(kv, kvCounts(sizes));
     assert.deepEqual(trace.stages.map((s) => label(s.id, s.head)), expectedLabels(sizes));
-    const equations = expectedEquations(sizes);
     for (const s of trace.stages) {
-      assert.deepEqual(s.shape, expectedShape(s.id, sizes), `${label(s.id, s.head)}: shape`);
-      assert.deepEqual([s.equation, s.symbolic], equations[s.id], `${label(s.id, s.head)}: equation`);
+      const want = expectedForm(s.id, sizes);
+      const got = { shape: s.shape, axes: s.axes, equation: s.equation, symbolic: s.symbolic };
+      assert.deepEqual(got, want, label(s.id, s.head));
     }
     assertClose('forward', engine.forward(spec), stageOf(trace, 'output'), 0);
-  });
-
-  test('the output stage is the sum of its per-head contributions', () => {
-    const output = stageOf(engine.run({ preset: 'lesson-multi-head' }), 'output');
-    const parts = output.operands.filter((o) => o.name === 'contribution');
-    assert.deepEqual(parts.map((p) => p.head), [0, 1, 2, 3]);
-    const sum = new Float64Array(output.values.length);
-    for (const p of parts) p.values.forEach((v, i) => { sum[i] += v; });
-    assertClose('Σ contributions', { shape: output.shape, values: sum }, output, 1e-12);
   });
 
   test('results are copies: changing one run leaves the next untouched', () => {
     const first = engine.run({ preset: 'lesson-causal' });
     const keep = Float64Array.from(stageOf(first, 'weights', 0).values);
     stageOf(first, 'weights', 0).values.fill(7);
-    assertClose('weights', stageOf(engine.run({ preset: 'lesson-causal' }), 'weights', 0), { shape: [4, 4], values: keep }, 0);
+    const again = stageOf(engine.run({ preset: 'lesson-causal' }), 'weights', 0);
+    assertClose('weights', again, { shape: [4, 4], values: keep }, 0);
   });
 });
