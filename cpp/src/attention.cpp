@@ -45,12 +45,14 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
                    const attention_config &c, trace *out, head_ref at) {
     const dims n(c);
+    // K and V are named after the k and v stages they come from: the group's first query head.
+    const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
     // 2. Score every query against every key.
     matrix scores = matmul_bt(q, k); // (T, T_kv)
     if (out)
         record(out, stage_id::scores, at, {n.t, n.dk, n.tkv}, scores,
                operand{"Q", at.head, q, axes_of(n.t, n.dk)},
-               operand{"K", at.head, k, axes_of(n.tkv, n.dk)});
+               operand{"K", kv_owner, k, axes_of(n.tkv, n.dk)});
 
     // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
     const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
@@ -82,7 +84,7 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, const matr
     if (out)
         record(out, stage_id::head, at, {n.t, n.tkv, n.dv}, output,
                operand{name_of(stage_id::weights), at.head, weights, axes_of(n.t, n.tkv)},
-               operand{"V", at.head, v, axes_of(n.tkv, n.dv)});
+               operand{"V", kv_owner, v, axes_of(n.tkv, n.dv)});
     return {std::move(output), std::move(weights)};
 }
 
@@ -140,7 +142,7 @@ matrix attention_mask(const attention_config &c) {
 head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
                            const attention_config &c, trace *out, int head) {
     const dims n(c);
-    const head_ref at{head, head};
+    const head_ref at{head, no_head}; // one head on its own: no K/V grouping
     // 1. Project every token to a query, a key and a value.
     const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
     const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
