@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "attention/matrix.hpp"
+#include "attention/trace.hpp"
 
 namespace check {
 
@@ -98,6 +99,65 @@ inline std::vector<double> naive_product(std::size_t m, std::size_t k, std::size
             c[i * n + j] = s;
         }
     return c;
+}
+
+// A · B by the textbook triple loop, as a matrix: an independent reference for the passes.
+inline matrix naive_matmul(const matrix &a, const matrix &b) {
+    REQUIRE(attention::cols(a) == attention::rows(b));
+    matrix c({attention::rows(a), attention::cols(b)});
+    for (std::size_t i = 0; i < attention::rows(a); ++i)
+        for (std::size_t j = 0; j < attention::cols(b); ++j) {
+            double s = 0.0;
+            for (std::size_t p = 0; p < attention::cols(a); ++p)
+                s += a(i, p) * b(p, j);
+            c(i, j) = s;
+        }
+    return c;
+}
+
+// "scores/2" for a head's stage, "output" for a shared one.
+inline std::string label(attention::stage_id id, int head) {
+    const std::string name = attention::name_of(id);
+    return head == attention::no_head ? name : name + "/" + std::to_string(head);
+}
+
+// The stage with this id and head; fails the test when the trace has none.
+inline const attention::stage &stage_of(const attention::trace &t, attention::stage_id id,
+                                        int head = attention::no_head) {
+    for (const attention::stage &s : t.stages)
+        if (s.id == id && s.head == head)
+            return s;
+    FAIL("no stage " << label(id, head));
+    throw;
+}
+
+// The operand of s with this name and head; fails the test when s has none.
+inline const matrix &operand_of(const attention::stage &s, const std::string &name, int head) {
+    for (const attention::operand &o : s.operands)
+        if (o.name == name && o.head == head)
+            return o.values;
+    FAIL("stage " << label(s.id, s.head) << " has no operand " << name << "/" << head);
+    throw;
+}
+
+// The trace's stages as "id/head" labels, in order.
+inline std::vector<std::string> labels(const attention::trace &t) {
+    std::vector<std::string> out;
+    for (const attention::stage &s : t.stages)
+        out.push_back(label(s.id, s.head));
+    return out;
+}
+
+// A config in one line, for INFO.
+inline std::string describe(const attention::attention_config &c) {
+    static const char *kinds[] = {"self", "cross", "encoder-layer"};
+    std::ostringstream o;
+    o << kinds[int(c.kind)] << ", T " << c.seq_len << ", T_kv " << c.kv_len << ", D " << c.d_model
+      << ", H " << c.num_heads << ", H_kv " << c.num_kv_heads << ", DK " << c.d_k << ", DV "
+      << c.d_v << ", DFF " << c.d_ff << (c.causal ? ", causal" : "")
+      << (c.valid_keys ? ", validKeys " + std::to_string(*c.valid_keys) : "")
+      << (c.output_projection ? ", W_O" : "") << (c.scale_scores ? "" : ", unscaled");
+    return o.str();
 }
 
 } // namespace check

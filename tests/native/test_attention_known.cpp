@@ -14,23 +14,17 @@
 using namespace attention;
 using check::inf;
 using check::m;
+using check::stage_of;
 
 namespace {
 
-// T = D = DK = DV = 2, one head.
+// T = T_kv = D = DK = DV = 2, one head.
 attention_config two_tokens(bool causal) {
     attention_config c;
-    c.seq_len = 2, c.d_model = 2, c.num_heads = 1, c.d_k = 2, c.d_v = 2;
+    c.seq_len = 2, c.kv_len = 2, c.d_model = 2, c.num_heads = 1, c.num_kv_heads = 1;
+    c.d_k = 2, c.d_v = 2;
     c.causal = causal;
     return c;
-}
-
-const stage &find(const trace &t, const std::string &id) {
-    for (const stage &s : t.stages)
-        if (s.id == id)
-            return s;
-    FAIL("no stage " << id);
-    throw;
 }
 
 } // namespace
@@ -46,25 +40,38 @@ TEST_CASE("self_attention: two tokens worked out by hand", "[attention][known]")
     const matrix x = m({{1, 0}, {0, 1}}), w_q = m({{c, 0}, {0, c}}), w_k = x,
                  w_v = m({{1, 2}, {3, 4}});
     trace t;
+    t.config = two_tokens(false);
     const head_result r = self_attention(x, w_q, w_k, w_v, two_tokens(false), &t, 0);
-    check::tensor("q", find(t, "q").values, w_q, 0);
-    check::tensor("k", find(t, "k").values, w_k, 0);
-    check::tensor("v", find(t, "v").values, w_v, 0);
-    check::tensor("scores", find(t, "scores").values, w_q, 0);
-    check::tensor("scaled", find(t, "scaled").values, m({{ln3, 0}, {0, ln3}}), 1e-15);
+    check::tensor("q", stage_of(t, stage_id::q, 0).values, w_q, 0);
+    check::tensor("k", stage_of(t, stage_id::k, 0).values, w_k, 0);
+    check::tensor("v", stage_of(t, stage_id::v, 0).values, w_v, 0);
+    check::tensor("scores", stage_of(t, stage_id::scores, 0).values, w_q, 0);
+    check::tensor("scaled", stage_of(t, stage_id::scaled, 0).values, m({{ln3, 0}, {0, ln3}}),
+                  1e-15);
     check::tensor("weights", r.weights, m({{0.75, 0.25}, {0.25, 0.75}}), 1e-15);
     check::tensor("head", r.output, m({{1.5, 2.5}, {2.5, 3.5}}), 1e-14);
+    // Each row of weights carries its total: 3/4 + 1/4 = 1.
+    check::tensor("weights totals", stage_of(t, stage_id::weights, 0).totals, m({{1}, {1}}), 0);
 }
 
 TEST_CASE("self_attention: two tokens with a causal mask, by hand", "[attention][known]") {
     // As above, but token 0 may not see token 1:
-    // masked = [[ln 3, −∞], [0, ln 3]] → weights [[1, 0], [1/4, 3/4]].
-    // head = [[1·1, 1·2], [¼·1 + ¾·3, ¼·2 + ¾·4]] = [[1, 2], [2.5, 3.5]].
+    // masked = scaled + M = [[ln 3, 0], [0, ln 3]] + [[0, −∞], [0, 0]] = [[ln 3, −∞], [0, ln 3]]
+    // → weights [[1, 0], [1/4, 3/4]];  head = [[1, 2], [¼·1 + ¾·3, ¼·2 + ¾·4]] = [[1, 2],
+    // [2.5, 3.5]].
     const double c = std::sqrt(2.0) * std::log(3.0), ln3 = std::log(3.0);
     const matrix x = m({{1, 0}, {0, 1}}), w_v = m({{1, 2}, {3, 4}});
     trace t;
+    t.config = two_tokens(true);
     const head_result r = self_attention(x, m({{c, 0}, {0, c}}), x, w_v, two_tokens(true), &t, 0);
-    check::tensor("masked", find(t, "masked").values, m({{ln3, -inf}, {0, ln3}}), 1e-15);
+    const stage &masked = stage_of(t, stage_id::masked, 0);
+    check::tensor("masked", masked.values, m({{ln3, -inf}, {0, ln3}}), 1e-15);
+    REQUIRE(masked.operands.size() == 2);
+    CHECK(masked.operands[0].name == "scaled");
+    CHECK(masked.operands[1].name == "M");
+    CHECK(masked.operands[1].head == no_head);
+    check::tensor("scaled operand", masked.operands[0].values, m({{ln3, 0}, {0, ln3}}), 1e-15);
+    check::tensor("M operand", masked.operands[1].values, m({{0, -inf}, {0, 0}}), 0);
     check::tensor("weights", r.weights, m({{1, 0}, {0.25, 0.75}}), 1e-15);
     check::tensor("head", r.output, m({{1, 2}, {2.5, 3.5}}), 1e-14);
 }

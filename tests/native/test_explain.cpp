@@ -1,147 +1,239 @@
-// explain_cell: every cell of every dot-product stage is the sum of its terms, every
-// weight is its softmax parts, every concat cell points at the head column it came from.
+// explain_cell on every cell of every stage of every preset (and of a sweep of every kind):
+// each cell rule's parts put back together give the cell's value.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
-#include "attention/spec.hpp"
+#include "attention/presets.hpp"
+#include "check.hpp"
+#include "specs.hpp"
 
 using namespace attention;
+using check::inf;
+using check::label;
 
 namespace {
 
-std::vector<generated_spec> specs() {
-    std::vector<generated_spec> out;
-    for (const char *name : {"lesson-self-attention", "lesson-multi-head", "lesson-causal"})
-        out.push_back(preset(name));
-    generated_spec odd; // d_k ≠ d_v, causal, unscaled, with W_O
-    odd.seq_len = 6, odd.d_model = 9, odd.num_heads = 3, odd.d_k = 2, odd.d_v = 5;
-    odd.causal = true, odd.scale_scores = false;
-    out.push_back(odd);
-    return out;
+const std::vector<trace> &traces() {
+    static const std::vector<trace> all = [] {
+        std::vector<trace> out;
+        for (const preset_info &p : presets())
+            out.push_back(run_traced(make_problem(p.spec)));
+        for (const generated_spec &s : specs::every_kind())
+            out.push_back(run_traced(make_problem(s)));
+        return out;
+    }();
+    return all;
 }
 
-// The dot-product length each stage's terms must have.
-std::size_t inner_length(const std::string &id, const attention_config &c) {
-    if (id == "q" || id == "k" || id == "v")
-        return c.d_model;
-    if (id == "scores" || id == "scaled")
-        return c.d_k;
-    if (id == "head")
-        return c.seq_len;
-    return c.num_heads * c.d_v; // output
+using cell_check = std::function<void(const trace &, const stage &, std::size_t, std::size_t,
+                                      const cell_explanation &)>;
+
+// Explains every cell of every stage whose rule is one of `rules`, checks that the explanation
+// holds the cell's value, then runs `check` on it. Returns the number of cells explained.
+std::size_t for_each_cell(std::initializer_list<cell_rule> rules, const cell_check &check) {
+    std::size_t cells = 0;
+    for (const trace &t : traces())
+        for (const stage &s : t.stages) {
+            if (std::find(rules.begin(), rules.end(), entry(s.id).cell) == rules.end())
+                continue;
+            for (std::size_t i = 0; i < rows(s.values); ++i)
+                for (std::size_t j = 0; j < cols(s.values); ++j) {
+                    INFO(check::describe(t.config)
+                         << ": " << label(s.id, s.head) << " (" << i << ", " << j << ")");
+                    const cell_explanation e = explain_cell(t, s.id, s.head, i, j);
+                    REQUIRE(e.value == s.values(i, j)); // −∞ == −∞ too
+                    check(t, s, i, j, e);
+                    ++cells;
+                }
+        }
+    return cells;
+}
+
+const matrix &op(const stage &s, std::size_t i) {
+    return s.operands.at(i).values;
+}
+
+// Σ terms in order is e.sum, and every term is a · b with a from op0's row.
+void check_terms(const cell_explanation &e, const matrix &left, std::size_t row) {
+    REQUIRE(e.terms.size() == cols(left));
+    double sum = 0;
+    for (std::size_t p = 0; p < e.terms.size(); ++p) {
+        CHECK(e.terms[p].a == left(row, p));
+        CHECK(e.terms[p].a * e.terms[p].b == e.terms[p].product);
+        sum += e.terms[p].product;
+    }
+    CHECK(sum == e.sum);
+}
+
+bool near(double got, double want) {
+    return std::fabs(got - want) <= 1e-12 * std::max(1.0, std::fabs(want));
 }
 
 } // namespace
 
-TEST_CASE("explain: dot-product cells are the sum of their terms", "[explain]") {
-    for (const generated_spec &s : specs()) {
-        const trace t = run_traced(make_problem(s));
-        const attention_config &c = t.config;
-        for (const stage &st : t.stages) {
-            const std::string &id = st.id;
-            if (id != "q" && id != "k" && id != "v" && id != "scores" && id != "scaled" &&
-                id != "head" && id != "output")
-                continue;
-            for (std::size_t i = 0; i < rows(st.values); ++i)
-                for (std::size_t j = 0; j < cols(st.values); ++j) {
-                    INFO("T " << c.seq_len << " D " << c.d_model << " H " << c.num_heads << ": "
-                              << id << " head " << st.head << " cell (" << i << ", " << j << ")");
-                    const cell_explanation e = explain_cell(t, id, st.head, i, j);
-                    CHECK(e.value == st.values(i, j));
-                    REQUIRE(e.terms.size() == inner_length(id, c));
-                    double sum = 0;
-                    std::size_t wrong_products = 0;
-                    for (const product_term &term : e.terms) {
-                        wrong_products += term.a * term.b != term.product;
-                        sum += term.product;
-                    }
-                    CHECK(wrong_products == 0);
-                    CHECK(sum == e.sum); // summed in the order listed
-                    const double want_divisor =
-                        id == "scaled" && c.scale_scores ? std::sqrt(double(c.d_k)) : 1.0;
-                    CHECK(e.divisor == want_divisor);
-                    CAPTURE(e.sum, e.divisor, e.value);
-                    CHECK(std::fabs(e.sum / e.divisor - e.value) <= 1e-12);
-                    CHECK_FALSE(e.softmax.has_value());
-                }
-        }
-    }
+TEST_CASE("explain: dot stages: the terms add up to the value", "[explain]") {
+    const std::size_t cells = for_each_cell(
+        {cell_rule::dot, cell_rule::dot_rows},
+        [](const trace &, const stage &s, std::size_t i, std::size_t j, const cell_explanation &e) {
+            check_terms(e, op(s, 0), i);
+            const bool rows_of_b = entry(s.id).cell == cell_rule::dot_rows; // Q · Kᵀ reads K's rows
+            for (std::size_t p = 0; p < e.terms.size(); ++p)
+                CHECK(e.terms[p].b == (rows_of_b ? op(s, 1)(j, p) : op(s, 1)(p, j)));
+            CHECK(e.divisor == 1.0);
+            CHECK(near(e.sum, e.value));
+            CHECK_FALSE(e.softmax.has_value());
+            CHECK_FALSE(e.bias.has_value());
+        });
+    CHECK(cells > 0);
 }
 
-TEST_CASE("explain: weights are exps[col] / expSum and masked cells have exp 0", "[explain]") {
-    for (const generated_spec &s : specs()) {
-        const trace t = run_traced(make_problem(s));
-        for (const stage &st : t.stages) {
-            if (st.id != "weights" && st.id != "masked")
-                continue;
-            const matrix &logits = st.operands.at(0).values;
-            for (std::size_t i = 0; i < rows(st.values); ++i)
-                for (std::size_t j = 0; j < cols(st.values); ++j) {
-                    INFO(st.id << " head " << st.head << " cell (" << i << ", " << j << ")"
-                               << (t.config.causal ? ", causal" : ""));
-                    const cell_explanation e = explain_cell(t, st.id, st.head, i, j);
-                    CHECK(e.value == st.values(i, j));
-                    CHECK(e.masked == (t.config.causal && j > i));
-                    CHECK(e.terms.empty());
-                    if (st.id == "masked") {
-                        CHECK_FALSE(e.softmax.has_value());
-                        continue;
-                    }
-                    REQUIRE(e.softmax.has_value());
-                    const softmax_parts &p = *e.softmax;
-                    REQUIRE(p.logits.size() == t.config.seq_len);
-                    REQUIRE(p.exps.size() == t.config.seq_len);
-                    double max = -INFINITY, sum = 0;
-                    for (std::size_t k = 0; k < p.logits.size(); ++k) {
-                        CHECK(p.logits[k] == logits(i, k));
-                        max = std::max(max, p.logits[k]);
-                        sum += p.exps[k];
-                    }
-                    CHECK(p.max == max);
-                    CHECK(p.exp_sum == sum);
-                    CHECK(p.exps[j] / p.exp_sum == e.value);
-                    if (e.masked)
-                        CHECK(p.exps[j] == 0.0);
-                }
-        }
-    }
+TEST_CASE("explain: scaled: the scores' sum over the divisor is the value", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::scaled_dot}, [](const trace &t, const stage &s, std::size_t i,
+                                                  std::size_t, const cell_explanation &e) {
+            check_terms(
+                e, check::operand_of(check::stage_of(t, stage_id::scores, s.head), "Q", s.head), i);
+            CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
+            CHECK(near(e.sum / e.divisor, e.value));
+        });
+    CHECK(cells > 0);
 }
 
-TEST_CASE("explain: concat cells point at their head's column", "[explain]") {
-    for (const generated_spec &s : specs()) {
-        const trace t = run_traced(make_problem(s));
-        const stage *concat = nullptr;
-        for (const stage &st : t.stages)
-            if (st.id == "concat")
-                concat = &st;
-        if (!concat)
-            continue;
-        for (std::size_t i = 0; i < rows(concat->values); ++i)
-            for (std::size_t j = 0; j < cols(concat->values); ++j) {
-                CAPTURE(t.config.d_v, i, j);
-                const cell_explanation e = explain_cell(t, "concat", no_head, i, j);
-                REQUIRE(e.source_head != no_head);
-                CHECK(e.source_head == int(j / t.config.d_v));
-                CHECK(e.source_col == j % t.config.d_v);
-                const stage *head = nullptr;
-                for (const stage &st : t.stages)
-                    if (st.id == "head" && st.head == e.source_head)
-                        head = &st;
-                REQUIRE(head);
-                CHECK(head->values(i, e.source_col) == e.value);
-                CHECK(e.value == concat->values(i, j));
+TEST_CASE("explain: mask: input + M is the value, masked iff M = -inf", "[explain]") {
+    std::size_t hidden = 0;
+    const std::size_t cells =
+        for_each_cell({cell_rule::mask}, [&](const trace &, const stage &s, std::size_t i,
+                                             std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.input.has_value());
+            REQUIRE(e.mask.has_value());
+            CHECK(*e.input == op(s, 0)(i, j));
+            CHECK((*e.mask == 0.0 || *e.mask == -inf));
+            CHECK(*e.input + *e.mask == e.value);
+            CHECK(e.masked == (*e.mask == -inf));
+            CHECK_FALSE(e.softmax.has_value());
+            hidden += e.masked;
+        });
+    CHECK(cells > 0);
+    CHECK(hidden > 0);
+}
+
+TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
+    std::size_t hidden = 0;
+    const std::size_t cells =
+        for_each_cell({cell_rule::softmax}, [&](const trace &, const stage &s, std::size_t i,
+                                                std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.softmax.has_value());
+            const softmax_parts &p = *e.softmax;
+            REQUIRE(p.logits.size() == cols(s.values));
+            REQUIRE(p.exps.size() == cols(s.values));
+            double max = -inf, sum = 0;
+            for (std::size_t k = 0; k < p.logits.size(); ++k) {
+                CHECK(p.logits[k] == op(s, 0)(i, k));
+                max = std::max(max, p.logits[k]);
+                sum += p.exps[k];
             }
-    }
+            CHECK(p.max == max);
+            CHECK(p.exp_sum == sum);
+            CHECK(near(p.exps[j], std::exp(p.logits[j] - p.max)));
+            CHECK(p.exps[j] / p.exp_sum == e.value);
+            CHECK(e.masked == (p.logits[j] == -inf));
+            if (e.masked)
+                CHECK(p.exps[j] == 0.0);
+            hidden += e.masked;
+        });
+    CHECK(cells > 0);
+    CHECK(hidden > 0);
 }
 
-TEST_CASE("explain: x cells carry only their value", "[explain]") {
-    const trace t = run_traced(make_problem(preset("lesson-multi-head")));
-    const cell_explanation e = explain_cell(t, "x", no_head, 4, 15);
-    CHECK(e.value == t.stages.front().values(4, 15));
-    CHECK(e.terms.empty());
-    CHECK_FALSE(e.softmax.has_value());
-    CHECK(e.source_head == no_head);
+TEST_CASE("explain: concat: a cell is its source head's cell", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::copy_column}, [](const trace &t, const stage &, std::size_t i,
+                                                   std::size_t j, const cell_explanation &e) {
+            CHECK(e.source_head == int(j / t.config.d_v));
+            CHECK(e.source_col == j % t.config.d_v);
+            const stage &head = check::stage_of(t, stage_id::head, e.source_head);
+            CHECK(head.values(i, e.source_col) == e.value);
+        });
+    CHECK(cells > 0);
+}
+
+TEST_CASE("explain: sum: the addends add to the value", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::sum}, [](const trace &, const stage &s, std::size_t i,
+                                           std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.addends.size() == 2);
+            CHECK(e.addends[0] == op(s, 0)(i, j));
+            CHECK(e.addends[1] == op(s, 1)(i, j));
+            CHECK(e.addends[0] + e.addends[1] == e.value);
+        });
+    CHECK(cells > 0);
+}
+
+TEST_CASE("explain: norm: (input - mean) / (std + eps) is the value", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::norm}, [](const trace &, const stage &s, std::size_t i,
+                                            std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.norm.has_value());
+            REQUIRE(e.input.has_value());
+            const norm_parts &n = *e.norm;
+            const std::size_t d = cols(s.values);
+            REQUIRE(n.row.size() == d);
+            double mean = 0, var = 0;
+            for (std::size_t k = 0; k < d; ++k) {
+                CHECK(n.row[k] == op(s, 0)(i, k));
+                mean += n.row[k] / double(d);
+            }
+            for (double v : n.row)
+                var += (v - mean) * (v - mean) / double(d);
+            CHECK(*e.input == n.row[j]);
+            CHECK(n.eps == 1e-6);
+            CHECK(near(n.mean, mean));
+            CHECK(near(n.std_dev, std::sqrt(var)));
+            CHECK(near((*e.input - n.mean) / (n.std_dev + n.eps), e.value));
+        });
+    CHECK(cells > 0);
+}
+
+TEST_CASE("explain: affine: Σ terms + bias is the value", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::affine}, [](const trace &, const stage &s, std::size_t i,
+                                              std::size_t j, const cell_explanation &e) {
+            check_terms(e, op(s, 0), i);
+            REQUIRE(e.bias.has_value());
+            CHECK(*e.bias == op(s, 2)(0, j));
+            CHECK(near(e.sum + *e.bias, e.value));
+        });
+    CHECK(cells > 0);
+}
+
+TEST_CASE("explain: relu: max(0, input) is the value", "[explain]") {
+    std::size_t clamped = 0;
+    const std::size_t cells =
+        for_each_cell({cell_rule::relu}, [&](const trace &, const stage &s, std::size_t i,
+                                             std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.input.has_value());
+            CHECK(*e.input == op(s, 0)(i, j));
+            CHECK(std::max(0.0, *e.input) == e.value);
+            clamped += *e.input < 0;
+        });
+    CHECK(cells > 0);
+    CHECK(clamped > 0);
+}
+
+TEST_CASE("explain: drawn inputs carry only their value", "[explain]") {
+    const std::size_t cells =
+        for_each_cell({cell_rule::none}, [](const trace &, const stage &, std::size_t, std::size_t,
+                                            const cell_explanation &e) {
+            CHECK(e.terms.empty());
+            CHECK_FALSE(e.softmax.has_value());
+            CHECK_FALSE(e.input.has_value());
+            CHECK_FALSE(e.norm.has_value());
+            CHECK(e.addends.empty());
+            CHECK(e.source_head == no_head);
+        });
+    CHECK(cells > 0);
 }

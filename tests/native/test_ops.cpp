@@ -2,8 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
+#include "attention/attention.hpp"
 #include "attention/ops.hpp"
 #include "check.hpp"
 
@@ -59,10 +61,55 @@ TEST_CASE("ops: softmax_rows of known rows", "[ops][known]") {
     check::tensor("softmax with -inf", softmax_rows(m({{-inf, 2}})), m({{0, 1}}), 0);
 }
 
-TEST_CASE("ops: causal_mask sets -inf above the diagonal only", "[ops][known]") {
-    // [1 2]    [1 -inf]
-    // [3 4] →  [3    4]
-    check::tensor("causal_mask", causal_mask(m({{1, 2}, {3, 4}})), m({{1, -inf}, {3, 4}}), 0);
+namespace {
+
+attention_config mask_config(std::size_t t, std::size_t t_kv, bool causal,
+                             std::optional<std::size_t> valid_keys) {
+    attention_config c;
+    c.seq_len = t, c.kv_len = t_kv, c.causal = causal, c.valid_keys = valid_keys;
+    return c;
+}
+
+// Every 0 of the mask is +0: adding it must leave a logit's sign alone.
+std::size_t negative_zeros(const matrix &mask) {
+    std::size_t n = 0;
+    for (double v : mask)
+        n += v == 0.0 && std::signbit(v);
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("attention_mask: causal hides j > i", "[ops][mask][known]") {
+    // [0 −∞ −∞]
+    // [0  0 −∞]
+    // [0  0  0]
+    const matrix mask = attention_mask(mask_config(3, 3, true, std::nullopt));
+    check::tensor("causal", mask, m({{0, -inf, -inf}, {0, 0, -inf}, {0, 0, 0}}), 0);
+    CHECK(negative_zeros(mask) == 0);
+}
+
+TEST_CASE("attention_mask: padding hides keys j >= validKeys in every row", "[ops][mask][known]") {
+    // 2 queries, 4 keys of which the first 3 are real: the last column is hidden.
+    const matrix mask = attention_mask(mask_config(2, 4, false, 3));
+    check::tensor("padding", mask, m({{0, 0, 0, -inf}, {0, 0, 0, -inf}}), 0);
+    CHECK(negative_zeros(mask) == 0);
+    check::tensor("validKeys = T_kv hides nothing", attention_mask(mask_config(2, 3, false, 3)),
+                  m({{0, 0, 0}, {0, 0, 0}}), 0);
+}
+
+TEST_CASE("attention_mask: causal and padding together hide either", "[ops][mask][known]") {
+    // causal (j > i) or padding (j ≥ 2):
+    // row 0: j = 1, 2 hidden; row 1: j = 2 hidden; row 2: j = 2 hidden by padding only.
+    const matrix mask = attention_mask(mask_config(3, 3, true, 2));
+    check::tensor("both", mask, m({{0, -inf, -inf}, {0, 0, -inf}, {0, 0, -inf}}), 0);
+    CHECK(negative_zeros(mask) == 0);
+}
+
+TEST_CASE("attention_mask: without causal or padding it is all zeros", "[ops][mask][known]") {
+    const matrix mask = attention_mask(mask_config(2, 3, false, std::nullopt));
+    check::tensor("none", mask, m({{0, 0, 0}, {0, 0, 0}}), 0);
+    CHECK(negative_zeros(mask) == 0);
 }
 
 TEST_CASE("ops: layer_norm uses the population std plus eps", "[ops][known]") {
@@ -86,7 +133,9 @@ TEST_CASE("ops: layer_norm uses the population std plus eps", "[ops][known]") {
 }
 
 TEST_CASE("ops: relu clamps negatives to zero", "[ops][known]") {
-    check::tensor("relu", relu(m({{-1, 0}, {2, -0.5}})), m({{0, 0}, {2, 0}}), 0);
+    const matrix y = relu(m({{-1, 0}, {2, -0.5}, {-0.0, 1e-300}}));
+    check::tensor("relu", y, m({{0, 0}, {2, 0}, {0, 1e-300}}), 0);
+    CHECK(negative_zeros(y) == 0); // clamped cells are +0, even from −0
 }
 
 TEST_CASE("ops: concat_columns joins side by side", "[ops][known]") {

@@ -9,6 +9,7 @@
 #include "attention/ops.hpp"
 #include "attention/spec.hpp"
 #include "check.hpp"
+#include "specs.hpp"
 
 using namespace attention;
 using check::inf;
@@ -42,19 +43,24 @@ std::string describe(const generated_spec &s) {
 } // namespace
 
 TEST_CASE("attention: every row of weights sums to 1", "[attention][property]") {
-    for (const generated_spec &s : sweep_specs()) {
-        INFO(describe(s));
+    std::vector<generated_spec> all = sweep_specs();
+    for (const generated_spec &s : specs::every_kind())
+        all.push_back(s);
+    for (const generated_spec &s : all) {
         const trace t = run_traced(make_problem(s));
+        INFO(check::describe(t.config));
         for (const stage &st : t.stages) {
-            if (st.id != "weights")
+            if (st.id != stage_id::weights)
                 continue;
             CAPTURE(st.head);
+            REQUIRE(check::shape(st.totals) == "(" + std::to_string(rows(st.values)) + ", 1)");
             for (std::size_t i = 0; i < rows(st.values); ++i) {
                 double sum = 0;
                 for (std::size_t j = 0; j < cols(st.values); ++j)
                     sum += st.values(i, j);
-                CAPTURE(i, sum);
+                CAPTURE(i, sum, st.totals(i, 0));
                 CHECK(std::fabs(sum - 1.0) <= 1e-12);
+                CHECK(st.totals(i, 0) == sum); // the row total the trace carries, summed in order
             }
         }
     }
@@ -68,19 +74,20 @@ TEST_CASE("attention: the causal mask hides exactly the future", "[attention][pr
         const trace t = run_traced(make_problem(s));
         const matrix *scaled = nullptr;
         for (const stage &st : t.stages) {
-            if (st.id == "scaled")
+            if (st.id == stage_id::scaled)
                 scaled = &st.values;
-            if (st.id != "masked" && st.id != "weights")
+            if (st.id != stage_id::masked && st.id != stage_id::weights)
                 continue;
-            CAPTURE(st.id, st.head);
+            const bool is_masked = st.id == stage_id::masked;
+            CAPTURE(name_of(st.id), st.head);
             REQUIRE(scaled);
             std::size_t wrong_above = 0, wrong_below = 0;
             for (std::size_t i = 0; i < rows(st.values); ++i)
                 for (std::size_t j = 0; j < cols(st.values); ++j) {
                     const double v = st.values(i, j);
                     if (j > i)
-                        wrong_above += st.id == "masked" ? v != -inf : v != 0.0 || std::signbit(v);
-                    else if (st.id == "masked")
+                        wrong_above += is_masked ? v != -inf : v != 0.0 || std::signbit(v);
+                    else if (is_masked)
                         wrong_below += v != (*scaled)(i, j);
                     else
                         wrong_below += !(v > 0.0); // every visible token gets some weight
@@ -145,9 +152,9 @@ TEST_CASE("attention: scale_scores = false makes scaled equal scores", "[attenti
         const matrix *scores = nullptr;
         std::size_t checked = 0;
         for (const stage &st : t.stages) {
-            if (st.id == "scores")
+            if (st.id == stage_id::scores)
                 scores = &st.values;
-            if (st.id != "scaled")
+            if (st.id != stage_id::scaled)
                 continue;
             CAPTURE(st.head);
             check::tensor("scaled", st.values, *scores, 0);

@@ -8,6 +8,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
+#include "attention/presets.hpp"
 #include "attention/spec.hpp"
 #include "attention/validation.hpp"
 
@@ -189,12 +190,14 @@ TEST_CASE("validation: explicit weights must match X and each other", "[validati
         s.w_q = {};
         CHECK_THROWS_WITH(make_problem(s), Contains("W_Q: 0 matrices"));
     }
-    SECTION("W_K and W_V counts differ from W_Q") {
+    SECTION("W_K more than W_Q, and W_V a count other than W_K's") {
         s.w_k.push_back(s.w_k[0]);
-        CHECK_THROWS_WITH(make_problem(s), Contains("W_K: 2 matrices, but W_Q has 1"));
+        CHECK_THROWS_WITH(make_problem(s),
+                          Contains("W_K: 2 matrices; give one per K/V head, a number that divides "
+                                   "W_Q's 1"));
         s = two_by_two();
         s.w_v = {};
-        CHECK_THROWS_WITH(make_problem(s), Contains("W_V: 0 matrices, but W_Q has 1"));
+        CHECK_THROWS_WITH(make_problem(s), Contains("W_V: 0 matrices, but W_K has 1"));
     }
     SECTION("W_Q rows differ from X's columns") {
         s.w_q = {{{1, 0}, {0, 1}, {1, 1}}};
@@ -250,18 +253,31 @@ TEST_CASE("validation: the trace budget refuses run_traced but not forward",
 
 TEST_CASE("validation: explain_cell refuses missing stages and cells", "[validation][explain]") {
     const trace t = run_traced(make_problem(preset("lesson-multi-head")));
-    CHECK_THROWS_WITH(explain_cell(t, "nope", 0, 0, 0),
-                      Contains("stage: no stage \"nope\" for head 0"));
-    CHECK_THROWS_WITH(explain_cell(t, "masked", 0, 0, 0), Contains("stage: no stage \"masked\""));
-    CHECK_THROWS_WITH(explain_cell(t, "q", 4, 0, 0), Contains("for head 4"));
-    CHECK_THROWS_WITH(explain_cell(t, "q", no_head, 0, 0), Contains("stage: no stage \"q\""));
-    CHECK_THROWS_WITH(explain_cell(t, "output", 0, 0, 0),
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::masked, 0, 0, 0),
+                      Contains("stage: no stage \"masked\" for head 0"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::norm1, no_head, 0, 0),
+                      Contains("stage: no stage \"norm1\""));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::q, 4, 0, 0), Contains("for head 4"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::q, no_head, 0, 0),
+                      Contains("stage: no stage \"q\""));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::output, 0, 0, 0),
                       Contains("stage: no stage \"output\" for head 0"));
-    CHECK_THROWS_WITH(explain_cell(t, "q", 1, 5, 0),
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::q, 1, 5, 0),
                       Contains("cell: (5, 0) is outside q's shape (5, 4)"));
-    CHECK_THROWS_WITH(explain_cell(t, "q", 1, 0, 4),
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::q, 1, 0, 4),
                       Contains("cell: (0, 4) is outside q's shape (5, 4)"));
-    CHECK_THROWS_WITH(explain_cell(t, "output", no_head, 0, 16),
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::output, no_head, 0, 16),
                       Contains("outside output's shape (5, 16)"));
-    CHECK_THROWS_AS(explain_cell(t, "weights", 3, 99, 99), std::invalid_argument);
+    CHECK_THROWS_AS(explain_cell(t, stage_id::weights, 3, 99, 99), std::invalid_argument);
+}
+
+TEST_CASE("validation: explain_cell finds a group's k under its first query head",
+          "[validation][explain][gqa]") {
+    // gqa-4-2: K/V head 1 is projected when query head 2 first needs it.
+    const trace t = run_traced(make_problem(preset("gqa-4-2")));
+    CHECK_NOTHROW(explain_cell(t, stage_id::k, 2, 0, 0));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::k, 1, 0, 0),
+                      Contains("stage: no stage \"k\" for head 1"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::v, 3, 0, 0),
+                      Contains("stage: no stage \"v\" for head 3"));
 }

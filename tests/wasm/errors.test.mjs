@@ -1,5 +1,6 @@
 // Every refused input reaches JS as a real Error whose message names the field (and, for
-// numbers, the value and the rule); after each one the engine still computes correctly.
+// numbers, the value and the rule); after each one the engine still computes correctly: the
+// next preset in turn, of every kind, gives exactly the trace it gave before any error.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
@@ -7,10 +8,11 @@ import { createEngine } from '../../dist/engine.js';
 import { assertClose, explicitSpecFor } from './support.mjs';
 
 let engine;
-let baseline;
+let baselines; // [preset id, trace before any error]
+let turn = 0;
 before(async () => {
   engine = await createEngine();
-  baseline = engine.run({ preset: 'lesson-multi-head' });
+  baselines = engine.presets().map(({ id }) => [id, engine.run({ preset: id })]);
 });
 
 const generated = (fields) => ({ seqLen: 3, dModel: 4, ...fields });
@@ -30,7 +32,7 @@ const SPEC_CASES = [
   ['forward of a non-object', (e) => e.forward(7), 'spec: must be an object, got number'],
   ['unknown field beside a preset', (e) => e.run({ preset: 'lesson-multi-head', extra: 1 }), 'spec: unknown field "extra"'],
   ['unknown generated field', (e) => e.run(generated({ heads: 2 })), 'spec: unknown field "heads"'],
-  ['unknown explicit field', (e) => e.run(explicit({ seqLen: 2 })), 'spec: unknown field "seqLen"'],
+  ['unknown explicit field', (e) => e.run(explicit({ seqLen: 2 })), 'spec: unknown field "seqLen" for explicit self-attention'],
 ];
 
 const TYPE_CASES = [
@@ -91,13 +93,81 @@ const RULE_CASES = [
   ['X with 2^28 rows', explicit({ X: new Array(2 ** 28) }), 'X: 268435456 rows, more than the limit 1024'],
   ['X with 2^31 rows', explicit({ X: new Array(2 ** 31) }), 'X: 2147483648 rows, more than the limit 1024'],
   ['W_Q no heads', explicit({ W_Q: [] }), 'W_Q: 0 matrices'],
-  ['W_K count', explicit({ W_K: [I2, I2] }), 'W_K: 2 matrices, but W_Q has 1'],
-  ['W_V count', explicit({ W_V: [] }), 'W_V: 0 matrices, but W_Q has 1'],
+  ['W_K count', explicit({ W_K: [I2, I2] }), "W_K: 2 matrices; give one per K/V head, a number that divides W_Q's 1"],
+  ['W_V count', explicit({ W_V: [] }), 'W_V: 0 matrices, but W_K has 1 (one W_K and one W_V per K/V head)'],
   ['W_Q shape', explicit({ W_Q: [[[1, 0], [0, 1], [1, 1]]] }), 'W_Q[0]: shape (3, 2) should be (2, 2)'],
   ['W_K shape', explicit({ W_K: [[[1, 0, 0], [0, 1, 0]]] }), 'W_K[0]: shape (2, 3) should be (2, 2)'],
   ['W_V ragged', explicit({ W_V: [[[1, 0], [0]]] }), 'W_V[0]: row 1 has 1 values but row 0 has 2'],
   ['W_V NaN', explicit({ W_V: [[[1, 0], [0, NaN]]] }), 'W_V[0][1][1]: NaN is not a finite number'],
   ['W_O shape', explicit({ W_O: [[1, 0, 0], [0, 1, 0]] }), 'W_O: shape (2, 3) should be (2, 2)'],
+];
+
+const cross = (fields) => ({ kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, numHeads: 2, ...fields });
+const encoder = (fields) => ({ kind: 'encoder-layer', seqLen: 3, dModel: 8, numHeads: 2, ...fields });
+const gqa = (fields) => ({ seqLen: 3, dModel: 8, numHeads: 4, ...fields });
+const known = (what) => `for ${what} (known: `;
+// Explicit cross (2 queries, 3 keys) and grouped-query (4 query heads, 2 K/V heads) specs.
+const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
+const col = [[1], [0]];
+const explicitGqa = (fields) => ({ X: I2, W_Q: [col, col, col, col], W_K: [col, col], W_V: [col, col], ...fields });
+
+// The kind, the fields each kind takes, and the new fields' rules: [title, spec, text].
+const KIND_CASES = [
+  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer'],
+  ['kind a number', generated({ kind: 5 }), 'kind: must be a string, got number'],
+  ['kind null', generated({ kind: null }), 'kind: must be a string, got null'],
+  ['causal on cross', cross({ causal: true }), `spec: unknown field "causal" ${known('kind "cross"')}`],
+  ['seqLen on cross', cross({ seqLen: 2 }), 'spec: unknown field "seqLen" for kind "cross"'],
+  ['numKvHeads on cross', cross({ numKvHeads: 1 }), 'spec: unknown field "numKvHeads" for kind "cross"'],
+  ['numKvHeads on encoder-layer', encoder({ numKvHeads: 1 }), `spec: unknown field "numKvHeads" ${known('kind "encoder-layer"')}`],
+  ['outputProjection on encoder-layer', encoder({ outputProjection: false }), 'spec: unknown field "outputProjection" for kind "encoder-layer"'],
+  ['validKeys on encoder-layer', encoder({ validKeys: 2 }), 'spec: unknown field "validKeys" for kind "encoder-layer"'],
+  ['validKeys on self', generated({ validKeys: 2 }), `spec: unknown field "validKeys" ${known('self-attention')}`],
+  ['dFF on self', generated({ dFF: 16 }), 'spec: unknown field "dFF" for self-attention'],
+  ['keyLen on self', generated({ keyLen: 3 }), 'spec: unknown field "keyLen" for self-attention'],
+  ['kind beside a preset', { preset: 'gqa-4-2', kind: 'self' }, 'spec: unknown field "kind" for a preset'],
+  ['queryLen missing', { kind: 'cross', keyLen: 3, dModel: 8 }, 'queryLen: is missing; give a whole number'],
+  ['keyLen missing', { kind: 'cross', queryLen: 3, dModel: 8 }, 'keyLen: is missing; give a whole number'],
+  ['queryLen 0', cross({ queryLen: 0 }), 'queryLen: 0 is out of range [1, 1024]'],
+  ['keyLen 1025', cross({ keyLen: 1025 }), 'keyLen: 1025 is out of range [1, 1024]'],
+  ['validKeys 0', cross({ validKeys: 0 }), 'validKeys: 0 is out of range [1, 4]'],
+  ['validKeys 5 of 4 keys', cross({ validKeys: 5 }), 'validKeys: 5 is out of range [1, 4]'],
+  ['validKeys 1.5', cross({ validKeys: 1.5 }), 'validKeys: 1.5 is not a whole number'],
+  ['validKeys null', cross({ validKeys: null }), 'validKeys: must be a number, got null'],
+  ['numKvHeads 3 of 4', gqa({ numKvHeads: 3 }), 'numKvHeads: 3 does not divide numHeads 4 (each K/V head serves a whole group of query heads)'],
+  ['numKvHeads 8 of 4', gqa({ numKvHeads: 8 }), 'numKvHeads: 8 is out of range [1, 4]'],
+  ['numKvHeads 0', gqa({ numKvHeads: 0 }), 'numKvHeads: 0 is out of range [1, 4]'],
+  ['numKvHeads a string', gqa({ numKvHeads: '2' }), 'numKvHeads: must be a number, got string'],
+  ['dFF 0', encoder({ dFF: 0 }), 'dFF: 0 is out of range [1, 4096]'],
+  ['dFF 4097', encoder({ dFF: 4097 }), 'dFF: 4097 is out of range [1, 4096]'],
+  ['dFF 2.5', encoder({ dFF: 2.5 }), 'dFF: 2.5 is not a whole number'],
+  ['skip -1', generated({ skip: -1 }), 'skip: -1 is out of range [0, 16777216]'],
+  ['skip 0.5', generated({ skip: 0.5 }), 'skip: 0.5 is not a whole number'],
+  ['skip a string', generated({ skip: '3' }), 'skip: must be a number, got string'],
+  ['dK only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dK: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
+  ['dV only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dV: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
+  ['explicit encoder-layer', { kind: 'encoder-layer', X: I2 }, 'kind: "encoder-layer" takes no explicit matrices; give sizes and a seed'],
+  ['explicit cross with X', explicitCross({ X: I2, X_q: undefined }), 'spec: unknown field "X" for kind "cross"'],
+  ['explicit cross with causal', explicitCross({ causal: true }), 'spec: unknown field "causal" for kind "cross"'],
+  ['explicit self with X_kv', explicit({ X_kv: I2 }), 'spec: unknown field "X_kv" for explicit self-attention'],
+  ['explicit self with validKeys', explicit({ validKeys: 1 }), 'spec: unknown field "validKeys" for explicit self-attention'],
+  ['explicit cross without X_kv', explicitCross({ X_kv: undefined }), 'X_kv: must be an array of rows, got undefined'],
+  ['X_kv of another d_model', explicitCross({ X_kv: [[1, 0, 0], [0, 1, 0], [1, 1, 0]] }), 'X_kv: shape (3, 3) should be (3, 2) (d_model = 2 columns like X_q)'],
+  ['explicit validKeys 4 of 3 keys', explicitCross({ validKeys: 4 }), 'validKeys: 4 is out of range [1, 3]'],
+  ['W_K count not dividing W_Q', explicitGqa({ W_K: [col, col, col], W_V: [col, col, col] }), "W_K: 3 matrices; give one per K/V head, a number that divides W_Q's 4 (as many as W_Q for multi-head, 1 for multi-query)"],
+  ['W_K more than W_Q', explicitGqa({ W_K: Array(8).fill(col), W_V: Array(8).fill(col) }), "W_K: 8 matrices; give one per K/V head, a number that divides W_Q's 4"],
+  ['W_V count other than W_K', explicitGqa({ W_V: [col] }), 'W_V: 1 matrices, but W_K has 2 (one W_K and one W_V per K/V head)'],
+  ['W_V heads of two widths', explicitGqa({ W_V: [col, I2] }), 'W_V[1]: shape (2, 2) should be (2, 1)'],
+];
+
+// Valid specs of every kind that sit next to the refused ones above.
+const ACCEPTED = [
+  ['dK and dV both given: dModel need not split', generated({ dModel: 16, numHeads: 3, dK: 4, dV: 4 }), 'output'],
+  ['numKvHeads 2 of 4', gqa({ numKvHeads: 2 }), 'output'],
+  ['validKeys = keyLen', cross({ validKeys: 4 }), 'output'],
+  ['dFF 4096', encoder({ dFF: 4096 }), 'norm2'],
+  ['explicit cross', explicitCross({ validKeys: 3 }), 'head'],
+  ['explicit grouped-query', explicitGqa({}), 'head'],
 ];
 
 const MQ = { preset: 'lesson-multi-head' };
@@ -106,7 +176,10 @@ const EXPLAIN_CASES = [
   ['cell a string', 'q', 'cell: must be an object'],
   ['cell null', null, 'cell: must be an object'],
   ['stage a number', cell({ stage: 5 }), 'stage: must be a stage id string'],
-  ['unknown stage', cell({ stage: 'nope' }), 'stage: no stage "nope" for head 0'],
+  ['unknown stage', cell({ stage: 'nope' }), 'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, '
+    + 'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, '
+    + 'residual2, norm2'],
+  ['a stage of another kind', cell({ stage: 'norm1', head: null }), 'stage: no stage "norm1"'],
   ['masked without a mask', cell({ stage: 'masked' }), 'stage: no stage "masked"'],
   ['head 9', cell({ head: 9 }), 'stage: no stage "q" for head 9'],
   ['head 1.5', cell({ head: 1.5 }), 'head: 1.5 is not a whole number'],
@@ -135,16 +208,18 @@ const RANDN_CASES = [
   ['65537 × 65537 values', [42, 65537, 65537], 'above the limit 16777216'],
 ];
 
-// Calls f, expecting an Error naming `text`; then checks the engine still computes the preset.
+// Calls f, expecting an Error naming `text`; then the next preset in turn must give exactly the
+// trace it gave before any error.
 function assertRefused(f, text) {
   assert.throws(f, (err) => {
     assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
     assert.ok(err.message.includes(text), `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`);
     return true;
   });
-  const again = engine.run({ preset: 'lesson-multi-head' });
-  assert.equal(again.stages.length, baseline.stages.length);
-  again.stages.forEach((s, i) => assertClose(`after the error: ${s.id}`, s, baseline.stages[i], 0));
+  const [preset, baseline] = baselines[turn++ % baselines.length];
+  const again = engine.run({ preset });
+  assert.equal(again.stages.length, baseline.stages.length, `${preset} after the error`);
+  again.stages.forEach((s, i) => assertClose(`${preset} after the error: ${s.id}`, s, baseline.stages[i], 0));
 }
 
 describe('errors: the spec itself', () => {
@@ -168,6 +243,16 @@ describe('errors: numeric rules and matrices', () => {
   });
 });
 
+describe('errors: kinds and their fields', () => {
+  for (const [title, spec, text] of KIND_CASES) {
+    test(`run: ${title}`, () => assertRefused(() => engine.run(spec), text));
+    test(`forward: ${title}`, () => assertRefused(() => engine.forward(spec), text));
+  }
+  for (const [title, spec, last] of ACCEPTED) {
+    test(`accepted: ${title}`, () => assert.equal(engine.run(spec).stages.at(-1).id, last));
+  }
+});
+
 describe('errors: the trace budget', () => {
   // GPT-2 small's attention at full context: ~125 M traced values, 7× the budget.
   const big = { seqLen: 1024, dModel: 768, numHeads: 12 };
@@ -189,6 +274,14 @@ describe('errors: explain cells', () => {
   for (const [title, c, text] of EXPLAIN_CASES) test(title, () => assertRefused(() => engine.explain(MQ, c), text));
   test('a bad spec is named before the cell', () => {
     assertRefused(() => engine.explain(generated({ seqLen: 0 }), cell({})), 'seqLen: 0 is out of range');
+  });
+  test('k of a grouped-query trace lives under its group\'s first query head', () => {
+    assertRefused(() => engine.explain({ preset: 'gqa-4-2' }, cell({ stage: 'k', head: 1 })), 'stage: no stage "k" for head 1');
+    assert.equal(engine.explain({ preset: 'gqa-4-2' }, cell({ stage: 'k', head: 2 })).terms.length, 16);
+  });
+  test('a cell past the keys of a cross trace', () => {
+    assertRefused(() => engine.explain({ preset: 'cross-translation' }, cell({ stage: 'weights', col: 3 })),
+      "cell: (0, 3) is outside weights's shape (2, 3)");
   });
   test('explicit specs explain too', () => {
     const e = engine.explain(explicitSpecFor('lesson-causal'), { stage: 'weights', head: 0, row: 0, col: 3 });

@@ -1,96 +1,228 @@
-// explain() through the WASM engine: dot-product cells are the sum of their terms,
-// weights are their softmax parts, concat cells point at their head's column.
+// explain() through the WASM engine, on every cell of every stage of every preset: each cell
+// rule's parts, put back together, give the cell's value (Σ terms, ÷ divisor, + mask, softmax,
+// copied column, sum, layer norm, + bias, ReLU). Then one cross-attention case by hand, and the
+// lists explain walks: engine.presets() (each spec runs as listed) and engine.models().
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { PRESETS, label, stageOf } from './support.mjs';
 
-let engine;
-before(async () => {
-  engine = await createEngine();
-});
+const engine = await createEngine();
 
-const DOT_STAGES = ['q', 'k', 'v', 'scores', 'scaled', 'head', 'output'];
+// How each stage's cells are taken apart (the engine's stage table, written out by hand).
+const RULE = {
+  x: 'none', x_q: 'none', x_kv: 'none', q: 'dot', k: 'dot', v: 'dot', scores: 'dotRows',
+  scaled: 'scaledDot', masked: 'mask', weights: 'softmax', head: 'dot', concat: 'copyColumn',
+  output: 'dot', residual1: 'sum', norm1: 'norm', ffn_pre: 'affine', ffn_hidden: 'relu',
+  ffn_out: 'affine', residual2: 'sum', norm2: 'norm',
+};
 
-// Every cell of every stage with this id, as [stage, row, col].
-function* cellsOf(trace, id) {
-  for (const s of trace.stages.filter((st) => st.id === id)) {
-    for (let row = 0; row < s.shape[0]; row += 1) {
-      for (let col = 0; col < s.shape[1]; col += 1) yield [s, row, col];
-    }
-  }
+const at = (m, row, col) => m.values[row * m.shape[1] + col];
+const near = (got, want) => Math.abs(got - want) <= 1e-12 * Math.max(1, Math.abs(want));
+const sumOf = (list) => list.reduce((a, b) => a + b, 0);
+
+// Σ terms in order is e.sum; each term is a · b, a from row `row` of `left`.
+function assertTerms(e, left, row, where) {
+  assert.ok(Array.isArray(e.terms), `${where}: terms`);
+  assert.equal(e.terms.length, left.shape[1], `${where}: one term per column of ${left.name}`);
+  e.terms.forEach((t, p) => {
+    assert.equal(t.a, at(left, row, p), `${where}: term ${p}'s a`);
+    assert.equal(t.a * t.b, t.product, `${where}: term ${p}: a · b = product`);
+  });
+  assert.equal(sumOf(e.terms.map((t) => t.product)), e.sum, `${where}: Σ products = sum`);
 }
 
-const valueAt = (s, row, col) => s.values[row * s.shape[1] + col];
+// rule → (trace, stage, row, col, explanation, where) → asserts. Operands are read by position.
+const CHECKS = {
+  none(trace, s, row, col, e, where) {
+    for (const key of ['terms', 'softmax', 'input', 'mask', 'bias', 'addends', 'norm', 'source']) {
+      assert.equal(e[key], null, `${where}: ${key}`);
+    }
+  },
+  dot(trace, s, row, col, e, where) {
+    const [left, right] = s.operands;
+    assertTerms(e, left, row, where);
+    e.terms.forEach((t, p) => assert.equal(t.b, at(right, p, col), `${where}: term ${p}'s b`));
+    assert.equal(e.divisor, 1, `${where}: divisor`);
+    assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
+  },
+  dotRows(trace, s, row, col, e, where) {
+    const [q, k] = s.operands; // Q · Kᵀ reads row `col` of K
+    assertTerms(e, q, row, where);
+    e.terms.forEach((t, p) => assert.equal(t.b, at(k, col, p), `${where}: term ${p}'s b`));
+    assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
+  },
+  scaledDot(trace, s, row, col, e, where) {
+    const scores = trace.stages.find((x) => x.id === 'scores' && x.head === s.head);
+    assertTerms(e, scores.operands[0], row, where);
+    const { scaleScores, dK } = trace.config;
+    assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
+    assert.ok(near(e.sum / e.divisor, e.value), `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
+  },
+  mask(trace, s, row, col, e, where) {
+    assert.equal(e.input, at(s.operands[0], row, col), `${where}: input is the scaled cell`);
+    assert.ok(e.mask === 0 || e.mask === -Infinity, `${where}: M is 0 or −∞, got ${e.mask}`);
+    assert.equal(e.mask, at(s.operands[1], row, col), `${where}: M`);
+    assert.equal(e.input + e.mask, e.value, `${where}: input + M`);
+    assert.equal(e.masked, e.mask === -Infinity, `${where}: masked iff M = −∞`);
+  },
+  softmax(trace, s, row, col, e, where) {
+    const { logits, max, exps, expSum } = e.softmax;
+    assert.equal(logits.length, s.shape[1], `${where}: one logit per key`);
+    logits.forEach((l, k) => assert.equal(l, at(s.operands[0], row, k), `${where}: logit ${k}`));
+    assert.equal(max, Math.max(...logits), `${where}: max`);
+    assert.equal(sumOf(exps), expSum, `${where}: Σ exps`);
+    assert.ok(near(exps[col], Math.exp(logits[col] - max)), `${where}: exp(logit − max)`);
+    assert.equal(exps[col] / expSum, e.value, `${where}: exps[col] / expSum`);
+    assert.equal(e.masked, logits[col] === -Infinity, `${where}: masked`);
+    if (e.masked) assert.ok(Object.is(e.value, 0) && exps[col] === 0, `${where}: a hidden key weighs +0`);
+  },
+  copyColumn(trace, s, row, col, e, where) {
+    const { dV } = trace.config;
+    assert.deepEqual(e.source, { head: Math.floor(col / dV), col: col % dV }, `${where}: source`);
+    const head = trace.stages.find((x) => x.id === 'head' && x.head === e.source.head);
+    assert.equal(at(head, row, e.source.col), e.value, `${where}: the head's cell`);
+  },
+  sum(trace, s, row, col, e, where) {
+    assert.deepEqual([...e.addends], s.operands.map((o) => at(o, row, col)), `${where}: addends`);
+    assert.equal(e.addends[0] + e.addends[1], e.value, `${where}: Σ addends`);
+  },
+  norm(trace, s, row, col, e, where) {
+    const { mean, std, eps, row: values } = e.norm;
+    const d = s.shape[1];
+    assert.deepEqual([...values], Array.from({ length: d }, (_, k) => at(s.operands[0], row, k)), `${where}: row`);
+    const m = sumOf([...values]) / d;
+    assert.ok(near(mean, m), `${where}: mean`);
+    assert.ok(near(std, Math.sqrt(sumOf([...values].map((v) => (v - m) ** 2)) / d)), `${where}: population std`);
+    assert.equal(eps, 1e-6, `${where}: eps`);
+    assert.equal(e.input, values[col], `${where}: input`);
+    assert.ok(near((e.input - mean) / (std + eps), e.value), `${where}: (input − mean) / (std + eps)`);
+  },
+  affine(trace, s, row, col, e, where) {
+    const [left, w, b] = s.operands;
+    assertTerms(e, left, row, where);
+    e.terms.forEach((t, p) => assert.equal(t.b, at(w, p, col), `${where}: term ${p}'s b`));
+    assert.equal(e.bias, at(b, 0, col), `${where}: bias`);
+    assert.ok(near(e.sum + e.bias, e.value), `${where}: Σ terms + bias`);
+  },
+  relu(trace, s, row, col, e, where) {
+    assert.equal(e.input, at(s.operands[0], row, col), `${where}: input`);
+    assert.ok(Object.is(Math.max(0, e.input), e.value), `${where}: max(0, ${e.input}) vs ${e.value}`);
+  },
+};
 
-describe('explain', () => {
-  for (const preset of Object.keys(PRESETS)) {
+const PRESET_IDS = engine.presets().map((p) => p.id);
+const seen = new Set();
+
+describe('explain: every cell of every preset', () => {
+  for (const preset of PRESET_IDS) {
+    const trace = engine.run({ preset });
+    const rules = [...new Set(trace.stages.map((s) => RULE[s.id]))];
     describe(preset, () => {
-      let trace;
-      before(() => {
-        trace = engine.run({ preset });
-      });
-
-      test('dot-product cells: Σ terms = sum, and sum / divisor = the cell to 1e-12', () => {
-        let cells = 0;
-        for (const id of DOT_STAGES) {
-          for (const [s, row, col] of cellsOf(trace, id)) {
-            const where = `${label(s.id, s.head)} (${row}, ${col})`;
-            const e = engine.explain({ preset }, { stage: s.id, head: s.head, row, col });
-            assert.equal(e.value, valueAt(s, row, col), `${where}: value`);
-            assert.ok(Array.isArray(e.terms) && e.terms.length > 0, `${where}: terms`);
-            let sum = 0;
-            for (const t of e.terms) {
-              assert.equal(t.a * t.b, t.product, `${where}: a · b = product`);
-              sum += t.product;
+      for (const rule of rules) {
+        test(`${rule} cells`, () => {
+          for (const s of trace.stages.filter((x) => RULE[x.id] === rule)) {
+            for (let row = 0; row < s.shape[0]; row += 1) {
+              for (let col = 0; col < s.shape[1]; col += 1) {
+                const where = `${preset} ${s.id}/${s.head} (${row}, ${col})`;
+                const e = engine.explain({ preset }, { stage: s.id, head: s.head, row, col });
+                assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
+                CHECKS[rule](trace, s, row, col, e, where);
+              }
             }
-            assert.equal(sum, e.sum, `${where}: Σ products = sum`);
-            const divisor = id === 'scaled' ? Math.sqrt(trace.config.dK) : 1;
-            assert.equal(e.divisor, divisor, `${where}: divisor`);
-            assert.ok(Math.abs(e.sum / e.divisor - e.value) <= 1e-12, `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
-            assert.equal(e.softmax, null, `${where}: no softmax`);
-            cells += 1;
           }
-        }
-        assert.ok(cells > 0);
-      });
-
-      test('weights: exps[col] / expSum is the weight; masked cells have exp 0', () => {
-        for (const [s, row, col] of cellsOf(trace, 'weights')) {
-          const where = `${label(s.id, s.head)} (${row}, ${col})`;
-          const e = engine.explain({ preset }, { stage: 'weights', head: s.head, row, col });
-          assert.equal(e.value, valueAt(s, row, col), `${where}: value`);
-          assert.equal(e.terms, null, `${where}: no terms`);
-          assert.equal(e.masked, trace.config.causal && col > row, `${where}: masked`);
-          const { logits, max, exps, expSum } = e.softmax;
-          assert.equal(logits.length, trace.config.seqLen);
-          assert.equal(max, Math.max(...logits), `${where}: max`);
-          assert.equal(exps.reduce((a, b) => a + b, 0), expSum, `${where}: Σ exps`);
-          assert.equal(exps[col] / expSum, e.value, `${where}: exps[col] / expSum`);
-          if (e.masked) {
-            assert.equal(logits[col], -Infinity, `${where}: masked logit`);
-            assert.equal(exps[col], 0, `${where}: masked exp`);
-          }
-        }
-      });
-
-      test('concat cells point at the head value they copy', () => {
-        if (!trace.config.outputProjection) return;
-        for (const [s, row, col] of cellsOf(trace, 'concat')) {
-          const e = engine.explain({ preset }, { stage: 'concat', head: null, row, col });
-          const dV = trace.config.dV;
-          assert.deepEqual(e.source, { head: Math.floor(col / dV), col: col % dV }, `concat (${row}, ${col})`);
-          assert.equal(valueAt(stageOf(trace, 'head', e.source.head), row, e.source.col), e.value);
-          assert.equal(e.value, valueAt(s, row, col));
-        }
-      });
+          seen.add(rule);
+        });
+      }
     });
   }
+  test('the presets between them exercise every cell rule', () => {
+    assert.deepEqual([...seen].sort(), Object.keys(CHECKS).sort());
+  });
+});
 
-  test('masked cells of the causal example explain as −∞ with masked set', () => {
-    const e = engine.explain({ preset: 'lesson-causal' }, { stage: 'masked', head: 0, row: 1, col: 3 });
-    assert.equal(e.value, -Infinity);
-    assert.equal(e.masked, true);
+describe('explain: cross-attention by hand', () => {
+  // X_q = I (2 queries), X_kv = [[1, 0], [0, 1], [1, 1]] (3 keys), W_Q = √2·ln 2 · I, W_K = I,
+  // W_V = [[1, 2], [3, 4]]: scaled = ln 2 · [[1, 0, 1], [0, 1, 1]], V = [[1, 2], [3, 4], [4, 6]].
+  const c = Math.SQRT2 * Math.LN2;
+  const spec = (fields) => ({
+    kind: 'cross', X_q: [[1, 0], [0, 1]], X_kv: [[1, 0], [0, 1], [1, 1]],
+    W_Q: [[[c, 0], [0, c]]], W_K: [[[1, 0], [0, 1]]], W_V: [[[1, 2], [3, 4]]], ...fields,
+  });
+  const cell = (stage, row, col) => ({ stage, head: 0, row, col });
+
+  test('weights (0, 0): exps [1, ½, 1] over 2.5 = 0.4', () => {
+    const e = engine.explain(spec({}), cell('weights', 0, 0));
+    assert.ok(Math.abs(e.softmax.max - Math.LN2) < 1e-15);
+    [1, 0.5, 1].forEach((x, k) => assert.ok(Math.abs(e.softmax.exps[k] - x) < 1e-15, `exp ${k}`));
+    assert.ok(Math.abs(e.softmax.expSum - 2.5) < 1e-15);
+    assert.ok(Math.abs(e.value - 0.4) < 1e-15);
+  });
+
+  test('head (1, 0): 0.2·1 + 0.4·3 + 0.4·4 = 3', () => {
+    const e = engine.explain(spec({}), cell('head', 1, 0));
+    assert.deepEqual(e.terms.map((t) => t.b), [1, 3, 4]);
+    [0.2, 0.4, 0.4].forEach((w, k) => assert.ok(Math.abs(e.terms[k].a - w) < 1e-15, `weight ${k}`));
+    assert.ok(Math.abs(e.value - 3) < 1e-14);
+  });
+
+  test('with validKeys 2 the third key is masked: ln 2 + (−∞), weight +0', () => {
+    const masked = engine.explain(spec({ validKeys: 2 }), cell('masked', 0, 2));
+    assert.ok(Math.abs(masked.input - Math.LN2) < 1e-15);
+    assert.equal(masked.mask, -Infinity);
+    assert.equal(masked.masked, true);
+    assert.equal(masked.value, -Infinity);
+    const weight = engine.explain(spec({ validKeys: 2 }), cell('weights', 0, 2));
+    assert.ok(Object.is(weight.value, 0));
+    assert.equal(weight.masked, true);
+    const kept = engine.explain(spec({ validKeys: 2 }), cell('weights', 1, 1));
+    assert.ok(Math.abs(kept.value - 2 / 3) < 1e-15); // [1, 2] / 3 over the two real keys
+  });
+});
+
+describe('presets() and models()', () => {
+  const CHAPTERS = { attention: 'self', gqa: 'self', cross: 'cross', 'encoder-layer': 'encoder-layer' };
+
+  test('each preset: its fields, and its spec runs exactly as the preset does', () => {
+    const presets = engine.presets();
+    assert.equal(new Set(presets.map((p) => p.id)).size, presets.length, 'distinct ids');
+    for (const p of presets) {
+      assert.deepEqual(Object.keys(p).sort(), ['chapter', 'fromLesson', 'id', 'keyTokens', 'spec', 'title', 'tokens']);
+      assert.equal(p.spec.kind, CHAPTERS[p.chapter], `${p.id}: kind of chapter ${p.chapter}`);
+      assert.equal(p.fromLesson, p.id.startsWith('lesson-'), `${p.id}: fromLesson`);
+      const byId = engine.run({ preset: p.id });
+      const bySpec = engine.run(p.spec);
+      assert.deepEqual(bySpec.config, byId.config, `${p.id}: config`);
+      bySpec.stages.forEach((s, i) => assert.deepEqual(s.values, byId.stages[i].values, `${p.id}: ${s.id}`));
+      assert.equal(p.tokens.length, byId.config.seqLen, `${p.id}: a token per query`);
+      assert.equal(p.keyTokens?.length ?? null, p.spec.kind === 'cross' ? byId.config.kvLen : null, `${p.id}: keyTokens`);
+    }
+  });
+
+  test('the chapters\' defining sizes', () => {
+    const spec = Object.fromEntries(engine.presets().map((p) => [p.id, p.spec]));
+    assert.equal(spec['lesson-causal'].skip, 1104);
+    assert.equal(spec['gqa-4-2'].numKvHeads, 2);
+    assert.equal(spec['mqa-4-1'].numKvHeads, 1);
+    assert.deepEqual([spec['cross-padding'].keyLen, spec['cross-padding'].validKeys], [4, 3]);
+    assert.equal(spec['encoder-layer'].dFF, 64);
+    // gqa-4-2: K/V parameters 2 · 16 · (4 + 4) = 256 (multi-head 512); cache 5 · 2 · 8 = 80 (160).
+    const { kv } = engine.run({ preset: 'gqa-4-2' }).config;
+    assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
+  });
+
+  test('models: the lesson\'s five rows and their attention weights at full context', () => {
+    const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength) => ({
+      id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength,
+      scoreValues: contextLength ** 2 * numHeads * numLayers,
+    });
+    assert.deepEqual(engine.models(), [
+      row('gpt2-117m', 'GPT-2 (117M)', 768, 12, 64, 12, 12, 1024),
+      row('gpt2-1.5b', 'GPT-2 (1.5B)', 1600, 25, 64, 48, 25, 1024),
+      row('gpt3-175b', 'GPT-3 (175B)', 12288, 96, 128, 96, 96, 2048),
+      row('llama3-8b', 'LLaMA 3 (8B)', 4096, 32, 128, 32, 8, 8192),
+      row('llama3-70b', 'LLaMA 3 (70B)', 8192, 64, 128, 80, 8, 8192),
+    ]);
+    assert.equal(engine.models()[2].scoreValues, 38654705664); // 2048² · 96 · 96
   });
 });

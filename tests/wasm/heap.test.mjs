@@ -1,5 +1,6 @@
-// Heap stability: after warm-up, thousands of runs and refused calls must not grow the
-// WASM heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
+// Heap stability: after warm-up, thousands of runs of every kind (self, grouped-query, cross,
+// encoder layer) and refused calls must not grow the WASM heap (a C++ leak) nor keep JS memory
+// alive (a leaked Embind handle or copy).
 //
 // How the WASM heap is measured: engine.heapBytes() reports inUse (malloc's bytes in use,
 // mallinfo().uordblks), top (sbrk(0)) and memory (the WASM memory's size). inUse is exact:
@@ -23,9 +24,10 @@ before(async () => {
 const PRESET = { preset: 'lesson-multi-head' };
 const I2 = [[1, 0], [0, 1]];
 const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
+const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
 
 // Calls that fail at different depths: in the bindings, in validation after matrices were
-// copied, in explain after a whole trace was built, in randn.
+// copied, in explain after a whole trace was built, in randn; for every kind of spec.
 const FAILING = [
   () => engine.run({ ...PRESET, extra: 1 }),
   () => engine.run({ seqLen: '5', dModel: 8 }),
@@ -37,6 +39,15 @@ const FAILING = [
   () => engine.explain(PRESET, { stage: 'q', head: 0, row: 9, col: 0 }),
   () => engine.explain(PRESET, { stage: 'nope', head: 0, row: 0, col: 0 }),
   () => engine.randn(-1, 2, 2),
+  () => engine.run({ kind: 'x', seqLen: 2, dModel: 4 }),
+  () => engine.run({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, causal: true }),
+  () => engine.forward({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 4 }),
+  () => engine.run({ seqLen: 3, dModel: 8, numHeads: 4, numKvHeads: 3 }),
+  () => engine.run({ kind: 'encoder-layer', seqLen: 3, dModel: 8, dFF: 0 }),
+  () => engine.run(explicitCross({ X_kv: [[1, 0, 0], [0, 1, 0]] })),
+  () => engine.forward(explicitCross({ W_K: [I2, I2, I2], W_V: [I2, I2, I2] })),
+  () => engine.explain({ preset: 'gqa-4-2' }, { stage: 'k', head: 1, row: 0, col: 0 }),
+  () => engine.explain({ preset: 'encoder-layer' }, { stage: 'norm1', head: null, row: 5, col: 0 }),
 ];
 
 const failEach = () => FAILING.forEach((f) => assert.throws(f, Error));
@@ -72,9 +83,39 @@ describe('heap', () => {
     assert.deepEqual(last.stages.at(-1).values, first, 'the 10,000th run still gives the same output');
   });
 
-  test('10,000 refused calls of ten kinds do not grow the WASM heap', () => {
+  test('19,000 refused calls of nineteen kinds do not grow the WASM heap', () => {
     failEach(); // warm-up
     assertStable('failing calls', 1_000, FAILING.length, failEach);
+  });
+
+  test('runs, forwards and explains of every preset do not grow the WASM heap', () => {
+    const ids = engine.presets().map((p) => p.id);
+    // One cell of a stage per preset explained in turn: the last stage, whatever its rule.
+    const cells = ids.map((preset) => {
+      const last = engine.run({ preset }).stages.at(-1);
+      return { stage: last.id, head: last.head, row: 0, col: 0 };
+    });
+    const round = () => ids.forEach((preset, i) => {
+      engine.run({ preset });
+      engine.forward({ preset });
+      engine.explain({ preset }, cells[i]);
+    });
+    for (let i = 0; i < 20; i += 1) round(); // warm-up
+    const jsGrowth = assertStable('every preset', 300, 3 * ids.length, round);
+    assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
+  });
+
+  test('runs of every kind of explicit and generated spec do not grow the WASM heap', () => {
+    const specs = [
+      explicit({}), explicitCross({ validKeys: 2 }),
+      { X: I2, W_Q: [I2, I2, I2, I2], W_K: [I2, I2], W_V: [I2, I2] },
+      { kind: 'cross', queryLen: 3, keyLen: 5, dModel: 8, numHeads: 2, validKeys: 4 },
+      { seqLen: 4, dModel: 8, numHeads: 4, numKvHeads: 1, causal: true },
+      { kind: 'encoder-layer', seqLen: 4, dModel: 8, numHeads: 2, dFF: 12, causal: true },
+    ];
+    const round = () => specs.forEach((spec) => engine.run(spec));
+    for (let i = 0; i < 50; i += 1) round(); // warm-up
+    assertStable('every kind', 500, specs.length, round);
   });
 
   test('refused calls between good ones do not grow the WASM heap', () => {

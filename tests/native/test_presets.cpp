@@ -1,0 +1,116 @@
+// The presets the stepper opens with, and the lesson's table of real models.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "attention/engine.hpp"
+#include "attention/presets.hpp"
+#include "attention/rng.hpp"
+#include "check.hpp"
+
+using namespace attention;
+using Catch::Contains;
+
+TEST_CASE("presets: every preset runs traced and forward, and they agree", "[presets]") {
+    for (const preset_info &info : presets()) {
+        CAPTURE(info.id);
+        const problem p = make_problem(info.spec, true);
+        const trace t = run_traced(p);
+        REQUIRE_FALSE(t.stages.empty());
+        // The final stage is what forward returns: norm2, output, or the one head without W_O.
+        check::tensor("forward = last stage", forward(p), t.stages.back().values, 0);
+        CHECK(trace_value_count(p.config) == recorded_value_count(t));
+    }
+}
+
+TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the rows", "[presets]") {
+    std::set<std::string> ids;
+    for (const preset_info &info : presets()) {
+        CAPTURE(info.id);
+        ids.insert(info.id);
+        CHECK_FALSE(info.title.empty());
+        CHECK(preset(info.id).seq_len == info.spec.seq_len);
+        const problem_kind kind = info.spec.kind;
+        if (info.chapter == "cross")
+            CHECK(kind == problem_kind::cross);
+        else if (info.chapter == "encoder-layer")
+            CHECK(kind == problem_kind::encoder_layer);
+        else
+            CHECK(kind == problem_kind::self);
+        CHECK(info.tokens.size() == std::size_t(info.spec.seq_len));
+        CHECK(info.key_tokens.size() ==
+              (kind == problem_kind::cross ? std::size_t(info.spec.kv_len) : 0));
+    }
+    CHECK(ids.size() == presets().size());
+    CHECK(presets().front().id == "lesson-multi-head");
+}
+
+TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets]") {
+    CHECK(preset("gqa-4-2").num_kv_heads == 2.0);
+    CHECK(preset("mqa-4-1").num_kv_heads == 1.0);
+    CHECK(preset("gqa-4-4").num_kv_heads == 4.0);
+    const generated_spec padding = preset("cross-padding");
+    CHECK(padding.kv_len == 4);
+    CHECK(padding.valid_keys == 3.0);
+    CHECK(preset("encoder-layer").d_ff == 64.0);
+    for (const preset_info &info : presets())
+        CHECK(info.from_lesson == (info.id.rfind("lesson-", 0) == 0));
+}
+
+TEST_CASE("presets: lesson-causal draws after the multi-head example's 1104 normals",
+          "[presets][rng]") {
+    // The lesson's causal example keeps drawing from seed 42 after the multi-head example:
+    // X 5·16 + W_Q, W_K, W_V 3·4·(16·4) + W_O 16·16 = 80 + 768 + 256 = 1104 normals.
+    const generated_spec s = preset("lesson-causal");
+    CHECK(s.skip == 1104);
+    const problem multi = make_problem(preset("lesson-multi-head"));
+    std::size_t drawn = multi.params.x.size() + multi.params.w_o.size();
+    for (const auto *list : {&multi.params.w_q, &multi.params.w_k, &multi.params.w_v})
+        for (const matrix &w : *list)
+            drawn += w.size();
+    CHECK(drawn == 1104);
+    numpy_random rng(42);
+    for (int i = 0; i < 1104; ++i)
+        rng.gauss();
+    check::tensor("X after 1104 normals", make_problem(s).params.x, rng.randn(4, 8), 0);
+}
+
+TEST_CASE("presets: an unknown id names the known ones", "[presets]") {
+    CHECK_THROWS_AS(preset("nope"), std::invalid_argument);
+    CHECK_THROWS_WITH(preset("nope"),
+                      Contains("preset: \"nope\" is not one of lesson-multi-head") &&
+                          Contains("gqa-4-2") && Contains("encoder-layer"));
+}
+
+TEST_CASE("models: the lesson's table of real models", "[presets][models]") {
+    struct row {
+        const char *name;
+        std::size_t d_model, heads, d_k, layers, kv_heads;
+    };
+    const row want[] = {{"GPT-2 (117M)", 768, 12, 64, 12, 12},
+                        {"GPT-2 (1.5B)", 1600, 25, 64, 48, 25},
+                        {"GPT-3 (175B)", 12288, 96, 128, 96, 96},
+                        {"LLaMA 3 (8B)", 4096, 32, 128, 32, 8},
+                        {"LLaMA 3 (70B)", 8192, 64, 128, 80, 8}};
+    REQUIRE(models().size() == std::size(want));
+    for (std::size_t i = 0; i < std::size(want); ++i) {
+        const model_info &got = models()[i];
+        CAPTURE(got.id, got.name);
+        CHECK(got.name == want[i].name);
+        CHECK(got.d_model == want[i].d_model);
+        CHECK(got.num_heads == want[i].heads);
+        CHECK(got.d_k == want[i].d_k);
+        CHECK(got.num_layers == want[i].layers);
+        CHECK(got.num_kv_heads == want[i].kv_heads);
+        CHECK(got.num_heads % got.num_kv_heads == 0);
+    }
+}
+
+TEST_CASE("models: attention weights held at full context", "[presets][models]") {
+    // context² · heads · layers. GPT-3: 2048² · 96 · 96 = 4,194,304 · 9,216 = 38,654,705,664.
+    const model_info &gpt3 = models()[2];
+    REQUIRE(gpt3.context == 2048);
+    CHECK(score_values(gpt3) == 38654705664ull);
+    // GPT-2 117M: 1024² · 12 · 12 = 1,048,576 · 144 = 150,994,944.
+    CHECK(score_values(models()[0]) == 150994944ull);
+}
