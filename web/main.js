@@ -5,14 +5,15 @@ import katex from 'katex';
 import { createEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
+import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
 
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const themeNow = () => (darkQuery.matches ? 'dark' : 'light');
 
-function writeHash(s) {
+function writeHash(catalog, s) {
   const step = s.steps[s.step];
-  const hash = hashFromState({ form: s.form, stage: step.id, head: currentHead(s.steps, s.step, s.head), selection: s.selection, showContributions: s.showContributions });
+  const hash = hashFromState(catalog, { form: s.form, stage: step.id, head: currentHead(s.steps, s.step, s.head), selection: s.selection, showContributions: s.showContributions });
   if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
 }
 
@@ -25,9 +26,10 @@ async function start() {
     app.querySelector('.status').textContent = `The attention engine could not be loaded: ${error.message}`;
     throw error;
   }
-  const stepper = mountStepper(app, { engine, katex, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: writeHash });
-  stepper.update(stateFromHash(window.location.hash));
-  window.addEventListener('hashchange', () => stepper.update(stateFromHash(window.location.hash)));
+  const catalog = catalogFrom(engine);
+  const stepper = mountStepper(app, { engine, catalog, katex, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
+  stepper.update(stateFromHash(catalog, window.location.hash));
+  window.addEventListener('hashchange', () => stepper.update(stateFromHash(catalog, window.location.hash)));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
   document.body.dataset.ready = 'true';
 }

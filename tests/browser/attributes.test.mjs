@@ -5,24 +5,46 @@ import { test } from 'node:test';
 import { requireDist } from './harness.mjs';
 import { applyWanted, goToStep } from '../../web/app/actions.js';
 import { buildSteps, filterSteps } from '../../web/model/navigation.js';
+import { catalogFrom } from '../../web/model/presets.js';
 import { presetForm } from '../../web/state/form.js';
-import { readAttributes } from '../../web/state/attributes.js';
+import { ATTRIBUTES, readAttributes } from '../../web/state/attributes.js';
 
 requireDist();
 const { createEngine } = await import('../../dist/engine.js');
 const engine = await createEngine();
+const catalog = catalogFrom(engine);
 
-const read = (attrs) => readAttributes((name) => attrs[name] ?? null);
+const read = (attrs) => readAttributes(catalog, (name) => attrs[name] ?? null);
 const EMPTY = { form: null, steps: [], step: 0, head: 0 };
 
 test('attributes: none gives the default preset, compact controls, auto theme, all stages', () => {
   const r = read({});
   assert.deepEqual(r.errors, []);
-  assert.deepEqual(r.wanted.form, presetForm('lesson-multi-head'));
+  assert.deepEqual(r.wanted.form, presetForm(catalog, 'lesson-multi-head'));
   assert.equal(r.controls, 'compact');
   assert.equal(r.theme, 'auto');
   assert.equal(r.stages, null);
-  assert.equal(r.wanted.stage, 'x');
+  assert.equal(r.wanted.stage, null, 'no stage asked: the first of the trace');
+});
+
+test('attributes: chapter picks its first preset; the output projection and the ablation have attributes', () => {
+  assert.deepEqual(read({ chapter: 'cross' }).wanted.form, presetForm(catalog, 'cross-translation'));
+  assert.equal(read({ preset: 'gqa-4-2' }).wanted.form.chapter, 'gqa');
+  const r = read({ 'output-projection': 'false', 'no-scale': '' });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual([r.wanted.form.outputProjection, r.wanted.form.noScale, r.wanted.form.preset], [false, true, 'custom']);
+  const gqa = read({ chapter: 'gqa', 'kv-heads': '1' });
+  assert.deepEqual([gqa.errors, gqa.wanted.form.kvHeads], [[], '1']);
+  const cross = read({ chapter: 'cross', 'key-tokens': 'a b c d', 'valid-keys': '2' });
+  assert.deepEqual([cross.errors, cross.wanted.form.keyTokens, cross.wanted.form.validKeys], [[], 'a b c d', '2']);
+  for (const name of ['chapter', 'output-projection', 'no-scale', 'kv-heads', 'd-ff', 'key-tokens', 'valid-keys']) assert.ok(ATTRIBUTES.includes(name), name);
+});
+
+test('attributes: a chapter\u2019s own settings only, presets of that chapter only', () => {
+  assert.deepEqual(read({ chapter: 'attention', 'd-ff': '32' }).errors, ['d-ff: not a setting of chapter "attention".']);
+  assert.deepEqual(read({ chapter: 'cross', preset: 'gqa-4-2' }).errors, ['preset: "gqa-4-2" belongs to chapter "gqa", not "cross".']);
+  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer"\.$/);
+  assert.match(read({ chapter: 'gqa', 'kv-heads': '3' }).errors[0], /^kv-heads: K\/V heads must divide heads/);
 });
 
 test('attributes: sizes start from the preset and make it custom; tokens of the same count keep it', () => {
@@ -48,7 +70,7 @@ test('attributes: every bad value gets a message that starts with its attribute'
 test('stages: a subset is renumbered, starts the stepper, and steps within itself', () => {
   const r = read({ preset: 'lesson-causal', stages: 'scores, masked,weights' });
   assert.deepEqual(r.stages, ['scores', 'masked', 'weights']);
-  const s = { ...EMPTY, ...applyWanted(engine, EMPTY, r.wanted, r.stages) };
+  const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, r.stages) };
   assert.deepEqual(s.steps.map((x) => [x.index, x.id]), [[0, 'scores'], [1, 'masked'], [2, 'weights']]);
   assert.equal(s.step, 0);
   assert.equal(goToStep(s, 2).step, 2);

@@ -1,6 +1,7 @@
 // The stepper's markup, built in JS so the page and the element share it: the same parts, ids
 // and classes (ids are unique per document or per shadow root). controls: 'full' adds the stage
-// list and the configuration form; 'compact' keeps Prev/Next and the head picker; 'none' neither.
+// list, the chapter tabs and the configuration form; 'compact' keeps Prev/Next and the head
+// picker; 'none' neither.
 
 import { el } from '../views/dom.js';
 
@@ -25,6 +26,10 @@ function hint() {
 function buildStage(parts, controls) {
   const main = part('main', 'stage', 'stage');
   main.tabIndex = -1;
+  if (controls === 'full') {
+    parts.chapterPicker = part('div', 'chapter-picker-area');
+    main.append(parts.chapterPicker);
+  }
   parts.status = part('p', 'status', 'status');
   parts.status.setAttribute('role', 'status');
   parts.status.textContent = 'Loading the attention engine\u2026';
@@ -36,6 +41,9 @@ function buildStage(parts, controls) {
     bar.append(parts.stepper, parts.headPicker);
     main.append(bar);
   }
+  parts.chapterLead = part('p', 'chapter-lead', 'chapter-lead');
+  parts.chapterPanel = part('div', 'chapter-panel-area');
+  main.append(parts.chapterLead, parts.chapterPanel);
   const heading = el('div', 'stage-heading');
   heading.setAttribute('aria-live', 'polite');
   parts.stageTitle = part('h2', 'stage-title', null);

@@ -1,19 +1,25 @@
 // The stepper's composition root, shared by the full page and the <attention-stepper> element:
 // builds the layout in root, wires engine → store → model → views, and events → store.
-// mountStepper(root, { engine, katex, controls, stages, theme, marker, keyTarget, onChange })
+// mountStepper(root, { engine, catalog, katex, controls, stages, theme, marker, keyTarget, onChange })
 //   → { update(wanted), next(), prev(), goTo(id, head), setTheme(theme), state(), destroy() }
 // wanted: { form, stage, head, selection, showContributions }; onChange(state, previous) after
-// every render; marker (e.g. document.body or the host) gets data-stage and data-head.
+// every render; marker (e.g. document.body or the host) gets data-chapter, data-stage, data-head.
 
 import * as act from './actions.js';
 import { buildLayout } from './layout.js';
+import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
+import { fieldsOf } from '../model/fields.js';
 import { currentHead, findStepIndex, stageListView, progressView, headPickerView } from '../model/navigation.js';
-import { PRESETS } from '../model/presets.js';
+import { panelView } from '../model/panels.js';
+import { presetsOf } from '../model/presets.js';
 import { stageView } from '../model/stage-view.js';
-import { splitTokens } from '../model/validate.js';
+import { splitTokens } from '../model/tokens.js';
+import { modelForm } from '../state/form.js';
 import { createStore } from '../state/store.js';
 import { createArcView } from '../views/arc-view.js';
+import { createChapterPanel } from '../views/chapter-panel.js';
+import { createChapterPicker } from '../views/chapter-picker.js';
 import { createControls } from '../views/controls.js';
 import { createExplainPanel } from '../views/explain-panel.js';
 import { createExplanation } from '../views/explanation.js';
@@ -26,17 +32,19 @@ import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
 import { createToggle } from '../views/toggle.js';
 
-const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head h \u00b7 W_O[rows of h]';
+const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
 const STEP_KEYS = { ArrowLeft: (s) => s.step - 1, ArrowRight: (s) => s.step + 1, Home: () => 0, End: (s) => s.steps.length - 1 };
 const noView = { update() {}, destroy() {} };
 
 function createViews(parts, katex, on) {
   const optional = (p, make) => (p ? make(p) : noView);
   return {
-    controls: optional(parts.controls, (p) => createControls(p, { presets: PRESETS, onChange: on.edit })),
+    chapterPicker: optional(parts.chapterPicker, (p) => createChapterPicker(p, { onPick: on.pickChapter })),
+    controls: optional(parts.controls, (p) => createControls(p, { onChange: on.edit })),
     stepper: optional(parts.stepper, (p) => createStepBar(p, { onPrev: on.prev, onNext: on.next })),
     headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
     stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
+    chapterPanel: createChapterPanel(parts.chapterPanel, { onPickHead: on.pickHead, onLoadModel: on.loadModel }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render }),
     explanation: createExplanation(parts.explanation),
@@ -48,24 +56,35 @@ function createViews(parts, katex, on) {
   };
 }
 
-function renderHeading(parts, marker, view) {
+function renderHeading(parts, marker, view, chapter) {
   parts.stageTitle.textContent = view.title;
   parts.stageHead.hidden = !view.headLabel;
   parts.stageHead.textContent = view.headLabel ?? '';
   parts.stageHead.className = `stage-head-badge head-${(view.head ?? 0) % 8}`;
   if (!marker) return;
+  marker.dataset.chapter = chapter;
   marker.dataset.stage = view.id;
   marker.dataset.head = view.head ?? '';
 }
 
-function renderStage(parts, views, marker, s) {
+function renderChapter(parts, views, catalog, s, head) {
+  const chapter = chapterById(s.form.chapter);
+  views.chapterPicker.update({ chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })) });
+  parts.chapterLead.textContent = chapter.lead;
+  const step = s.steps[s.step];
+  views.chapterPanel.update(panelView({ chapterId: chapter.id, config: s.trace.config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel }));
+}
+
+function renderStage(parts, views, catalog, marker, s) {
   const config = s.trace.config;
-  const ctx = { trace: s.trace, tokens: s.tokens, theme: s.theme, selection: s.selection, explained: s.explained, showContributions: s.showContributions };
+  const head = currentHead(s.steps, s.step, s.head);
+  const ctx = { trace: s.trace, tokens: s.tokens, theme: s.theme, selection: s.selection, explained: s.explained, showContributions: s.showContributions, preset: s.preset, models: catalog.models };
   const view = stageView(s.steps, s.step, ctx);
-  renderHeading(parts, marker, view);
-  views.stepper.update(progressView(s.steps, s.step));
-  views.headPicker.update(headPickerView(config.numHeads, currentHead(s.steps, s.step, s.head)));
-  views.stageList.update(stageListView(s.steps, s.step, s.head, config.numHeads));
+  renderHeading(parts, marker, view, s.form.chapter);
+  renderChapter(parts, views, catalog, s, head);
+  views.stepper.update(progressView(s.steps, s.step, config));
+  views.headPicker.update(headPickerView(config.numHeads, head));
+  views.stageList.update(stageListView(s.steps, s.step, s.head, config));
   views.shapeEq.update(view.equation);
   views.formula.update({ tex: view.formula });
   views.explanation.update({ text: view.explanation });
@@ -75,7 +94,17 @@ function renderStage(parts, views, marker, s) {
   views.overview.update(view.overview);
   const step = s.steps[s.step];
   const label = view.figure.find((i) => i.result)?.data.label ?? step.id;
-  views.explain.update(s.explained ? explainView(s.explained, { stageId: step.id, head: step.head, row: s.selection.row, col: s.selection.col, config, tokens: s.tokens, label }) : null);
+  views.explain.update(s.explained ? explainView(s.explained, { stageId: step.id, head: step.head, row: s.selection.row, col: s.selection.col, config, keyTokens: config.kind === 'cross' ? s.tokens.T_kv : s.tokens.T, label }) : null);
+}
+
+function renderControls(views, catalog, s) {
+  if (!s.form) return;
+  const chapter = chapterById(s.form.chapter);
+  const counts = {
+    tokens: { symbol: chapter.kind === 'cross' ? 'T_q' : 'T', n: splitTokens(s.form.tokens).length },
+    keyTokens: { symbol: 'T_kv', n: splitTokens(s.form.keyTokens).length },
+  };
+  views.controls.update({ chapter: chapter.id, fields: fieldsOf(chapter), presets: presetsOf(catalog, chapter.id), form: s.form, errors: s.errors, engineError: s.engineError, counts });
 }
 
 function statusText(s) {
@@ -84,13 +113,19 @@ function statusText(s) {
   return '';
 }
 
-export function mountStepper(root, { engine, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
+export function mountStepper(root, { engine, catalog, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
   const parts = buildLayout(root, { controls });
-  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: [], spec: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
+  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
   const set = (patch) => store.set(patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
-    edit: (field, value) => set(act.editField(engine, store.get(), field, value, stages)),
+    pickChapter: (id) => set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
+    edit: (field, value) => set({ ...act.editField(engine, catalog, store.get(), field, value, stages), loadedModel: null }),
+    loadModel: (id) => {
+      const model = catalog.models.find((m) => m.id === id);
+      const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
+      set({ ...patch, loadedModel: patch.trace ? model : null });
+    },
     prev: () => goToIndex(store.get().step - 1),
     next: () => goToIndex(store.get().step + 1),
     pickHead: (head) => set(act.pickHead(store.get(), head)),
@@ -101,11 +136,11 @@ export function mountStepper(root, { engine, katex, controls = 'full', stages = 
   });
 
   function render(s, previous) {
-    views.controls.update({ form: s.form, errors: s.errors, engineError: s.engineError, tokenCount: splitTokens(s.form?.tokens).length });
+    renderControls(views, catalog, s);
     parts.status.textContent = statusText(s);
     parts.status.hidden = !parts.status.textContent;
     if (!s.trace || !s.steps.length) return;
-    renderStage(parts, views, marker, s);
+    renderStage(parts, views, catalog, marker, s);
     onChange(s, previous);
   }
 
@@ -122,7 +157,7 @@ export function mountStepper(root, { engine, katex, controls = 'full', stages = 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
   return {
-    update: (wanted) => set(act.applyWanted(engine, store.get(), wanted, stages)),
+    update: (wanted) => set({ ...act.applyWanted(engine, catalog, store.get(), wanted, stages), loadedModel: null }),
     next: () => goToIndex(store.get().step + 1),
     prev: () => goToIndex(store.get().step - 1),
     goTo(id, head = store.get().head) {

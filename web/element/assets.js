@@ -3,6 +3,7 @@
 // bundle from its own <script> src, captured while it runs (document.currentScript is null later).
 
 import { createEngine } from '../engine.js';
+import { catalogFrom } from '../model/presets.js';
 
 /* global ATTENTION_STEPPER_CLASSIC */
 const CLASSIC = typeof ATTENTION_STEPPER_CLASSIC !== 'undefined' && ATTENTION_STEPPER_CLASSIC;
@@ -40,8 +41,8 @@ function loadFactory() {
 
 let shared = null;
 
-/** One engine (one WASM instance) for every element on the page. */
+/** One engine (one WASM instance) and its catalog for every element on the page: { engine, catalog }. */
 export function sharedEngine() {
-  if (!shared) shared = (CLASSIC ? loadFactory() : Promise.resolve()).then(() => createEngine());
+  shared ??= (CLASSIC ? loadFactory() : Promise.resolve()).then(() => createEngine()).then((engine) => ({ engine, catalog: catalogFrom(engine) }));
   return shared;
 }

@@ -5,7 +5,7 @@
 
 import katex from 'katex';
 import { mountStepper } from '../app/mount-stepper.js';
-import { ATTRIBUTES, readAttributes } from '../state/attributes.js';
+import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
 import { el } from '../views/dom.js';
 import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.js';
 
@@ -99,31 +99,37 @@ export class AttentionStepper extends HTMLElement {
   }
 
   async _build() {
-    const read = readAttributes((name) => this.getAttribute(name));
-    this._theme = read.theme;
-    this.classList.remove('theme-light', 'theme-dark', 'theme-auto');
-    this.classList.add(`theme-${read.theme}`);
-    if (read.errors.length) return this._showMessage('This attention stepper has attributes it cannot use:', read.errors);
+    const theme = THEMES.includes(this.getAttribute('theme')?.trim()) ? this.getAttribute('theme').trim() : 'auto';
+    this._setTheme(theme);
     if (typeof WebAssembly !== 'object') {
       return this._showMessage('This browser cannot run the attention stepper:', ['it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.']);
     }
     this._teardown();
     this._root.textContent = '';
     this._root.append(el('p', 'as-loading', 'Loading the attention engine\u2026'));
-    let engine;
+    let shared;
     try {
-      engine = await sharedEngine();
+      shared = await sharedEngine();
     } catch (error) {
       return this._showMessage('The attention engine could not be loaded:', [error.message]);
     }
     if (this._pending || !this.isConnected) return; // attributes changed meanwhile: a newer build runs
-    this._mount(engine, read);
+    this._catalog = shared.catalog;
+    const read = readAttributes(shared.catalog, (name) => this.getAttribute(name));
+    if (read.errors.length) return this._showMessage('This attention stepper has attributes it cannot use:', read.errors);
+    this._mount(shared, read);
   }
 
-  _mount(engine, read) {
+  _setTheme(theme) {
+    this._theme = theme;
+    this.classList.remove('theme-light', 'theme-dark', 'theme-auto');
+    this.classList.add(`theme-${theme}`);
+  }
+
+  _mount({ engine, catalog }, read) {
     this._teardown();
     this._stepper = mountStepper(this._root, {
-      engine, katex, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
+      engine, catalog, katex, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
       keyTarget: this.shadowRoot, onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);
@@ -136,7 +142,7 @@ export class AttentionStepper extends HTMLElement {
   }
 
   _move() {
-    const read = readAttributes((name) => this.getAttribute(name));
+    const read = readAttributes(this._catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._schedule();
     this._stepper.goTo(read.wanted.stage, read.wanted.head);
   }

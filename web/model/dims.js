@@ -2,13 +2,11 @@
 // The engine sends an equation twice, e.g. "(5, 16) @ (16, 4) → (5, 4)" and
 // "(T, d_model) @ (d_model, d_k) → (T, d_k)"; here the two are zipped token by token.
 
-export const DIMS = ['T', 'd_model', 'd_k', 'd_v', 'h'];
-
-const DIM_TEXT = { T: 'T', d_model: 'd_model', d_k: 'd_k', d_v: 'd_v', h: 'h' };
+export const DIMS = ['T', 'T_q', 'T_kv', 'd_model', 'd_k', 'd_v', 'd_ff', 'h'];
 
 // "h·d_v" → ['h', 'd_v']; unknown symbols keep their text and get no colour.
 function symbolParts(symbol) {
-  return symbol.split('\u00b7').map((s) => ({ text: DIM_TEXT[s] ?? s, dim: DIMS.includes(s) ? s : null }));
+  return symbol.split('\u00b7').map((s) => ({ text: s, dim: DIMS.includes(s) ? s : null }));
 }
 
 // Splits symbolic around the literal pieces of the numeric equation, in order.

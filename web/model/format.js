@@ -31,3 +31,13 @@ export function parseCell(text) {
   if (t === '\u221e') return Infinity;
   return Number(t);
 }
+
+// A large count in billions with two decimals: 38654705664 → "38.65 billion".
+export function formatBillions(v) {
+  return `${(v / 1e9).toFixed(2)} billion`;
+}
+
+// A count with thousands separators: 1048576 → "1,048,576".
+export function formatCount(v) {
+  return v.toLocaleString('en-US');
+}

@@ -4,7 +4,6 @@
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
 import { cellColours, rampGradient, symmetricRange, headColourIndex } from './palette.js';
-import { MATRIX_AXES } from './stage-table.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 
@@ -15,9 +14,13 @@ export function transposed(values, rows, cols) {
   return out;
 }
 
+// Token labels for a token axis (T, T_q, T_kv) when there is one per row or column.
 function axisLabels(axis, n, tokens) {
-  return axis === 'T' && tokens.length === n ? tokens.slice() : indexLabels(n);
+  const list = tokens[axis];
+  return list && list.length === n ? list.slice() : indexLabels(n);
 }
+
+const isTokenAxis = (axis, tokens) => Boolean(tokens[axis]);
 
 // Head bands along an h·d_v axis: columns (or rows) [h·d_v, (h+1)·d_v) belong to head h.
 export function headBands(axis, n, config) {
@@ -65,14 +68,14 @@ export function maskedFrom(logits) {
 }
 
 /**
- * spec: { key, name, label, shape, values, tokens, theme, config, transpose?, highlight?,
- *         selected?, interactive?, totals?, maskedZero?, head? }
+ * spec: { key, name, label, shape, axes, values, tokens: { [axis]: labels }, theme, config,
+ *         transpose?, highlight?, selected?, interactive?, totals?, maskedZero?, head? }
  */
 export function matrixView(spec) {
   const { key, name, theme, tokens, config } = spec;
   let [rows, cols] = spec.shape;
   let values = spec.values;
-  let axes = MATRIX_AXES[name] ?? ['rows', 'cols'];
+  let axes = spec.axes ?? ['rows', 'cols'];
   if (values.length !== rows * cols) {
     throw new Error(`matrix ${key}: ${values.length} values for shape (${rows}, ${cols})`);
   }
@@ -96,8 +99,8 @@ export function matrixView(spec) {
     cells: cellList(values, range, theme, spec.maskedZero),
     rowLabels: axisLabels(axes[0], rows, tokens),
     colLabels: axisLabels(axes[1], cols, tokens),
-    rowAxisIsTokens: axes[0] === 'T',
-    colAxisIsTokens: axes[1] === 'T',
+    rowAxisIsTokens: isTokenAxis(axes[0], tokens),
+    colAxisIsTokens: isTokenAxis(axes[1], tokens),
     colBands: headBands(axes[1], cols, config),
     rowBands: headBands(axes[0], rows, config),
     totals: spec.totals ?? null,

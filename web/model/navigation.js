@@ -1,11 +1,12 @@
 // Steps through a trace: the order Prev/Next follow, the grouped stage list and the progress
 // indicator all come from the trace's stages and the stage table. Pure.
 
-import { GROUPS, STAGES, stageById } from './stage-table.js';
+import { GROUPS, STAGES, stageById, titleOf } from './stage-table.js';
 
-// One step per traced stage, in the engine's order: x; q … head for each head; concat; output.
+// One step per traced stage, in the engine's order: inputs; q … head for each head; concat;
+// output; the encoder layer's stages.
 export function buildSteps(trace) {
-  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, stage }));
+  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, kvHead: stage.kvHead, stage }));
 }
 
 // Only the stages listed (ids; null keeps all), renumbered so a step's index is its position.
@@ -14,28 +15,43 @@ export function filterSteps(steps, ids) {
   return steps.filter((s) => ids.includes(s.id)).map((s, index) => ({ ...s, index }));
 }
 
-// The step for (id, head). A stage this trace lacks (masked without the causal mask, output
-// without W_O) falls back to the next stage of the same head in table order, else the last step.
+// The K/V head query head `head` reads (the head itself without grouping).
+function kvHeadOf(steps, head) {
+  return steps.find((s) => s.id === 'q' && s.head === head)?.kvHead ?? head;
+}
+
+// Does step s belong to query head `head`? Its own stages, and the K and V of its group.
+function ofHead(steps, s, head) {
+  if (s.head === head) return true;
+  return Boolean(stageById(s.id)?.sharedByGroup) && s.kvHead === kvHeadOf(steps, head);
+}
+
+// The step for (id, head). A stage this trace lacks (masked without a mask, output without
+// W_O) falls back to the next stage of the same head in table order, else the last step; an
+// unknown or missing id, or an input another chapter has (x_q for x), gives the first step.
 export function findStepIndex(steps, id, head) {
-  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || s.head === head));
+  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || ofHead(steps, s, head)));
   const exact = at(id);
   if (exact >= 0) return exact;
   const order = STAGES.map((s) => s.id);
+  if (!order.includes(id) || stageById(id).group === 'inputs') return 0;
   for (const next of order.slice(order.indexOf(id) + 1)) {
     const found = at(next);
     if (found >= 0) return found;
   }
-  return order.includes(id) ? steps.length - 1 : 0;
+  return steps.length - 1;
 }
 
 export function clampStep(steps, index) {
   return Math.max(0, Math.min(steps.length - 1, index));
 }
 
-// The head the per-head list shows: the current step's, else the one picked.
+// The head the per-head list shows: the current step's, else the one picked. A shared K/V step
+// keeps the picked head when that head is in its group.
 export function currentHead(steps, index, pickedHead) {
   const step = steps[index];
-  return step && step.head !== null ? step.head : pickedHead;
+  if (!step || step.head === null) return pickedHead;
+  return ofHead(steps, step, pickedHead) ? pickedHead : step.head;
 }
 
 function groupTitle(groupId, head, numHeads) {
@@ -43,20 +59,30 @@ function groupTitle(groupId, head, numHeads) {
   return numHeads > 1 ? `Head ${head} of ${numHeads}` : 'Attention';
 }
 
-// → { groups: [{ id, title, items: [{ index, label, current, done }] }] }
-export function stageListView(steps, index, pickedHead, numHeads) {
+function itemLabel(step, config) {
+  const entry = stageById(step.id);
+  const shared = entry.sharedByGroup && config.numKvHeads < config.numHeads ? ` (K/V head ${step.kvHead}, shared)` : '';
+  return `${titleOf(entry, config)}${shared}`;
+}
+
+const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
+
+// → { groups: [{ id, title, items: [{ index, label, current, done }] }] }, each group in the
+// stage table's order (a shared K/V step comes after its head's Q, as the lesson computes them).
+export function stageListView(steps, index, pickedHead, config) {
   const head = currentHead(steps, index, pickedHead);
   const groups = GROUPS.map((g) => ({
     id: g.id,
-    title: groupTitle(g.id, head, numHeads),
+    title: groupTitle(g.id, head, config.numHeads),
     items: steps
-      .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || s.head === head))
-      .map((s) => ({ index: s.index, label: stageById(s.id).title, current: s.index === index, done: s.index < index })),
+      .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || ofHead(steps, s, head)))
+      .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index)
+      .map((s) => ({ index: s.index, label: itemLabel(s, config), current: s.index === index, done: s.index < index })),
   }));
   return { groups: groups.filter((g) => g.items.length > 0) };
 }
 
-export function progressView(steps, index) {
+export function progressView(steps, index, config) {
   const step = steps[index];
   const entry = stageById(step.id);
   return {
@@ -65,7 +91,7 @@ export function progressView(steps, index) {
     text: `Step ${index + 1} of ${steps.length}`,
     atStart: index === 0,
     atEnd: index === steps.length - 1,
-    title: entry ? entry.title : step.id,
+    title: entry ? titleOf(entry, config) : step.id,
   };
 }
 

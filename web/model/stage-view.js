@@ -1,38 +1,40 @@
 // One step of the trace → everything the page shows for it: title, shape equation, formula,
-// explanation, the figure (operands = result as heatmaps, the arc view beside the weights), the
-// head overview at weights and the sum over heads at output. Pure.
+// explanation, the figure (operands = result as heatmaps, plus the views the stage's entry
+// asks for: arcs, the head overview, the sum over heads). Pure.
 
 import { alignEquation } from './dims.js';
+import { formatCell } from './format.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
 import { cellColours, symmetricRange } from './palette.js';
-import { rowTotalsForDisplay } from './row-totals.js';
-import { stageById, operandKey } from './stage-table.js';
+import { operandLabel, stageById, titleOf } from './stage-table.js';
 
-const LABELS = {
-  X: 'X', W_Q: 'W_Q', W_K: 'W_K', W_V: 'W_V', Q: 'Q', K: 'K', V: 'V',
-  scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights',
-  head: 'head', concat: 'concat', W_O: 'W_O', contribution: 'head · W_O[rows of head]', output: 'output',
-};
+const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
 
-function operandItem(step, entry, op, item, ctx) {
-  const key = operandKey(entry, op);
-  const highlight = ctx.selection && entry.highlight ? entry.highlight(ctx.selection, ctx.explained, ctx.config)[key] : null;
-  const listed = entry.listOperand === op.name;
-  const label = item.label ?? (listed && op.name === 'contribution' ? `head ${op.head} · W_O` : LABELS[op.name] ?? op.name);
+// K, V and their weights belong to a K/V head when query heads share them: say which.
+function ownerOf(op, stage, c) {
+  const shared = c.numKvHeads < c.numHeads && KV_OPERANDS.includes(op.name);
+  return shared ? { head: null, suffix: ` of K/V head ${stage.kvHead}` } : { head: op.head, suffix: '' };
+}
+
+function operandItem(step, entry, index, item, ctx) {
+  const op = step.stage.operands[index];
+  const lit = ctx.selection && entry.highlight ? entry.highlight(ctx.selection, ctx.explained, ctx.config, step.stage) : {};
+  const owner = ownerOf(op, step.stage, ctx.config);
   return {
     kind: 'matrix',
     data: matrixView({
-      key: `${step.index}:${key}`,
+      key: `${step.index}:${index}`,
       name: op.name,
-      label,
-      head: op.head,
+      label: `${item.label ?? operandLabel(op)}${owner.suffix}`,
+      head: owner.head,
       shape: op.shape,
+      axes: op.axes,
       values: op.values,
       tokens: ctx.tokens,
       theme: ctx.theme,
       config: ctx.config,
       transpose: item.transpose,
-      highlight,
+      highlight: lit[index] ?? null,
     }),
   };
 }
@@ -42,14 +44,13 @@ function figureItems(step, entry, description, ctx) {
   const items = [];
   for (const item of description) {
     if (item.list) {
-      const ops = step.stage.operands.filter((o) => o.name === item.list);
-      ops.forEach((op, i) => {
-        if (i > 0) items.push({ kind: 'glyph', text: item.glyph });
-        items.push(operandItem(step, entry, op, {}, ctx));
+      step.stage.operands.forEach((op, index) => {
+        if (op.name !== item.list) return;
+        if (items.length) items.push({ kind: 'glyph', text: item.glyph });
+        items.push(operandItem(step, entry, index, {}, ctx));
       });
-    } else if (item.operand) {
-      const op = step.stage.operands.find((o) => o.name === item.operand);
-      if (op) items.push(operandItem(step, entry, op, item, ctx));
+    } else if (item.operand !== undefined) {
+      if (step.stage.operands[item.operand]) items.push(operandItem(step, entry, item.operand, item, ctx));
     } else if (item.glyph) {
       items.push({ kind: 'glyph', text: item.glyph });
     }
@@ -59,27 +60,27 @@ function figureItems(step, entry, description, ctx) {
 
 function resultItem(step, entry, ctx) {
   const { stage } = step;
-  const [rows, cols] = stage.shape;
-  const logits = entry.id === 'weights' && ctx.config.causal ? stage.operands[0]?.values : null;
-  const selected = ctx.selection && entry.explainable ? ctx.selection : null;
+  const view = entry.view ?? {};
+  const selected = ctx.selection && entry.explain ? ctx.selection : null;
   return {
     kind: 'matrix',
     result: true,
     data: matrixView({
       key: `${step.index}:result`,
       name: entry.result,
-      label: LABELS[entry.result] ?? entry.result,
+      label: entry.result,
       head: stage.head,
       shape: stage.shape,
+      axes: stage.axes,
       values: stage.values,
       tokens: ctx.tokens,
       theme: ctx.theme,
       config: ctx.config,
       selected,
       highlight: selected ? { cells: [[selected.row, selected.col]] } : null,
-      interactive: entry.explainable,
-      totals: entry.rowTotals ? { label: 'Σ', texts: rowTotalsForDisplay(stage.values, rows, cols) } : null,
-      maskedZero: maskedFrom(logits),
+      interactive: Boolean(entry.explain),
+      totals: view.rowTotals && stage.totals ? { label: '\u03a3', texts: Array.from(stage.totals, formatCell) } : null,
+      maskedZero: view.maskedZero ? maskedFrom(stage.operands[0]?.values) : null,
     }),
   };
 }
@@ -87,7 +88,7 @@ function resultItem(step, entry, ctx) {
 // Small multiples of every head's weights (fills only), on one shared scale so heads compare.
 function headOverview(steps, step, ctx) {
   if (ctx.config.numHeads < 2) return null;
-  const all = steps.filter((s) => s.id === 'weights');
+  const all = steps.filter((s) => s.id === step.id);
   const range = Math.max(...all.map((s) => symmetricRange(s.stage.values)));
   return all.map((s) => {
     const [rows, cols] = s.stage.shape;
@@ -98,41 +99,54 @@ function headOverview(steps, step, ctx) {
 
 function arcView(step, ctx) {
   const [rows, cols] = step.stage.shape;
+  const [rowAxis, colAxis] = step.stage.axes;
+  const labels = (axis, n) => (ctx.tokens[axis]?.length === n ? ctx.tokens[axis] : Array.from({ length: n }, (_, i) => String(i)));
   return {
     head: step.head,
     rows,
     cols,
-    labels: ctx.tokens.length === rows ? ctx.tokens : Array.from({ length: rows }, (_, i) => String(i)),
+    rowLabels: labels(rowAxis, rows),
+    colLabels: labels(colAxis, cols),
     strengths: step.stage.values,
     focusRow: ctx.selection ? ctx.selection.row : null,
   };
 }
 
+// "head 2", or for a K/V head that several query heads share, "K/V head 1 (heads 2–3)".
+function headLabel(entry, stage, c) {
+  if (stage.head === null || c.numHeads < 2) return null;
+  if (!entry.sharedByGroup || c.numKvHeads === c.numHeads) return `head ${stage.head}`;
+  const size = c.numHeads / c.numKvHeads;
+  return `K/V head ${stage.kvHead} (heads ${stage.head}\u2013${stage.head + size - 1})`;
+}
+
 /**
- * ctx: { trace, steps, tokens, theme, selection: { row, col } | null, explained, showContributions }
+ * ctx: { trace, tokens: { [axis]: labels }, theme, selection: { row, col } | null, explained,
+ *        showContributions, preset, models }
  */
 export function stageView(steps, index, ctx) {
   const step = steps[index];
   const entry = stageById(step.id);
   if (!entry) throw new Error(`stage ${step.id}: not in the stage table`);
   const context = { ...ctx, config: ctx.trace.config };
-  const figure = [...figureItems(step, entry, entry.figure(context.config), context)];
+  const view = entry.view ?? {};
+  const figure = figureItems(step, entry, entry.figure(context.config), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
   figure.push(resultItem(step, entry, context));
-  if (step.id === 'weights') figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
-  const sum = entry.sumFigure && ctx.showContributions ? figureItems(step, entry, entry.sumFigure(), context) : null;
+  if (view.arcs) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
+  const sum = view.sumFigure && ctx.showContributions ? figureItems(step, entry, view.sumFigure, context) : null;
   return {
     id: step.id,
     head: step.head,
-    title: entry.title,
-    headLabel: step.head !== null && context.config.numHeads > 1 ? `head ${step.head}` : null,
+    title: titleOf(entry, context.config),
+    headLabel: headLabel(entry, step.stage, context.config),
     equation: { text: step.stage.equation, symbolic: step.stage.symbolic, tokens: alignEquation(step.stage.equation, step.stage.symbolic) },
     formula: entry.formula(context.config),
-    explanation: entry.explanation(context.config),
-    explainable: entry.explainable,
+    explanation: entry.explanation({ config: context.config, stage: step.stage, preset: ctx.preset, models: ctx.models ?? [] }),
+    explainable: Boolean(entry.explain),
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
-    hasSumToggle: Boolean(entry.sumFigure),
-    overview: step.id === 'weights' ? headOverview(steps, step, context) : null,
+    hasSumToggle: Boolean(view.sumFigure),
+    overview: view.overview ? headOverview(steps, step, context) : null,
   };
 }

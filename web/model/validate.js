@@ -1,15 +1,11 @@
-// The page's own checks on the controls, for immediate messages that name the rule. The engine
-// checks again; its message is shown too when it rejects a spec these checks let through.
+// The page's own checks on the form, for immediate messages that name the rule, and the engine
+// spec the form becomes. The engine checks again; its message is shown too when it rejects a
+// spec these checks let through. Rules come from the field table (fields.js).
 
+import { chapterById, DEFAULT_CHAPTER } from './chapters.js';
+import { fieldsOf, LIMITS } from './fields.js';
 import { presetById } from './presets.js';
-
-// Page limits keep every matrix legible (T ≤ 64) and the page responsive; the engine's are wider.
-export const LIMITS = { tokens: 64, dModel: 512, heads: 16, headDim: 512, seed: 4294967295 };
-
-// "the cat  sat" → ['the', 'cat', 'sat']
-export function splitTokens(text) {
-  return String(text ?? '').trim().split(/\s+/).filter(Boolean);
-}
+import { splitTokens } from './tokens.js';
 
 function wholeNumber(raw, lo, hi) {
   const text = String(raw ?? '').trim();
@@ -18,62 +14,73 @@ function wholeNumber(raw, lo, hi) {
   return v >= lo && v <= hi ? v : null;
 }
 
-function checkTokens(form, errors) {
-  const tokens = splitTokens(form.tokens);
+function checkTokens(form, field, errors) {
+  const tokens = splitTokens(form[field]);
   if (tokens.length < 1 || tokens.length > LIMITS.tokens) {
-    errors.tokens = `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (T = number of tokens; now ${tokens.length}).`;
+    const what = field === 'tokens' ? 'T = number of tokens' : 'T_kv = number of source tokens';
+    errors[field] = `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
   }
   return tokens;
 }
 
-function checkSizes(form, errors) {
-  const dModel = wholeNumber(form.dModel, 1, LIMITS.dModel);
-  if (dModel === null) errors.dModel = `d_model must be a whole number from 1 to ${LIMITS.dModel}.`;
-  const heads = wholeNumber(form.heads, 1, LIMITS.heads);
-  if (heads === null) errors.heads = `heads must be a whole number from 1 to ${LIMITS.heads}.`;
-  if (dModel !== null && heads !== null && dModel % heads !== 0) {
-    errors.heads = `d_model must be divisible by heads (${dModel} is not a multiple of ${heads}).`;
+// A number field → its value, undefined when blank means the engine's default, null when wrong.
+function checkNumber(f, raw, errors) {
+  if (f.type === 'auto' && String(raw ?? '').trim() === '') return undefined;
+  const v = wholeNumber(raw, f.min, f.max);
+  if (v === null) {
+    const blank = f.type === 'auto' ? `, or blank for ${f.blank}` : '';
+    errors[f.field] = `${f.label} must be a whole number from ${f.min} to ${f.max}${blank}.`;
   }
-  const headDim = (field, name) => {
-    if (String(form[field] ?? '').trim() === '') return undefined; // blank: d_model / heads
-    const v = wholeNumber(form[field], 1, LIMITS.headDim);
-    if (v === null) errors[field] = `${name} must be a whole number from 1 to ${LIMITS.headDim}, or blank for d_model / heads.`;
-    return v ?? undefined;
-  };
-  return { dModel, heads, dK: headDim('dK', 'd_k'), dV: headDim('dV', 'd_v') };
+  return v;
 }
 
-// Is this form exactly a preset (same sizes, switches and token count)? Then ask for the preset.
-function matchesPreset(form, tokens) {
-  const p = presetById(form.preset);
-  return p && tokens.length === p.config.seqLen ? p : null;
+// Rules between fields: heads dividing d_model (when a head size is left to it), K/V heads
+// dividing heads, valid keys within the source.
+function checkTogether(v, keyCount, errors) {
+  const needsSplit = v.dK === undefined || v.dV === undefined;
+  if (needsSplit && v.dModel && v.numHeads && v.dModel % v.numHeads !== 0 && !errors.heads) {
+    errors.heads = `d_model must be divisible by heads (${v.dModel} is not a multiple of ${v.numHeads}), or give d_k and d_v yourself.`;
+  }
+  if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
+    errors.kvHeads = `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} equal groups).`;
+  }
+  if (v.validKeys && v.validKeys > keyCount && !errors.validKeys) {
+    errors.validKeys = `valid keys must be at most the number of source tokens (${keyCount}).`;
+  }
+}
+
+function specValues(form, chapter, errors) {
+  const values = {};
+  for (const f of fieldsOf(chapter)) {
+    if (f.type === 'tokens') continue;
+    const v = f.type === 'flag' ? Boolean(form[f.field]) !== Boolean(f.invert) : checkNumber(f, form[f.field], errors);
+    if (v !== undefined && v !== null) values[f.spec] = v;
+  }
+  return values;
+}
+
+// Is this form exactly a preset of its chapter (same token counts)? Then ask for the preset.
+function matchesPreset(catalog, form, tokens, keyTokens) {
+  const p = presetById(catalog, form.preset);
+  if (!p || p.chapter !== form.chapter || tokens.length !== p.tokens.length) return null;
+  return keyTokens.length === (p.keyTokens ?? []).length ? p : null;
 }
 
 /**
- * form: { preset, tokens, dModel, heads, dK, dV, seed, causal, outputProjection, noScale }
- * → { errors: { field: message }, ok, tokens, spec } where spec is what engine.run takes.
+ * form: see state/form.js → { errors: { field: message }, ok, tokens, keyTokens, spec, preset }
+ * where spec is what engine.run takes and preset the matching preset (or null).
  */
-export function validateForm(form) {
+export function validateForm(catalog, form) {
   const errors = {};
-  const tokens = checkTokens(form, errors);
-  const preset = matchesPreset(form, tokens);
-  if (preset) return { errors, ok: !errors.tokens, tokens, spec: { preset: preset.id } };
-  const sizes = checkSizes(form, errors);
-  const seed = wholeNumber(form.seed, 0, LIMITS.seed);
-  if (seed === null) errors.seed = `seed must be a whole number from 0 to ${LIMITS.seed}.`;
+  const chapter = chapterById(form.chapter) ?? chapterById(DEFAULT_CHAPTER);
+  const tokens = checkTokens(form, 'tokens', errors);
+  const keyTokens = chapter.fields.includes('keyTokens') ? checkTokens(form, 'keyTokens', errors) : [];
+  const preset = matchesPreset(catalog, form, tokens, keyTokens);
+  if (preset) return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
+  const values = specValues(form, chapter, errors);
+  checkTogether(values, keyTokens.length, errors);
   const ok = Object.keys(errors).length === 0;
-  const spec = ok
-    ? {
-        seed,
-        seqLen: tokens.length,
-        dModel: sizes.dModel,
-        numHeads: sizes.heads,
-        ...(sizes.dK !== undefined ? { dK: sizes.dK } : {}),
-        ...(sizes.dV !== undefined ? { dV: sizes.dV } : {}),
-        causal: Boolean(form.causal),
-        outputProjection: Boolean(form.outputProjection),
-        scaleScores: !form.noScale,
-      }
-    : null;
-  return { errors, ok, tokens, spec };
+  const lengths = chapter.kind === 'cross' ? { queryLen: tokens.length, keyLen: keyTokens.length } : { seqLen: tokens.length };
+  const spec = ok ? { kind: chapter.kind, ...lengths, ...values } : null;
+  return { errors, ok, tokens, keyTokens, spec, preset: null };
 }

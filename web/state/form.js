@@ -1,48 +1,70 @@
-// The controls' form as data, and how one edited field changes it. Editing anything but the
-// tokens (or the tokens' count) turns a preset into a custom configuration with the same values.
+// The controls' form as data (every field of web/model/fields.js, as the text a person typed),
+// and how one edited field changes it. Editing anything but the tokens (or their count) turns
+// a preset into a custom configuration with the same values.
 
-import { DEFAULT_PRESET, presetById } from '../model/presets.js';
-import { splitTokens } from '../model/validate.js';
+import { fieldById } from '../model/fields.js';
+import { scaledGeometry } from '../model/panels.js';
+import { defaultPreset, presetById } from '../model/presets.js';
+import { splitTokens } from '../model/tokens.js';
 
-export function presetForm(id) {
-  const p = presetById(id) ?? presetById(DEFAULT_PRESET);
-  const c = p.config;
+const text = (v) => (v === undefined || v === null ? '' : String(v));
+
+/** The form that shows a preset (or the chapter's first preset). */
+export function presetForm(catalog, id, chapterId) {
+  const p = presetById(catalog, id) ?? defaultPreset(catalog, chapterId);
+  const s = p.spec;
   return {
+    chapter: p.chapter,
     preset: p.id,
     tokens: p.tokens.join(' '),
-    dModel: String(c.dModel),
-    heads: String(c.numHeads),
-    dK: String(c.dK),
-    dV: String(c.dV),
-    seed: String(c.seed),
-    causal: c.causal,
-    outputProjection: c.outputProjection,
-    noScale: !c.scaleScores,
+    keyTokens: (p.keyTokens ?? []).join(' '),
+    validKeys: text(s.validKeys),
+    dModel: text(s.dModel),
+    heads: text(s.numHeads),
+    kvHeads: text(s.numKvHeads),
+    dK: text(s.dK),
+    dV: text(s.dV),
+    dFF: text(s.dFF),
+    seed: text(s.seed),
+    skip: text(s.skip ?? 0),
+    causal: Boolean(s.causal),
+    outputProjection: s.kind === 'encoder-layer' || Boolean(s.outputProjection),
+    noScale: !s.scaleScores,
   };
 }
 
-export function changeField(form, field, value) {
-  if (field === 'preset') return value === 'custom' ? { ...form, preset: 'custom' } : presetForm(value);
+function sameTokenCount(form, preset, field, value) {
+  const now = splitTokens(value).length;
+  if (field === 'tokens') return now === preset.tokens.length;
+  return field === 'keyTokens' && now === (preset.keyTokens ?? []).length;
+}
+
+export function changeField(catalog, form, field, value) {
+  if (field === 'chapter') return presetForm(catalog, null, value);
+  if (field === 'preset') return value === 'custom' ? { ...form, preset: 'custom' } : presetForm(catalog, value, form.chapter);
+  if (!fieldById(field)) throw new Error(`form: no field ${field}`);
   const next = { ...form, [field]: value };
-  const preset = presetById(form.preset);
-  if (preset) {
-    const sameCount = field === 'tokens' && splitTokens(value).length === preset.config.seqLen;
-    if (!sameCount) next.preset = 'custom';
-  }
+  const preset = presetById(catalog, form.preset);
+  if (preset && !sameTokenCount(form, preset, field, value)) next.preset = 'custom';
   return next;
 }
 
-// The form that shows an engine config (after a run), keeping the page's preset and tokens.
-export function formFromConfig(form, config) {
+const SHOWN_TOKENS = 'the cat sat on the mat';
+
+/** The GQA chapter's form for a real model's geometry, causal as these decoders are. */
+export function modelForm(catalog, model) {
+  const g = scaledGeometry(model);
   return {
-    ...form,
-    dModel: String(config.dModel),
-    heads: String(config.numHeads),
-    dK: String(config.dK),
-    dV: String(config.dV),
-    seed: config.seed === null || config.seed === undefined ? form.seed : String(config.seed),
-    causal: config.causal,
-    outputProjection: config.outputProjection,
-    noScale: !config.scaleScores,
+    ...presetForm(catalog, null, 'gqa'),
+    preset: 'custom',
+    tokens: SHOWN_TOKENS,
+    dModel: String(g.dModel),
+    heads: String(g.heads),
+    kvHeads: String(g.kvHeads),
+    dK: '',
+    dV: '',
+    causal: true,
+    outputProjection: true,
   };
 }
+

@@ -1,37 +1,36 @@
-// URL hash ↔ state, from one declared table, so a link restores the exact view:
-//   #preset=lesson-multi-head&stage=weights&head=2
-//   #tokens=a+b+c&dModel=8&heads=2&dK=4&dV=4&causal=1&seed=7&scale=0&wo=1&stage=scores&head=1&cell=2.0
+// URL hash ↔ state, from the field table (model/fields.js), so a link restores the exact view:
+//   #chapter=gqa&preset=gqa-4-2&stage=weights&head=2
+//   #chapter=cross&tokens=le+chat&keys=the+cat+sat&dModel=8&heads=2&…&stage=scores&head=1&cell=1.2
 
-import { DEFAULT_PRESET, presetById } from '../model/presets.js';
+import { chapterById, DEFAULT_CHAPTER } from '../model/chapters.js';
+import { fieldsOf, readHashValue, writeHashValue } from '../model/fields.js';
+import { presetById } from '../model/presets.js';
 import { stageById } from '../model/stage-table.js';
-import { splitTokens } from '../model/validate.js';
+import { splitTokens } from '../model/tokens.js';
 import { presetForm } from './form.js';
 
-const text = { read: (s) => s, write: (v) => String(v) };
-const flag = { read: (s) => s === '1' || s === 'true', write: (v) => (v ? '1' : '0') };
-const notFlag = { read: (s) => !flag.read(s), write: (v) => flag.write(!v) };
+const TOKEN_FIELDS = ['tokens', 'keyTokens'];
 
-// Custom configuration fields: hash key → form field.
-export const FORM_FIELDS = [
-  { key: 'tokens', field: 'tokens', codec: text },
-  { key: 'dModel', field: 'dModel', codec: text },
-  { key: 'heads', field: 'heads', codec: text },
-  { key: 'dK', field: 'dK', codec: text },
-  { key: 'dV', field: 'dV', codec: text },
-  { key: 'causal', field: 'causal', codec: flag },
-  { key: 'seed', field: 'seed', codec: text },
-  { key: 'scale', field: 'noScale', codec: notFlag },
-  { key: 'wo', field: 'outputProjection', codec: flag },
-];
+// The chapter asked for, else the preset's, else the default.
+function chapterOf(params, preset) {
+  const asked = chapterById(params.get('chapter'));
+  if (asked) return asked.id;
+  return preset ? preset.chapter : DEFAULT_CHAPTER;
+}
 
-function readForm(params) {
-  const preset = presetById(params.get('preset'));
-  const custom = FORM_FIELDS.some((f) => f.key !== 'tokens' && params.has(f.key));
-  const form = preset ? presetForm(preset.id) : { ...presetForm(DEFAULT_PRESET), preset: custom ? 'custom' : DEFAULT_PRESET };
-  for (const { key, field, codec } of FORM_FIELDS) {
-    if (params.has(key) && (!preset || key === 'tokens')) form[field] = codec.read(params.get(key));
+function readForm(catalog, params) {
+  const asked = presetById(catalog, params.get('preset'));
+  const chapterId = chapterOf(params, asked);
+  const preset = asked && asked.chapter === chapterId ? asked : null;
+  const fields = fieldsOf(chapterById(chapterId));
+  const custom = !preset && fields.some((f) => !TOKEN_FIELDS.includes(f.field) && params.has(f.hash));
+  const form = presetForm(catalog, preset?.id, chapterId);
+  if (custom) form.preset = 'custom';
+  for (const f of fields) {
+    if (params.has(f.hash) && (!preset || TOKEN_FIELDS.includes(f.field))) form[f.field] = readHashValue(f, params.get(f.hash));
   }
-  if (preset && splitTokens(form.tokens).length !== preset.config.seqLen) form.preset = 'custom';
+  const counts = (p) => [p.tokens.length, (p.keyTokens ?? []).length].join();
+  if (preset && counts(preset) !== counts({ tokens: splitTokens(form.tokens), keyTokens: splitTokens(form.keyTokens) })) form.preset = 'custom';
   return form;
 }
 
@@ -41,27 +40,33 @@ function readCell(s) {
 }
 
 // → { form, stage, head, selection, showContributions }
-export function stateFromHash(hash) {
+export function stateFromHash(catalog, hash) {
   const params = new URLSearchParams(String(hash ?? '').replace(/^#/, ''));
-  const stage = stageById(params.get('stage')) ? params.get('stage') : 'x';
   const head = /^\d+$/.test(params.get('head') ?? '') ? Number(params.get('head')) : 0;
   return {
-    form: readForm(params),
-    stage,
+    form: readForm(catalog, params),
+    stage: stageById(params.get('stage')) ? params.get('stage') : null,
     head,
     selection: readCell(params.get('cell')),
     showContributions: params.get('sum') === '1',
   };
 }
 
-export function hashFromState({ form, stage, head, selection, showContributions }) {
+export function hashFromState(catalog, { form, stage, head, selection, showContributions }) {
   const params = new URLSearchParams();
-  const preset = presetById(form.preset);
+  params.set('chapter', form.chapter);
+  const preset = presetById(catalog, form.preset);
+  const fields = fieldsOf(chapterById(form.chapter));
   if (preset) {
     params.set('preset', preset.id);
-    if (form.tokens !== preset.tokens.join(' ')) params.set('tokens', form.tokens);
+    const shown = presetForm(catalog, preset.id);
+    for (const f of fields.filter((x) => TOKEN_FIELDS.includes(x.field))) {
+      if (form[f.field] !== shown[f.field]) params.set(f.hash, form[f.field]);
+    }
   } else {
-    for (const { key, field, codec } of FORM_FIELDS) params.set(key, codec.write(form[field]));
+    for (const f of fields) {
+      if (!(f.hidden && Number(form[f.field]) === 0)) params.set(f.hash, writeHashValue(f, form[f.field]));
+    }
   }
   params.set('stage', stage);
   if (head !== null && head !== undefined) params.set('head', String(head));

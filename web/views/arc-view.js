@@ -1,6 +1,6 @@
 // Token-to-token arcs: queries on the left, keys on the right, one line per pair whose opacity
-// and width are the strength given (0 … 1). update({ rows, cols, labels, strengths, focusRow,
-// head } | null). With a focus row, only that row's lines are drawn at full strength.
+// and width are the strength given (0 … 1). update({ rows, cols, rowLabels, colLabels,
+// strengths, focusRow, head } | null). With a focus row, only that row's lines are drawn at full strength.
 
 import { el, redrawingView } from './dom.js';
 
@@ -54,8 +54,8 @@ export function createArcView(host) {
     const box = svg('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', class: 'arc-svg' });
     box.setAttribute('aria-label', `Arcs from each query token (left) to each key token (right); line strength is the attention weight${data.head !== null ? ` of head ${data.head}` : ''}.`);
     box.append(lines(data));
-    for (let i = 0; i < data.rows; i += 1) box.append(label(data.labels[i], LEFT - 8, (i + 1) * ROW, 'end'));
-    for (let j = 0; j < data.cols; j += 1) box.append(label(data.labels[j], RIGHT + 8, (j + 1) * ROW, 'start'));
+    for (let i = 0; i < data.rows; i += 1) box.append(label(data.rowLabels[i], LEFT - 8, (i + 1) * ROW, 'end'));
+    for (let j = 0; j < data.cols; j += 1) box.append(label(data.colLabels[j], RIGHT + 8, (j + 1) * ROW, 'start'));
     const cap = el('figcaption', 'arc-caption', 'Query \u2192 key, line strength = weight');
     root.append(cap, box);
   });

@@ -1,22 +1,9 @@
-// The configuration form: preset, tokens, sizes, switches; one inline message per field.
-// update({ form, errors, engineError, tokenCount }); onChange(field, value) on every edit.
+// The configuration form: the chapter's example picker, then its fields from the field table
+// (text fields, then switches), each with an inline message. Rebuilt when the chapter changes.
+// update({ chapter, fields, presets, form, errors, engineError, counts: { field: { symbol, n } } });
+// onChange(field, value).
 
 import { el } from './dom.js';
-
-const TEXT_FIELDS = [
-  { field: 'tokens', label: 'Tokens', hint: 'a sentence, split on spaces', wide: true },
-  { field: 'dModel', label: 'd_model', numeric: true },
-  { field: 'heads', label: 'heads', numeric: true },
-  { field: 'dK', label: 'd_k', numeric: true, placeholder: 'auto' },
-  { field: 'dV', label: 'd_v', numeric: true, placeholder: 'auto' },
-  { field: 'seed', label: 'seed', numeric: true },
-];
-
-const SWITCHES = [
-  { field: 'causal', label: 'Causal mask' },
-  { field: 'outputProjection', label: 'Output projection W_O' },
-  { field: 'noScale', label: 'No \u00f7\u221ad_k (ablation)' },
-];
 
 function messageFor(field) {
   const p = el('p', 'field-error');
@@ -24,85 +11,105 @@ function messageFor(field) {
   return p;
 }
 
-function textField(spec, inputs, messages, onChange) {
-  const wrap = el('div', `field field-${spec.field}${spec.wide ? ' is-wide' : ''}`);
-  const label = el('label', null, spec.label);
+function textField(f, parts, onChange) {
+  const wrap = el('div', `field field-${f.field}${f.wide ? ' is-wide' : ''}`);
+  const label = el('label', null, f.label);
   const input = el('input');
-  input.id = `field-${spec.field}`;
-  input.name = spec.field;
+  input.id = `field-${f.field}`;
+  input.name = f.field;
   input.type = 'text';
   input.autocomplete = 'off';
   input.spellcheck = false;
-  if (spec.numeric) input.inputMode = 'numeric';
-  if (spec.placeholder) input.placeholder = spec.placeholder;
+  if (f.type !== 'tokens') input.inputMode = 'numeric';
+  if (f.blank) input.placeholder = f.blank;
   label.htmlFor = input.id;
-  const msg = messageFor(spec.field);
+  const msg = messageFor(f.field);
   input.setAttribute('aria-describedby', msg.id);
-  input.addEventListener('input', () => onChange(spec.field, input.value));
+  input.addEventListener('input', () => onChange(f.field, input.value));
   wrap.append(label, input);
-  if (spec.hint) wrap.append(el('p', 'field-hint', spec.hint));
+  if (f.hint) wrap.append(el('p', 'field-hint', f.hint));
   wrap.append(msg);
-  inputs[spec.field] = input;
-  messages[spec.field] = msg;
+  parts.inputs[f.field] = input;
+  parts.labels[f.field] = label;
+  parts.messages[f.field] = msg;
   return wrap;
 }
 
-function switchField(spec, inputs, onChange) {
+function switchField(f, parts, onChange) {
   const label = el('label', 'switch');
   const box = el('input');
   box.type = 'checkbox';
-  box.name = spec.field;
-  box.id = `field-${spec.field}`;
-  box.addEventListener('change', () => onChange(spec.field, box.checked));
-  label.append(box, el('span', null, spec.label));
-  inputs[spec.field] = box;
+  box.name = f.field;
+  box.id = `field-${f.field}`;
+  box.addEventListener('change', () => onChange(f.field, box.checked));
+  label.append(box, el('span', null, f.label));
+  parts.inputs[f.field] = box;
   return label;
 }
 
-function presetField(presets, inputs, onChange) {
+function presetField(presets, parts, onChange) {
   const wrap = el('div', 'field field-preset is-wide');
   const label = el('label', null, 'Example');
   const select = el('select');
   select.id = 'field-preset';
   label.htmlFor = select.id;
-  for (const p of [...presets, { id: 'custom', label: 'Custom' }]) {
-    const o = el('option', null, p.label);
+  for (const p of [...presets, { id: 'custom', title: 'Custom' }]) {
+    const o = el('option', null, p.title);
     o.value = p.id;
     select.append(o);
   }
   select.addEventListener('change', () => onChange('preset', select.value));
   wrap.append(label, select);
-  inputs.preset = select;
+  parts.inputs.preset = select;
   return wrap;
 }
 
-export function createControls(host, { presets, onChange }) {
+// The form's inputs for one chapter: { inputs, labels, messages } by field.
+function build(root, view, onChange) {
+  const parts = { inputs: {}, labels: {}, messages: {} };
+  const grid = el('div', 'field-grid');
+  grid.append(presetField(view.presets, parts, onChange));
+  const switches = el('div', 'switches');
+  for (const f of view.fields) {
+    if (f.hidden) continue;
+    if (f.type === 'flag') switches.append(switchField(f, parts, onChange));
+    else grid.append(textField(f, parts, onChange));
+  }
+  root.prepend(grid, switches);
+  return parts;
+}
+
+export function createControls(host, { onChange }) {
   const root = el('form', 'controls-form');
   root.noValidate = true;
   root.addEventListener('submit', (e) => e.preventDefault());
-  const inputs = {};
-  const messages = {};
-  const grid = el('div', 'field-grid');
-  grid.append(presetField(presets, inputs, onChange));
-  for (const spec of TEXT_FIELDS) grid.append(textField(spec, inputs, messages, onChange));
-  const switches = el('div', 'switches');
-  for (const spec of SWITCHES) switches.append(switchField(spec, inputs, onChange));
   const engineError = el('p', 'engine-error');
   engineError.setAttribute('role', 'alert');
-  root.append(grid, switches, engineError);
+  root.append(engineError);
   host.append(root);
+  let chapter = null;
+  let parts = null;
   return {
-    update({ form, errors, engineError: message, tokenCount }) {
-      for (const [field, input] of Object.entries(inputs)) {
+    update(view) {
+      if (view.chapter !== chapter) {
+        while (root.firstChild !== engineError) root.firstChild.remove();
+        parts = build(root, view, onChange);
+        chapter = view.chapter;
+      }
+      const { form, errors } = view;
+      for (const [field, input] of Object.entries(parts.inputs)) {
         if (input.type === 'checkbox') input.checked = Boolean(form[field]);
         else if (input.value !== String(form[field] ?? '')) input.value = String(form[field] ?? '');
       }
-      for (const [field, msg] of Object.entries(messages)) {
+      for (const [field, msg] of Object.entries(parts.messages)) {
         msg.textContent = errors[field] ?? '';
-        inputs[field].setAttribute('aria-invalid', String(Boolean(errors[field])));
+        parts.inputs[field].setAttribute('aria-invalid', String(Boolean(errors[field])));
       }
-      inputs.tokens.closest('.field').querySelector('label').textContent = `Tokens (T = ${tokenCount})`;
-      engineError.textContent = message ? `The engine rejected this configuration: ${message}` : '';
+      for (const [field, count] of Object.entries(view.counts)) {
+        const label = parts.labels[field];
+        if (label) label.textContent = `${view.fields.find((f) => f.field === field).label} (${count.symbol} = ${count.n})`;
+      }
+      engineError.textContent = view.engineError ? `The engine rejected this configuration: ${view.engineError}` : '';
     },
     destroy() {
       root.remove();

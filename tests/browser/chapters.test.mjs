@@ -1,0 +1,192 @@
+// The chapters in headless Chromium: each walked by keyboard with the engine's numbers, the
+// chapter tabs and URL, and what each chapter adds (two sequences, head groups and K/V sizes,
+// real models, the encoder layer), every number checked against the engine run in node.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { formatCell, formatFull } from '../../web/model/format.js';
+import { setup, openPage, waitForStage, goToHash, resultTexts, shownEquation } from './harness.mjs';
+
+let env;
+let page;
+let context;
+
+before(async () => {
+  env = await setup();
+  ({ page, context } = await openPage(env, '#chapter=attention'));
+});
+
+after(async () => {
+  await context?.close();
+  await env?.close();
+});
+
+const rowLabels = (p) => p.$$eval('#figure .is-result th.hm-row', (t) => t.map((x) => x.textContent));
+const colLabels = (p) => p.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent));
+
+async function waitForChapter(p, chapter) {
+  await p.waitForSelector(`body[data-chapter="${chapter}"]`);
+}
+
+// Walks a preset from its first stage to its last with → only, checking each stage's equation,
+// step count, title and cells against the engine's trace.
+async function walkByKeyboard(preset) {
+  const trace = env.engine.run({ preset: preset.id });
+  await goToHash(page, `#chapter=${preset.chapter}&preset=${preset.id}&stage=${trace.stages[0].id}`);
+  await waitForStage(page, trace.stages[0].id, trace.stages[0].head);
+  await page.click('h2#stage-title');
+  for (const [i, stage] of trace.stages.entries()) {
+    if (i > 0) await page.keyboard.press('ArrowRight');
+    await waitForStage(page, stage.id, stage.head);
+    assert.equal(await shownEquation(page), stage.equation, `${preset.id} step ${i}: equation`);
+    assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
+    const texts = await resultTexts(page);
+    assert.deepEqual(texts, Array.from(stage.values, formatCell), `${preset.id} ${stage.id}/${stage.head}: cells`);
+    assert.ok(await page.$('#formula .katex'), `${stage.id}: formula typeset`);
+    assert.ok((await page.textContent('.explanation')).length > 40, `${stage.id}: explained`);
+  }
+  return trace;
+}
+
+test('every chapter\u2019s first example walks by keyboard, every stage the engine\u2019s', async () => {
+  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer'].map((c) => env.engine.presets().find((p) => p.chapter === c));
+  const counts = {};
+  for (const preset of firsts) counts[preset.id] = (await walkByKeyboard(preset)).stages.length;
+  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38 });
+  assert.deepEqual(page.problems, []);
+});
+
+test('chapter tabs switch the chapter, its first example and its form; the URL follows', async () => {
+  await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
+  await waitForStage(page, 'x');
+  for (const [chapter, first, field] of [['cross', 'x_q', '#field-keyTokens'], ['gqa', 'x', '#field-kvHeads'], ['encoder-layer', 'x', '#field-dFF'], ['attention', 'x', null]]) {
+    await page.click(`.chapter-button[data-chapter="${chapter}"]`);
+    await waitForChapter(page, chapter);
+    await waitForStage(page, first);
+    assert.match(page.url(), new RegExp(`chapter=${chapter}&`));
+    assert.equal(await page.getAttribute(`.chapter-button[data-chapter="${chapter}"]`, 'aria-pressed'), 'true');
+    for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF']) assert.equal(Boolean(await page.$(f)), f === field, `${chapter}: ${f}`);
+  }
+});
+
+test('cross-attention: queries from one sequence, keys from another, a rectangular weight matrix', async () => {
+  await goToHash(page, '#chapter=cross&preset=cross-translation&stage=weights&head=1');
+  await waitForStage(page, 'weights', 1);
+  assert.deepEqual(await page.$$eval('.chips.queries .chip', (c) => c.map((x) => x.textContent)), ['le', 'chat']);
+  assert.deepEqual(await page.$$eval('.chips.keys .chip', (c) => c.map((x) => x.textContent)), ['the', 'cat', 'sat']);
+  assert.deepEqual(await rowLabels(page), ['le', 'chat']);
+  assert.deepEqual(await colLabels(page), ['the', 'cat', 'sat']);
+  assert.equal(await shownEquation(page), 'softmax(2, 3) → (2, 3)');
+  const steps = await page.$$eval('.stage-item', (b) => b.map((x) => x.textContent));
+  assert.ok(!steps.some((t) => /mask/i.test(t)), 'no mask in cross-attention without padding');
+  await page.click('.step-prev');
+  await page.click('.step-prev');
+  await waitForStage(page, 'scores', 1);
+  assert.deepEqual(await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)), ['Q', 'K']);
+});
+
+test('cross-attention with padding: −∞ in the padded column, weight exactly 0, rows still sum to 1', async () => {
+  await goToHash(page, '#chapter=cross&preset=cross-padding&stage=masked&head=0');
+  await waitForStage(page, 'masked', 0);
+  assert.deepEqual(await page.$$eval('.chips.keys .chip.is-padding', (c) => c.map((x) => x.textContent)), ['<pad>']);
+  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => [+td.dataset.c, td.textContent]));
+  for (const [c, text] of masked) assert.equal(text === '\u2212\u221e', c === 3, `column ${c}: ${text}`);
+  assert.ok(await page.$('#figure .hm[data-matrix="M"]'), 'the mask M itself is drawn');
+  await page.click('.step-next');
+  await waitForStage(page, 'weights', 0);
+  const weights = env.engine.run({ preset: 'cross-padding' }).stages.find((s) => s.id === 'weights' && s.head === 0);
+  assert.deepEqual(Array.from(weights.values).filter((_, i) => i % 4 === 3), [0, 0]);
+  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)), Array.from(weights.totals, (v) => `\u03a3 = ${formatCell(v)}`));
+  assert.equal(await page.$$eval('#figure .is-result td.is-masked-zero', (t) => t.length), 2);
+});
+
+test('grouped-query: the groups in head colours, the engine\u2019s K/V sizes beside MHA\u2019s, K and V once per K/V head', async () => {
+  await goToHash(page, '#chapter=gqa&preset=gqa-4-2&stage=scores&head=3');
+  await waitForStage(page, 'scores', 3);
+  const config = env.engine.run({ preset: 'gqa-4-2' }).config;
+  assert.deepEqual(await page.$$eval('.kv-group', (g) => g.map((x) => [...x.querySelectorAll('.head-button')].map((b) => b.textContent))), [['Q0', 'Q1'], ['Q2', 'Q3']]);
+  assert.equal(await page.$eval('.kv-group .head-button[aria-pressed="true"]', (b) => b.textContent), 'Q3');
+  const sizes = await page.$$eval('.kv-sizes tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+  assert.deepEqual(sizes, [[String(config.kv.params), String(config.kv.paramsMha)], [String(config.kv.cacheValues), String(config.kv.cacheValuesMha)]]);
+  assert.match(await page.textContent('.chapter-panel'), /grouped-query \(GQA\): 2× smaller K\/V/);
+  assert.match(await page.textContent('#figure .hm[data-matrix="K"] .hm-name'), /Kᵀ of K\/V head 1/);
+  await page.click('.stage-item:has-text("Keys K")');
+  await waitForStage(page, 'k', 2);
+  assert.match(await page.textContent('.stage-head-badge'), /K\/V head 1 \(heads 2–3\)/);
+  await goToHash(page, '#chapter=gqa&preset=mqa-4-1&stage=x');
+  await waitForStage(page, 'x');
+  assert.match(await page.textContent('.chapter-panel'), /multi-query \(MQA\)/);
+  const trace = env.engine.run({ preset: 'mqa-4-1' });
+  assert.equal(await page.$$eval('.stage-item', (b) => b.filter((x) => x.textContent.startsWith('Keys K')).length), 1);
+  assert.equal(trace.stages.filter((s) => s.id === 'k').length, 1);
+});
+
+test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and says what was scaled', async () => {
+  await goToHash(page, '#chapter=gqa&preset=gqa-4-2&stage=weights&head=0');
+  await waitForStage(page, 'weights', 0);
+  await page.click('.real-models summary');
+  await page.click('.model-load[aria-label="Load the head geometry of LLaMA 3 (8B)"]');
+  await page.waitForSelector('.model-note');
+  assert.equal(await page.inputValue('#field-heads'), '16');
+  assert.equal(await page.inputValue('#field-kvHeads'), '4');
+  assert.ok(await page.isChecked('#field-causal'), 'a decoder model: causal');
+  assert.match(await page.textContent('.model-note'), /LLaMA 3 \(8B\) has 32 query heads and 8 K\/V heads of d_k = 128.*Shown: 16 query heads and 4 K\/V heads \(the same 4 query heads per K\/V head\)/);
+  assert.deepEqual(await page.$$eval('.models-table tbody tr:has-text("LLaMA 3 (8B)") td', (t) => t.slice(0, 5).map((x) => x.textContent)), ['4,096', '32', '128', '32', '8']);
+  assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
+  assert.match(page.url(), /heads=16&kvHeads=4/);
+});
+
+test('encoder layer: the part in progress is marked; the FFN widens to d_ff and back', async () => {
+  await goToHash(page, '#chapter=encoder-layer&preset=encoder-layer&stage=ffn_pre');
+  await waitForStage(page, 'ffn_pre');
+  assert.equal(await page.textContent('.layer-part.is-current'), 'Feed-forward');
+  assert.match(await page.textContent('.chapter-panel'), /d_model = 16 to d_ff = 64 features and back to 16/);
+  assert.deepEqual(await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)), ['norm1', 'W1', 'b1']);
+  assert.equal(await shownEquation(page), '(5, 16) @ (16, 64) + (64) → (5, 64)');
+  await page.keyboard.press('End');
+  await waitForStage(page, 'norm2');
+  assert.equal(await page.textContent('.layer-part.is-current'), 'Add & norm');
+  assert.match(await page.textContent('.explanation'), /√\(variance \+ ε\)/);
+});
+
+// Opens the explain panel on a cell and returns what it shows with the engine's answer.
+async function explainAt(hash, stage, head, row, col, spec) {
+  await goToHash(page, hash);
+  await waitForStage(page, stage, head);
+  await page.click(`#figure .is-result td.hm-cell[data-r="${row}"][data-c="${col}"]`);
+  await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');
+  const e = env.engine.explain(spec, { stage, head, row, col });
+  const value = await page.$eval('.explain-value', (p) => p.dataset.full);
+  return { e, value, filled: await page.$eval('.explain-filled', (f) => f.dataset.tex) };
+}
+
+test('explain a number in every chapter: the engine\u2019s parts, and they give the cell', async () => {
+  const cross = await explainAt('#chapter=cross&preset=cross-padding&stage=weights&head=1', 'weights', 1, 1, 3, { preset: 'cross-padding' });
+  assert.equal(cross.value, formatFull(0));
+  assert.match(cross.filled, /e\^\{-\\infty\} = 0/);
+  const gqa = await explainAt('#chapter=gqa&preset=gqa-4-2&stage=scores&head=3', 'scores', 3, 4, 0, { preset: 'gqa-4-2' });
+  assert.equal(gqa.value, formatFull(gqa.e.value));
+  assert.equal(gqa.e.terms.length, 4, 'a dot product over d_k = 4');
+  const norm = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=norm1', 'norm1', null, 2, 5, { preset: 'encoder-layer' });
+  assert.equal(norm.value, formatFull(norm.e.value));
+  assert.ok(norm.filled.includes(formatCell(norm.e.norm.mean).replace('\u2212', '-')), 'the row mean is shown');
+  assert.equal(await page.$$eval('.explain-panel .terms tbody tr', (r) => r.length), 16, 'every feature of the row');
+  const ffn = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=ffn_pre', 'ffn_pre', null, 0, 63, { preset: 'encoder-layer' });
+  assert.ok(Math.abs(ffn.e.sum + ffn.e.bias - ffn.e.value) <= 1e-12, 'Σ terms + bias is the cell');
+  assert.match(ffn.filled, /\+ \(?-?\d\.\d{3}\)? =/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('the lesson\u2019s words about its own numbers appear only on its presets; lesson-causal continues the seed-42 stream', async () => {
+  await goToHash(page, '#chapter=attention&preset=lesson-causal&stage=x');
+  await waitForStage(page, 'x');
+  await page.waitForFunction(() => document.querySelector('.shape-eq')?.dataset.equation === '(4, 8)');
+  assert.match(await page.textContent('.explanation'), /does not reseed.*1104/);
+  const stream = env.engine.randn(42, 1, 1104 + 32);
+  assert.deepEqual(await resultTexts(page), Array.from(stream.slice(1104), formatCell), 'X is draws 1104 … 1135 of seed 42');
+  await goToHash(page, '#chapter=cross&preset=cross-translation&stage=x_q');
+  await waitForStage(page, 'x_q');
+  assert.doesNotMatch(await page.textContent('.explanation'), /lesson/);
+  await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
+  await waitForStage(page, 'x');
+  assert.match(await page.textContent('.explanation'), /very numbers the lesson draws/);
+});

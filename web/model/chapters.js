@@ -1,0 +1,46 @@
+// The chapters of the stepper as data: each walks one kind of engine spec through its stages.
+// Per chapter: id (the URL's #chapter= and the element's chapter attribute), title, the spec
+// kind it runs, the form fields it shows (labels: field labels it words its own way), its lead
+// paragraph, and the panel it adds (model/panels.js).
+
+export const CHAPTERS = [
+  {
+    id: 'attention',
+    title: 'Self-attention',
+    kind: 'self',
+    fields: ['tokens', 'dModel', 'heads', 'dK', 'dV', 'seed', 'causal', 'outputProjection', 'noScale'],
+    lead: 'Queries, keys and values all come from one sequence: every token looks at every token of the same sentence (or only at earlier ones, under the causal mask).',
+    panel: null,
+  },
+  {
+    id: 'cross',
+    title: 'Cross-attention',
+    kind: 'cross',
+    fields: ['tokens', 'keyTokens', 'validKeys', 'dModel', 'heads', 'dK', 'dV', 'seed', 'outputProjection', 'noScale'],
+    labels: { tokens: 'Target tokens' },
+    lead: 'Queries come from one sequence (the target being written), keys and values from another (the source it reads). The weight matrix is T_q × T_kv, usually not square, and there is no causal mask: every target token may read the whole source.',
+    panel: 'sequences',
+  },
+  {
+    id: 'gqa',
+    title: 'Grouped-query attention',
+    kind: 'self',
+    fields: ['tokens', 'dModel', 'heads', 'kvHeads', 'dK', 'dV', 'seed', 'causal', 'outputProjection', 'noScale'],
+    lead: 'Several query heads share one key/value head. The queries stay as many as before; only K and V, which a decoder must keep in its cache for every past token, shrink. With one K/V head for all queries this is multi-query attention.',
+    panel: 'groups',
+  },
+  {
+    id: 'encoder-layer',
+    title: 'Encoder layer',
+    kind: 'encoder-layer',
+    fields: ['tokens', 'dModel', 'heads', 'dK', 'dV', 'dFF', 'seed', 'causal', 'noScale'],
+    lead: 'One whole Transformer encoder layer: multi-head attention, a residual connection and layer norm, then a position-wise feed-forward network (the same two-layer network applied to every token on its own), a second residual and layer norm.',
+    panel: 'layer',
+  },
+];
+
+export const DEFAULT_CHAPTER = 'attention';
+
+export function chapterById(id) {
+  return CHAPTERS.find((c) => c.id === id) ?? null;
+}

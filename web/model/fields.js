@@ -1,0 +1,61 @@
+// Every configuration field in one table: the form's field, its URL hash key, the element's
+// attribute, its label and hint, how it is checked, and the engine spec field it becomes.
+// The controls, the URL hash, the element's attributes and the validation all read this table.
+//
+// type: 'tokens' (words split on spaces), 'whole' (a whole number in [min, max]), 'auto' (the
+// same, or blank for the engine's default, which `blank` describes), 'flag' (a switch).
+// invert: the switch's hash value is the opposite of the field (scale=1 means noScale off).
+
+export const LIMITS = { tokens: 64, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
+
+export const FIELDS = [
+  {
+    field: 'tokens', hash: 'tokens', attribute: 'tokens', type: 'tokens', label: 'Tokens', wide: true,
+    hint: 'labels only: X is drawn at random, so the words name the rows but do not change a number',
+  },
+  {
+    field: 'keyTokens', hash: 'keys', attribute: 'key-tokens', type: 'tokens', label: 'Source tokens', wide: true,
+    hint: 'the sequence that keys and values come from (X_kv), again labels only',
+  },
+  { field: 'validKeys', hash: 'valid', attribute: 'valid-keys', type: 'auto', spec: 'validKeys', label: 'valid keys', min: 1, max: LIMITS.tokens, blank: 'no padding' },
+  { field: 'dModel', hash: 'dModel', attribute: 'd-model', type: 'whole', spec: 'dModel', label: 'd_model', min: 1, max: LIMITS.dModel },
+  { field: 'heads', hash: 'heads', attribute: 'heads', type: 'whole', spec: 'numHeads', label: 'heads h', min: 1, max: LIMITS.heads },
+  { field: 'kvHeads', hash: 'kvHeads', attribute: 'kv-heads', type: 'auto', spec: 'numKvHeads', label: 'K/V heads', min: 1, max: LIMITS.heads, blank: 'as many as heads' },
+  { field: 'dK', hash: 'dK', attribute: 'd-k', type: 'auto', spec: 'dK', label: 'd_k', min: 1, max: LIMITS.headDim, blank: 'd_model / h' },
+  { field: 'dV', hash: 'dV', attribute: 'd-v', type: 'auto', spec: 'dV', label: 'd_v', min: 1, max: LIMITS.headDim, blank: 'd_model / h' },
+  { field: 'dFF', hash: 'dFF', attribute: 'd-ff', type: 'auto', spec: 'dFF', label: 'd_ff', min: 1, max: LIMITS.dFF, blank: '4 · d_model' },
+  { field: 'seed', hash: 'seed', attribute: 'seed', type: 'whole', spec: 'seed', label: 'seed', min: 0, max: LIMITS.seed },
+  { field: 'skip', hash: 'skip', attribute: 'skip', type: 'whole', spec: 'skip', label: 'normals skipped', min: 0, max: 1 << 24, hidden: true },
+  { field: 'causal', hash: 'causal', attribute: 'causal', type: 'flag', spec: 'causal', label: 'Causal mask' },
+  { field: 'outputProjection', hash: 'wo', attribute: 'output-projection', type: 'flag', spec: 'outputProjection', label: 'Output projection W_O' },
+  { field: 'noScale', hash: 'scale', attribute: 'no-scale', type: 'flag', spec: 'scaleScores', invert: true, label: 'No \u00f7\u221ad_k (ablation)' },
+];
+
+const BY_FIELD = new Map(FIELDS.map((f) => [f.field, f]));
+
+export function fieldById(field) {
+  return BY_FIELD.get(field) ?? null;
+}
+
+// The fields a chapter's form holds, in table order (hidden ones included), with its labels.
+export function fieldsOf(chapter) {
+  return FIELDS.filter((f) => chapter.fields.includes(f.field) || f.hidden).map((f) => ({ ...f, label: chapter.labels?.[f.field] ?? f.label }));
+}
+
+// How a field's value reads in the URL hash, and back.
+export function writeHashValue(f, value) {
+  if (f.type !== 'flag') return String(value ?? '');
+  return (f.invert ? !value : Boolean(value)) ? '1' : '0';
+}
+
+export function readHashValue(f, text) {
+  if (f.type !== 'flag') return text;
+  const on = text === '1' || text === 'true';
+  return f.invert ? !on : on;
+}
+
+// A boolean attribute: present means on, except the spelled-out "false" and "0".
+export function readAttributeValue(f, text) {
+  if (f.type !== 'flag') return text;
+  return !['false', '0'].includes(text.trim().toLowerCase());
+}

@@ -1,0 +1,94 @@
+// The encoder layer's stages after attention: residual and layer norm, the position-wise
+// feed-forward network, residual and layer norm again. Entry fields: see ../stage-table.js.
+
+import { n, f, productSum } from './tex.js';
+
+const row = (r) => ({ rows: [r] });
+const col = (c) => ({ cols: [c] });
+const cell = (r, c) => ({ cells: [[r, c]] });
+
+// The result's caption: the symbol the formula gives it.
+const SYMBOL = { residual1: 'R\u2081', norm1: 'X\u2081', ffn_pre: 'H', ffn_hidden: 'H\u207a', ffn_out: 'F', residual2: 'R\u2082', norm2: 'X\u2082' };
+
+const NORM_NOTE = 'Layer norm as the lesson writes it: (x \u2212 mean) / (std + \u03b5) over each row, with the population standard deviation and \u03b5 = 10\u207b\u2076, then \u03b3 = 1 and \u03b2 = 0. Most libraries divide by \u221a(variance + \u03b5) instead; the two differ only when the variance is near 0.';
+
+function residual(id, title, sum, tex, what) {
+  return {
+    id,
+    group: 'layer',
+    title,
+    result: SYMBOL[id],
+    figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+    formula: () => tex,
+    explanation: () => what,
+    explain: {
+      symbolic: (i, j) => `${sum(i, j)}`,
+      filled: (e, { row: r, col: c }) => `${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+  };
+}
+
+function norm(id, title, input, output, what) {
+  return {
+    id,
+    group: 'layer',
+    title,
+    result: SYMBOL[id],
+    figure: () => [{ glyph: 'norm' }, { operand: 0 }],
+    formula: () => `${output} = \\frac{${input} - \\mu}{\\sigma + \\varepsilon}, \\quad \\mu_t, \\sigma_t = \\text{mean, std of row } t`,
+    explanation: () => `${what} ${NORM_NOTE}`,
+    explain: {
+      symbolic: (i, j) => `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - \\mu_{${i}}}{\\sigma_{${i}} + \\varepsilon}`,
+      filled: (e, { row: r, col: c }) =>
+        `\\mu_{${r}} = ${n(e.norm.mean)}, \\ \\sigma_{${r}} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} = \\dfrac{${n(e.input)} - ${f(e.norm.mean)}}{${n(e.norm.std)} + 10^{-6}} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
+  };
+}
+
+function affine(id, title, input, weight, bias, output, what) {
+  return {
+    id,
+    group: 'layer',
+    title,
+    result: SYMBOL[id],
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }, { glyph: '+' }, { operand: 2 }],
+    formula: () => `${output} = ${input}\\,${weight} + ${bias}`,
+    explanation: () => what,
+    explain: {
+      symbolic: (i, j) => `${output}_{${i},${j}} = \\sum_m {${input}}_{${i},m}\\,{${weight}}_{m,${j}} + {${bias}}_{${j}}`,
+      filled: (e, { row: r, col: c }) => `${output}_{${r},${c}} = ${productSum(e.terms)} + ${f(e.bias)} = ${n(e.sum)} + ${f(e.bias)} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c), 2: cell(0, c) }),
+  };
+}
+
+export const LAYER_STAGES = [
+  residual('residual1', 'Residual: X + attention', (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
+    'R^{(1)} = X + \\text{MultiHead}(X)',
+    'The attention output is added to the layer\u2019s own input. This residual connection lets every token keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.'),
+  norm('norm1', 'Layer norm 1', 'R^{(1)}', 'X_1', 'Each token\u2019s row is rescaled to mean 0 and standard deviation 1, so the next sub-layer sees inputs of a steady size.'),
+  affine('ffn_pre', 'Feed-forward: expand', 'X_1', 'W_1', 'b_1', 'H',
+    'The feed-forward network starts by expanding every token from d_model to d_ff features (usually 4 \u00d7 d_model). It is position-wise: the same W\u2081 and b\u2081 for every token, and no token looks at another here.'),
+  {
+    id: 'ffn_hidden',
+    group: 'layer',
+    title: 'Feed-forward: ReLU',
+    result: SYMBOL.ffn_hidden,
+    figure: () => [{ glyph: 'ReLU' }, { operand: 0 }],
+    formula: () => 'H^{+} = \\max(0, H)',
+    explanation: () => 'Negative entries become exactly 0, positive ones pass unchanged. This non-linearity is what lets the two linear layers compute more than one linear map could.',
+    explain: {
+      symbolic: (i, j) => `H^{+}_{${i},${j}} = \\max(0, H_{${i},${j}})`,
+      filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
+  },
+  affine('ffn_out', 'Feed-forward: contract', 'H^{+}', 'W_2', 'b_2', 'F',
+    'The second layer maps the d_ff features back to d_model, again the same for every token.'),
+  residual('residual2', 'Residual: X\u2081 + feed-forward', (i, j) => `R^{(2)}_{${i},${j}} = {X_1}_{${i},${j}} + F_{${i},${j}}`,
+    'R^{(2)} = X_1 + F',
+    'The feed-forward output is added to its own input, the normalised X\u2081: the second residual connection.'),
+  norm('norm2', 'Layer norm 2: the layer\u2019s output', 'R^{(2)}', 'X_2', 'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.'),
+];

@@ -1,0 +1,114 @@
+// The panel a chapter adds above its stages: the two sequences of cross-attention, the head
+// groups and K/V sizes of grouped-query attention (with the real models), or the encoder
+// layer's sub-layers. update(panel | null); onPickHead(head), onLoadModel(id).
+
+import { el, redrawingView } from './dom.js';
+
+function chips(list, className) {
+  const ul = el('ul', `chips ${className}`);
+  for (const item of list) ul.append(el('li', `chip${item.padding ? ' is-padding' : ''}`, item.text));
+  return ul;
+}
+
+function sequences(root, p) {
+  root.append(el('p', 'panel-label', 'Queries come from the target, X_q:'), chips(p.queries, 'queries'));
+  root.append(el('p', 'panel-label', 'Keys and values come from the source, X_kv:'), chips(p.keys, 'keys'));
+  root.append(el('p', 'panel-note', `So the weights are ${p.shape}: one row per target token, one column per source token.${p.keys.some((k) => k.padding) ? ' Struck-out source tokens are padding.' : ''}`));
+}
+
+function table({ headers, rows }, className) {
+  const t = el('table', className);
+  const head = el('tr');
+  for (const h of headers) {
+    const th = el('th', null, h);
+    th.scope = 'col';
+    head.append(th);
+  }
+  const thead = el('thead');
+  thead.append(head);
+  const tbody = el('tbody');
+  for (const cells of rows) {
+    const tr = el('tr');
+    cells.forEach((c, i) => {
+      const td = el(i === 0 ? 'th' : 'td', null, c);
+      if (i === 0) td.scope = 'row';
+      tr.append(td);
+    });
+    tbody.append(tr);
+  }
+  t.append(thead, tbody);
+  return t;
+}
+
+function groupDiagram(p, onPickHead) {
+  const box = el('ol', 'kv-groups');
+  box.setAttribute('aria-label', 'Which query heads share which K/V head');
+  for (const g of p.groups) {
+    const li = el('li', 'kv-group');
+    li.append(el('span', 'kv-head', `K/V head ${g.kvHead}`));
+    const heads = el('span', 'kv-queries');
+    for (const h of g.heads) {
+      const b = el('button', `head-button head-${h.head % 8}`, `Q${h.head}`);
+      b.type = 'button';
+      b.setAttribute('aria-pressed', String(h.current));
+      b.setAttribute('aria-label', `Query head ${h.head}, reads K/V head ${g.kvHead}`);
+      b.addEventListener('click', () => onPickHead(h.head));
+      heads.append(b);
+    }
+    li.append(heads);
+    box.append(li);
+  }
+  return box;
+}
+
+function modelsTable(p, onLoadModel) {
+  const t = table({ headers: ['Model', 'd_model', 'heads', 'd_k', 'layers', 'K/V heads', ''], rows: [] }, 'models-table');
+  const tbody = t.querySelector('tbody');
+  for (const m of p.models) {
+    const tr = el('tr', m.current ? 'is-current' : null);
+    const th = el('th', null, m.name);
+    th.scope = 'row';
+    tr.append(th, ...m.cells.map((c) => el('td', null, c)));
+    const b = el('button', 'model-load', 'Load');
+    b.type = 'button';
+    b.setAttribute('aria-label', `Load the head geometry of ${m.name}`);
+    b.addEventListener('click', () => onLoadModel(m.id));
+    const td = el('td');
+    td.append(b);
+    tr.append(td);
+    tbody.append(tr);
+  }
+  return t;
+}
+
+function groups(root, p, on) {
+  root.append(el('p', 'panel-label', `This layer is ${p.name}: ${p.saving}.`));
+  root.append(groupDiagram(p, on.onPickHead), table(p.sizes, 'kv-sizes'));
+  root.append(el('p', 'panel-note', 'One K/V head for every query head is ordinary multi-head attention; a single K/V head shared by all is multi-query attention (MQA).'));
+  const details = el('details', 'real-models');
+  details.open = Boolean(p.note);
+  details.append(el('summary', null, 'Real models: load one\u2019s head geometry'), modelsTable(p, on.onLoadModel));
+  if (p.note) details.append(el('p', 'panel-note model-note', p.note));
+  root.append(details);
+}
+
+function layer(root, p) {
+  const list = el('ol', 'layer-parts');
+  for (const part of p.parts) {
+    const li = el('li', `layer-part${part.current ? ' is-current' : ''}`, part.label);
+    if (part.current) li.setAttribute('aria-current', 'step');
+    list.append(li);
+  }
+  root.append(list, el('p', 'panel-note', `The feed-forward network widens each token from d_model = ${p.widths[0]} to d_ff = ${p.widths[1]} features and back to ${p.widths[2]}.`));
+}
+
+const DRAW = { sequences, groups, layer };
+
+export function createChapterPanel(host, on) {
+  const root = el('section', 'chapter-panel');
+  root.setAttribute('aria-label', 'About this chapter');
+  return redrawingView(host, root, (p) => {
+    root.dataset.panel = p.kind;
+    DRAW[p.kind](root, p, on);
+  });
+}
