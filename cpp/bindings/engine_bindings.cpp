@@ -53,7 +53,8 @@ stage_id stage_of(const val &cell) {
     const std::string name = cell["stage"].as<std::string>();
     const auto id = stage_named(name);
     if (!id)
-        reject("stage", "\"" + name.substr(0, 40) + "\" is not a stage; the stages are " + stage_names());
+        reject("stage",
+               "\"" + name.substr(0, 40) + "\" is not a stage; the stages are " + stage_names());
     return *id;
 }
 
@@ -69,7 +70,8 @@ val explain_js(val spec, val cell) {
                 : no_head;
         const trace t = run_traced(problem_from(spec, true));
         return explanation_js(explain_cell(
-            t, id, head, whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
+            t, id, head,
+            whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
             whole_number("col", number_field(cell, "col", NAN), 0, limits::max_d_ff * 64)));
     });
 }
@@ -84,7 +86,8 @@ val randn_js(val seed, val r, val c) {
             whole_number("rows", number_field(args, "rows", NAN), 1, 1u << 24);
         const std::size_t n_cols =
             whole_number("cols", number_field(args, "cols", NAN), 1, 1u << 24);
-        if (n_rows > limits::max_trace_values / n_cols) // not n_rows · n_cols: size_t is 32-bit here
+        if (n_rows >
+            limits::max_trace_values / n_cols) // not n_rows · n_cols: size_t is 32-bit here
             reject("rows", std::to_string(n_rows) + " × " + std::to_string(n_cols) +
                                " values, above the limit " +
                                std::to_string(limits::max_trace_values));

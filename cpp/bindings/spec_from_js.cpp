@@ -110,7 +110,8 @@ problem_kind kind_of(const val &spec) {
 
 // The fields each kind of generated spec takes.
 std::set<std::string> generated_fields(problem_kind kind) {
-    std::set<std::string> common{"kind", "seed", "skip", "dModel", "numHeads", "dK", "dV", "scaleScores"};
+    std::set<std::string> common{"kind",     "seed", "skip", "dModel",
+                                 "numHeads", "dK",   "dV",   "scaleScores"};
     if (kind == problem_kind::cross)
         common.insert({"queryLen", "keyLen", "validKeys", "outputProjection"});
     else if (kind == problem_kind::encoder_layer)
@@ -156,10 +157,12 @@ explicit_spec explicit_from(const val &spec) {
     if (s.kind == problem_kind::encoder_layer)
         reject("kind", "\"encoder-layer\" takes no explicit matrices; give sizes and a seed");
     if (cross)
-        reject_unknown_fields(spec, {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys", "scaleScores"},
-                              kind_name(s.kind));
+        reject_unknown_fields(
+            spec, {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys", "scaleScores"},
+            kind_name(s.kind));
     else
-        reject_unknown_fields(spec, {"kind", "X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"},
+        reject_unknown_fields(spec,
+                              {"kind", "X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"},
                               "explicit self-attention");
     const char *x_name = cross ? "X_q" : "X";
     s.x = rows_value(spec[x_name], x_name, limits::max_seq_len, limits::max_d_model);

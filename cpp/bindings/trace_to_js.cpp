@@ -189,8 +189,11 @@ val spec_js(const generated_spec &s) {
     o.set("dModel", s.d_model);
     o.set("numHeads", s.num_heads);
     const std::pair<const char *, std::optional<double>> optional[] = {
-        {"numKvHeads", s.num_kv_heads}, {"dK", s.d_k}, {"dV", s.d_v},
-        {"dFF", s.d_ff}, {"validKeys", s.valid_keys}};
+        {"numKvHeads", s.num_kv_heads},
+        {"dK", s.d_k},
+        {"dV", s.d_v},
+        {"dFF", s.d_ff},
+        {"validKeys", s.valid_keys}};
     for (const auto &[key, value] : optional)
         if (value)
             o.set(key, *value);
@@ -212,7 +215,8 @@ val strings_js(const std::vector<std::string> &list) {
 } // namespace
 
 val float64_array(const double *data, std::size_t n) {
-    // slice() on a view of the WASM memory copies about 3× faster in V8 than new Float64Array(view).
+    // slice() on a view of the WASM memory copies about 3× faster in V8 than new
+    // Float64Array(view).
     return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 

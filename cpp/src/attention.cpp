@@ -18,8 +18,8 @@ struct dims {
     explicit dims(const attention_config &c)
         : t{c.seq_len, c.kind == problem_kind::cross ? "T_q" : "T"},
           tkv{c.kv_len, c.kind == problem_kind::cross ? "T_kv" : "T"}, d{c.d_model, "d_model"},
-          dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"}, h{c.num_heads, "h"},
-          hdv{c.num_heads * c.d_v, "h·d_v"} {}
+          dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"}, h{c.num_heads, "h"}, hdv{c.num_heads * c.d_v,
+                                                                       "h·d_v"} {}
 };
 
 // W_O's rows that multiply head i's columns of the concat: (DV, D).
@@ -28,13 +28,14 @@ matrix w_o_rows_of_head(const matrix &w_o, std::size_t i, std::size_t dv) {
 }
 
 // 1. Project: x · w, recorded as `id` with operands x (named x_name) and w.
-matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows,
-               const matrix &w, const char *w_name, const dim &w_cols, const attention_config &c,
-               trace *out, head_ref at) {
+matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
+               const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
+               head_ref at) {
     matrix p = matmul(x, w); // (rows of x, cols of w)
     if (out) {
         const dims n(c);
-        record(out, id, at, {x_rows, n.d, w_cols}, p, operand{x_name, no_head, x, axes_of(x_rows, n.d)},
+        record(out, id, at, {x_rows, n.d, w_cols}, p,
+               operand{x_name, no_head, x, axes_of(x_rows, n.d)},
                operand{w_name, at.head, w, axes_of(n.d, w_cols)});
     }
     return p;
@@ -120,9 +121,9 @@ matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attent
                operand{name_of(stage_id::concat), no_head, concat, axes_of(n.t, n.hdv)},
                operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
         for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
-            out->stages.back().operands.push_back({"contribution", int(i),
-                                                   matmul(heads[i], w_o_rows_of_head(w_o, i, c.d_v)),
-                                                   axes_of(n.t, n.d)});
+            out->stages.back().operands.push_back(
+                {"contribution", int(i), matmul(heads[i], w_o_rows_of_head(w_o, i, c.d_v)),
+                 axes_of(n.t, n.d)});
     }
     return output;
 }
@@ -147,7 +148,7 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
     const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
     const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
     const matrix v = project(stage_id::v, x, "X", n.t, w_v, "W_V", n.dv, c, out, at); // (T, DV)
-    const matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T)
+    const matrix mask = has_mask(c) ? attention_mask(c) : matrix();                   // (T, T)
     return attend(q, k, v, has_mask(c) ? &mask : nullptr, c, out, at);
 }
 
@@ -166,16 +167,18 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
     // 1–6 for every query head, each in its own subspace. K and V are projected once per
     // K/V head, when the first query head of its group needs them (all of them in MHA).
     std::vector<matrix> keys(c.num_kv_heads), values(c.num_kv_heads); // H_kv × (T_kv, DK|DV)
-    std::vector<matrix> heads;                                         // H × (T, DV)
+    std::vector<matrix> heads;                                        // H × (T, DV)
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
         const head_ref at{int(i), int(g)};
         const matrix q = project(stage_id::q, p.x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, out, at);
         if (i % group_size(c) == 0) {
             keys[g] = project(stage_id::k, x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c, out, at);
-            values[g] = project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
+            values[g] =
+                project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
         }
-        heads.push_back(attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at).output);
+        heads.push_back(
+            attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at).output);
     }
     return combine(heads, p.w_o, c, out);
 }

@@ -41,8 +41,8 @@ matrix encoder_layer(const attention_params &p, const ffn_params &f, const atten
     }
 
     // Sub-layer 2: the same two-layer network applied to every position on its own.
-    const matrix pre = affine(norm1, f.w1, f.b1); // (T, DFF)
-    const matrix hidden = relu(pre);              // (T, DFF)
+    const matrix pre = affine(norm1, f.w1, f.b1);  // (T, DFF)
+    const matrix hidden = relu(pre);               // (T, DFF)
     const matrix ffn = affine(hidden, f.w2, f.b2); // (T, D)
     if (out) {
         record(out, stage_id::ffn_pre, {}, {t, d, dff}, pre,

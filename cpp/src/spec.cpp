@@ -24,8 +24,9 @@ void check_weight_budget(const attention_config &c) {
     if (c.kind == problem_kind::encoder_layer)
         values += 2 * c.d_model * c.d_ff + c.d_ff + c.d_model; // W1, W2, b1, b2
     if (values > limits::max_weight_values)
-        reject("weights", count(values) + " values in W_Q, W_K, W_V, W_O (and W1, W2), above the limit " +
-                              count(limits::max_weight_values) + "; use fewer heads or smaller sizes");
+        reject("weights",
+               count(values) + " values in W_Q, W_K, W_V, W_O (and W1, W2), above the limit " +
+                   count(limits::max_weight_values) + "; use fewer heads or smaller sizes");
 }
 
 // d_k and d_v: as given, else d_model / heads, which then must divide evenly.
@@ -39,10 +40,12 @@ void head_sizes(const generated_spec &s, attention_config &c) {
 }
 
 void kv_heads(std::optional<double> given, attention_config &c) {
-    c.num_kv_heads = whole_number("numKvHeads", given.value_or(double(c.num_heads)), 1, c.num_heads);
+    c.num_kv_heads =
+        whole_number("numKvHeads", given.value_or(double(c.num_heads)), 1, c.num_heads);
     if (c.num_heads % c.num_kv_heads != 0)
         reject("numKvHeads", count(c.num_kv_heads) + " does not divide numHeads " +
-                                 count(c.num_heads) + " (each K/V head serves a whole group of query heads)");
+                                 count(c.num_heads) +
+                                 " (each K/V head serves a whole group of query heads)");
 }
 
 attention_config generated_config(const generated_spec &s) {
@@ -90,7 +93,8 @@ void checked_kv(const explicit_spec &spec, problem &p) {
     const std::size_t n = spec.w_k.size();
     if (n == 0 || n > c.num_heads || c.num_heads % n != 0)
         reject("W_K", count(n) + " matrices; give one per K/V head, a number that divides W_Q's " +
-                          count(c.num_heads) + " (as many as W_Q for multi-head, 1 for multi-query)");
+                          count(c.num_heads) +
+                          " (as many as W_Q for multi-head, 1 for multi-query)");
     if (spec.w_v.size() != n)
         reject("W_V", count(spec.w_v.size()) + " matrices, but W_K has " + count(n) +
                           " (one W_K and one W_V per K/V head)");
@@ -140,7 +144,8 @@ problem make_problem(const explicit_spec &spec) {
     attention_config &c = p.config;
     const bool cross = spec.kind == problem_kind::cross;
     c.kind = spec.kind;
-    p.params.x = checked_matrix(cross ? "X_q" : "X", spec.x, limits::max_seq_len, limits::max_d_model);
+    p.params.x =
+        checked_matrix(cross ? "X_q" : "X", spec.x, limits::max_seq_len, limits::max_d_model);
     c.seq_len = rows(p.params.x);
     c.d_model = cols(p.params.x);
     c.kv_len = c.seq_len;
@@ -176,7 +181,8 @@ void check_trace_budget(const attention_config &c) {
     if (values > limits::max_trace_values)
         reject("trace", count(c.seq_len) + " tokens and " + count(c.num_heads) + " heads need " +
                             count(values) + " values, above the trace budget of " +
-                            count(limits::max_trace_values) + " (128 MiB); use fewer tokens or heads");
+                            count(limits::max_trace_values) +
+                            " (128 MiB); use fewer tokens or heads");
 }
 
 } // namespace attention

@@ -40,11 +40,17 @@ equation form(shape_rule rule, const std::vector<dim> &d, bool scale_scores) {
             return rc + " + " + rc + " → " + rc;
         });
     case shape_rule::softmax:
-        return both([&](auto s) { return "softmax" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1])); });
+        return both([&](auto s) {
+            return "softmax" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
+        });
     case shape_rule::norm:
-        return both([&](auto s) { return "norm" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1])); });
+        return both([&](auto s) {
+            return "norm" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
+        });
     case shape_rule::relu:
-        return both([&](auto s) { return "ReLU" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1])); });
+        return both([&](auto s) {
+            return "ReLU" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
+        });
     case shape_rule::concat:
         return both([&](auto s) {
             return s(d[0]) + " × " + pair(s(d[1]), s(d[2])) + " → " + pair(s(d[1]), s(d[3]));
@@ -97,8 +103,10 @@ stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim
     if (dims.size() != rd.count || dims[rd.rows].size != rows(values) ||
         dims[rd.cols].size != cols(values))
         throw std::logic_error(std::string("stage ") + e.name + ": dims do not match its values");
-    stage s{id, at.head, at.kv_head, form(e.shape, dims, t.config.scale_scores), values,
-            axes_of(dims[rd.rows], dims[rd.cols]), {}, {}};
+    stage s{id,         at.head,
+            at.kv_head, form(e.shape, dims, t.config.scale_scores),
+            values,     axes_of(dims[rd.rows], dims[rd.cols]),
+            {},         {}};
     if (e.row_totals)
         s.totals = row_sums(values);
     return s;
@@ -112,11 +120,11 @@ std::size_t trace_value_count(const attention_config &c) {
     total += h * (t * dk + t * d + d * dk);                                    // q, X, W_Q
     total += hkv * (tkv * dk + tkv * d + d * dk);                              // k, X_kv, W_K
     total += hkv * (tkv * dv + tkv * d + d * dv);                              // v, X_kv, W_V
-    std::size_t per_head = tt + t * dk + tkv * dk; // scores, Q, K
-    per_head += 2 * tt;                            // scaled, scores
+    std::size_t per_head = tt + t * dk + tkv * dk;                             // scores, Q, K
+    per_head += 2 * tt;                                                        // scaled, scores
     if (has_mask(c))
-        per_head += 3 * tt;            // masked, scaled, M
-    per_head += 2 * tt + t;            // weights, logits, row totals
+        per_head += 3 * tt;             // masked, scaled, M
+    per_head += 2 * tt + t;             // weights, logits, row totals
     per_head += t * dv + tt + tkv * dv; // head, weights, V
     total += h * per_head;
     if (c.output_projection) {
@@ -125,11 +133,11 @@ std::size_t trace_value_count(const attention_config &c) {
         total += h * t * d;                       // one contribution per head
     }
     if (c.kind == problem_kind::encoder_layer) {
-        total += 3 * t * d + 2 * t * d;                  // residual1 (X, output), norm1
-        total += t * dff + t * d + d * dff + dff;        // ffn_pre, norm1, W1, b1
-        total += 2 * t * dff;                            // ffn_hidden, ffn_pre
-        total += t * d + t * dff + dff * d + d;          // ffn_out, ffn_hidden, W2, b2
-        total += 3 * t * d + 2 * t * d;                  // residual2 (norm1, ffn_out), norm2
+        total += 3 * t * d + 2 * t * d;           // residual1 (X, output), norm1
+        total += t * dff + t * d + d * dff + dff; // ffn_pre, norm1, W1, b1
+        total += 2 * t * dff;                     // ffn_hidden, ffn_pre
+        total += t * d + t * dff + dff * d + d;   // ffn_out, ffn_hidden, W2, b2
+        total += 3 * t * d + 2 * t * d;           // residual2 (norm1, ffn_out), norm2
     }
     return total;
 }

@@ -14,18 +14,18 @@ enum class problem_kind { self, cross, encoder_layer };
 
 struct attention_config {
     problem_kind kind = problem_kind::self;
-    std::size_t seq_len = 0;                // T: the queries' tokens (T_q in cross-attention)
-    std::size_t kv_len = 0;                 // T_kv: keys and values (= T in self-attention)
-    std::size_t d_model = 0;                // D
-    std::size_t num_heads = 0;              // H query heads
-    std::size_t num_kv_heads = 0;           // H_kv K/V heads, dividing H (= H: multi-head)
-    std::size_t d_k = 0;                    // DK
-    std::size_t d_v = 0;                    // DV
-    std::size_t d_ff = 0;                   // DFF: the encoder layer's hidden width
-    std::optional<std::size_t> valid_keys;  // cross: keys j ≥ valid_keys are padding
-    bool causal = false;                    // mask out j > i before the softmax
-    bool output_projection = false;         // concat the heads and project with W_O
-    bool scale_scores = true;               // divide scores by √DK (false: the lesson's ablation)
+    std::size_t seq_len = 0;               // T: the queries' tokens (T_q in cross-attention)
+    std::size_t kv_len = 0;                // T_kv: keys and values (= T in self-attention)
+    std::size_t d_model = 0;               // D
+    std::size_t num_heads = 0;             // H query heads
+    std::size_t num_kv_heads = 0;          // H_kv K/V heads, dividing H (= H: multi-head)
+    std::size_t d_k = 0;                   // DK
+    std::size_t d_v = 0;                   // DV
+    std::size_t d_ff = 0;                  // DFF: the encoder layer's hidden width
+    std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
+    bool causal = false;                   // mask out j > i before the softmax
+    bool output_projection = false;        // concat the heads and project with W_O
+    bool scale_scores = true;              // divide scores by √DK (false: the lesson's ablation)
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).
@@ -54,7 +54,7 @@ struct limits {
     static constexpr std::size_t max_seq_len = 1024;
     static constexpr std::size_t max_d_model = 1024;
     static constexpr std::size_t max_heads = 64;
-    static constexpr std::size_t max_head_dim = 1024;          // d_k and d_v
+    static constexpr std::size_t max_head_dim = 1024; // d_k and d_v
     static constexpr std::size_t max_d_ff = 4096;
     static constexpr std::size_t max_weight_values = 1u << 24; // all of the layer's weights
     static constexpr std::size_t max_trace_values = 1u << 24;  // 16 Mi doubles = 128 MiB

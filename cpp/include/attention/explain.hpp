@@ -21,10 +21,10 @@ struct softmax_parts {
 };
 
 struct norm_parts {
-    double mean;                // of the cell's row before the norm
-    double std_dev;             // population standard deviation of that row
-    double eps;                 // added to std_dev
-    std::vector<double> row;    // the row itself
+    double mean;             // of the cell's row before the norm
+    double std_dev;          // population standard deviation of that row
+    double eps;              // added to std_dev
+    std::vector<double> row; // the row itself
 };
 
 struct cell_explanation {
