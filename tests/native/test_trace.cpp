@@ -82,8 +82,11 @@ TEST_CASE("trace: in multi-head attention each head reads its own K/V head", "[t
     }
 }
 
-TEST_CASE("trace: value counts equal the doubles recorded", "[trace]") {
-    for (const generated_spec &s : configs()) {
+TEST_CASE("trace: value counts equal the doubles recorded, for every kind", "[trace]") {
+    std::vector<generated_spec> all = configs();
+    for (const generated_spec &s : specs::every_kind())
+        all.push_back(s);
+    for (const generated_spec &s : all) {
         const problem p = make_problem(s);
         INFO(check::describe(p.config));
         const trace t = run_traced(p);

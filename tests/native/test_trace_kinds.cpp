@@ -36,22 +36,6 @@ void append(std::vector<std::string> &to, std::initializer_list<const char *> id
 
 } // namespace
 
-TEST_CASE("trace kinds: trace_value_count predicts recorded_value_count", "[trace][kinds]") {
-    for (const generated_spec &s : specs::every_kind()) {
-        const problem p = make_problem(s);
-        INFO(check::describe(p.config));
-        const trace t = run_traced(p);
-        std::size_t recorded = 0;
-        for (const stage &st : t.stages) {
-            recorded += st.values.size() + st.totals.size();
-            for (const operand &o : st.operands)
-                recorded += o.values.size();
-        }
-        CHECK(recorded_value_count(t) == recorded);
-        CHECK(trace_value_count(p.config) == recorded);
-    }
-}
-
 TEST_CASE("trace kinds: every stage's and operand's shape is what its axes name",
           "[trace][kinds]") {
     for (const generated_spec &s : specs::every_kind()) {
