@@ -50,13 +50,18 @@ test('dist/index.html opened from file:// renders the first stage, with KaTeX an
   await context.close();
 });
 
-test('the course page from file://: three steppers at their stages', async () => {
+test('the course page from file://: four steppers at their stages and chapters', async () => {
   const { page, context } = await newPage(env);
   await page.goto(pathToFileURL(path.join(DIST, 'examples', 'course-page.html')).href);
   await page.waitForSelector('attention-stepper#multi[data-ready="true"]');
   assert.deepEqual(await stageOf(page, '#scores'), ['scores', '0']);
   assert.deepEqual(await stageOf(page, '#causal'), ['masked', '0']);
   assert.deepEqual(await stageOf(page, '#multi'), ['weights', '2']);
+  await page.waitForSelector('attention-stepper#cross[data-ready="true"]');
+  assert.deepEqual(await stageOf(page, '#cross'), ['weights', '0']);
+  assert.equal(await page.$eval('#cross', (e) => e.dataset.chapter), 'cross');
+  const weights = env.engine.run({ preset: 'cross-translation' }).stages.find((st) => st.id === 'weights' && st.head === 0);
+  assert.deepEqual(await resultOf(page, '#cross'), Array.from(weights.values, formatCell), 'a 2 × 3 weight matrix from the engine');
   assert.deepEqual(page.problems, []);
   await context.close();
 });
@@ -71,7 +76,7 @@ test('course page under the CSP: no violation; two elements step independently; 
     document.addEventListener('stagechange', (e) => window.stageEvents.push([e.target.id, e.detail.stage, e.detail.head]));
   });
   await page.goto(`${env.server.url}examples/course-page.html`);
-  for (const id of ['scores', 'causal', 'multi']) await page.waitForSelector(`attention-stepper#${id}[data-ready="true"]`);
+  for (const id of ['scores', 'causal', 'multi', 'cross']) await page.waitForSelector(`attention-stepper#${id}[data-ready="true"]`);
   const trace = env.engine.run({ preset: 'lesson-self-attention' });
   const pick = (id, head = 0) => Array.from(trace.stages.find((s) => s.id === id && s.head === head).values, formatCell);
   assert.deepEqual(await resultOf(page, '#scores'), pick('scores'));
@@ -87,7 +92,7 @@ test('course page under the CSP: no violation; two elements step independently; 
   await page.waitForSelector('#multi[data-stage="head"][data-head="3"]');
   await page.$eval('#scores', (e) => e.prev());
   await page.waitForSelector('#scores[data-stage="scores"]');
-  assert.equal(await page.evaluate(() => window.instances), 1, 'three elements, one WASM instance');
+  assert.equal(await page.evaluate(() => window.instances), 1, 'four elements, one WASM instance');
   // Keys: ArrowRight inside an element steps it and does not reach the page (a slide deck).
   await page.evaluate(() => { window.pageKeys = 0; document.addEventListener('keydown', () => { window.pageKeys += 1; }); });
   await page.focus('#causal .step-prev');
@@ -99,7 +104,7 @@ test('course page under the CSP: no violation; two elements step independently; 
   await page.$eval('#multi', (e) => e.setAttribute('stage', 'scores'));
   await page.waitForSelector('#multi[data-stage="scores"][data-head="2"]');
   assert.deepEqual((await page.evaluate(() => window.stageEvents)).slice(0, 4), [['scores', 'scaled', 0], ['causal', 'weights', 0], ['multi', 'head', 3], ['scores', 'scores', 0]]);
-  assert.equal(await page.$$eval('attention-stepper', (els) => els.map((e) => e.shadowRoot.querySelectorAll('.katex').length > 0).join()), 'true,true,true');
+  assert.equal(await page.$$eval('attention-stepper', (els) => els.map((e) => e.shadowRoot.querySelectorAll('.katex').length > 0).join()), 'true,true,true,true');
   assert.equal(await page.evaluate(() => document.querySelectorAll('link[data-attention-stepper="katex"]').length), 1, 'KaTeX fonts declared once');
   await page.screenshot({ path: path.join(SHOTS, 'embed-course-page-1280.png'), fullPage: true });
   assert.deepEqual(page.problems, []);
