@@ -7,31 +7,35 @@ namespace attention {
 namespace {
 
 using s = stage_id;
-using eq = shape_rule;
 using cell = cell_rule;
+
+constexpr const char *input = "($0, $1)";
+constexpr const char *product = "($0, $1) @ ($1, $2) → ($0, $2)";
+constexpr const char *affine = "($0, $1) @ ($1, $2) + ($2) → ($0, $2)";
+constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
 
 // In enum order: entry(id) indexes it directly (checked below).
 constexpr stage_entry table[] = {
-    {s::x, "x", eq::input, cell::none, false},
-    {s::x_q, "x_q", eq::input, cell::none, false},
-    {s::x_kv, "x_kv", eq::input, cell::none, false},
-    {s::q, "q", eq::product, cell::dot, false},
-    {s::k, "k", eq::product, cell::dot, false},
-    {s::v, "v", eq::product, cell::dot, false},
-    {s::scores, "scores", eq::product, cell::dot_rows, false},
-    {s::scaled, "scaled", eq::scale, cell::scaled_dot, false},
-    {s::masked, "masked", eq::mask, cell::mask, false},
-    {s::weights, "weights", eq::softmax, cell::softmax, true},
-    {s::head, "head", eq::product, cell::dot, false},
-    {s::concat, "concat", eq::concat, cell::copy_column, false},
-    {s::output, "output", eq::product, cell::dot, false},
-    {s::residual1, "residual1", eq::add, cell::sum, false},
-    {s::norm1, "norm1", eq::norm, cell::norm, false},
-    {s::ffn_pre, "ffn_pre", eq::affine, cell::affine, false},
-    {s::ffn_hidden, "ffn_hidden", eq::relu, cell::relu, false},
-    {s::ffn_out, "ffn_out", eq::affine, cell::affine, false},
-    {s::residual2, "residual2", eq::add, cell::sum, false},
-    {s::norm2, "norm2", eq::norm, cell::norm, false},
+    {s::x, "x", input, 0, 1, cell::none, false},
+    {s::x_q, "x_q", input, 0, 1, cell::none, false},
+    {s::x_kv, "x_kv", input, 0, 1, cell::none, false},
+    {s::q, "q", product, 0, 2, cell::dot, false},
+    {s::k, "k", product, 0, 2, cell::dot, false},
+    {s::v, "v", product, 0, 2, cell::dot, false},
+    {s::scores, "scores", product, 0, 2, cell::dot_rows, false},
+    {s::scaled, "scaled", "($0, $1) ÷ $r → ($0, $1)", 0, 1, cell::scaled_dot, false},
+    {s::masked, "masked", sum, 0, 1, cell::mask, false},
+    {s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, cell::softmax, true},
+    {s::head, "head", product, 0, 2, cell::dot, false},
+    {s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, cell::copy_column, false},
+    {s::output, "output", product, 0, 2, cell::dot, false},
+    {s::residual1, "residual1", sum, 0, 1, cell::sum, false},
+    {s::norm1, "norm1", "norm($0, $1) → ($0, $1)", 0, 1, cell::norm, false},
+    {s::ffn_pre, "ffn_pre", affine, 0, 2, cell::affine, false},
+    {s::ffn_hidden, "ffn_hidden", "ReLU($0, $1) → ($0, $1)", 0, 1, cell::relu, false},
+    {s::ffn_out, "ffn_out", affine, 0, 2, cell::affine, false},
+    {s::residual2, "residual2", sum, 0, 1, cell::sum, false},
+    {s::norm2, "norm2", "norm($0, $1) → ($0, $1)", 0, 1, cell::norm, false},
 };
 
 constexpr bool in_enum_order() {

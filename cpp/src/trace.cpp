@@ -1,86 +1,35 @@
 #include "attention/trace.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace attention {
 
 namespace {
 
-std::string pair(const std::string &a, const std::string &b) {
-    return "(" + a + ", " + b + ")";
-}
-
-std::string num(const dim &d) {
-    return std::to_string(d.size);
-}
-
-// An equation written once over either spelling of a dimension (its number or its symbol).
-template <class Write> equation both(Write write) {
-    return {write(num), write([](const dim &d) { return d.symbol; })};
-}
-
-equation form(shape_rule rule, const std::vector<dim> &d, bool scale_scores) {
-    switch (rule) {
-    case shape_rule::input:
-        return both([&](auto s) { return pair(s(d[0]), s(d[1])); });
-    case shape_rule::product:
-        return both([&](auto s) {
-            return pair(s(d[0]), s(d[1])) + " @ " + pair(s(d[1]), s(d[2])) + " → " +
-                   pair(s(d[0]), s(d[2]));
-        });
-    case shape_rule::scale:
-        return both([&](auto s) {
-            const std::string rc = pair(s(d[0]), s(d[1]));
-            return rc + (scale_scores ? " ÷ √" + s(d[2]) : std::string(" ÷ 1")) + " → " + rc;
-        });
-    case shape_rule::mask:
-    case shape_rule::add:
-        return both([&](auto s) {
-            const std::string rc = pair(s(d[0]), s(d[1]));
-            return rc + " + " + rc + " → " + rc;
-        });
-    case shape_rule::softmax:
-        return both([&](auto s) {
-            return "softmax" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
-        });
-    case shape_rule::norm:
-        return both([&](auto s) {
-            return "norm" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
-        });
-    case shape_rule::relu:
-        return both([&](auto s) {
-            return "ReLU" + pair(s(d[0]), s(d[1])) + " → " + pair(s(d[0]), s(d[1]));
-        });
-    case shape_rule::concat:
-        return both([&](auto s) {
-            return s(d[0]) + " × " + pair(s(d[1]), s(d[2])) + " → " + pair(s(d[1]), s(d[3]));
-        });
-    case shape_rule::affine:
-        return both([&](auto s) {
-            return pair(s(d[0]), s(d[1])) + " @ " + pair(s(d[1]), s(d[2])) + " + (" + s(d[2]) +
-                   ") → " + pair(s(d[0]), s(d[2]));
-        });
+// The equation's text with each $i replaced by spell(dims[i]) and $r by the divisor.
+template <class Spell>
+std::string fill(const char *text, const std::vector<dim> &dims, bool scale_scores, Spell spell) {
+    std::string out;
+    for (const char *p = text; *p; ++p) {
+        if (*p != '$') {
+            out += *p;
+        } else if (*++p == 'r') {
+            out += scale_scores ? "√" + spell(dims.at(2)) : std::string("1");
+        } else {
+            out += spell(dims.at(std::size_t(*p - '0')));
+        }
     }
-    throw std::logic_error("unknown shape rule");
+    return out;
 }
 
-// The dimensions each rule names, and which two are the result's rows and columns.
-struct rule_dims {
-    std::size_t count, rows, cols;
-};
-
-rule_dims dims_of(shape_rule rule) {
-    switch (rule) {
-    case shape_rule::product:
-    case shape_rule::affine:
-        return {3, 0, 2};
-    case shape_rule::scale:
-        return {3, 0, 1};
-    case shape_rule::concat:
-        return {4, 1, 3};
-    default:
-        return {2, 0, 1};
-    }
+// How many dims an equation's pass must give: the largest $i it names, plus one ($r reads $2).
+std::size_t dims_named(const char *text) {
+    std::size_t n = 0;
+    for (const char *p = text; *p; ++p)
+        if (*p == '$')
+            n = std::max(n, p[1] == 'r' ? std::size_t(3) : std::size_t(p[1] - '0') + 1);
+    return n;
 }
 
 matrix row_sums(const matrix &m) {
@@ -99,14 +48,14 @@ matrix row_sums(const matrix &m) {
 stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim> &dims,
                  const matrix &values) {
     const stage_entry &e = entry(id);
-    const rule_dims rd = dims_of(e.shape);
-    if (dims.size() != rd.count || dims[rd.rows].size != rows(values) ||
-        dims[rd.cols].size != cols(values))
+    if (dims.size() != dims_named(e.equation) || dims[e.rows].size != rows(values) ||
+        dims[e.cols].size != cols(values))
         throw std::logic_error(std::string("stage ") + e.name + ": dims do not match its values");
-    stage s{id,         at.head,
-            at.kv_head, form(e.shape, dims, t.config.scale_scores),
-            values,     axes_of(dims[rd.rows], dims[rd.cols]),
-            {},         {}};
+    const bool scale = t.config.scale_scores;
+    const auto number = [](const dim &d) { return std::to_string(d.size); };
+    const auto symbol = [](const dim &d) { return d.symbol; };
+    const equation eq{fill(e.equation, dims, scale, number), fill(e.equation, dims, scale, symbol)};
+    stage s{id, at.head, at.kv_head, eq, values, axes_of(dims[e.rows], dims[e.cols]), {}, {}};
     if (e.row_totals)
         s.totals = row_sums(values);
     return s;

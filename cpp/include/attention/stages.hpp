@@ -1,5 +1,5 @@
-// Every stage the engine can record, in one table: its id (what JS sees), how its shape
-// equation reads, and how explain_cell takes one of its cells apart. The passes, the trace and
+// Every stage the engine can record, in one table: its id (what JS sees), its shape equation,
+// and how explain_cell takes one of its cells apart. The passes, the trace and
 // explain all go through this table; adding a stage is one entry here plus one record() call.
 #pragma once
 
@@ -32,20 +32,6 @@ enum class stage_id {
     norm2,      // (T, D)       layer norm: the layer's output
 };
 
-// How a stage's shape equation reads, given the dimensions its pass names (in this order).
-enum class shape_rule {
-    input,   // {r, c}:         (r, c)
-    product, // {m, k, n}:      (m, k) @ (k, n) → (m, n)
-    scale,   // {r, c, dk}:     (r, c) ÷ √dk → (r, c), or ÷ 1 without scaling
-    mask,    // {r, c}:         (r, c) + (r, c) → (r, c)
-    softmax, // {r, c}:         softmax(r, c) → (r, c)
-    concat,  // {h, r, dv, w}:  h × (r, dv) → (r, w)
-    add,     // {r, c}:         (r, c) + (r, c) → (r, c)
-    norm,    // {r, c}:         norm(r, c) → (r, c)
-    affine,  // {m, k, n}:      (m, k) @ (k, n) + (n) → (m, n)
-    relu,    // {r, c}:         ReLU(r, c) → (r, c)
-};
-
 // How explain_cell takes a cell (i, j) apart; operands are read by position.
 enum class cell_rule {
     none,        // drawn, not computed
@@ -64,7 +50,10 @@ enum class cell_rule {
 struct stage_entry {
     stage_id id;
     const char *name; // the id JS and the fixtures use
-    shape_rule shape;
+    // The shape equation, written once for numbers and symbols alike: $0, $1, … stand for the
+    // dimensions the stage's pass names, in order; $r for the divisor √$2 (1 without scaling).
+    const char *equation;
+    std::size_t rows, cols; // which of those dimensions are the result's rows and columns
     cell_rule cell;
     bool row_totals; // the trace carries Σ of each row (the weights: each row sums to 1)
 };

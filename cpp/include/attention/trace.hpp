@@ -63,8 +63,8 @@ struct trace {
     std::vector<stage> stages;
 };
 
-// A stage from the table's rules: its equation from the dims its pass names (in the order its
-// shape_rule gives), its axes the result's, its row totals when the entry asks for them.
+// A stage from its table entry: the equation filled with the dims its pass names ($0, $1, …
+// in that order), its axes the result's, its row totals when the entry asks for them.
 stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim> &dims,
                  const matrix &values);
 
