@@ -15,9 +15,9 @@ export function filterSteps(steps, ids) {
   return steps.filter((s) => ids.includes(s.id)).map((s, index) => ({ ...s, index }));
 }
 
-// The K/V head query head `head` reads (the head itself without grouping).
+// The K/V head query head `head` reads (every step of that head carries it).
 function kvHeadOf(steps, head) {
-  return steps.find((s) => s.id === 'q' && s.head === head)?.kvHead ?? head;
+  return steps.find((s) => s.head === head)?.kvHead ?? head;
 }
 
 // Does step s belong to query head `head`? Its own stages, and the K and V of its group.

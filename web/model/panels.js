@@ -3,6 +3,7 @@
 
 import { chapterById } from './chapters.js';
 import { formatCount } from './format.js';
+import { stageById } from './stage-table.js';
 
 // Cross-attention: the two sequences, keys from validKeys on marked as padding.
 function sequencesPanel(config, tokens) {
@@ -41,18 +42,20 @@ function groupsPanel(config, head, models, loadedModel) {
   };
 }
 
-// The encoder layer: its sub-layers in order, the current one marked, the FFN's widths.
+// The encoder layer: its sub-layers in order (the stage table's parts), the current one marked,
+// the FFN's widths.
 const LAYER_PARTS = [
-  { label: 'Multi-head attention', stages: ['x', 'q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'head', 'concat', 'output'] },
-  { label: 'Add & norm', stages: ['residual1', 'norm1'] },
-  { label: 'Feed-forward', stages: ['ffn_pre', 'ffn_hidden', 'ffn_out'] },
-  { label: 'Add & norm', stages: ['residual2', 'norm2'] },
+  { id: 'attention', label: 'Multi-head attention' },
+  { id: 'norm1', label: 'Add & norm' },
+  { id: 'ffn', label: 'Feed-forward' },
+  { id: 'norm2', label: 'Add & norm' },
 ];
 
 function layerPanel(config, stageId) {
+  const part = stageById(stageId)?.part ?? 'attention';
   return {
     kind: 'layer',
-    parts: LAYER_PARTS.map((p) => ({ label: p.label, current: p.stages.includes(stageId) })),
+    parts: LAYER_PARTS.map((p) => ({ label: p.label, current: p.id === part })),
     widths: [config.dModel, config.dFF, config.dModel].map(String),
   };
 }

@@ -15,6 +15,7 @@
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e
 //   highlight(cell, e, c, stage)  → { [operand index]: { rows, cols, cells } } lit by a cell
 //   sharedByGroup k and v: listed under every query head of their K/V group
+//   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled)
 

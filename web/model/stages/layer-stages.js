@@ -12,10 +12,11 @@ const SYMBOL = { residual1: 'R\u207d\u00b9\u207e', norm1: 'X\u207d\u00b9\u207e',
 
 const NORM_NOTE = 'Layer norm as the lesson writes it: (x \u2212 mean) / (std + \u03b5) over each row, with the population standard deviation and \u03b5 = 10\u207b\u2076, then \u03b3 = 1 and \u03b2 = 0. Most libraries divide by \u221a(variance + \u03b5) instead; the two differ only when the variance is near 0.';
 
-function residual(id, title, sum, tex, what) {
+function residual(id, part, title, sum, tex, what) {
   return {
     id,
     group: 'layer',
+    part,
     title,
     result: SYMBOL[id],
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
@@ -29,10 +30,11 @@ function residual(id, title, sum, tex, what) {
   };
 }
 
-function norm(id, title, input, output, what) {
+function norm(id, part, title, input, output, what) {
   return {
     id,
     group: 'layer',
+    part,
     title,
     result: SYMBOL[id],
     figure: () => [{ glyph: 'norm' }, { operand: 0 }],
@@ -51,6 +53,7 @@ function affine(id, title, input, weight, bias, output, what) {
   return {
     id,
     group: 'layer',
+    part: 'ffn',
     title,
     result: SYMBOL[id],
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }, { glyph: '+' }, { operand: 2 }],
@@ -65,15 +68,16 @@ function affine(id, title, input, weight, bias, output, what) {
 }
 
 export const LAYER_STAGES = [
-  residual('residual1', 'Residual: X + attention', (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
+  residual('residual1', 'norm1', 'Residual: X + attention', (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
     'R^{(1)} = X + \\text{MultiHead}(X)',
     'The attention output is added to the layer\u2019s own input. This residual connection lets every token keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.'),
-  norm('norm1', 'Layer norm 1', 'R^{(1)}', 'X^{(1)}', 'Each token\u2019s row is rescaled to mean 0 and standard deviation 1, so the next sub-layer sees inputs of a steady size.'),
+  norm('norm1', 'norm1', 'Layer norm 1', 'R^{(1)}', 'X^{(1)}', 'Each token\u2019s row is rescaled to mean 0 and standard deviation 1, so the next sub-layer sees inputs of a steady size.'),
   affine('ffn_pre', 'Feed-forward: expand', 'X^{(1)}', 'W_1', 'b_1', 'H',
     'The feed-forward network starts by expanding every token from d_model to d_ff features (usually 4 \u00d7 d_model). It is position-wise: the same W\u2081 and b\u2081 for every token, and no token looks at another here.'),
   {
     id: 'ffn_hidden',
     group: 'layer',
+    part: 'ffn',
     title: 'Feed-forward: ReLU',
     result: SYMBOL.ffn_hidden,
     figure: () => [{ glyph: 'ReLU' }, { operand: 0 }],
@@ -87,8 +91,8 @@ export const LAYER_STAGES = [
   },
   affine('ffn_out', 'Feed-forward: contract', 'H^{+}', 'W_2', 'b_2', 'F',
     'The second layer maps the d_ff features back to d_model, again the same for every token.'),
-  residual('residual2', 'Residual: X\u207d\u00b9\u207e + feed-forward', (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
+  residual('residual2', 'norm2', 'Residual: X\u207d\u00b9\u207e + feed-forward', (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
     'R^{(2)} = X^{(1)} + F',
     'The feed-forward output is added to its own input, the normalised X\u207d\u00b9\u207e: the second residual connection.'),
-  norm('norm2', 'Layer norm 2: the layer\u2019s output', 'R^{(2)}', 'X^{(2)}', 'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.'),
+  norm('norm2', 'norm2', 'Layer norm 2: the layer\u2019s output', 'R^{(2)}', 'X^{(2)}', 'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.'),
 ];
