@@ -34,7 +34,7 @@ export const GROUPS = [
 // Operand captions, by the engine's operand names.
 const OPERAND_LABELS = {
   X: 'X', X_q: 'X_q', X_kv: 'X_kv', W_Q: 'W_Q', W_K: 'W_K', W_V: 'W_V', Q: 'Q', K: 'K', V: 'V',
-  scores: 'scores', scaled: 'scaled', masked: 'masked', M: 'mask M', weights: 'weights', head: 'head',
+  scores: 'scores', scaled: 'scaled', masked: 'L', M: 'mask M', weights: 'weights', head: 'head',
   concat: 'concat', W_O: 'W_O', output: 'MultiHead(X)', residual1: 'R\u207d\u00b9\u207e', norm1: 'X\u207d\u00b9\u207e',
   W1: 'W\u2081', b1: 'b\u2081', ffn_pre: 'H', ffn_hidden: 'H\u207a', W2: 'W\u2082', b2: 'b\u2082',
   ffn_out: 'F', residual2: 'R\u207d\u00b2\u207e',

@@ -108,7 +108,7 @@ export const ATTENTION_STAGES = [
     id: 'masked',
     group: 'head',
     title: (c) => (c.causal ? 'Causal mask' : 'Padding mask'),
-    result: 'masked',
+    result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c) => (c.causal
       ? 'L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} 0 & j \\le t \\\\ -\\infty & j > t \\end{cases}'
