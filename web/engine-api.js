@@ -16,6 +16,8 @@ function unpackTrace({ config, layout, values }) {
     id: s.id,
     head: s.head,
     kvHead: s.kvHead,
+    step: s.step,
+    tile: s.tile,
     shape: s.shape,
     axes: s.axes,
     equation: s.equation,
@@ -38,19 +40,21 @@ function plain(value, field) {
   }
 }
 
-/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, heapBytes }. */
+/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, heapBytes }. */
 export function wrapEngine(wasm) {
   return Object.freeze({
-    /** Every stage of a spec: { config, stages: [{ id, head, kvHead, shape, axes, equation, symbolic, values, totals, operands }] }. */
+    /** Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation, symbolic, values, totals, operands }] }. */
     run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
-    /** The numbers behind one cell: explain(spec, { stage, head, row, col }). */
+    /** The numbers behind one cell: explain(spec, { stage, head, step?, row, col }). */
     explain: (spec, cell) => unwrap(wasm.explain(plain(spec, 'spec'), plain(cell, 'cell'))),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
     /** The examples, defined once in the engine: [{ id, chapter, title, fromLesson, spec, tokens, keyTokens }]. */
     presets: () => wasm.presets(),
+    /** Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. */
+    kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),
     /** The lesson's real models: [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }]. */
     models: () => wasm.models(),
     /** Bytes malloc holds, the heap's top and the memory's size: for leak tests. */

@@ -61,19 +61,26 @@ stage_id stage_of(const val &cell) {
 val explain_js(val spec, val cell) {
     return result_of([&] {
         if (type_of(cell) != "object")
-            reject("cell", "must be an object { stage, head, row, col }");
+            reject("cell", "must be an object { stage, head, step?, row, col }");
         const stage_id id = stage_of(cell);
         const bool per_head = !cell["head"].isNull() && !cell["head"].isUndefined();
         const int head =
             per_head
                 ? int(whole_number("head", number_field(cell, "head", 0), 0, limits::max_heads - 1))
                 : no_head;
+        const bool stepped = !cell["step"].isNull() && !cell["step"].isUndefined();
+        const int step =
+            stepped ? int(whole_number("step", number_field(cell, "step", 0), 0, 1u << 20)) : no_step;
         const trace t = run_traced(problem_from(spec, true));
         return explanation_js(explain_cell(
             t, id, head,
             whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
-            whole_number("col", number_field(cell, "col", NAN), 0, limits::max_d_ff * 64)));
+            whole_number("col", number_field(cell, "col", NAN), 0, limits::max_d_ff * 64), step));
     });
+}
+
+val kv_cache_bytes_entry(val query) {
+    return result_of([&] { return kv_cache_bytes_js(query); });
 }
 
 val randn_js(val seed, val r, val c) {
@@ -115,5 +122,6 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     emscripten::function("randn", &randn_js);
     emscripten::function("presets", &presets_js);
     emscripten::function("models", &models_js);
+    emscripten::function("kvCacheBytes", &kv_cache_bytes_entry);
     emscripten::function("heapUsage", &heap_usage);
 }

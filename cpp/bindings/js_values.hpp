@@ -25,6 +25,9 @@ double number_field(const val &spec, const char *key, double fallback);
 // `traced` also checks the trace budget before drawing.
 attention::problem problem_from(const val &spec, bool traced);
 
+// The kind as JS spells it: self, cross, encoder-layer, kv-cache, flash.
+const char *kind_js(attention::problem_kind kind);
+
 // The seed a spec draws with; NaN for explicit matrices.
 double seed_of(const val &spec);
 
@@ -35,6 +38,9 @@ val float64_array(const double *data, std::size_t n);
 val trace_js(const attention::trace &t, double seed);
 
 val explanation_js(const attention::cell_explanation &e);
+
+// engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }).
+double kv_cache_bytes_js(const val &query);
 
 // engine.presets() and engine.models().
 val presets_js();

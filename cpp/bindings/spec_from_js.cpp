@@ -2,9 +2,11 @@
 // JS name; ranges and shapes are checked by the core (spec.cpp, validation.cpp).
 #include <emscripten/val.h>
 
+#include <iterator>
 #include <set>
 #include <stdexcept>
 
+#include "attention/kv_size.hpp"
 #include "attention/presets.hpp"
 #include "attention/validation.hpp"
 #include "js_values.hpp"
@@ -92,6 +94,9 @@ void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
     }
 }
 
+// The kind as JS spells it, in problem_kind's order.
+const char *const kind_names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
+
 problem_kind kind_of(const val &spec) {
     const val v = spec["kind"];
     if (v.isUndefined())
@@ -99,32 +104,40 @@ problem_kind kind_of(const val &spec) {
     if (type_of(v) != "string")
         reject("kind", "must be a string, got " + type_of(v));
     const std::string kind = v.as<std::string>();
-    if (kind == "self")
-        return problem_kind::self;
-    if (kind == "cross")
-        return problem_kind::cross;
-    if (kind == "encoder-layer")
-        return problem_kind::encoder_layer;
-    reject("kind", "\"" + kind.substr(0, 40) + "\" is not one of self, cross, encoder-layer");
+    for (int k = 0; k < int(std::size(kind_names)); ++k)
+        if (kind == kind_names[k])
+            return static_cast<problem_kind>(k);
+    reject("kind", "\"" + kind.substr(0, 40) +
+                       "\" is not one of self, cross, encoder-layer, kv-cache, flash");
 }
 
 // The fields each kind of generated spec takes.
 std::set<std::string> generated_fields(problem_kind kind) {
     std::set<std::string> common{"kind",     "seed", "skip", "dModel",
                                  "numHeads", "dK",   "dV",   "scaleScores"};
-    if (kind == problem_kind::cross)
+    switch (kind) {
+    case problem_kind::cross:
         common.insert({"queryLen", "keyLen", "validKeys", "outputProjection"});
-    else if (kind == problem_kind::encoder_layer)
+        break;
+    case problem_kind::encoder_layer:
         common.insert({"seqLen", "dFF", "causal"});
-    else
+        break;
+    case problem_kind::kv_cache: // causal by nature
+        common.insert({"seqLen", "numKvHeads", "outputProjection"});
+        break;
+    case problem_kind::flash: // one head, no W_O
+        common.erase("numHeads");
+        common.insert({"seqLen", "causal", "blockRows", "blockCols"});
+        break;
+    case problem_kind::self:
         common.insert({"seqLen", "numKvHeads", "causal", "outputProjection"});
+    }
     return common;
 }
 
-const char *kind_name(problem_kind kind) {
-    return kind == problem_kind::cross           ? "kind \"cross\""
-           : kind == problem_kind::encoder_layer ? "kind \"encoder-layer\""
-                                                 : "self-attention";
+std::string kind_name(problem_kind kind) {
+    const std::string name = kind_names[static_cast<int>(kind)];
+    return kind == problem_kind::self ? "self-attention" : "kind \"" + name + "\"";
 }
 
 generated_spec generated_from(const val &spec) {
@@ -144,6 +157,10 @@ generated_spec generated_from(const val &spec) {
     s.d_v = optional_number(spec, "dV");
     s.d_ff = optional_number(spec, "dFF");
     s.valid_keys = optional_number(spec, "validKeys");
+    if (s.kind == problem_kind::flash) {
+        s.block_rows = required_number(spec, "blockRows");
+        s.block_cols = required_number(spec, "blockCols");
+    }
     s.causal = bool_field(spec, "causal", s.causal);
     s.output_projection = bool_field(spec, "outputProjection", s.output_projection);
     s.scale_scores = bool_field(spec, "scaleScores", s.scale_scores);
@@ -154,8 +171,9 @@ explicit_spec explicit_from(const val &spec) {
     explicit_spec s;
     s.kind = kind_of(spec);
     const bool cross = s.kind == problem_kind::cross;
-    if (s.kind == problem_kind::encoder_layer)
-        reject("kind", "\"encoder-layer\" takes no explicit matrices; give sizes and a seed");
+    if (s.kind != problem_kind::self && s.kind != problem_kind::cross)
+        reject("kind", "\"" + std::string(kind_names[static_cast<int>(s.kind)]) +
+                           "\" takes no explicit matrices; give sizes and a seed");
     if (cross)
         reject_unknown_fields(
             spec, {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys", "scaleScores"},
@@ -219,6 +237,27 @@ problem problem_from(const val &spec, bool traced) {
     if (is_explicit(spec))
         return make_problem(explicit_from(spec));
     return make_problem(generated_from(spec), traced);
+}
+
+const char *kind_js(problem_kind kind) {
+    return kind_names[static_cast<int>(kind)];
+}
+
+double kv_cache_bytes_js(const val &query) {
+    if (type_of(query) != "object")
+        reject("query",
+               "must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }");
+    reject_unknown_fields(query,
+                          {"seqLen", "dHead", "numKvHeads", "numLayers", "bytesPerValue", "batch"},
+                          "kvCacheBytes");
+    kv_cache_query q;
+    q.seq_len = required_number(query, "seqLen");
+    q.d_head = required_number(query, "dHead");
+    q.num_kv_heads = required_number(query, "numKvHeads");
+    q.num_layers = required_number(query, "numLayers");
+    q.bytes_per_value = required_number(query, "bytesPerValue");
+    q.batch = number_field(query, "batch", q.batch);
+    return double(kv_cache_bytes(q)); // ≤ 2⁵³: exact
 }
 
 double seed_of(const val &spec) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "attention/flash.hpp"
 #include "attention/presets.hpp"
 #include "js_values.hpp"
 
@@ -59,6 +60,17 @@ std::string head_json(int head) {
     return head == no_head ? "null" : std::to_string(head);
 }
 
+// A tile's rows, half-open: {"queryRows":[a,b],"keyRows":[c,d]}, or null.
+std::string tile_json(const std::optional<tile_span> &t) {
+    if (!t)
+        return "null";
+    const auto pair = [](std::size_t a, std::size_t b) {
+        return "[" + std::to_string(a) + "," + std::to_string(b) + "]";
+    };
+    return "{\"queryRows\":" + pair(t->query_begin, t->query_end) +
+           ",\"keyRows\":" + pair(t->key_begin, t->key_end) + "}";
+}
+
 std::string axes_json(const axes &a) {
     return "\"axes\":[" + quoted(a.rows) + "," + quoted(a.cols) + "]";
 }
@@ -81,19 +93,14 @@ std::string layout_of(const trace &t, trace_packer &packer) {
         if (layout.size() > 1)
             layout += ",";
         layout += "{\"id\":" + quoted(name_of(s.id)) + ",\"head\":" + head_json(s.head) +
-                  ",\"kvHead\":" + head_json(s.kv_head) + ",\"equation\":" + quoted(s.eq.numeric) +
+                  ",\"kvHead\":" + head_json(s.kv_head) + ",\"step\":" + head_json(s.step) +
+                  ",\"tile\":" + tile_json(s.tile) + ",\"equation\":" + quoted(s.eq.numeric) +
                   ",\"symbolic\":" + quoted(s.eq.symbolic) + "," + axes_json(s.ax) + "," +
                   packer.place(s.values) + ",\"totals\":" +
                   (s.totals.size() ? "{" + packer.place(s.totals) + "}" : std::string("null")) +
                   ",\"operands\":" + operands_json(s, packer) + "}";
     }
     return layout + "]";
-}
-
-const char *kind_js(problem_kind kind) {
-    return kind == problem_kind::cross           ? "cross"
-           : kind == problem_kind::encoder_layer ? "encoder-layer"
-                                                 : "self";
 }
 
 val optional_js(std::optional<std::size_t> v) {
@@ -128,7 +135,47 @@ val config_js(const attention_config &c, double seed) {
     o.set("scaleScores", c.scale_scores);
     o.set("seed", std::isnan(seed) ? val::null() : val(seed));
     o.set("kv", kv_sizes_js(c));
+    o.set("blockRows", c.block_rows ? val(c.block_rows) : val::null());
+    o.set("blockCols", c.block_cols ? val(c.block_cols) : val::null());
     return o;
+}
+
+val numbers_js(const std::vector<double> &v) {
+    val out = val::array();
+    for (double x : v)
+        out.call<void>("push", x);
+    return out;
+}
+
+// Floats one head holds, whole scores against one tile and m, l: at T and at the lesson's 2048.
+val floats_js(const attention_config &c) {
+    constexpr std::size_t lesson_t = 2048;
+    const flash_floats now = floats_held(c.seq_len, c.block_rows, c.block_cols);
+    const flash_floats lesson = floats_held(lesson_t, c.block_rows, c.block_cols);
+    val o = val::object();
+    o.set("standard", now.standard);
+    o.set("tiled", now.tiled);
+    o.set("lessonSeqLen", lesson_t);
+    o.set("lessonStandard", lesson.standard);
+    o.set("lessonTiled", lesson.tiled);
+    return o;
+}
+
+// What the run checked about itself (decoding, tiling): added to the config JS sees.
+void add_checks(val &config, const trace &t) {
+    const trace_checks &k = t.checks;
+    if (k.max_difference)
+        config.set("maxDifference", *k.max_difference);
+    if (t.config.kind == problem_kind::kv_cache) {
+        config.set("stepDifferences", numbers_js(k.step_differences));
+        config.set("cacheBytes", numbers_js(k.cache_bytes));
+        val macs = val::object();
+        macs.set("cached", numbers_js(k.macs_cached));
+        macs.set("recomputed", numbers_js(k.macs_recomputed));
+        config.set("macs", macs);
+    }
+    if (t.config.kind == problem_kind::flash)
+        config.set("floats", floats_js(t.config));
 }
 
 val doubles_js(const std::vector<double> &v) {
@@ -197,9 +244,9 @@ val spec_js(const generated_spec &s) {
     for (const auto &[key, value] : optional)
         if (value)
             o.set(key, *value);
-    if (!cross)
+    if (!cross && s.kind != problem_kind::kv_cache)
         o.set("causal", s.causal);
-    if (s.kind != problem_kind::encoder_layer)
+    if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash)
         o.set("outputProjection", s.output_projection);
     o.set("scaleScores", s.scale_scores);
     return o;
@@ -223,7 +270,9 @@ val float64_array(const double *data, std::size_t n) {
 val trace_js(const trace &t, double seed) {
     trace_packer packer(recorded_value_count(t));
     val o = val::object();
-    o.set("config", config_js(t.config, seed));
+    val config = config_js(t.config, seed);
+    add_checks(config, t);
+    o.set("config", config);
     o.set("layout", layout_of(t, packer));
     o.set("values", packer.values());
     return o;
@@ -242,6 +291,10 @@ val explanation_js(const cell_explanation &e) {
     o.set("softmax", softmax_js(e.softmax));
     o.set("addends", e.addends.empty() ? val::null() : doubles_js(e.addends));
     o.set("norm", norm_js(e.norm));
+    o.set("alpha", e.alpha);
+    o.set("previous", e.previous);
+    o.set("rowMax", optional_number_js(e.row_max));
+    o.set("row", e.row.empty() ? val::null() : doubles_js(e.row));
     val source = val::null();
     if (e.source_head != no_head) {
         source = val::object();

@@ -6,91 +6,24 @@
 #include <xtensor/xview.hpp>
 
 #include "attention/ops.hpp"
+#include "attention/passes.hpp"
 
 namespace attention {
 
-namespace {
+named_dims::named_dims(const attention_config &c)
+    : t{c.seq_len, c.kind == problem_kind::cross ? "T_q" : "T"},
+      tkv{c.kv_len, c.kind == problem_kind::cross ? "T_kv" : "T"}, d{c.d_model, "d_model"},
+      dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"}, h{c.num_heads, "h"}, hdv{c.num_heads * c.d_v, "h·d_v"} {}
 
-// The dimensions of a config, named as the lesson names them. Cross-attention tells its two
-// sequence lengths apart (T_q, T_kv); in self-attention both are T.
-struct dims {
-    dim t, tkv, d, dk, dv, h, hdv;
-    explicit dims(const attention_config &c)
-        : t{c.seq_len, c.kind == problem_kind::cross ? "T_q" : "T"},
-          tkv{c.kv_len, c.kind == problem_kind::cross ? "T_kv" : "T"}, d{c.d_model, "d_model"},
-          dk{c.d_k, "d_k"}, dv{c.d_v, "d_v"}, h{c.num_heads, "h"}, hdv{c.num_heads * c.d_v,
-                                                                       "h·d_v"} {}
-};
+namespace {
 
 // W_O's rows that multiply head i's columns of the concat: (DV, D).
 matrix w_o_rows_of_head(const matrix &w_o, std::size_t i, std::size_t dv) {
     return xt::view(w_o, xt::range(i * dv, (i + 1) * dv), xt::all());
 }
 
-// 1. Project: x · w, recorded as `id` with operands x (named x_name) and w.
-matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
-               const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
-               head_ref at) {
-    matrix p = matmul(x, w); // (rows of x, cols of w)
-    if (out) {
-        const dims n(c);
-        record(out, id, at, {x_rows, n.d, w_cols}, p,
-               operand{x_name, no_head, x, axes_of(x_rows, n.d)},
-               operand{w_name, at.head, w, axes_of(n.d, w_cols)});
-    }
-    return p;
-}
-
-// 2–6 for one head: scores, scale, mask, softmax, weighted values.
-// q: (T, DK), k: (T_kv, DK), v: (T_kv, DV), mask: (T, T_kv) or null.
-head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
-                   const attention_config &c, trace *out, head_ref at) {
-    const dims n(c);
-    // K and V are named after the k and v stages they come from: the group's first query head.
-    const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
-    // 2. Score every query against every key.
-    matrix scores = matmul_bt(q, k); // (T, T_kv)
-    if (out)
-        record(out, stage_id::scores, at, {n.t, n.dk, n.tkv}, scores,
-               operand{"Q", at.head, q, axes_of(n.t, n.dk)},
-               operand{"K", kv_owner, k, axes_of(n.tkv, n.dk)});
-
-    // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
-    const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
-    matrix logits = scores / divisor; // (T, T_kv)
-    if (out)
-        record(out, stage_id::scaled, at, {n.t, n.tkv, n.dk}, logits,
-               operand{name_of(stage_id::scores), at.head, scores, axes_of(n.t, n.tkv)});
-
-    // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
-    stage_id logits_stage = stage_id::scaled;
-    if (mask) {
-        matrix masked = logits + *mask; // (T, T_kv)
-        if (out)
-            record(out, stage_id::masked, at, {n.t, n.tkv}, masked,
-                   operand{name_of(stage_id::scaled), at.head, logits, axes_of(n.t, n.tkv)},
-                   operand{"M", no_head, *mask, axes_of(n.t, n.tkv)});
-        logits = std::move(masked);
-        logits_stage = stage_id::masked;
-    }
-
-    // 5. Turn each row of logits into weights that sum to 1.
-    matrix weights = softmax_rows(logits); // (T, T_kv)
-    if (out)
-        record(out, stage_id::weights, at, {n.t, n.tkv}, weights,
-               operand{name_of(logits_stage), at.head, logits, axes_of(n.t, n.tkv)});
-
-    // 6. Mix the values: each output row is a weighted average of V's rows.
-    matrix output = matmul(weights, v); // (T, DV)
-    if (out)
-        record(out, stage_id::head, at, {n.t, n.tkv, n.dv}, output,
-               operand{name_of(stage_id::weights), at.head, weights, axes_of(n.t, n.tkv)},
-               operand{"V", kv_owner, v, axes_of(n.tkv, n.dv)});
-    return {std::move(output), std::move(weights)};
-}
-
 void record_inputs(const attention_params &p, const attention_config &c, trace *out) {
-    const dims n(c);
+    const named_dims n(c);
     if (c.kind == problem_kind::cross) {
         record(out, stage_id::x_q, {}, {n.t, n.d}, p.x);
         record(out, stage_id::x_kv, {}, {n.tkv, n.d}, p.x_kv);
@@ -99,36 +32,96 @@ void record_inputs(const attention_params &p, const attention_config &c, trace *
     }
 }
 
+} // namespace
+
+matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
+               const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
+               stage_at at) {
+    matrix p = matmul(x, w); // (rows of x, cols of w)
+    if (out) {
+        const named_dims n(c);
+        record(out, id, at, {x_rows, n.d, w_cols}, p,
+               operand{x_name, no_head, x, axes_of(x_rows, n.d)},
+               operand{w_name, at.head, w, axes_of(n.d, w_cols)});
+    }
+    return p;
+}
+
+head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
+                   const attention_config &c, trace *out, stage_at at, const dim &t,
+                   const dim &tkv) {
+    const named_dims n(c);
+    // K and V are named after the k and v stages they come from: the group's first query head.
+    const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
+    // 2. Score every query against every key.
+    matrix scores = matmul_bt(q, k); // (T, T_kv)
+    if (out)
+        record(out, stage_id::scores, at, {t, n.dk, tkv}, scores,
+               operand{"Q", at.head, q, axes_of(t, n.dk)},
+               operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
+
+    // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
+    const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
+    matrix logits = scores / divisor; // (T, T_kv)
+    if (out)
+        record(out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
+               operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
+
+    // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
+    stage_id logits_stage = stage_id::scaled;
+    if (mask) {
+        matrix masked = logits + *mask; // (T, T_kv)
+        if (out)
+            record(out, stage_id::masked, at, {t, tkv}, masked,
+                   operand{name_of(stage_id::scaled), at.head, logits, axes_of(t, tkv)},
+                   operand{"M", no_head, *mask, axes_of(t, tkv)});
+        logits = std::move(masked);
+        logits_stage = stage_id::masked;
+    }
+
+    // 5. Turn each row of logits into weights that sum to 1.
+    matrix weights = softmax_rows(logits); // (T, T_kv)
+    if (out)
+        record(out, stage_id::weights, at, {t, tkv}, weights,
+               operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
+
+    // 6. Mix the values: each output row is a weighted average of V's rows.
+    matrix output = matmul(weights, v); // (T, DV)
+    if (out)
+        record(out, stage_id::head, at, {t, tkv, n.dv}, output,
+               operand{name_of(stage_id::weights), at.head, weights, axes_of(t, tkv)},
+               operand{"V", kv_owner, v, axes_of(tkv, n.dv)});
+    return {std::move(output), std::move(weights)};
+}
+
 // 7–8: the heads side by side, then W_O, recorded with each head's share of the output.
 matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attention_config &c,
-               trace *out) {
-    const dims n(c);
+               trace *out, stage_at at, const dim &t) {
+    const named_dims n(c);
     // 7. Concatenate the heads along the feature axis.
     matrix concat = concat_columns(heads); // (T, H·DV)
     if (!c.output_projection)
         return concat;
     if (out) {
-        record(out, stage_id::concat, {}, {n.h, n.t, n.dv, n.hdv}, concat);
+        record(out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat);
         for (std::size_t i = 0; i < c.num_heads; ++i)
             out->stages.back().operands.push_back(
-                {name_of(stage_id::head), int(i), heads[i], axes_of(n.t, n.dv)});
+                {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
     }
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
     matrix output = matmul(concat, w_o); // (T, D)
     if (out) {
-        record(out, stage_id::output, {}, {n.t, n.hdv, n.d}, output,
-               operand{name_of(stage_id::concat), no_head, concat, axes_of(n.t, n.hdv)},
+        record(out, stage_id::output, at, {t, n.hdv, n.d}, output,
+               operand{name_of(stage_id::concat), no_head, concat, axes_of(t, n.hdv)},
                operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
         for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
             out->stages.back().operands.push_back(
                 {"contribution", int(i), matmul(heads[i], w_o_rows_of_head(w_o, i, c.d_v)),
-                 axes_of(n.t, n.d)});
+                 axes_of(t, n.d)});
     }
     return output;
 }
-
-} // namespace
 
 matrix attention_mask(const attention_config &c) {
     const double hidden = -std::numeric_limits<double>::infinity();
@@ -142,18 +135,18 @@ matrix attention_mask(const attention_config &c) {
 
 head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
                            const attention_config &c, trace *out, int head) {
-    const dims n(c);
-    const head_ref at{head, no_head}; // one head on its own: no K/V grouping
+    const named_dims n(c);
+    const stage_at at{head, no_head, no_step, {}}; // one head on its own: no K/V grouping
     // 1. Project every token to a query, a key and a value.
     const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
     const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
     const matrix v = project(stage_id::v, x, "X", n.t, w_v, "W_V", n.dv, c, out, at); // (T, DV)
     const matrix mask = has_mask(c) ? attention_mask(c) : matrix();                   // (T, T)
-    return attend(q, k, v, has_mask(c) ? &mask : nullptr, c, out, at);
+    return attend(q, k, v, has_mask(c) ? &mask : nullptr, c, out, at, n.t, n.tkv);
 }
 
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
-    const dims n(c);
+    const named_dims n(c);
     const bool cross = c.kind == problem_kind::cross;
     const matrix &x_kv = cross ? p.x_kv : p.x; // (T_kv, D)
     const char *x_name = cross ? "X_q" : "X";
@@ -170,7 +163,7 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
     std::vector<matrix> heads;                                        // H × (T, DV)
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
-        const head_ref at{int(i), int(g)};
+        const stage_at at{int(i), int(g), no_step, {}};
         const matrix q = project(stage_id::q, p.x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, out, at);
         if (i % group_size(c) == 0) {
             keys[g] = project(stage_id::k, x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c, out, at);
@@ -178,9 +171,10 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
                 project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
         }
         heads.push_back(
-            attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at).output);
+            attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at, n.t, n.tkv)
+                .output);
     }
-    return combine(heads, p.w_o, c, out);
+    return combine(heads, p.w_o, c, out, {}, n.t);
 }
 
 } // namespace attention

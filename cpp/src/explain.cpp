@@ -9,12 +9,13 @@ namespace attention {
 
 namespace {
 
-const stage &find_stage(const trace &t, stage_id id, int head) {
+const stage &find_stage(const trace &t, stage_id id, int head, int step) {
     for (const stage &s : t.stages)
-        if (s.id == id && s.head == head)
+        if (s.id == id && s.head == head && s.step == step)
             return s;
+    const std::string at = step == no_step ? "" : " at step " + std::to_string(step);
     throw std::invalid_argument(std::string("stage: no stage \"") + name_of(id) + "\" for head " +
-                                std::to_string(head) + " in this trace");
+                                std::to_string(head) + at + " in this trace");
 }
 
 // Row `row` of a against column `col` of b, or row `col` of b when b_rows_are_cols.
@@ -69,7 +70,7 @@ void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t
     case cell_rule::dot_rows:
         return dot_terms(e, op(s, 0), op(s, 1), row, col, true);
     case cell_rule::scaled_dot: {
-        const stage &scores = find_stage(t, stage_id::scores, s.head);
+        const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
         dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
         e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
         return;
@@ -101,14 +102,41 @@ void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t
     case cell_rule::relu:
         e.input = op(s, 0)(row, col);
         return;
+    case cell_rule::scaled_dot_rows:
+        dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+        e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
+        e.masked = s.values(row, col) == hidden;
+        return;
+    case cell_rule::running_max:
+        e.previous = op(s, 0)(row, 0);
+        e.row_max = hidden;
+        for (std::size_t j = 0; j < cols(op(s, 1)); ++j)
+            e.row_max = std::max(*e.row_max, op(s, 1)(row, j));
+        return;
+    case cell_rule::running_sum:
+        e.previous = op(s, 0)(row, 0);
+        e.alpha = op(s, 1)(row, 0);
+        for (std::size_t j = 0; j < cols(op(s, 2)); ++j) {
+            e.row.push_back(op(s, 2)(row, j));
+            e.sum += e.row.back();
+        }
+        return;
+    case cell_rule::running_out:
+        e.previous = op(s, 0)(row, col);
+        e.alpha = op(s, 1)(row, 0);
+        return dot_terms(e, op(s, 2), op(s, 3), row, col, false);
+    case cell_rule::divide_rows:
+        e.input = op(s, 0)(row, col);
+        e.divisor = op(s, 1)(row, 0);
+        return;
     }
 }
 
 } // namespace
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
-                              std::size_t col) {
-    const stage &s = find_stage(t, id, head);
+                              std::size_t col, int step) {
+    const stage &s = find_stage(t, id, head, step);
     if (row >= rows(s.values) || col >= cols(s.values))
         throw std::invalid_argument("cell: (" + std::to_string(row) + ", " + std::to_string(col) +
                                     ") is outside " + name_of(id) + "'s shape (" +

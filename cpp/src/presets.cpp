@@ -43,11 +43,26 @@ generated_spec encoder() {
     return s;
 }
 
+generated_spec decode(double kv_heads) {
+    generated_spec s = grouped(kv_heads);
+    s.kind = problem_kind::kv_cache;
+    return s;
+}
+
+// With these sizes X, W_Q, W_K and W_V are the lesson's self-attention example's own draws.
+generated_spec flash(bool causal, double block_rows, double block_cols) {
+    generated_spec s = self(5, 8, 1, 4, causal, false);
+    s.kind = problem_kind::flash;
+    s.block_rows = block_rows, s.block_cols = block_cols;
+    return s;
+}
+
 const std::vector<std::string> five{"the", "cat", "sat", "on", "mats"};
 
 } // namespace
 
 const std::vector<preset_info> &presets() {
+    // clang-format off: one preset a line or two, as a table
     static const std::vector<preset_info> all{
         {"lesson-multi-head",
          "attention",
@@ -100,7 +115,30 @@ const std::vector<preset_info> &presets() {
          encoder(),
          five,
          {}},
+        {"kv-cache-gqa",
+         "kv-cache",
+         "Decoding: 4 query heads, 2 cached K/V heads",
+         false,
+         decode(2),
+         five,
+         {}},
+        {"kv-cache-mha",
+         "kv-cache",
+         "Decoding: multi-head, 4 cached K/V heads",
+         false,
+         decode(4),
+         five,
+         {}},
+        {"flash-causal",
+         "flash",
+         "Causal, 2 × 2 tiles (the last block short)",
+         false,
+         flash(true, 2, 2),
+         five,
+         {}},
+        {"flash-full", "flash", "Bidirectional, 2 × 3 tiles", false, flash(false, 2, 3), five, {}},
     };
+    // clang-format on
     return all;
 }
 

@@ -62,8 +62,13 @@ attention_config generated_config(const generated_spec &s) {
         c.d_ff = whole_number("dFF", s.d_ff.value_or(4.0 * double(c.d_model)), 1, limits::max_d_ff);
     if (s.valid_keys)
         c.valid_keys = whole_number("validKeys", *s.valid_keys, 1, c.kv_len);
-    c.causal = s.causal;
-    c.output_projection = s.kind == problem_kind::encoder_layer || s.output_projection;
+    if (s.kind == problem_kind::flash) {
+        c.block_rows = whole_number("blockRows", s.block_rows, 1, c.seq_len);
+        c.block_cols = whole_number("blockCols", s.block_cols, 1, c.seq_len);
+    }
+    c.causal = s.kind == problem_kind::kv_cache || s.causal; // decoding is causal attention
+    c.output_projection = s.kind == problem_kind::encoder_layer ||
+                          (s.kind != problem_kind::flash && s.output_projection);
     c.scale_scores = s.scale_scores;
     check_weight_budget(c);
     return c;

@@ -13,6 +13,7 @@ constexpr const char *input = "($0, $1)";
 constexpr const char *product = "($0, $1) @ ($1, $2) → ($0, $2)";
 constexpr const char *affine = "($0, $1) @ ($1, $2) + ($2) → ($0, $2)";
 constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
+constexpr const char *append = "[($0, $1); ($2, $1)] → ($3, $1)";
 
 // In enum order: entry(id) indexes it directly (checked below).
 constexpr stage_entry table[] = {
@@ -23,7 +24,7 @@ constexpr stage_entry table[] = {
     {s::k, "k", product, 0, 2, cell::dot, false},
     {s::v, "v", product, 0, 2, cell::dot, false},
     {s::scores, "scores", product, 0, 2, cell::dot_rows, false},
-    {s::scaled, "scaled", "($0, $1) ÷ $r → ($0, $1)", 0, 1, cell::scaled_dot, false},
+    {s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, cell::scaled_dot, false},
     {s::masked, "masked", sum, 0, 1, cell::mask, false},
     {s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, cell::softmax, true},
     {s::head, "head", product, 0, 2, cell::dot, false},
@@ -36,6 +37,21 @@ constexpr stage_entry table[] = {
     {s::ffn_out, "ffn_out", affine, 0, 2, cell::affine, false},
     {s::residual2, "residual2", sum, 0, 1, cell::sum, false},
     {s::norm2, "norm2", "norm($0, $1) → ($0, $1)", 0, 1, cell::norm, false},
+    {s::x_t, "x_t", input, 0, 1, cell::none, false},
+    {s::k_new, "k_new", product, 0, 2, cell::dot, false},
+    {s::v_new, "v_new", product, 0, 2, cell::dot, false},
+    {s::k_cache, "k_cache", append, 3, 1, cell::none, false},
+    {s::v_cache, "v_cache", append, 3, 1, cell::none, false},
+    {s::stacked, "stacked", "$0 × ($1, $2) → ($3, $2)", 3, 2, cell::none, false},
+    {s::causal_reference, "causal_reference", input, 0, 1, cell::none, false},
+    {s::tile_scores, "tile_scores", "($0, $1) @ ($1, $2) ÷ $s1 → ($0, $2)", 0, 2,
+     cell::scaled_dot_rows, false},
+    {s::tile_max, "tile_max", "max(m, rowmax($0, $1)) → ($0, $2)", 0, 2, cell::running_max, false},
+    {s::tile_sum, "tile_sum", "α·l + rowsum($0, $1) → ($0, $2)", 0, 2, cell::running_sum, false},
+    {s::tile_out, "tile_out", "α·O + ($0, $1) @ ($1, $2) → ($0, $2)", 0, 2, cell::running_out,
+     false},
+    {s::block_out, "block_out", "($0, $1) ÷ l → ($0, $1)", 0, 1, cell::divide_rows, false},
+    {s::reference, "reference", input, 0, 1, cell::none, false},
 };
 
 constexpr bool in_enum_order() {
@@ -45,7 +61,8 @@ constexpr bool in_enum_order() {
     return true;
 }
 static_assert(in_enum_order(), "the stage table must list the stages in enum order");
-static_assert(std::size(table) == static_cast<std::size_t>(s::norm2) + 1, "one entry per stage");
+static_assert(std::size(table) == static_cast<std::size_t>(s::reference) + 1,
+              "one entry per stage");
 
 } // namespace
 

@@ -7,15 +7,17 @@ namespace attention {
 
 namespace {
 
-// The equation's text with each $i replaced by spell(dims[i]) and $r by the divisor.
+// The equation's text with each $i replaced by spell(dims[i]) and $si by the divisor √dims[i]
+// (1 without scaling).
 template <class Spell>
 std::string fill(const char *text, const std::vector<dim> &dims, bool scale_scores, Spell spell) {
     std::string out;
     for (const char *p = text; *p; ++p) {
         if (*p != '$') {
             out += *p;
-        } else if (*++p == 'r') {
-            out += scale_scores ? "√" + spell(dims.at(2)) : std::string("1");
+        } else if (*++p == 's') {
+            const dim &d = dims.at(std::size_t(*++p - '0'));
+            out += scale_scores ? "√" + spell(d) : std::string("1");
         } else {
             out += spell(dims.at(std::size_t(*p - '0')));
         }
@@ -23,12 +25,12 @@ std::string fill(const char *text, const std::vector<dim> &dims, bool scale_scor
     return out;
 }
 
-// How many dims an equation's pass must give: the largest $i it names, plus one ($r reads $2).
+// How many dims an equation's pass must give: the largest index it names, plus one.
 std::size_t dims_named(const char *text) {
     std::size_t n = 0;
     for (const char *p = text; *p; ++p)
         if (*p == '$')
-            n = std::max(n, p[1] == 'r' ? std::size_t(3) : std::size_t(p[1] - '0') + 1);
+            n = std::max(n, std::size_t(p[p[1] == 's' ? 2 : 1] - '0') + 1);
     return n;
 }
 
@@ -45,7 +47,7 @@ matrix row_sums(const matrix &m) {
 
 } // namespace
 
-stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim> &dims,
+stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
                  const matrix &values) {
     const stage_entry &e = entry(id);
     if (dims.size() != dims_named(e.equation) || dims[e.rows].size != rows(values) ||
@@ -55,40 +57,105 @@ stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim
     const auto number = [](const dim &d) { return std::to_string(d.size); };
     const auto symbol = [](const dim &d) { return d.symbol; };
     const equation eq{fill(e.equation, dims, scale, number), fill(e.equation, dims, scale, symbol)};
-    stage s{id, at.head, at.kv_head, eq, values, axes_of(dims[e.rows], dims[e.cols]), {}, {}};
+    stage s{id,      at.head, at.kv_head, at.step,
+            at.tile, eq,      values,     axes_of(dims[e.rows], dims[e.cols]),
+            {},      {}};
     if (e.row_totals)
         s.totals = row_sums(values);
     return s;
 }
 
-std::size_t trace_value_count(const attention_config &c) {
-    const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model, h = c.num_heads;
-    const std::size_t hkv = c.num_kv_heads, dk = c.d_k, dv = c.d_v, dff = c.d_ff;
-    const std::size_t tt = t * tkv;
+namespace {
+
+// Each count below is the doubles a pass records: its values and its operands'.
+
+// x · w: (r, k) @ (k, n) with both operands.
+std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
+    return r * n + r * k + k * n;
+}
+
+// One head's passes 2–6 for r query rows against n keys: scores … head.
+std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked) {
+    const std::size_t rn = r * n;
+    std::size_t total = rn + r * c.d_k + n * c.d_k; // scores, Q, K
+    total += 2 * rn;                                // scaled, scores
+    if (masked)
+        total += 3 * rn;                       // masked, scaled, M
+    total += 2 * rn + r;                       // weights, logits, row totals
+    return total + r * c.d_v + rn + n * c.d_v; // head, weights, V
+}
+
+// Passes 7–8 for r rows: concat (one operand per head) and output (concat, W_O, contributions).
+std::size_t combine_values(const attention_config &c, std::size_t r) {
+    if (!c.output_projection)
+        return 0;
+    const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
+    return 2 * r * hdv + r * d + r * hdv + hdv * d + h * r * d;
+}
+
+std::size_t attention_values(const attention_config &c) {
+    const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;
     std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
-    total += h * (t * dk + t * d + d * dk);                                    // q, X, W_Q
-    total += hkv * (tkv * dk + tkv * d + d * dk);                              // k, X_kv, W_K
-    total += hkv * (tkv * dv + tkv * d + d * dv);                              // v, X_kv, W_V
-    std::size_t per_head = tt + t * dk + tkv * dk;                             // scores, Q, K
-    per_head += 2 * tt;                                                        // scaled, scores
-    if (has_mask(c))
-        per_head += 3 * tt;             // masked, scaled, M
-    per_head += 2 * tt + t;             // weights, logits, row totals
-    per_head += t * dv + tt + tkv * dv; // head, weights, V
-    total += h * per_head;
-    if (c.output_projection) {
-        total += 2 * t * h * dv;                  // concat with one operand per head
-        total += t * d + t * h * dv + h * dv * d; // output with operands concat, W_O
-        total += h * t * d;                       // one contribution per head
-    }
-    if (c.kind == problem_kind::encoder_layer) {
-        total += 3 * t * d + 2 * t * d;           // residual1 (X, output), norm1
-        total += t * dff + t * d + d * dff + dff; // ffn_pre, norm1, W1, b1
-        total += 2 * t * dff;                     // ffn_hidden, ffn_pre
-        total += t * d + t * dff + dff * d + d;   // ffn_out, ffn_hidden, W2, b2
-        total += 3 * t * d + 2 * t * d;           // residual2 (norm1, ffn_out), norm2
+    total += c.num_heads * projection_values(t, d, c.d_k);
+    total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
+    total += c.num_heads * head_values(c, t, tkv, has_mask(c));
+    return total + combine_values(c, t);
+}
+
+std::size_t encoder_values(const attention_config &c) {
+    const std::size_t td = c.seq_len * c.d_model, tf = c.seq_len * c.d_ff;
+    std::size_t total = 3 * td + 2 * td; // residual1 (X, output), norm1
+    total += projection_values(c.seq_len, c.d_model, c.d_ff) + c.d_ff;    // ffn_pre, W1, b1
+    total += 2 * tf;                                                      // ffn_hidden, ffn_pre
+    total += projection_values(c.seq_len, c.d_ff, c.d_model) + c.d_model; // ffn_out, W2, b2
+    return total + 3 * td + 2 * td;                                       // residual2, norm2
+}
+
+std::size_t decode_values(const attention_config &c) {
+    const std::size_t d = c.d_model, dk = c.d_k, dv = c.d_v;
+    const std::size_t width = c.output_projection ? d : c.num_heads * dv;
+    std::size_t total = 2 * c.seq_len * width; // stacked, causal_reference
+    for (std::size_t t = 0; t < c.seq_len; ++t) {
+        total += d + c.num_heads * projection_values(1, d, dk); // x_t, q
+        const std::size_t caches = (2 * t + 2) * (dk + dv);     // k_cache, v_cache with operands
+        total +=
+            c.num_kv_heads * (projection_values(1, d, dk) + projection_values(1, d, dv) + caches);
+        total += c.num_heads * head_values(c, 1, t + 1, false) + combine_values(c, 1);
     }
     return total;
+}
+
+std::size_t flash_values(const attention_config &c) {
+    const std::size_t t = c.seq_len, d = c.d_model, dk = c.d_k, dv = c.d_v;
+    std::size_t total = t * d + 2 * projection_values(t, d, dk) + projection_values(t, d, dv);
+    total += 2 * t * dv; // stacked, reference
+    for (std::size_t i0 = 0; i0 < t; i0 += c.block_rows) {
+        const std::size_t r = std::min(t, i0 + c.block_rows) - i0;
+        total += 2 * r * dv + r; // block_out, O, l
+        for (std::size_t j0 = 0; j0 < t && !(c.causal && j0 > i0 + r - 1); j0 += c.block_cols) {
+            const std::size_t b = std::min(t, j0 + c.block_cols) - j0, rb = r * b;
+            total += rb + r * dk + b * dk;         // tile_scores, Q_i, K_j
+            total += 2 * r + rb;                   // tile_max, m, tile_scores
+            total += 3 * r + rb;                   // tile_sum, l, α, P
+            total += 2 * r * dv + r + rb + b * dv; // tile_out, O, α, P, V_j
+        }
+    }
+    return total;
+}
+
+} // namespace
+
+std::size_t trace_value_count(const attention_config &c) {
+    switch (c.kind) {
+    case problem_kind::kv_cache:
+        return decode_values(c);
+    case problem_kind::flash:
+        return flash_values(c);
+    case problem_kind::encoder_layer:
+        return attention_values(c) + encoder_values(c);
+    default:
+        return attention_values(c);
+    }
 }
 
 std::size_t recorded_value_count(const trace &t) {

@@ -9,8 +9,9 @@
 namespace attention {
 
 // What is computed: self-attention (multi-head, grouped-query or multi-query), cross-attention
-// (queries from one sequence, keys and values from another), or one encoder layer.
-enum class problem_kind { self, cross, encoder_layer };
+// (queries from one sequence, keys and values from another), one encoder layer, causal
+// attention decoded token by token with a KV cache, or one head's tiled FlashAttention pass.
+enum class problem_kind { self, cross, encoder_layer, kv_cache, flash };
 
 struct attention_config {
     problem_kind kind = problem_kind::self;
@@ -23,6 +24,8 @@ struct attention_config {
     std::size_t d_v = 0;                   // DV
     std::size_t d_ff = 0;                  // DFF: the encoder layer's hidden width
     std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
+    std::size_t block_rows = 0;            // flash: B_r query rows per tile
+    std::size_t block_cols = 0;            // flash: B_c key rows per tile
     bool causal = false;                   // mask out j > i before the softmax
     bool output_projection = false;        // concat the heads and project with W_O
     bool scale_scores = true;              // divide scores by √DK (false: the lesson's ablation)

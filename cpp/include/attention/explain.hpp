@@ -39,13 +39,17 @@ struct cell_explanation {
     std::optional<softmax_parts> softmax; // weights: value = exps[col] / exp_sum
     std::vector<double> addends;          // sum: value = addends[0] + addends[1]
     std::optional<norm_parts> norm;       // norm: value = (input − mean) / (std_dev + eps)
+    double alpha = 1;                     // running_sum, running_out: exp(m_old − m_new)
+    double previous = 0;                  // running_*: the row's m, l or O before the tile
+    std::optional<double> row_max;        // running_max: the max of the tile's row
+    std::vector<double> row;              // running_sum: the tile's row of P, summed
     int source_head = no_head;            // concat: the head whose column this is
     std::size_t source_col = 0;           // concat: the column inside that head
 };
 
-// Explains t's stage `id` of `head` at (row, col); throws std::invalid_argument
-// naming the field when the stage, head or cell does not exist.
+// Explains t's stage `id` of `head` (at decode step or tile `step`) at (row, col); throws
+// std::invalid_argument naming the field when the stage, head or cell does not exist.
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
-                              std::size_t col);
+                              std::size_t col, int step = no_step);
 
 } // namespace attention

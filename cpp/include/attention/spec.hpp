@@ -29,6 +29,8 @@ struct generated_spec {
     std::optional<double> d_v;          // dV, default dModel / numHeads
     std::optional<double> d_ff;         // dFF: the encoder layer's, default 4 · dModel
     std::optional<double> valid_keys;   // validKeys: cross-attention's unpadded keys
+    double block_rows = 0;              // blockRows: FlashAttention's B_r
+    double block_cols = 0;              // blockCols: FlashAttention's B_c
     bool causal = false;
     bool output_projection = true; // outputProjection (always on in the encoder layer)
     bool scale_scores = true;      // scaleScores

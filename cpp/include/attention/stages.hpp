@@ -30,28 +30,48 @@ enum class stage_id {
     ffn_out,    // (T, D)       hidden · W2 + b2
     residual2,  // (T, D)       norm1 + ffn_out
     norm2,      // (T, D)       layer norm: the layer's output
+    // KV-cache decoding, one step t at a time (stage.step = t):
+    x_t,              // (1, D)        row t of X
+    k_new,            // (1, DK)       x_t · W_K
+    v_new,            // (1, DV)       x_t · W_V
+    k_cache,          // (t+1, DK)     the cached keys with k_new appended
+    v_cache,          // (t+1, DV)     the cached values with v_new appended
+    stacked,          // (T, ·)        the steps' (or the query blocks') outputs, stacked
+    causal_reference, // (T, ·)        the same sizes as one causal forward pass
+    // FlashAttention's tiled forward pass (stage.tile: the tile's query and key rows):
+    tile_scores, // (B_r, B_c)   Q_i · K_jᵀ / √DK, −∞ above the diagonal when causal
+    tile_max,    // (B_r, 1)     running max m after the tile
+    tile_sum,    // (B_r, 1)     running sum l after the tile
+    tile_out,    // (B_r, DV)    running output O after the tile, not yet divided by l
+    block_out,   // (B_r, DV)    O / l: the query block's output
+    reference,   // (T, DV)      ordinary attention, for comparison
 };
 
 // How explain_cell takes a cell (i, j) apart; operands are read by position.
 enum class cell_rule {
-    none,        // drawn, not computed
-    dot,         // Σ_p op0[i, p] · op1[p, j]
-    dot_rows,    // Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
-    scaled_dot,  // the scores stage's dot, then ÷ divisor
-    mask,        // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
-    softmax,     // exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
-    copy_column, // column j comes from one head's column
-    sum,         // op0[i, j] + op1[i, j]
-    norm,        // (op0[i, j] − mean_i) / (std_i + ε)
-    affine,      // Σ_p op0[i, p] · op1[p, j] + op2[0, j]
-    relu,        // max(0, op0[i, j])
+    none,            // drawn, not computed
+    dot,             // Σ_p op0[i, p] · op1[p, j]
+    dot_rows,        // Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
+    scaled_dot,      // the scores stage's dot, then ÷ divisor
+    mask,            // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
+    softmax,         // exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
+    copy_column,     // column j comes from one head's column
+    sum,             // op0[i, j] + op1[i, j]
+    norm,            // (op0[i, j] − mean_i) / (std_i + ε)
+    affine,          // Σ_p op0[i, p] · op1[p, j] + op2[0, j]
+    relu,            // max(0, op0[i, j])
+    scaled_dot_rows, // Σ_p op0[i, p] · op1[j, p] ÷ divisor, −∞ where masked
+    running_max,     // max(op0[i, 0], max_k op1[i, k])
+    running_sum,     // op1[i, 0] · op0[i, 0] + Σ_k op2[i, k]       (α · l + Σ P)
+    running_out,     // op1[i, 0] · op0[i, j] + Σ_p op2[i, p] · op3[p, j]   (α · O + P · V)
+    divide_rows,     // op0[i, j] / op1[i, 0]
 };
 
 struct stage_entry {
     stage_id id;
     const char *name; // the id JS and the fixtures use
     // The shape equation, written once for numbers and symbols alike: $0, $1, … stand for the
-    // dimensions the stage's pass names, in order; $r for the divisor √$2 (1 without scaling).
+    // dimensions the stage's pass names, in order; $sN for the divisor √$N (1 without scaling).
     const char *equation;
     std::size_t rows, cols; // which of those dimensions are the result's rows and columns
     cell_rule cell;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 namespace attention {
 
 constexpr int no_head = -1; // stages and operands that belong to no single head
+constexpr int no_step = -1; // stages outside KV-cache decoding's steps and FlashAttention's tiles
 
 // One dimension of a shape: its size and the symbol the lesson gives it.
 struct dim {
@@ -41,16 +43,26 @@ struct equation {
     std::string symbolic;
 };
 
-// Where a stage belongs: a query head, and the K/V head it reads (no_head for neither).
-struct head_ref {
+// The rows of Q (queries) and of K and V (keys) a FlashAttention tile covers, half-open.
+struct tile_span {
+    std::size_t query_begin, query_end, key_begin, key_end;
+};
+
+// Where a stage belongs: a query head and the K/V head it reads (no_head for neither); a decode
+// step or a tile's place in loop order (no_step for neither), and the tile's rows.
+struct stage_at {
     int head = no_head;
     int kv_head = no_head;
+    int step = no_step;
+    std::optional<tile_span> tile;
 };
 
 struct stage {
     stage_id id;
     int head = no_head;    // the query head; k and v: the first query head of their group
     int kv_head = no_head; // the K/V head the stage reads or is
+    int step = no_step;    // KV-cache decoding: the step t; FlashAttention: the tile's ordinal
+    std::optional<tile_span> tile;
     equation eq;
     matrix values;
     axes ax;
@@ -58,20 +70,30 @@ struct stage {
     matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
 };
 
+// What a run checks about itself, for the chapters that compute one thing two ways.
+struct trace_checks {
+    std::optional<double> max_difference; // decoded vs causal; tiled vs ordinary (relative)
+    std::vector<double> step_differences; // decoding: max |Δ| of each step's row
+    std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
+    std::vector<double> macs_cached;      // decoding: multiply-adds of each step with the cache
+    std::vector<double> macs_recomputed;  // … and recomputing every past K and V instead
+};
+
 struct trace {
     attention_config config;
     std::vector<stage> stages;
+    trace_checks checks;
 };
 
 // A stage from its table entry: the equation filled with the dims its pass names ($0, $1, …
 // in that order), its axes the result's, its row totals when the entry asks for them.
-stage make_stage(const trace &t, stage_id id, head_ref at, const std::vector<dim> &dims,
+stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
                  const matrix &values);
 
 // Appends a stage; operands are moved in one by one (a braced list would copy each twice).
 // Callers test `out` first, so that a run without a trace copies nothing.
 template <class... Operands>
-void record(trace *out, stage_id id, head_ref at, const std::vector<dim> &dims,
+void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
             const matrix &values, Operands &&...operands) {
     stage s = make_stage(*out, id, at, dims, values);
     s.operands.reserve(sizeof...(operands));

@@ -1,0 +1,134 @@
+#include "attention/decode.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <xtensor/xview.hpp>
+
+#include "attention/kv_size.hpp"
+#include "attention/ops.hpp"
+#include "attention/passes.hpp"
+
+namespace attention {
+
+namespace {
+
+// rows of a, then the one row of b below them. a: (N, K), b: (1, K) → (N + 1, K).
+matrix append_row(const matrix &a, const matrix &b) {
+    matrix out({rows(a) + 1, cols(b)});
+    std::copy(a.begin(), a.end(), out.begin());
+    std::copy(b.begin(), b.end(), out.begin() + std::ptrdiff_t(a.size()));
+    return out;
+}
+
+matrix row_of(const matrix &m, std::size_t i) {
+    return xt::view(m, xt::range(i, i + 1), xt::all()); // (1, cols)
+}
+
+// The cache of one K/V head: its keys and values so far, one row per decoded token.
+struct kv_cache {
+    matrix keys;   // (t, DK)
+    matrix values; // (t, DV)
+};
+
+// k_new and v_new of step t appended to the cache, each recorded with the cache before it.
+void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix &w_v,
+            const attention_config &c, trace *out, stage_at at) {
+    const named_dims n(c);
+    const dim one{1, "1"}, past{rows(cache.keys), "t"}, now{rows(cache.keys) + 1, "t+1"};
+    const matrix k_new = project(stage_id::k_new, x_t, "x_t", one, w_k, "W_K", n.dk, c, out, at);
+    const matrix v_new = project(stage_id::v_new, x_t, "x_t", one, w_v, "W_V", n.dv, c, out, at);
+    matrix keys = append_row(cache.keys, k_new);
+    matrix values = append_row(cache.values, v_new);
+    if (out) {
+        record(out, stage_id::k_cache, at, {past, n.dk, one, now}, keys,
+               operand{"K_cache", at.head, cache.keys, axes_of(past, n.dk)},
+               operand{name_of(stage_id::k_new), at.head, k_new, axes_of(one, n.dk)});
+        record(out, stage_id::v_cache, at, {past, n.dv, one, now}, values,
+               operand{"V_cache", at.head, cache.values, axes_of(past, n.dv)},
+               operand{name_of(stage_id::v_new), at.head, v_new, axes_of(one, n.dv)});
+    }
+    cache = {std::move(keys), std::move(values)};
+}
+
+// One decode step: token t's output row, (1, D) with W_O, else (1, H·DV).
+matrix step(const attention_params &p, const attention_config &c, std::vector<kv_cache> &caches,
+            std::size_t t, trace *out) {
+    const named_dims n(c);
+    const dim one{1, "1"}, now{t + 1, "t+1"};
+    const matrix x_t = row_of(p.x, t); // (1, D)
+    if (out)
+        record(out, stage_id::x_t, {no_head, no_head, int(t), {}}, {one, n.d}, x_t);
+    std::vector<matrix> heads; // H × (1, DV)
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        const stage_at at{int(i), int(g), int(t), {}};
+        const matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, out, at);
+        if (i % group_size(c) == 0)
+            extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at);
+        heads.push_back(
+            attend(q, caches[g].keys, caches[g].values, nullptr, c, out, at, one, now).output);
+    }
+    return combine(heads, p.w_o, c, out, {no_head, no_head, int(t), {}}, one);
+}
+
+// The decoded rows against one causal forward pass: their largest difference, overall and per
+// row, and what the cache holds and costs at every step.
+void check_against_causal(const attention_params &p, const attention_config &c,
+                          const matrix &decoded, trace *out) {
+    attention_config causal = c;
+    causal.kind = problem_kind::self;
+    const matrix reference = multi_head_attention(p, causal); // (T, ·)
+    const named_dims n(c);
+    const dim width{cols(reference), c.output_projection ? "d_model" : "h·d_v"};
+    record(out, stage_id::causal_reference, {}, {n.t, width}, reference);
+    trace_checks &checks = out->checks;
+    checks.max_difference = 0.0;
+    for (std::size_t t = 0; t < c.seq_len; ++t) {
+        double worst = 0.0;
+        for (std::size_t j = 0; j < cols(reference); ++j)
+            worst = std::max(worst, std::fabs(decoded(t, j) - reference(t, j)));
+        checks.step_differences.push_back(worst);
+        checks.max_difference = std::max(*checks.max_difference, worst);
+        checks.cache_bytes.push_back(
+            double(kv_cache_bytes(t + 1, c.d_k, c.d_v, c.num_kv_heads, 1, sizeof(double), 1)));
+        checks.macs_cached.push_back(decode_macs(c, t, true));
+        checks.macs_recomputed.push_back(decode_macs(c, t, false));
+    }
+}
+
+} // namespace
+
+matrix decode_with_cache(const attention_params &p, const attention_config &c, trace *out) {
+    if (out)
+        out->config = c;
+    std::vector<kv_cache> caches(c.num_kv_heads, {matrix({0, c.d_k}), matrix({0, c.d_v})});
+    matrix decoded; // (T, ·): one row per step
+    for (std::size_t t = 0; t < c.seq_len; ++t) {
+        const matrix row = step(p, c, caches, t, out); // (1, ·)
+        if (t == 0)
+            decoded = matrix({c.seq_len, cols(row)});
+        std::copy(row.begin(), row.end(), decoded.begin() + std::ptrdiff_t(t * cols(row)));
+    }
+    if (out) {
+        const named_dims n(c);
+        const dim one{1, "1"}, width{cols(decoded), c.output_projection ? "d_model" : "h·d_v"};
+        record(out, stage_id::stacked, {}, {n.t, one, width, n.t}, decoded);
+        check_against_causal(p, c, decoded, out);
+    }
+    return decoded;
+}
+
+double decode_macs(const attention_config &c, std::size_t t, bool cached) {
+    const double d = double(c.d_model), h = double(c.num_heads), h_kv = double(c.num_kv_heads);
+    const double dk = double(c.d_k), dv = double(c.d_v), n = double(t + 1);
+    const double kv_rows = cached ? 1.0 : n; // tokens whose K and V are projected this step
+    double macs = h * d * dk;                // q of the new token
+    macs += kv_rows * h_kv * d * (dk + dv);  // k and v
+    macs += h * n * (dk + dv);               // scores against every cached key, weights · V
+    if (c.output_projection)
+        macs += h * dv * d; // W_O
+    return macs;
+}
+
+} // namespace attention
