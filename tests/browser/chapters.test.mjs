@@ -48,23 +48,24 @@ async function walkByKeyboard(preset) {
 }
 
 test('every chapter\u2019s first example walks by keyboard, every stage the engine\u2019s', async () => {
-  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer'].map((c) => env.engine.presets().find((p) => p.chapter === c));
+  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash'].map((c) => env.engine.presets().find((p) => p.chapter === c));
   const counts = {};
   for (const preset of firsts) counts[preset.id] = (await walkByKeyboard(preset)).stages.length;
-  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38 });
+  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38, 'kv-cache-gqa': 157, 'flash-causal': 33 });
   assert.deepEqual(page.problems, []);
 });
 
 test('chapter tabs switch the chapter, its first example and its form; the URL follows', async () => {
   await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
   await waitForStage(page, 'x');
-  for (const [chapter, first, field] of [['cross', 'x_q', '#field-keyTokens'], ['gqa', 'x', '#field-kvHeads'], ['encoder-layer', 'x', '#field-dFF'], ['attention', 'x', null]]) {
+  const own = { cross: ['#field-keyTokens'], gqa: ['#field-kvHeads'], 'encoder-layer': ['#field-dFF'], 'kv-cache': ['#field-kvHeads'], flash: ['#field-blockRows'], attention: [] };
+  for (const [chapter, first] of [['cross', 'x_q'], ['gqa', 'x'], ['encoder-layer', 'x'], ['kv-cache', 'x_t'], ['flash', 'x'], ['attention', 'x']]) {
     await page.click(`.chapter-button[data-chapter="${chapter}"]`);
     await waitForChapter(page, chapter);
     await waitForStage(page, first);
     assert.match(page.url(), new RegExp(`chapter=${chapter}&`));
     assert.equal(await page.getAttribute(`.chapter-button[data-chapter="${chapter}"]`, 'aria-pressed'), 'true');
-    for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF']) assert.equal(Boolean(await page.$(f)), f === field, `${chapter}: ${f}`);
+    for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF', '#field-blockRows']) assert.equal(Boolean(await page.$(f)), own[chapter].includes(f), `${chapter}: ${f}`);
   }
 });
 
@@ -148,13 +149,15 @@ test('encoder layer: the part in progress is marked; the FFN widens to d_ff and 
   assert.match(await page.textContent('.explanation'), /√\(variance \+ ε\)/);
 });
 
-// Opens the explain panel on a cell and returns what it shows with the engine's answer.
+// Opens the explain panel on a cell and returns what it shows with the engine's answer (for the
+// decode step or tile the hash's t= asks for).
 async function explainAt(hash, stage, head, row, col, spec) {
   await goToHash(page, hash);
-  await waitForStage(page, stage, head);
+  const t = /[&#]t=(\d+)/.exec(hash)?.[1] ?? '';
+  await page.waitForFunction(([id, h, step]) => document.body.dataset.stage === id && document.body.dataset.head === h && document.body.dataset.step === step, [stage, head === null ? '' : String(head), t]);
   await page.click(`#figure .is-result td.hm-cell[data-r="${row}"][data-c="${col}"]`);
   await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');
-  const e = env.engine.explain(spec, { stage, head, row, col });
+  const e = env.engine.explain(spec, { stage, head, step: t === '' ? null : Number(t), row, col });
   const value = await page.$eval('.explain-value', (p) => p.dataset.full);
   return { e, value, filled: await page.$eval('.explain-filled', (f) => f.dataset.tex) };
 }
@@ -189,4 +192,98 @@ test('the lesson\u2019s words about its own numbers appear only on its presets; 
   await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
   await waitForStage(page, 'x');
   assert.match(await page.textContent('.explanation'), /very numbers the lesson draws/);
+});
+
+const stepOf = (p) => p.evaluate(() => document.body.dataset.step);
+
+test('KV cache: ↑/↓ and the slider move through time at the same stage; the new row is lit; the URL keeps t', async () => {
+  const trace = env.engine.run({ preset: 'kv-cache-gqa' });
+  await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&head=0&t=1');
+  await waitForStage(page, 'k_cache', 0);
+  assert.equal(await stepOf(page), '1');
+  await page.click('h2#stage-title');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.body.dataset.step === '2');
+  assert.equal((await page.evaluate(() => document.body.dataset.stage)), 'k_cache', 'the same stage, one step later');
+  const cache = trace.stages.find((s) => s.id === 'k_cache' && s.step === 2 && s.head === 0);
+  assert.deepEqual(await resultTexts(page), Array.from(cache.values, formatCell));
+  assert.deepEqual(await page.$$eval('#figure .is-result td.hl-row', (t) => [...new Set(t.map((x) => x.dataset.r))]), ['2'], 'row t is the new one');
+  assert.deepEqual(await rowLabels(page), ['the', 'cat', 'sat'], 'cache rows are tokens 0 … t');
+  assert.match(page.url(), /stage=k_cache&head=0&t=2/);
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.body.dataset.step === '1');
+  await page.fill('#time-range', '4');
+  await page.waitForFunction(() => document.body.dataset.step === '4');
+  assert.match(await page.textContent('.time-label'), /t = 4 \(steps 0–4\): token “mats”/);
+  const c = trace.config;
+  const macs = await page.$$eval('.macs-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.replace(/,/g, ''))));
+  assert.deepEqual(macs, [[String(c.macs.cached[4]), String(c.macs.recomputed[4])], [String(c.macs.cachedSoFar[4]), String(c.macs.recomputedSoFar[4])]]);
+  assert.match(await page.textContent('.chapter-panel'), new RegExp(`now holds ${c.cacheBytes[4]} bytes`));
+  const out = trace.stages.find((s) => s.id === 'output' && s.step === 4).values;
+  const reference = trace.stages.find((s) => s.id === 'causal_reference').values;
+  const compare = await page.$$eval('.compare-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+  assert.deepEqual(compare[0], Array.from(out, formatCell), 'decode step 4, from its output stage');
+  assert.deepEqual(compare[1], Array.from(reference.slice(4 * 16, 5 * 16), formatCell), 'row 4 of the causal pass');
+  assert.deepEqual(page.problems, []);
+});
+
+test('KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2019s formula overstates LLaMA 3', async () => {
+  await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=x_t&t=0');
+  await waitForStage(page, 'x_t');
+  const row = (id) => page.$$eval(`.kv-calc-table tr[data-row="${id}"] td`, (t) => t.map((x) => x.textContent));
+  const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  const llama = { dHead: 128, numKvHeads: 8, numLayers: 32, bytesPerValue: 2 };
+  const total = env.engine.kvCacheBytes({ ...llama, seqLen: 8192 });
+  assert.equal(total, 2 * 8192 * 128 * 8 * 32 * 2, '1 GiB: 2 · 8192 · 128 · 8 · 32 · 2');
+  assert.deepEqual(await row('llama3-8b'), ['8 of 32', '128.00 KiB', gib(total), gib(total * 4), '4× too big']);
+  assert.deepEqual((await row('llama3-70b')).slice(-1), ['8× too big']);
+  assert.deepEqual((await row('gpt3-175b')).slice(-1), ['exact']);
+  await page.selectOption('#calc-dtype', 'fp32');
+  await page.fill('#calc-batch', '4');
+  await page.press('#calc-batch', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.kv-calc-table tr[data-row="llama3-8b"] td:nth-child(4)')?.textContent === '8.00 GiB');
+  await page.fill('#calc-context', '0');
+  await page.press('#calc-context', 'Enter');
+  await page.waitForSelector('.kv-calc-table tr.is-error');
+  assert.match(await page.textContent('.kv-calc-table tr[data-row="gpt2-117m"]'), /seqLen: 0 is out of range/);
+  await page.fill('#calc-context', '8192');
+  await page.press('#calc-context', 'Enter');
+  await page.waitForFunction(() => !document.querySelector('.kv-calc-table tr.is-error'));
+  const own = await row('chapter');
+  const config = env.engine.run({ preset: 'kv-cache-gqa' }).config;
+  assert.equal(own[2], `${config.cacheBytes.at(-1)} B`, 'the chapter\u2019s own cache, by the same function');
+});
+
+test('FlashAttention: the tile grid marks done, current, next and skipped tiles; memory and difference are the engine\u2019s', async () => {
+  const trace = env.engine.run({ preset: 'flash-causal' });
+  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_sum&head=0&t=2');
+  await waitForStage(page, 'tile_sum', 0);
+  const tiles = await page.$$eval('.tile-grid .tile', (b) => b.map((x) => [x.textContent, x.className.replace('tile is-', '')]));
+  assert.deepEqual(tiles, [['0', 'done'], ['\u2013', 'skipped'], ['\u2013', 'skipped'], ['1', 'done'], ['2', 'current'], ['\u2013', 'skipped'], ['3', 'next'], ['4', 'next'], ['5', 'next']]);
+  const floats = await page.$$eval('.floats-table tbody td', (t) => t.map((x) => x.textContent.replace(/,/g, '')));
+  const f = trace.config.floats;
+  assert.deepEqual(floats, [f.standard, f.lessonStandard, f.tiled, f.lessonTiled].map(String));
+  assert.ok(trace.config.maxDifference <= 1e-12);
+  await page.click('.tile-grid .tile:has-text("4")');
+  await page.waitForFunction(() => document.body.dataset.step === '4');
+  assert.equal(await page.evaluate(() => document.body.dataset.stage), 'tile_sum', 'the same stage, another tile');
+  assert.deepEqual(await rowLabels(page), ['mats']);
+  await page.keyboard.press('End');
+  await waitForStage(page, 'reference');
+  const reference = trace.stages.find((s) => s.id === 'reference').values;
+  assert.deepEqual(await resultTexts(page), Array.from(reference, formatCell));
+  assert.deepEqual(page.problems, []);
+});
+
+test('explain a number in KV cache and FlashAttention: the step\u2019s own stage, and its parts give the cell', async () => {
+  const decode = await explainAt('#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&t=3', 'scores', 3, 0, 2, { preset: 'kv-cache-gqa' });
+  assert.equal(decode.value, formatFull(env.engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'scores', head: 3, step: 3, row: 0, col: 2 }).value));
+  const e = env.engine.explain({ preset: 'flash-causal' }, { stage: 'tile_out', head: 0, step: 4, row: 0, col: 1 });
+  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_out&head=0&t=4');
+  await page.waitForFunction(() => document.body.dataset.stage === 'tile_out' && document.body.dataset.step === '4');
+  await page.click('#figure .is-result td.hm-cell[data-r="0"][data-c="1"]');
+  await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');
+  assert.equal(await page.$eval('.explain-value', (p) => p.dataset.full), formatFull(e.value));
+  assert.ok(Math.abs(e.alpha * e.previous + e.sum - e.value) <= 1e-12, 'α · O + Σ P·V is the cell');
+  assert.deepEqual(page.problems, []);
 });

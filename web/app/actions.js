@@ -1,7 +1,8 @@
 // The stepper's state changes as functions of (engine, catalog, state) that return a patch for
 // the store. They hold no DOM and no math: the engine computes, the model shapes, these decide.
 
-import { buildSteps, filterSteps, findStepIndex, clampStep, currentHead } from '../model/navigation.js';
+import { buildSteps, filterSteps, findStepIndex, clampStep, currentHead, moveInTime, timeline } from '../model/navigation.js';
+import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calculator.js';
 import { stageById } from '../model/stage-table.js';
 import { validateForm } from '../model/validate.js';
 import { changeField, presetForm } from '../state/form.js';
@@ -31,7 +32,7 @@ export function explainCell(engine, s, selection) {
   const step = s.steps[s.step];
   if (!selection || !step || !stageById(step.id)?.explain) return NO_SELECTION;
   try {
-    const explained = engine.explain(s.spec, { stage: step.id, head: step.head, row: selection.row, col: selection.col });
+    const explained = engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: selection.row, col: selection.col });
     return { selection, explained, explainError: null };
   } catch (error) {
     return { selection: null, explained: null, explainError: error.message };
@@ -44,16 +45,31 @@ export function goToStep(s, index) {
   return { step, head: currentHead(s.steps, step, s.head), ...NO_SELECTION };
 }
 
+/** One decode step (or tile) later or earlier, at the same stage where it exists. */
+export function moveTime(s, delta) {
+  return goToStep(s, moveInTime(s.steps, s.step, delta, s.head));
+}
+
+/** The decode step (or tile) at a position of the slider, at the same stage where it exists. */
+export function goToTime(s, position) {
+  const time = timeline(s.steps)[position];
+  if (time === undefined) return {};
+  const same = findStepIndex(s.steps, s.steps[s.step].id, s.head, time);
+  return goToStep(s, s.steps[same]?.step === time ? same : s.steps.findIndex((x) => x.step === time));
+}
+
 export function pickHead(s, head) {
   const step = s.steps[s.step];
   const next = step.head === null ? s.step : findStepIndex(s.steps, step.id, head);
   return { head, step: next, selection: null, explained: null };
 }
 
-// The view after a new run: the same stage and head where the new trace has them.
+// The view after a new run: the same stage, head and decode step (or tile) where the new trace
+// has them.
 function keepPlace(s, result) {
   const old = s.steps[s.step];
-  const step = old ? findStepIndex(result.steps, old.id, s.head) : 0;
+  const time = old && timeline(result.steps).includes(old.step) ? old.step : null;
+  const step = old ? findStepIndex(result.steps, old.id, s.head, time) : 0;
   const head = Math.min(s.head, result.trace.config.numHeads - 1);
   return { ...result, step, head: currentHead(result.steps, step, head), ...NO_SELECTION };
 }
@@ -75,7 +91,7 @@ export function selectCell(engine, s, { row, col }) {
 }
 
 /**
- * Applies a wanted view { form, stage, head, selection, showContributions } (a link, an
+ * Applies a wanted view { form, stage, head, time, selection, showContributions } (a link, an
  * attribute): reruns only when the form changed. A first load that does not run shows its
  * messages over the chapter's first example.
  */
@@ -86,8 +102,22 @@ export function applyWanted(engine, catalog, s, wanted, stages) {
     const fallback = runForm(engine, catalog, presetForm(catalog, null, wanted.form.chapter), stages);
     return { ...fallback, form: result.form, errors: result.errors, engineError: result.engineError, step: 0, head: 0 };
   }
-  const step = findStepIndex(steps, wanted.stage, wanted.head);
+  const time = timeline(steps).includes(wanted.time) ? wanted.time : null;
+  const step = findStepIndex(steps, wanted.stage, wanted.head, time);
   const head = currentHead(steps, step, wanted.head);
   const next = { ...s, ...result, step, head, showContributions: Boolean(wanted.showContributions) };
   return { ...result, step, head, showContributions: next.showContributions, ...explainCell(engine, next, wanted.selection) };
+}
+
+/** The KV-cache calculator's table for its inputs: every size asked of engine.kvCacheBytes. */
+export function sizeTable(engine, catalog, calc, config) {
+  const sized = calculatorRows(catalog, calc, config).map((row) => {
+    const q = sizeQueries(row, calc);
+    try {
+      return { row, perToken: engine.kvCacheBytes(q.perToken), total: engine.kvCacheBytes(q.total), mha: engine.kvCacheBytes(q.mha) };
+    } catch (error) {
+      return { row, error: error.message };
+    }
+  });
+  return calculatorView(calc, sized);
 }

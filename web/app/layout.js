@@ -43,7 +43,8 @@ function buildStage(parts, controls) {
   }
   parts.chapterLead = part('p', 'chapter-lead', 'chapter-lead');
   parts.chapterPanel = part('div', 'chapter-panel-area');
-  main.append(parts.chapterLead, parts.chapterPanel);
+  parts.timeSlider = part('div', 'time-slider-area');
+  main.append(parts.chapterLead, parts.chapterPanel, parts.timeSlider);
   const heading = el('div', 'stage-heading');
   heading.setAttribute('aria-live', 'polite');
   parts.stageTitle = part('h2', 'stage-title', null);
@@ -58,7 +59,7 @@ function buildStage(parts, controls) {
   parts.formula.setAttribute('aria-label', 'Formula');
   main.append(heading, parts.shapeEq, parts.formula);
   for (const [key, id, className] of [['explanation', 'explanation'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
-    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview']]) {
+    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview'], ['calculator', 'calculator']]) {
     parts[key] = part('div', id, className);
     main.append(parts[key]);
   }

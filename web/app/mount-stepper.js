@@ -10,7 +10,8 @@ import { buildLayout } from './layout.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
-import { currentHead, findStepIndex, stageListView, progressView, headPickerView } from '../model/navigation.js';
+import { currentHead, findStepIndex, stageListView, progressView, headPickerView, timeView, timeline } from '../model/navigation.js';
+import { DEFAULT_CALCULATOR } from '../model/kv-calculator.js';
 import { panelView } from '../model/panels.js';
 import { presetsOf } from '../model/presets.js';
 import { stageView } from '../model/stage-view.js';
@@ -27,13 +28,16 @@ import { createFigure } from '../views/figure.js';
 import { createFormula } from '../views/formula.js';
 import { createHeadOverview } from '../views/head-overview.js';
 import { createHeadPicker } from '../views/head-picker.js';
+import { createKvCalculator } from '../views/kv-calculator.js';
 import { createShapeEquation } from '../views/shape-equation.js';
 import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
+import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
 const STEP_KEYS = { ArrowLeft: (s) => s.step - 1, ArrowRight: (s) => s.step + 1, Home: () => 0, End: (s) => s.steps.length - 1 };
+const TIME_KEYS = { ArrowUp: -1, ArrowDown: 1 }; // earlier and later decode steps (or tiles)
 const noView = { update() {}, destroy() {} };
 
 function createViews(parts, katex, on) {
@@ -44,7 +48,9 @@ function createViews(parts, katex, on) {
     stepper: optional(parts.stepper, (p) => createStepBar(p, { onPrev: on.prev, onNext: on.next })),
     headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
     stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
-    chapterPanel: createChapterPanel(parts.chapterPanel, { onPickHead: on.pickHead, onLoadModel: on.loadModel }),
+    chapterPanel: createChapterPanel(parts.chapterPanel, { onPickHead: on.pickHead, onLoadModel: on.loadModel, onPickTile: on.pickTime }),
+    timeSlider: createTimeSlider(parts.timeSlider, { onChange: on.slideTime }),
+    calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render }),
     explanation: createExplanation(parts.explanation),
@@ -65,14 +71,18 @@ function renderHeading(parts, marker, view, chapter) {
   marker.dataset.chapter = chapter;
   marker.dataset.stage = view.id;
   marker.dataset.head = view.head ?? '';
+  marker.dataset.step = view.step ?? '';
 }
 
 function renderChapter(parts, views, catalog, s, head) {
   const chapter = chapterById(s.form.chapter);
+  const config = s.trace.config;
   views.chapterPicker.update({ chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })) });
   parts.chapterLead.textContent = chapter.lead;
   const step = s.steps[s.step];
-  views.chapterPanel.update(panelView({ chapterId: chapter.id, config: s.trace.config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel }));
+  views.chapterPanel.update(panelView({ chapterId: chapter.id, config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel, steps: s.steps, index: s.step }));
+  views.timeSlider.update(timeView(s.steps, s.step, config, s.tokens));
+  views.calculator.update(chapter.panel === 'decode' ? s.calculator : null);
 }
 
 function renderStage(parts, views, catalog, marker, s) {
@@ -115,8 +125,10 @@ function statusText(s) {
 
 export function mountStepper(root, { engine, catalog, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
   const parts = buildLayout(root, { controls });
-  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
-  const set = (patch) => store.set(patch);
+  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, calculator: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
+  let calc = DEFAULT_CALCULATOR;
+  // Every change of the trace resizes the calculator's own row (the chapter's layer).
+  const set = (patch) => store.set(patch.trace ? { ...patch, calculator: act.sizeTable(engine, catalog, calc, patch.trace.config) } : patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
     pickChapter: (id) => set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
@@ -129,6 +141,12 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     prev: () => goToIndex(store.get().step - 1),
     next: () => goToIndex(store.get().step + 1),
     pickHead: (head) => set(act.pickHead(store.get(), head)),
+    pickTime: (time) => set(act.goToTime(store.get(), timeline(store.get().steps).indexOf(time))),
+    slideTime: (position) => set(act.goToTime(store.get(), position)),
+    editCalculator: (field, value) => {
+      calc = { ...calc, [field]: value };
+      set({ calculator: act.sizeTable(engine, catalog, calc, store.get().trace?.config) });
+    },
     goToIndex,
     selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
     toggleSum: (on) => set({ showContributions: on }),
@@ -147,11 +165,13 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
   function onKeyDown(event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const s = store.get();
-    if (!STEP_KEYS[event.key] || !s.trace) return;
+    const timed = TIME_KEYS[event.key] && timeline(s.steps).length > 0; // else ↑/↓ scroll the page
+    if ((!STEP_KEYS[event.key] && !timed) || !s.trace) return;
     if (event.target.closest?.('input, select, textarea, [role="grid"], [contenteditable="true"], summary')) return;
     event.preventDefault();
     event.stopPropagation(); // the stepper used this key: a slide deck around it must not
-    goToIndex(STEP_KEYS[event.key](s));
+    if (timed) set(act.moveTime(s, TIME_KEYS[event.key]));
+    else goToIndex(STEP_KEYS[event.key](s));
   }
 
   store.subscribe(render);
@@ -160,9 +180,9 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     update: (wanted) => set({ ...act.applyWanted(engine, catalog, store.get(), wanted, stages), loadedModel: null }),
     next: () => goToIndex(store.get().step + 1),
     prev: () => goToIndex(store.get().step - 1),
-    goTo(id, head = store.get().head) {
+    goTo(id, head = store.get().head, time = null) {
       const s = store.get();
-      goToIndex(findStepIndex(s.steps, id, head));
+      goToIndex(findStepIndex(s.steps, id, head, time));
     },
     setTheme: (next) => set({ theme: next }),
     state: () => store.get(),

@@ -12,7 +12,7 @@ import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.
 const darkQuery = typeof window === 'object' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 const themeOf = (theme) => (theme === 'auto' ? (darkQuery?.matches ? 'dark' : 'light') : theme);
 // Attributes that move within the current configuration instead of rebuilding it.
-const MOVES = new Set(['stage', 'head']);
+const MOVES = new Set(['stage', 'head', 'step']);
 
 function message(title, lines) {
   const box = el('div', 'as-message');
@@ -66,13 +66,13 @@ export class AttentionStepper extends HTMLElement {
 
   prev() { this._stepper?.prev(); }
 
-  goTo(id, head) { this._stepper?.goTo(id, head === undefined ? undefined : Number(head)); }
+  goTo(id, head, step) { this._stepper?.goTo(id, head === undefined ? undefined : Number(head), step === undefined ? null : Number(step)); }
 
   /** { stage, head, index, total } of the step shown, or null before ready. */
   get current() {
     const s = this._stepper?.state();
     const step = s?.steps[s.step];
-    return step ? { stage: step.id, head: step.head, index: s.step, total: s.steps.length } : null;
+    return step ? { stage: step.id, head: step.head, step: step.step, index: s.step, total: s.steps.length } : null;
   }
 
   // Several attributes set in a row rebuild once.
@@ -144,13 +144,13 @@ export class AttentionStepper extends HTMLElement {
   _move() {
     const read = readAttributes(this._catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._schedule();
-    this._stepper.goTo(read.wanted.stage, read.wanted.head);
+    this._stepper.goTo(read.wanted.stage, read.wanted.head, read.wanted.time);
   }
 
   _changed(s, previous) {
     const was = previous.steps?.[previous.step];
     const now = s.steps[s.step];
-    if (!was || (was.id === now.id && was.head === now.head && previous.trace === s.trace)) return;
-    this.dispatchEvent(new CustomEvent('stagechange', { bubbles: true, detail: { stage: now.id, head: now.head, index: s.step } }));
+    if (!was || (was.index === now.index && previous.trace === s.trace)) return;
+    this.dispatchEvent(new CustomEvent('stagechange', { bubbles: true, detail: { stage: now.id, head: now.head, step: now.step, index: s.step } }));
   }
 }

@@ -37,6 +37,22 @@ export const CHAPTERS = [
     lead: 'One whole Transformer encoder layer: multi-head attention, a residual connection and layer norm, then a position-wise feed-forward network (the same two-layer network applied to every token on its own), a second residual and layer norm.',
     panel: 'layer',
   },
+  {
+    id: 'kv-cache',
+    title: 'KV cache',
+    kind: 'kv-cache',
+    fields: ['tokens', 'dModel', 'heads', 'kvHeads', 'dK', 'dV', 'seed', 'outputProjection'],
+    lead: 'A decoder generates one token at a time. Each step needs the keys and values of every earlier token, and they never change: so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step through time with \u2191 and \u2193 (or the slider), through the stages of a step with \u2190 and \u2192.',
+    panel: 'decode',
+  },
+  {
+    id: 'flash',
+    title: 'FlashAttention',
+    kind: 'flash',
+    fields: ['tokens', 'dModel', 'dK', 'dV', 'blockRows', 'blockCols', 'seed', 'causal'],
+    lead: 'The same attention without ever forming the T \u00d7 T score matrix: blocks of queries meet blocks of keys one tile at a time, and a running max m, sum l and output O per row make the softmax come out exactly as if every score had been seen at once. Move between tiles with \u2191 and \u2193 (or the slider).',
+    panel: 'tiles',
+  },
 ];
 
 export const DEFAULT_CHAPTER = 'attention';

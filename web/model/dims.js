@@ -2,11 +2,17 @@
 // The engine sends an equation twice, e.g. "(5, 16) @ (16, 4) → (5, 4)" and
 // "(T, d_model) @ (d_model, d_k) → (T, d_k)"; here the two are zipped token by token.
 
-export const DIMS = ['T', 'T_q', 'T_kv', 'd_model', 'd_k', 'd_v', 'd_ff', 'h'];
+// symbol → its colour class (dim-<class>): a decode step's t and t+1, a tile's B_r and B_c too.
+const CLASSES = {
+  T: 'T', T_q: 'T_q', T_kv: 'T_kv', d_model: 'd_model', d_k: 'd_k', d_v: 'd_v', d_ff: 'd_ff', h: 'h',
+  t: 't', 't+1': 't1', B_r: 'B_r', B_c: 'B_c', blocks: 'blocks',
+};
+
+export const DIMS = Object.keys(CLASSES);
 
 // "h·d_v" → ['h', 'd_v']; unknown symbols keep their text and get no colour.
 function symbolParts(symbol) {
-  return symbol.split('\u00b7').map((s) => ({ text: s, dim: DIMS.includes(s) ? s : null }));
+  return symbol.split('\u00b7').map((s) => ({ text: s, dim: CLASSES[s] ?? null }));
 }
 
 // Splits symbolic around the literal pieces of the numeric equation, in order.

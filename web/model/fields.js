@@ -24,6 +24,8 @@ export const FIELDS = [
   { field: 'dK', hash: 'dK', attribute: 'd-k', type: 'auto', spec: 'dK', label: 'd_k', min: 1, max: LIMITS.headDim, blank: 'd_model / h' },
   { field: 'dV', hash: 'dV', attribute: 'd-v', type: 'auto', spec: 'dV', label: 'd_v', min: 1, max: LIMITS.headDim, blank: 'd_model / h' },
   { field: 'dFF', hash: 'dFF', attribute: 'd-ff', type: 'auto', spec: 'dFF', label: 'd_ff', min: 1, max: LIMITS.dFF, blank: '4 · d_model' },
+  { field: 'blockRows', hash: 'br', attribute: 'block-rows', type: 'whole', spec: 'blockRows', label: 'B_r (query rows a tile)', min: 1, max: LIMITS.tokens },
+  { field: 'blockCols', hash: 'bc', attribute: 'block-cols', type: 'whole', spec: 'blockCols', label: 'B_c (key rows a tile)', min: 1, max: LIMITS.tokens },
   { field: 'seed', hash: 'seed', attribute: 'seed', type: 'whole', spec: 'seed', label: 'seed', min: 0, max: LIMITS.seed },
   { field: 'skip', hash: 'skip', attribute: 'skip', type: 'whole', spec: 'skip', label: 'normals skipped', min: 0, max: 1 << 24, hidden: true },
   { field: 'causal', hash: 'causal', attribute: 'causal', type: 'flag', spec: 'causal', label: 'Causal mask' },

@@ -41,3 +41,25 @@ export function formatBillions(v) {
 export function formatCount(v) {
   return v.toLocaleString('en-US');
 }
+
+// A small non-negative number for prose: 0, or two significant digits with a power of ten
+// (5.6 × 10⁻¹⁷).
+export function formatSci(v) {
+  if (v === 0) return '0';
+  const [mantissa, exponent] = v.toExponential(1).split('e');
+  const superscript = exponent.replace('+', '').replace(/[-0-9]/g, (ch) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(ch)]);
+  return `${mantissa} \u00d7 10${superscript}`;
+}
+
+// Bytes in the largest binary unit that keeps at least 1: 1536 → "1.50 KiB".
+export function formatBytes(v) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (i < units.length - 1 && v >= 1024 ** (i + 1)) i += 1;
+  return i === 0 ? `${v} B` : `${(v / 1024 ** i).toFixed(2)} ${units[i]}`;
+}
+
+// "queries 2–3" or "query 4" for the half-open rows [a, b).
+export function rowsText(what, [a, b]) {
+  return b - a === 1 ? `${what} ${a}` : `${what === 'query' ? 'queries' : `${what}s`} ${a}\u2013${b - 1}`;
+}

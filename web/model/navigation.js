@@ -1,12 +1,13 @@
 // Steps through a trace: the order Prev/Next follow, the grouped stage list and the progress
 // indicator all come from the trace's stages and the stage table. Pure.
 
+import { rowsText } from './format.js';
 import { GROUPS, STAGES, stageById, titleOf } from './stage-table.js';
 
 // One step per traced stage, in the engine's order: inputs; q … head for each head; concat;
 // output; the encoder layer's stages.
 export function buildSteps(trace) {
-  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, kvHead: stage.kvHead, stage }));
+  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, kvHead: stage.kvHead, step: stage.step ?? null, stage }));
 }
 
 // Only the stages listed (ids; null keeps all), renumbered so a step's index is its position.
@@ -29,8 +30,8 @@ function ofHead(steps, s, head) {
 // The step for (id, head). A stage this trace lacks (masked without a mask, output without
 // W_O) falls back to the next stage of the same head in table order, else the last step; an
 // unknown or missing id, or an input another chapter has (x_q for x), gives the first step.
-export function findStepIndex(steps, id, head) {
-  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || ofHead(steps, s, head)));
+export function findStepIndex(steps, id, head, time = null) {
+  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || ofHead(steps, s, head)) && (time === null || s.step === time));
   const exact = at(id);
   if (exact >= 0) return exact;
   const order = STAGES.map((s) => s.id);
@@ -40,6 +41,34 @@ export function findStepIndex(steps, id, head) {
     if (found >= 0) return found;
   }
   return steps.length - 1;
+}
+
+// The second axis (decode steps, tiles): the values it takes in this trace, in order.
+export function timeline(steps) {
+  return [...new Set(steps.map((s) => s.step).filter((t) => t !== null))];
+}
+
+// The decode step (or tile) the stage list shows at index: its own, else the first one before
+// the steps begin and the last one after they end (null without a second axis).
+export function nearestTime(steps, index) {
+  const own = steps[index]?.step ?? null;
+  if (own !== null) return own;
+  const times = timeline(steps);
+  if (!times.length) return null;
+  const first = steps.findIndex((s) => s.step !== null);
+  return index < first ? times[0] : times.at(-1);
+}
+
+// The same stage and head one decode step (or tile) later or earlier, else that step's first
+// stage; index unchanged at either end, or when the trace has no second axis.
+export function moveInTime(steps, index, delta, head) {
+  const times = timeline(steps);
+  const now = steps[index]?.step;
+  if (now === null || now === undefined) return index;
+  const next = times[times.indexOf(now) + delta];
+  if (next === undefined) return index;
+  const same = findStepIndex(steps, steps[index].id, head, next);
+  return steps[same]?.step === next ? same : steps.findIndex((s) => s.step === next);
 }
 
 export function clampStep(steps, index) {
@@ -54,9 +83,11 @@ export function currentHead(steps, index, pickedHead) {
   return ofHead(steps, step, pickedHead) ? pickedHead : step.head;
 }
 
-function groupTitle(groupId, head, numHeads) {
+function groupTitle(groupId, head, config, now) {
+  if (groupId === 'inputs' && now !== null && config.kind === 'kv-cache') return `Step t = ${now}`;
+  if (groupId === 'tile' && now !== null) return `Tile ${now}`;
   if (groupId !== 'head') return GROUPS.find((g) => g.id === groupId).title;
-  return numHeads > 1 ? `Head ${head} of ${numHeads}` : 'Attention';
+  return config.numHeads > 1 ? `Head ${head} of ${config.numHeads}` : 'Attention';
 }
 
 function itemLabel(step, config) {
@@ -71,10 +102,12 @@ const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
 // stage table's order (a shared K/V step comes after its head's Q, as the lesson computes them).
 export function stageListView(steps, index, pickedHead, config) {
   const head = currentHead(steps, index, pickedHead);
+  const nowOrLast = nearestTime(steps, index);
   const groups = GROUPS.map((g) => ({
     id: g.id,
-    title: groupTitle(g.id, head, config.numHeads),
+    title: groupTitle(g.id, head, config, nowOrLast),
     items: steps
+      .filter((s) => s.step === null || s.step === nowOrLast)
       .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || ofHead(steps, s, head)))
       .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index)
       .map((s) => ({ index: s.index, label: itemLabel(s, config), current: s.index === index, done: s.index < index })),
@@ -99,4 +132,17 @@ export function progressView(steps, index, config) {
 export function headPickerView(numHeads, head) {
   if (numHeads < 2) return null;
   return { heads: Array.from({ length: numHeads }, (_, h) => ({ head: h, label: String(h), current: h === head })) };
+}
+
+// The slider over the second axis: its position and what it names (null without one).
+export function timeView(steps, index, config, tokens) {
+  const times = timeline(steps);
+  if (!times.length) return null;
+  const now = nearestTime(steps, index);
+  const value = times.indexOf(now);
+  if (config.kind === 'kv-cache') {
+    return { max: times.length - 1, value, label: `Decode step t = ${now} (steps 0\u2013${times.length - 1}): token \u201c${tokens.T?.[now] ?? now}\u201d` };
+  }
+  const { queryRows, keyRows } = steps.find((s) => s.step === now && s.stage.tile).stage.tile;
+  return { max: times.length - 1, value, label: `Tile ${now} (tiles 0\u2013${times.length - 1}): ${rowsText('query', queryRows)}, ${rowsText('key', keyRows)}` };
 }

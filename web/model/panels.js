@@ -2,7 +2,8 @@
 // is the engine's (config sizes, config.kv counts, models()); this only arranges them.
 
 import { chapterById } from './chapters.js';
-import { formatCount } from './format.js';
+import { nearestTime } from './navigation.js';
+import { formatCell, formatCount, formatSci } from './format.js';
 import { stageById } from './stage-table.js';
 
 // Cross-attention: the two sequences, keys from validKeys on marked as padding.
@@ -60,12 +61,17 @@ function layerPanel(config, stageId) {
   };
 }
 
-/** ctx: { chapterId, config, tokens, head, stageId, models, loadedModel } → panel data or null. */
+/**
+ * ctx: { chapterId, config, tokens, head, stageId, models, loadedModel, steps, index }
+ * → panel data or null.
+ */
 export function panelView(ctx) {
   const panel = chapterById(ctx.chapterId)?.panel;
   if (panel === 'sequences') return sequencesPanel(ctx.config, ctx.tokens);
   if (panel === 'groups') return groupsPanel(ctx.config, ctx.head, ctx.models, ctx.loadedModel);
   if (panel === 'layer') return layerPanel(ctx.config, ctx.stageId);
+  if (panel === 'decode') return decodePanel(ctx.config, ctx.steps, ctx.index, ctx.tokens);
+  if (panel === 'tiles') return tilesPanel(ctx.config, ctx.steps, ctx.index);
   return null;
 }
 
@@ -85,4 +91,59 @@ function scalingNote(model, config) {
   const same = model.numHeads === config.numHeads && model.numKvHeads === config.numKvHeads;
   const heads = same ? 'the same heads' : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (the same ${model.numHeads / model.numKvHeads} query heads per K/V head)`;
   return `${real} Shown: ${heads}, scaled to d_k = ${config.dK} (d_model = ${config.dModel}) and T = ${config.seqLen}, one layer, so that every number fits on the page.`;
+}
+
+// KV-cache decoding at step t: which row is new, what the step costs with and without the cache,
+// what the cache holds, and row t of the causal pass beside this step's output.
+function decodePanel(config, steps, index, tokens) {
+  const t = nearestTime(steps, index);
+  const out = steps.find((s) => s.step === t && s.id === (config.outputProjection ? 'output' : 'concat')) ?? null;
+  const causal = steps.find((s) => s.id === 'causal_reference');
+  const width = causal.stage.shape[1];
+  const rowOf = (values, r) => Array.from(values.slice(r * width, (r + 1) * width), formatCell);
+  const m = config.macs;
+  return {
+    kind: 'decode',
+    step: t,
+    token: tokens.T?.[t] ?? String(t),
+    cached: t,
+    macs: {
+      headers: ['multiply-adds', 'with the cache', 'recomputing K and V'],
+      rows: [
+        [`step ${t}`, formatCount(m.cached[t]), formatCount(m.recomputed[t])],
+        [`steps 0 to ${t}`, formatCount(m.cachedSoFar[t]), formatCount(m.recomputedSoFar[t])],
+      ],
+    },
+    cacheBytes: formatCount(config.cacheBytes[t]),
+    rows: out ? { decoded: rowOf(out.stage.values, 0), causal: rowOf(causal.stage.values, t) } : null,
+    difference: formatSci(config.stepDifferences[t]),
+  };
+}
+
+// FlashAttention: the grid of query blocks × key blocks, each tile done, current, still to come
+// or skipped (the causal mask leaves it nothing to do); the floats held; the loop order.
+function tilesPanel(config, steps, index) {
+  const now = nearestTime(steps, index);
+  const tiles = steps.filter((s) => s.id === 'tile_scores').map((s) => ({ ordinal: s.step, ...s.stage.tile }));
+  const blocks = steps.filter((s) => s.id === 'block_out').map((s) => s.stage.tile.queryRows);
+  const keys = [...new Map(tiles.map((x) => [x.keyRows[0], x.keyRows])).values()].sort((a, b) => a[0] - b[0]);
+  const status = (ordinal) => (ordinal === undefined ? 'skipped' : ordinal < now ? 'done' : ordinal === now ? 'current' : 'next');
+  const grid = blocks.map((rows) => keys.map((cols) => {
+    const tile = tiles.find((x) => x.queryRows[0] === rows[0] && x.keyRows[0] === cols[0]);
+    return { rows, cols, ordinal: tile?.ordinal ?? null, status: status(tile?.ordinal) };
+  }));
+  const f = config.floats;
+  return {
+    kind: 'tiles',
+    seqLen: config.seqLen,
+    grid,
+    floats: {
+      headers: ['floats one head holds', `T = ${config.seqLen}`, `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`],
+      rows: [
+        ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],
+        [`one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l per row`, formatCount(f.tiled), formatCount(f.lessonTiled)],
+      ],
+    },
+    difference: formatSci(config.maxDifference),
+  };
 }

@@ -20,15 +20,30 @@
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled)
 
 import { ATTENTION_STAGES } from './stages/attention-stages.js';
+import { DECODE_STAGES } from './stages/decode-stages.js';
+import { FLASH_STAGES } from './stages/flash-stages.js';
 import { LAYER_STAGES } from './stages/layer-stages.js';
 
-export const STAGES = [...ATTENTION_STAGES, ...LAYER_STAGES];
+// The order stages are listed and fall back in: the lesson's, a decode step's new key and value
+// and its caches beside k and v, the tiles before the results.
+const ORDER = [
+  'x', 'x_q', 'x_kv', 'x_t', 'q', 'k', 'v', 'k_new', 'v_new', 'k_cache', 'v_cache',
+  'tile_scores', 'tile_max', 'tile_sum', 'tile_out', 'block_out',
+  'scores', 'scaled', 'masked', 'weights', 'head', 'concat', 'output',
+  'residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2',
+  'stacked', 'causal_reference', 'reference',
+];
+const ALL = [...ATTENTION_STAGES, ...LAYER_STAGES, ...DECODE_STAGES, ...FLASH_STAGES];
+
+export const STAGES = ORDER.map((id) => ALL.find((s) => s.id === id));
 
 export const GROUPS = [
   { id: 'inputs', title: 'Inputs' },
   { id: 'head', title: 'Per head' },
+  { id: 'tile', title: 'This tile' },
   { id: 'combine', title: 'Combine heads' },
   { id: 'layer', title: 'Add & norm, feed-forward' },
+  { id: 'result', title: 'Result' },
 ];
 
 // Operand captions, by the engine's operand names.
@@ -38,6 +53,8 @@ const OPERAND_LABELS = {
   concat: 'concat', W_O: 'W_O', output: 'MultiHead(X)', residual1: 'R\u207d\u00b9\u207e', norm1: 'X\u207d\u00b9\u207e',
   W1: 'W\u2081', b1: 'b\u2081', ffn_pre: 'H', ffn_hidden: 'H\u207a', W2: 'W\u2082', b2: 'b\u2082',
   ffn_out: 'F', residual2: 'R\u207d\u00b2\u207e',
+  x_t: 'x_t', k_new: 'k_t', v_new: 'v_t', K_cache: 'K (cached)', V_cache: 'V (cached)',
+  Q_i: 'Q_i', K_j: 'K_j', V_j: 'V_j', tile_scores: 'S', m: 'm', l: 'l', P: 'P', O: 'O',
 };
 
 export function operandLabel(op) {

@@ -13,7 +13,8 @@ const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
 // K, V and their weights belong to a K/V head when query heads share them: say which.
 function ownerOf(op, stage, c) {
   const shared = c.numKvHeads < c.numHeads && KV_OPERANDS.includes(op.name);
-  return shared ? { head: null, suffix: ` of K/V head ${stage.kvHead}` } : { head: op.head, suffix: '' };
+  if (shared) return { head: null, suffix: ` of K/V head ${stage.kvHead}` };
+  return { head: c.numHeads > 1 ? op.head : null, suffix: '' }; // one head: no badge to tell apart
 }
 
 function operandItem(step, entry, index, item, ctx) {
@@ -62,6 +63,8 @@ function resultItem(step, entry, ctx) {
   const { stage } = step;
   const view = entry.view ?? {};
   const selected = ctx.selection && entry.explain ? ctx.selection : null;
+  // The row a decode step just appended to its cache, lit until a cell is chosen.
+  const fresh = view.newRow && !selected ? { rows: [stage.shape[0] - 1] } : null;
   return {
     kind: 'matrix',
     result: true,
@@ -69,7 +72,7 @@ function resultItem(step, entry, ctx) {
       key: `${step.index}:result`,
       name: entry.result,
       label: entry.result,
-      head: stage.head,
+      head: ctx.config.numHeads > 1 ? stage.head : null,
       shape: stage.shape,
       axes: stage.axes,
       values: stage.values,
@@ -77,7 +80,7 @@ function resultItem(step, entry, ctx) {
       theme: ctx.theme,
       config: ctx.config,
       selected,
-      highlight: selected ? { cells: [[selected.row, selected.col]] } : null,
+      highlight: selected ? { cells: [[selected.row, selected.col]] } : fresh,
       interactive: Boolean(entry.explain),
       totals: view.rowTotals && stage.totals ? { label: '\u03a3', texts: Array.from(stage.totals, formatCell) } : null,
       maskedZero: view.maskedZero ? maskedFrom(stage.operands[0]?.values) : null,
@@ -85,10 +88,11 @@ function resultItem(step, entry, ctx) {
   };
 }
 
-// Small multiples of every head's weights (fills only), on one shared scale so heads compare.
+// Small multiples of every head's weights at this step (fills only), on one shared scale so
+// heads compare.
 function headOverview(steps, step, ctx) {
   if (ctx.config.numHeads < 2) return null;
-  const all = steps.filter((s) => s.id === step.id);
+  const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
   const range = Math.max(...all.map((s) => symmetricRange(s.stage.values)));
   return all.map((s) => {
     const [rows, cols] = s.stage.shape;
@@ -120,6 +124,20 @@ function headLabel(entry, stage, c) {
   return `K/V head ${stage.kvHead} (heads ${stage.head}\u2013${stage.head + size - 1})`;
 }
 
+// Token labels for the axes of this step: a decode step's single row is token t and its cache
+// rows tokens 0 … t; a tile's rows and columns are the tokens its query and key rows cover.
+function tokensAt(tokens, stage) {
+  const all = tokens.T ?? [];
+  const at = { ...tokens };
+  if (stage.step !== null && stage.step !== undefined && !stage.tile) {
+    Object.assign(at, { 1: [all[stage.step]], t: all.slice(0, stage.step), 't+1': all.slice(0, stage.step + 1) });
+  }
+  if (stage.tile) {
+    Object.assign(at, { B_r: all.slice(...stage.tile.queryRows), B_c: all.slice(...stage.tile.keyRows) });
+  }
+  return at;
+}
+
 /**
  * ctx: { trace, tokens: { [axis]: labels }, theme, selection: { row, col } | null, explained,
  *        showContributions, preset, models }
@@ -128,7 +146,7 @@ export function stageView(steps, index, ctx) {
   const step = steps[index];
   const entry = stageById(step.id);
   if (!entry) throw new Error(`stage ${step.id}: not in the stage table`);
-  const context = { ...ctx, config: ctx.trace.config };
+  const context = { ...ctx, config: ctx.trace.config, tokens: tokensAt(ctx.tokens, step.stage) };
   const view = entry.view ?? {};
   const figure = figureItems(step, entry, entry.figure(context.config), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
@@ -138,6 +156,7 @@ export function stageView(steps, index, ctx) {
   return {
     id: step.id,
     head: step.head,
+    step: step.step,
     title: titleOf(entry, context.config),
     headLabel: headLabel(entry, step.stage, context.config),
     equation: { text: step.stage.equation, symbolic: step.stage.symbolic, tokens: alignEquation(step.stage.equation, step.stage.symbolic) },

@@ -35,8 +35,8 @@ function checkNumber(f, raw, errors) {
 }
 
 // Rules between fields: heads dividing d_model (when a head size is left to it), K/V heads
-// dividing heads, valid keys within the source.
-function checkTogether(v, keyCount, errors) {
+// dividing heads, valid keys within the source, tiles no taller or wider than the tokens.
+function checkTogether(v, counts, errors) {
   const needsSplit = v.dK === undefined || v.dV === undefined;
   if (needsSplit && v.dModel && v.numHeads && v.dModel % v.numHeads !== 0 && !errors.heads) {
     errors.heads = `d_model must be divisible by heads (${v.dModel} is not a multiple of ${v.numHeads}), or give d_k and d_v yourself.`;
@@ -44,8 +44,11 @@ function checkTogether(v, keyCount, errors) {
   if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
     errors.kvHeads = `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} equal groups).`;
   }
-  if (v.validKeys && v.validKeys > keyCount && !errors.validKeys) {
-    errors.validKeys = `valid keys must be at most the number of source tokens (${keyCount}).`;
+  if (v.validKeys && v.validKeys > counts.keys && !errors.validKeys) {
+    errors.validKeys = `valid keys must be at most the number of source tokens (${counts.keys}).`;
+  }
+  for (const [field, name] of [['blockRows', 'B_r'], ['blockCols', 'B_c']]) {
+    if (v[field] && v[field] > counts.tokens && !errors[field]) errors[field] = `${name} must be at most the number of tokens (T = ${counts.tokens}).`;
   }
 }
 
@@ -78,7 +81,7 @@ export function validateForm(catalog, form) {
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
   if (preset) return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
   const values = specValues(form, chapter, errors);
-  checkTogether(values, keyTokens.length, errors);
+  checkTogether(values, { tokens: tokens.length, keys: keyTokens.length }, errors);
   const ok = Object.keys(errors).length === 0;
   const lengths = chapter.kind === 'cross' ? { queryLen: tokens.length, keyLen: keyTokens.length } : { seqLen: tokens.length };
   const spec = ok ? { kind: chapter.kind, ...lengths, ...values } : null;

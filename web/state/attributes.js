@@ -13,7 +13,7 @@ import { changeField, presetForm } from './form.js';
 export const CONTROLS = ['none', 'compact', 'full'];
 export const THEMES = ['light', 'dark', 'auto'];
 
-export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'stages', 'controls', 'theme'];
+export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'step', 'stages', 'controls', 'theme'];
 
 const quoted = (v) => `"${v}"`;
 const oneOf = (list) => list.map(quoted).join(', ');
@@ -69,24 +69,34 @@ function readStages(get, errors) {
   return ids.filter((id) => stageById(id));
 }
 
+// A whole-number attribute (head, step), or its fallback with a message when it is not one.
+function readWhole(get, name, fallback, what, errors) {
+  const v = get(name);
+  if (v === null) return fallback;
+  if (/^\s*\d+\s*$/.test(v)) return Number(v);
+  errors.push(`${name}: ${quoted(v)} is not a whole number (${what}).`);
+  return fallback;
+}
+
 function readStage(get, errors) {
   const stage = get('stage');
   if (stage !== null && !stageById(stage.trim())) errors.push(`stage: ${quoted(stage)} is not a stage; the stages are ${stageList()}.`);
-  const head = get('head');
-  const whole = head !== null && /^\s*\d+\s*$/.test(head);
-  if (head !== null && !whole) errors.push(`head: ${quoted(head)} is not a whole number (heads count from 0).`);
-  return { stage: stageById(stage?.trim()) ? stage.trim() : null, head: whole ? Number(head) : 0 };
+  return {
+    stage: stageById(stage?.trim()) ? stage.trim() : null,
+    head: readWhole(get, 'head', 0, 'heads count from 0', errors),
+    time: readWhole(get, 'step', null, 'decode steps and tiles count from 0', errors),
+  };
 }
 
 /**
- * → { errors: [message], wanted: { form, stage, head, selection, showContributions },
+ * → { errors: [message], wanted: { form, stage, head, time, selection, showContributions },
  *     stages: [id] | null, controls, theme }. Every message starts with the attribute's name.
  */
 export function readAttributes(catalog, get, { controls = 'compact', theme = 'auto' } = {}) {
   const errors = [];
   const form = readForm(catalog, get, errors);
   const stages = readStages(get, errors);
-  const { stage, head } = readStage(get, errors);
+  const { stage, head, time } = readStage(get, errors);
   const result = {
     errors,
     stages,
@@ -95,5 +105,5 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
   };
   const heads = Number(form.heads);
   if (!errors.length && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
-  return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, selection: null, showContributions: false } };
+  return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false } };
 }

@@ -25,6 +25,8 @@ export function presetForm(catalog, id, chapterId) {
     dK: text(s.dK),
     dV: text(s.dV),
     dFF: text(s.dFF),
+    blockRows: text(s.blockRows),
+    blockCols: text(s.blockCols),
     seed: text(s.seed),
     skip: text(s.skip ?? 0),
     causal: Boolean(s.causal),

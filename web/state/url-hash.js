@@ -39,20 +39,22 @@ function readCell(s) {
   return m ? { row: Number(m[1]), col: Number(m[2]) } : null;
 }
 
-// → { form, stage, head, selection, showContributions }
+const wholeOr = (text, fallback) => (/^\d+$/.test(text ?? '') ? Number(text) : fallback);
+
+// → { form, stage, head, time, selection, showContributions }; time: the decode step or tile.
 export function stateFromHash(catalog, hash) {
   const params = new URLSearchParams(String(hash ?? '').replace(/^#/, ''));
-  const head = /^\d+$/.test(params.get('head') ?? '') ? Number(params.get('head')) : 0;
   return {
     form: readForm(catalog, params),
     stage: stageById(params.get('stage')) ? params.get('stage') : null,
-    head,
+    head: wholeOr(params.get('head'), 0),
+    time: wholeOr(params.get('t'), null),
     selection: readCell(params.get('cell')),
     showContributions: params.get('sum') === '1',
   };
 }
 
-export function hashFromState(catalog, { form, stage, head, selection, showContributions }) {
+export function hashFromState(catalog, { form, stage, head, time, selection, showContributions }) {
   const params = new URLSearchParams();
   params.set('chapter', form.chapter);
   const preset = presetById(catalog, form.preset);
@@ -70,6 +72,7 @@ export function hashFromState(catalog, { form, stage, head, selection, showContr
   }
   params.set('stage', stage);
   if (head !== null && head !== undefined) params.set('head', String(head));
+  if (time !== null && time !== undefined) params.set('t', String(time));
   if (selection) params.set('cell', `${selection.row}.${selection.col}`);
   if (showContributions) params.set('sum', '1');
   return `#${params.toString()}`;

@@ -1,6 +1,7 @@
 // The panel a chapter adds above its stages: the two sequences of cross-attention, the head
 // groups and K/V sizes of grouped-query attention (with the real models), or the encoder
-// layer's sub-layers. update(panel | null); onPickHead(head), onLoadModel(id).
+// layer's sub-layers, a decode step's costs, FlashAttention's tiles. update(panel | null);
+// onPickHead(head), onLoadModel(id), onPickTile(ordinal).
 
 import { el, redrawingView } from './dom.js';
 
@@ -102,7 +103,48 @@ function layer(root, p) {
   root.append(list, el('p', 'panel-note', `The feed-forward network widens each token from d_model = ${p.widths[0]} to d_ff = ${p.widths[1]} features and back to ${p.widths[2]}.`));
 }
 
-const DRAW = { sequences, groups, layer };
+function decode(root, p) {
+  root.append(el('p', 'panel-label', `Step ${p.step}: token \u201c${p.token}\u201d is new. Its q, k and v are the only projections this step computes; the keys and values of the ${p.cached} earlier token${p.cached === 1 ? '' : 's'} are read from the cache, which now holds ${p.cacheBytes} bytes (float64).`));
+  root.append(table(p.macs, 'macs-table'));
+  if (p.rows) {
+    const rows = { headers: ['', ...p.rows.decoded.map((_, j) => String(j))], rows: [[`decode step ${p.step}`, ...p.rows.decoded], [`causal pass, row ${p.step}`, ...p.rows.causal]] };
+    const wrap = el('div', 'row-compare');
+    wrap.append(table(rows, 'compare-table'));
+    root.append(el('p', 'panel-label', `The same row from one causal forward pass (largest difference ${p.difference}):`), wrap);
+  }
+}
+
+function tileGrid(p, onPickTile) {
+  const grid = el('div', 'tile-grid');
+  grid.setAttribute('role', 'group');
+  grid.setAttribute('aria-label', 'Tiles: query blocks down, key blocks across');
+  grid.style.gridTemplateColumns = p.grid[0].map((t) => `${t.cols[1] - t.cols[0]}fr`).join(' ');
+  grid.style.gridTemplateRows = p.grid.map((r) => `${r[0].rows[1] - r[0].rows[0]}fr`).join(' ');
+  for (const row of p.grid) {
+    for (const t of row) {
+      const name = `queries ${t.rows[0]}\u2013${t.rows[1] - 1}, keys ${t.cols[0]}\u2013${t.cols[1] - 1}`;
+      const b = el('button', `tile is-${t.status}`, t.ordinal === null ? '\u2013' : String(t.ordinal));
+      b.type = 'button';
+      b.disabled = t.ordinal === null;
+      b.setAttribute('aria-label', `Tile ${t.ordinal ?? ''} (${name}): ${t.status}`);
+      if (t.status === 'current') b.setAttribute('aria-current', 'step');
+      if (t.ordinal !== null) b.addEventListener('click', () => onPickTile(t.ordinal));
+      grid.append(b);
+    }
+  }
+  return grid;
+}
+
+function tiles(root, p, on) {
+  const box = el('div', 'tile-box');
+  box.append(tileGrid(p, on.onPickTile));
+  const legend = el('p', 'panel-note', 'Tiles in loop order: query blocks down, key blocks across. Done, current (outlined), still to come; \u2013 marks a tile the causal mask leaves nothing to do, skipped.');
+  box.append(legend);
+  root.append(box, table(p.floats, 'floats-table'));
+  root.append(el('p', 'panel-note', `Here every query block keeps its own O, m and l while it sweeps all the key blocks (FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`));
+}
+
+const DRAW = { sequences, groups, layer, decode, tiles };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -82,7 +82,8 @@ function build(state) {
   state.grid.addEventListener('mouseover', point);
   state.grid.addEventListener('focusin', point);
   state.focusCell = data.selected ? [data.selected.row, data.selected.col] : [0, 0];
-  (cellAt(state, state.focusCell) ?? cellAt(state, [0, 0])).tabIndex = 0;
+  const first = cellAt(state, state.focusCell) ?? cellAt(state, [0, 0]);
+  if (first) first.tabIndex = 0; // an empty matrix (a cache before its first row) has no cell
 }
 
 function paintHighlight({ grid, data }) {

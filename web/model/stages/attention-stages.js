@@ -31,7 +31,11 @@ const input = (id, title, tex, what) => ({
 });
 
 function projection(id, letter, title, what) {
-  const tex = (c) => (letter !== 'Q' && grouped(c) ? `${letter}_g = ${sourceOf(c, letter)}\\,W^{${letter}}_g` : `${perHead(c, letter)} = ${sourceOf(c, letter)}\\,${weightOf(c, letter)}`);
+  const tex = (c) => {
+    if (c.kind === 'kv-cache') return `q_t = x_t\\,${weightOf(c, letter)}`;
+    if (letter !== 'Q' && grouped(c)) return `${letter}_g = ${sourceOf(c, letter)}\\,W^{${letter}}_g`;
+    return `${perHead(c, letter)} = ${sourceOf(c, letter)}\\,${weightOf(c, letter)}`;
+  };
   const shared = (c, stage) => {
     if (letter === 'Q' || !grouped(c)) return c.numHeads > 1 ? ` Each head has its own W^${letter}, so it works in its own subspace.` : '';
     const g = stage.kvHead;
@@ -46,7 +50,9 @@ function projection(id, letter, title, what) {
     result: letter,
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
     formula: tex,
-    explanation: ({ config: c, stage }) => `${what(c)}${shared(c, stage)}`,
+    explanation: ({ config: c, stage }) => (c.kind === 'kv-cache'
+      ? `Token ${stage.step}\u2019s query: what the new token looks for among all the tokens so far. Only this one row is computed; earlier tokens\u2019 queries are never needed again.`
+      : `${what(c)}${shared(c, stage)}`),
     explain: {
       symbolic: (i, j, c) => `${letter}_{${i},${j}} = \\sum_d {${sourceOf(c, letter)}}_{${i},d}\\,W^{${letter}}_{d,${j}}`,
       filled: (e, { row: r, col: c }) => filledDot(e, `${letter}_{${r},${c}}`),
@@ -73,6 +79,7 @@ export const ATTENTION_STAGES = [
     formula: () => 'S = Q\\,K^{\\top}',
     explanation: ({ config: c, models }) => {
       const gpt3 = models.find((m) => m.id === 'gpt3-175b');
+      if (c.kind === 'kv-cache') return 'The new token\u2019s query meets every cached key, its own included: one row of t+1 scores. No causal mask is needed: the cache holds only the past.';
       const size = c.kind === 'cross' ? 'a T_q × T_kv matrix: one row per target token, one column per source token' : 'a T × T matrix of all pairwise scores, which is why attention\u2019s memory grows with the square of the sequence length';
       const scale = gpt3 ? ` At GPT-3\u2019s size (T = ${gpt3.contextLength}, ${gpt3.numHeads} heads, ${gpt3.numLayers} layers) one forward pass holds ${formatBillions(gpt3.scoreValues)} such scores (${gpt3.contextLength}\u00b2 \u00b7 ${gpt3.numHeads} \u00b7 ${gpt3.numLayers}; the lesson rounds it to ~37 billion).` : '';
       return `Every query meets every key in a dot product: entry (t, j) measures how well query t matches key j. This is ${size}.${c.kind === 'cross' ? '' : scale}`;

@@ -1,0 +1,69 @@
+// The KV-cache size calculator's data: which caches to size (the lesson's five models, a custom
+// row, the chapter's own layer) as engine.kvCacheBytes queries, and the table that shows the
+// engine's answers. Pure: the bytes come from the engine.
+
+import { formatBytes, formatCount } from './format.js';
+
+export const DTYPES = [
+  { id: 'fp32', label: 'fp32 (4 bytes)', bytes: 4 },
+  { id: 'fp16', label: 'fp16 (2 bytes)', bytes: 2 },
+  { id: 'bf16', label: 'bf16 (2 bytes)', bytes: 2 },
+  { id: 'int8', label: 'int8 (1 byte)', bytes: 1 },
+];
+
+// What the calculator's inputs hold first: LLaMA 3 8B's context and geometry in the custom row.
+export const DEFAULT_CALCULATOR = { context: '8192', dtype: 'fp16', batch: '1', dHead: '128', heads: '32', kvHeads: '8', layers: '32' };
+
+const number = (text) => Number(String(text).trim() === '' ? NaN : text);
+
+// The caches to size: { id, name, heads, kvHeads, dHead, layers, context?, bytes? } (context
+// and bytes given for the chapter's own float64 layer; the calculator's inputs otherwise).
+export function calculatorRows(catalog, calc, config) {
+  const models = catalog.models.map((m) => ({ id: m.id, name: m.name, heads: m.numHeads, kvHeads: m.numKvHeads, dHead: m.dK, layers: m.numLayers }));
+  const custom = { id: 'custom', name: 'Custom', heads: number(calc.heads), kvHeads: number(calc.kvHeads), dHead: number(calc.dHead), layers: number(calc.layers) };
+  const rows = [...models, custom];
+  if (config?.kind === 'kv-cache' && config.dK === config.dV) {
+    rows.push({ id: 'chapter', name: `This chapter\u2019s layer (T = ${config.seqLen}, float64)`, heads: config.numHeads, kvHeads: config.numKvHeads, dHead: config.dK, layers: 1, context: config.seqLen, bytes: 8 });
+  }
+  return rows;
+}
+
+/** engine.kvCacheBytes queries for one row: per token, in all, and the same model as MHA. */
+export function sizeQueries(row, calc) {
+  const bytes = row.bytes ?? DTYPES.find((d) => d.id === calc.dtype)?.bytes ?? NaN;
+  const base = { dHead: row.dHead, numKvHeads: row.kvHeads, numLayers: row.layers, bytesPerValue: bytes };
+  const context = row.context ?? number(calc.context);
+  const batch = row.context ? 1 : number(calc.batch);
+  return {
+    perToken: { ...base, seqLen: 1, batch: 1 },
+    total: { ...base, seqLen: context, batch },
+    mha: { ...base, numKvHeads: row.heads, seqLen: context, batch },
+  };
+}
+
+/**
+ * sized: [{ row, perToken, total, mha } | { row, error }] → the table: per-token and total size,
+ * the same model if every head kept its own K and V, and how far the lesson's formula (which
+ * multiplies by all heads) overstates the cache.
+ */
+export function calculatorView(calc, sized) {
+  return {
+    calc,
+    dtypes: DTYPES,
+    headers: ['model', 'K/V heads of heads', 'per token', 'in all', 'if it were MHA', 'the lesson\u2019s formula'],
+    rows: sized.map(({ row, error, perToken, total, mha }) => ({
+      id: row.id,
+      name: row.name,
+      cells: error
+        ? [`${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`, error]
+        : [
+          `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
+          formatBytes(perToken),
+          formatBytes(total),
+          formatBytes(mha),
+          row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
+        ],
+      error: Boolean(error),
+    })),
+  };
+}
