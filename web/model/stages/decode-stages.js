@@ -35,8 +35,11 @@ function cache(id, letter, title) {
     result: `${letter}_cache`,
     figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
     formula: () => `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
-    explanation: ({ stage }) =>
-      `The ${letter === 'K' ? 'keys' : 'values'} of tokens 0 to ${stage.step - 1 < 0 ? '(none yet)' : stage.step - 1} come from the cache; the last row, token ${stage.step}\u2019s, was computed just now and is appended. The cache grows by one row per step and is never recomputed.`,
+    explanation: ({ stage }) => {
+      const what = letter === 'K' ? 'keys' : 'values';
+      const before = stage.step === 0 ? `The cache is empty before the first step` : `The ${what} of tokens 0 to ${stage.step - 1} come from the cache`;
+      return `${before}; the last row, token ${stage.step}\u2019s, was computed just now and is appended. The cache grows by one row per step and is never recomputed.`;
+    },
     explain: null,
     highlight: () => ({}),
     view: { newRow: true },
