@@ -172,6 +172,8 @@ void add_checks(val &config, const trace &t) {
         val macs = val::object();
         macs.set("cached", numbers_js(k.macs_cached));
         macs.set("recomputed", numbers_js(k.macs_recomputed));
+        macs.set("cachedSoFar", numbers_js(k.macs_cached_so_far));
+        macs.set("recomputedSoFar", numbers_js(k.macs_recomputed_so_far));
         config.set("macs", macs);
     }
     if (t.config.kind == problem_kind::flash)
@@ -234,7 +236,8 @@ val spec_js(const generated_spec &s) {
     if (cross)
         o.set("keyLen", s.kv_len);
     o.set("dModel", s.d_model);
-    o.set("numHeads", s.num_heads);
+    if (s.kind != problem_kind::flash) // one head: flash takes no numHeads
+        o.set("numHeads", s.num_heads);
     const std::pair<const char *, std::optional<double>> optional[] = {
         {"numKvHeads", s.num_kv_heads},
         {"dK", s.d_k},
@@ -246,6 +249,10 @@ val spec_js(const generated_spec &s) {
             o.set(key, *value);
     if (!cross && s.kind != problem_kind::kv_cache)
         o.set("causal", s.causal);
+    if (s.kind == problem_kind::flash) {
+        o.set("blockRows", s.block_rows);
+        o.set("blockCols", s.block_cols);
+    }
     if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash)
         o.set("outputProjection", s.output_projection);
     o.set("scaleScores", s.scale_scores);
