@@ -5,7 +5,10 @@ For every preset the engine defines (read through scripts/print-presets.mjs, so 
 live in one place), draws what the engine draws and computes every stage as the lesson does.
 Writes tests/fixtures/lesson-reference.json (for node) and .txt (for Catch2): the sizes numpy
 used for each preset (`preset id key=value …`), then one matrix a line (`name rows cols v…`,
--inf for masked cells). Regenerate only with this script, after building the engine:
+-inf for masked cells). Keys: `preset:stage`, `preset:stage/head`; a decode step's or a tile's
+stage `preset:stage/head@step` (head `-` for none), and the operands that change from step to
+step under `preset:stage/head@step:operand`. Regenerate only with this script, after building
+the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
 import json
@@ -14,7 +17,7 @@ import subprocess
 
 import numpy as np
 
-VERSION = 2
+VERSION = 3
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
 
@@ -29,7 +32,7 @@ def engine_presets():
 def sizes_of(spec):
     """Every size and switch of a spec with the engine's defaults filled in, named like its config."""
     kind, d, h = spec.get("kind", "self"), spec["dModel"], spec.get("numHeads", 1)
-    cross, encoder = kind == "cross", kind == "encoder-layer"
+    cross, encoder, flash = kind == "cross", kind == "encoder-layer", kind == "flash"
     t = spec["queryLen"] if cross else spec["seqLen"]
     return {
         "kind": kind, "seed": spec.get("seed", 42), "skip": spec.get("skip", 0),
@@ -37,9 +40,12 @@ def sizes_of(spec):
         "numHeads": h, "numKvHeads": spec.get("numKvHeads", h),
         "dK": spec.get("dK", d // h), "dV": spec.get("dV", d // h),
         "dFF": spec.get("dFF", 4 * d) if encoder else None,
-        "validKeys": spec.get("validKeys"), "causal": spec.get("causal", False),
-        "outputProjection": encoder or spec.get("outputProjection", True),
+        "validKeys": spec.get("validKeys"),
+        "causal": kind == "kv-cache" or spec.get("causal", False),  # a cache holds only the past
+        "outputProjection": encoder or (not flash and spec.get("outputProjection", True)),
         "scaleScores": spec.get("scaleScores", True),
+        "blockRows": spec["blockRows"] if flash else None,
+        "blockCols": spec["blockCols"] if flash else None,
     }
 
 
@@ -66,6 +72,19 @@ def draw(s):
         p["W1"], p["W2"] = weight(d, s["dFF"]), weight(s["dFF"], d)
         p["b1"], p["b2"] = weight(s["dFF"]), weight(d)
     return p
+
+
+def at(stage, head=None, step=None):
+    """A stage's key: `scores/2`, `output`; in a decode step or a tile `scores/2@3`, `x_t/-@0`."""
+    if step is None:
+        return stage if head is None else f"{stage}/{head}"
+    return f"{stage}/{'-' if head is None else head}@{step}"
+
+
+def record(out, key, value, **operands):
+    """A stage's matrix under its key, and the operands that change per step under key:name."""
+    out[key] = value
+    out.update({f"{key}:{name}": m for name, m in operands.items()})
 
 
 def softmax(x):
@@ -129,12 +148,104 @@ def encoder_layer(s, p, out):
     out.update({"W1": p["W1"], "W2": p["W2"], "b1": p["b1"][None, :], "b2": p["b2"][None, :]})
 
 
+def decode_step(s, p, t, cache, out):
+    """Step t of decoding: token t's query against every key cached so far, after each K/V head
+    has appended token t's key and value. cache: per K/V head [K (t, DK), V (t, DV)]."""
+    group, x_t = s["numHeads"] // s["numKvHeads"], p["x"][t:t + 1]  # (1, D)
+    out[at("x_t", None, t)], heads = x_t, []
+    for i in range(s["numHeads"]):
+        g = i // group
+        q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
+        if i % group == 0:
+            for name, w, c in (("k", p["W_K"][g], 0), ("v", p["W_V"][g], 1)):
+                new = out[at(f"{name}_new", i, t)] = x_t @ w
+                old = {f"{name.upper()}_cache": cache[g][c]} if t > 0 else {}  # JSON: no (0, n)
+                cache[g][c] = np.vstack([cache[g][c], new])
+                record(out, at(f"{name}_cache", i, t), cache[g][c], **old)
+        scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, t+1): only the past, no mask
+        scaled = out[at("scaled", i, t)] = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        weights = out[at("weights", i, t)] = softmax(scaled)
+        out[at("totals", i, t)] = weights.sum(axis=-1, keepdims=True)
+        heads.append(weights @ cache[g][1])
+        out[at("head", i, t)] = heads[-1]
+    concat = np.concatenate(heads, axis=-1)  # (1, H·DV)
+    if not s["outputProjection"]:
+        return concat
+    out[at("concat", None, t)], out[at("output", None, t)] = concat, concat @ p["W_O"]
+    return out[at("output", None, t)]
+
+
+def decode_with_cache(s, p, out):
+    """Causal attention one token at a time with a KV cache; then its rows stacked, and the same
+    causal attention over the whole sequence at once."""
+    d_k, d_v = s["dK"], s["dV"]
+    cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(s["numKvHeads"])]
+    rows = [decode_step(s, p, t, cache, out) for t in range(s["seqLen"])]
+    out["stacked"] = np.vstack(rows)
+    whole = {}
+    out["causal_reference"] = multi_head_attention(s, p, whole)  # s["causal"] is true
+    out.update({k: m for k, m in whole.items() if k[0] == "W"})
+
+
+def flash_tile(s, q_i, k_j, v_j, corner, running, out, key):
+    """One tile of the online softmax (corner: its first query and key): the block's running
+    row max m, sum l and output O after it."""
+    m, l, o = running
+    scores = q_i @ k_j.T / np.sqrt(s["dK"]) if s["scaleScores"] else q_i @ k_j.T
+    if s["causal"]:
+        rows, cols = np.indices(scores.shape)
+        scores = np.where(corner[1] + cols > corner[0] + rows, -np.inf, scores)
+    m_new = np.maximum(m, scores.max(axis=1, keepdims=True))
+    p = np.exp(scores - m_new)
+    alpha = np.exp(m - m_new)  # rescales what was summed under the old max
+    l_new = alpha * l + p.sum(axis=1, keepdims=True)
+    o_new = alpha * o + p @ v_j
+    record(out, f"tile_scores/{key}", scores, Q_i=q_i, K_j=k_j)
+    record(out, f"tile_max/{key}", m_new, m=m)
+    record(out, f"tile_sum/{key}", l_new, l=l, α=alpha, P=p)
+    record(out, f"tile_out/{key}", o_new, O=o, α=alpha, P=p, V_j=v_j)
+    return m_new, l_new, o_new
+
+
+def flash_attention(s, p, out):
+    """One head tiled: each block of blockRows queries meets the blocks of blockCols keys in turn,
+    keeping a running row max m, sum l and unnormalised output O; no T × T matrix is formed."""
+    x, t, br, bc = p["x"], s["seqLen"], s["blockRows"], s["blockCols"]
+    q, k, v = x @ p["W_Q"][0], x @ p["W_K"][0], x @ p["W_V"][0]
+    out.update({"x": x, "W_Q/0": p["W_Q"][0], "W_K/0": p["W_K"][0], "W_V/0": p["W_V"][0],
+                "q/0": q, "k/0": k, "v/0": v})
+    step, blocks = 0, []
+    for i0 in range(0, t, br):
+        i1 = min(i0 + br, t)
+        rows = i1 - i0
+        m, l, o = np.full((rows, 1), -np.inf), np.zeros((rows, 1)), np.zeros((rows, s["dV"]))
+        for j0 in range(0, t, bc):
+            if s["causal"] and j0 > i1 - 1:
+                break  # every key from here on comes after the block's last query
+            j1 = min(j0 + bc, t)
+            m, l, o = flash_tile(s, q[i0:i1], k[j0:j1], v[j0:j1], (i0, j0), (m, l, o), out,
+                                 f"0@{step}")
+            step += 1
+        blocks.append(o / l)
+        record(out, f"block_out/0@{step - 1}", blocks[-1], O=o, l=l)
+    out["stacked"] = np.vstack(blocks)
+    scaled = q @ k.T / np.sqrt(s["dK"]) if s["scaleScores"] else q @ k.T
+    mask = attention_mask(s)
+    out["reference"] = softmax(scaled if mask is None else scaled + mask) @ v
+
+
 def stages(s):
-    """Every matrix of one preset, keyed like the trace: stage id or id/head, operand name."""
+    """Every matrix of one preset, keyed like the trace: stage id, id/head or id/head@step (see
+    `at`), a drawn operand's name, a stepped operand under its stage (see `record`)."""
     p = draw(s)
     out = {"x_q": p["x"], "x_kv": p["x_kv"]} if s["kind"] == "cross" else {"x": p["x"]}
     if s["kind"] == "encoder-layer":
         encoder_layer(s, p, out)
+    elif s["kind"] == "kv-cache":
+        del out["x"]  # decoding reads X one row a step: x_t
+        decode_with_cache(s, p, out)
+    elif s["kind"] == "flash":
+        flash_attention(s, p, out)
     else:
         multi_head_attention(s, p, out)
     return out

@@ -1,11 +1,14 @@
 // Every preset the engine defines against numpy (tests/fixtures, scripts/make-reference.py):
-// every stage of every head, every drawn weight and bias, the mask M and the weights' row totals.
-// What is drawn (X, X_q, X_kv, W…, b…) must be numpy's bit for bit: both sides multiply the
-// same normals by the same 0.1. What is computed must match to 1e-12.
+// every stage of every head (and of every decode step and tile), every drawn weight and bias,
+// the mask M, the weights' row totals, and the operands that change from step to step (the old
+// KV cache; a tile's Q_i, K_j, V_j, m, l, O, α and P). What is drawn (X, X_q, X_kv, x_t, W…,
+// b…) must be numpy's bit for bit: both sides multiply the same normals by the same 0.1. What is
+// computed must match to 1e-12.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <set>
+#include <string>
 
 #include "attention/engine.hpp"
 #include "attention/presets.hpp"
@@ -17,19 +20,32 @@ using namespace attention;
 
 namespace {
 
-std::string key_of(const std::string &preset, const std::string &name, int head) {
-    return preset + ":" + name + (head == no_head ? "" : "/" + std::to_string(head));
+// "preset:scores/2", "preset:output"; in a decode step or a tile "preset:scores/2@3",
+// "preset:x_t/-@0".
+std::string key_of(const std::string &preset, const std::string &name, int head,
+                   int step = no_step) {
+    const std::string h = head == no_head ? "" : std::to_string(head);
+    if (step == no_step)
+        return preset + ":" + name + (h.empty() ? "" : "/" + h);
+    return preset + ":" + name + "/" + (h.empty() ? "-" : h) + "@" + std::to_string(step);
 }
 
-// Drawn from the generator rather than computed; M is 0 or −∞ by construction.
-bool is_exact(const std::string &name) {
-    return name == "x" || name == "x_q" || name == "x_kv" || name == "M" || name[0] == 'W' ||
-           name[0] == 'b';
+// The stages drawn from the generator rather than computed: the inputs.
+bool is_drawn(stage_id id) {
+    return id == stage_id::x || id == stage_id::x_q || id == stage_id::x_kv || id == stage_id::x_t;
 }
 
-// The operands numpy has matrices for: the drawn weights and biases, and the mask.
-bool has_fixture(const operand &o) {
+// Operands drawn (W…, b…) or built (M is 0 or −∞): one fixture per preset, by name and head.
+bool is_drawn(const operand &o) {
     return o.name[0] == 'W' || o.name[0] == 'b' || o.name == "M";
+}
+
+// Operands that change from step to step and are no stage of the same step, keyed under their
+// stage ("…/0@4:α").
+bool is_stepped(const stage &s, const operand &o) {
+    static const std::set<std::string> names{"K_cache", "V_cache", "Q_i", "K_j", "V_j",
+                                             "m",       "l",       "O",   "α",   "P"};
+    return s.step != no_step && names.count(o.name) == 1;
 }
 
 // The fixture keys numpy wrote for one preset, e.g. every "lesson-causal:…".
@@ -46,23 +62,29 @@ struct comparer {
     std::string preset;
     std::set<std::string> compared;
 
-    void operator()(const std::string &name, int head, const matrix &got) {
-        const std::string key = key_of(preset, name, head);
+    void operator()(const std::string &key, bool exact, const matrix &got) {
         INFO("fixture " << key);
         REQUIRE(reference::matrices().count(key) == 1);
-        check::tensor(key, got, reference::matrices().at(key), is_exact(name) ? 0.0 : 1e-12);
+        check::tensor(key, got, reference::matrices().at(key), exact ? 0.0 : 1e-12);
         compared.insert(key);
     }
 };
 
 void compare_trace(const trace &t, comparer &compare) {
+    const std::string &p = compare.preset;
     for (const stage &s : t.stages) {
-        compare(name_of(s.id), s.head, s.values);
-        if (s.id == stage_id::weights)
-            compare("totals", s.head, s.totals); // (T, 1): every row sums to 1
-        for (const operand &o : s.operands)
-            if (has_fixture(o))
-                compare(o.name, o.head, o.values);
+        const std::string key = key_of(p, name_of(s.id), s.head, s.step);
+        compare(key, is_drawn(s.id), s.values);
+        if (s.id == stage_id::weights) // (T, 1): every row sums to 1
+            compare(key_of(p, "totals", s.head, s.step), false, s.totals);
+        for (const operand &o : s.operands) {
+            if (is_drawn(o))
+                compare(key_of(p, o.name, o.head), true, o.values);
+            else if (is_stepped(s, o) && rows(o.values) == 0)
+                CHECK(s.step == 0); // only the cache before the first token is empty: no fixture
+            else if (is_stepped(s, o))
+                compare(key + ":" + o.name, false, o.values);
+        }
     }
 }
 
@@ -75,9 +97,8 @@ std::string flag(bool v) {
 }
 
 std::string kind_text(problem_kind k) {
-    return k == problem_kind::cross           ? "cross"
-           : k == problem_kind::encoder_layer ? "encoder-layer"
-                                              : "self";
+    const char *const names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
+    return names[static_cast<int>(k)]; // problem_kind's order
 }
 
 // A preset's sizes after the engine resolved its defaults, written as the fixture writes them.
@@ -97,7 +118,9 @@ reference::sizes sizes_of(const generated_spec &s, const attention_config &c) {
             {"validKeys", c.valid_keys ? n(*c.valid_keys) : "null"},
             {"causal", flag(c.causal)},
             {"outputProjection", flag(c.output_projection)},
-            {"scaleScores", flag(c.scale_scores)}};
+            {"scaleScores", flag(c.scale_scores)},
+            {"blockRows", c.kind == problem_kind::flash ? n(c.block_rows) : "null"},
+            {"blockCols", c.kind == problem_kind::flash ? n(c.block_cols) : "null"}};
 }
 
 // The same trace, bit for bit: stage ids, heads, K/V heads, equations, axes, values, totals and

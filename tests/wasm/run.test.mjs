@@ -1,13 +1,15 @@
 // run() and forward() through the WASM engine: every preset the engine lists against numpy
-// (every stage, drawn weight, mask and row total), the stage order, shapes, axes, equations and
-// config of each kind, and explicit specs giving the same trace as generated ones.
+// (every stage of every head, decode step and tile; drawn weight, mask, row total, and the
+// operands that change from step to step), the stage order, steps, tiles, shapes, axes,
+// equations and config of each kind, and explicit specs giving the same trace as generated ones.
+// What decoding and FlashAttention report about themselves: steps.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
 import {
-  PRESETS, assertClose, expectedForm, expectedLabels, explicitSpecFor, fixture, fixtures, groupOf,
-  label, stageOf,
+  PRESETS, assertClose, expectedForm, expectedLabels, expectedTile, explicitSpecFor, fixture, fixtures,
+  groupOf, isStepped, label, labelOf, stageOf,
 } from './support.mjs';
 
 // Top-level: the tests below are made from the engine's own list of presets.
@@ -15,20 +17,34 @@ const engine = await createEngine();
 
 // Drawn (inputs, weights, biases) or built (the mask M of 0 and −∞): both sides hold the same
 // doubles. Everything else is computed, and agrees with numpy to 1e-12.
-const isExact = (name) => ['x', 'x_q', 'x_kv', 'M'].includes(name) || /^[Wb]/.test(name);
-const hasFixture = (operand) => /^[Wb]/.test(operand.name) || operand.name === 'M';
+const isExact = (id) => ['x', 'x_q', 'x_kv', 'x_t'].includes(id);
+const isDrawn = (operand) => /^(W|b\d)/.test(operand.name) || operand.name === 'M';
 
-// Every (fixture key, matrix) a trace offers for comparison with numpy: each stage, the row
-// totals of each weights stage, and the operands numpy drew or built (weights, biases, M).
+// Every [fixture key, matrix, what] a trace offers for comparison with numpy: each stage, the row
+// totals of each weights stage, the operands numpy drew or built (weights, biases, M), and the
+// stepped operands (the cache before step 0 has no rows, and no fixture).
 function* comparable(preset, trace) {
   for (const s of trace.stages) {
-    yield [`${preset}:${label(s.id, s.head)}`, s, s.id];
+    const key = `${preset}:${labelOf(s)}`;
+    yield [key, s, 'stage'];
     if (s.id === 'weights') {
-      yield [`${preset}:${label('totals', s.head)}`, { shape: [s.shape[0], 1], values: s.totals }, 'totals'];
+      const totals = { shape: [s.shape[0], 1], values: s.totals };
+      yield [`${preset}:${label('totals', s.head, s.step)}`, totals, 'totals'];
     }
-    for (const o of s.operands.filter(hasFixture)) yield [`${preset}:${label(o.name, o.head)}`, o, o.name];
+    for (const o of s.operands) {
+      if (isDrawn(o)) yield [`${preset}:${label(o.name, o.head)}`, o, 'drawn'];
+      else if (isStepped(s, o) && o.shape[0] > 0) yield [`${key}:${o.name}`, o, 'stepped'];
+    }
   }
 }
+
+// What forward() returns: the stacked steps or blocks, else the last stage.
+const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? trace.stages.at(-1);
+
+// The fields trace.config adds for decoding and FlashAttention (steps.test.mjs checks them).
+const CHECKS = ['maxDifference', 'stepDifferences', 'cacheBytes', 'macs', 'floats'];
+const withoutChecks = (config) =>
+  Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
 // The K/V parameter and cache counts trace.config.kv reports, by hand.
 function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
@@ -40,11 +56,11 @@ function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
 
 // Asserts two traces hold the same stages, operands and values, exactly.
 function assertSameStages(got, want) {
-  assert.deepEqual(got.stages.map((s) => label(s.id, s.head)), want.stages.map((s) => label(s.id, s.head)));
+  assert.deepEqual(got.stages.map(labelOf), want.stages.map(labelOf));
   got.stages.forEach((s, i) => {
     const w = want.stages[i];
-    const name = label(s.id, s.head);
-    const form = (t) => [t.kvHead, t.equation, t.symbolic, t.axes];
+    const name = labelOf(s);
+    const form = (t) => [t.kvHead, t.step, t.tile, t.equation, t.symbolic, t.axes];
     assert.deepEqual(form(s), form(w), name);
     assertClose(name, s, w, 0);
     assert.deepEqual(s.totals, w.totals, `${name}: totals`);
@@ -70,23 +86,30 @@ describe('run: every preset against numpy', () => {
       const trace = engine.run({ preset });
 
       test('config holds the sizes numpy used, the seed and the K/V counts', () => {
-        const { kv, ...config } = trace.config;
+        const { kv, ...config } = withoutChecks(trace.config);
         assert.deepEqual(config, configSizes);
         assert.deepEqual(kv, kvCounts(sizes));
       });
 
+      test('the preset\'s spec, run as given, is the preset', () => {
+        const again = engine.run(engine.presets().find((p) => p.id === preset).spec);
+        assert.deepEqual(again.config, trace.config);
+        assertSameStages(again, trace);
+      });
+
       test('stage ids in the lesson order; head and kvHead are null only for whole-sequence stages', () => {
-        assert.deepEqual(trace.stages.map((s) => label(s.id, s.head)), expectedLabels(sizes));
+        assert.deepEqual(trace.stages.map(labelOf), expectedLabels(sizes));
         for (const s of trace.stages) {
-          const name = label(s.id, s.head);
+          const name = labelOf(s);
           if (s.head === null) assert.equal(s.kvHead, null, `${name}: kvHead`);
           else assert.equal(s.kvHead, Math.floor(s.head / groupOf(sizes)), `${name}: kvHead`);
+          assert.deepEqual(s.tile, expectedTile(s, sizes), `${name}: tile`);
         }
       });
 
       test('every stage matches numpy to 1e-12 (inputs exactly, masked −∞ as null)', () => {
         for (const s of trace.stages) {
-          const name = label(s.id, s.head);
+          const name = labelOf(s);
           assert.ok(s.values instanceof Float64Array, `${name}: values is a Float64Array`);
           assertClose(name, s, fixture(`${preset}:${name}`), isExact(s.id) ? 0 : 1e-12);
         }
@@ -94,10 +117,10 @@ describe('run: every preset against numpy', () => {
 
       test('the drawn weights and biases are numpy\'s exactly, and so is the mask M', () => {
         const drawn = new Set();
-        for (const [key, o, name] of comparable(preset, trace)) {
-          if (!hasFixture({ name })) continue;
+        for (const [key, o, what] of comparable(preset, trace)) {
+          if (what !== 'drawn') continue;
           assertClose(key, o, fixture(key), 0);
-          if (name !== 'M') drawn.add(key);
+          if (!key.endsWith(':M')) drawn.add(key);
         }
         const { numHeads, numKvHeads, outputProjection, kind } = sizes;
         const biasesAndFfn = kind === 'encoder-layer' ? 4 : 0;
@@ -106,13 +129,14 @@ describe('run: every preset against numpy', () => {
 
       test('every weights row sums to 1: totals match numpy\'s; other stages carry none', () => {
         for (const s of trace.stages) {
-          const name = label(s.id, s.head);
+          const name = labelOf(s);
           if (s.id !== 'weights') {
             assert.equal(s.totals, null, `${name}: totals`);
             continue;
           }
           const totals = { shape: [s.shape[0], 1], values: s.totals };
-          assertClose(`${name} totals`, totals, fixture(`${preset}:${label('totals', s.head)}`), 1e-12);
+          const key = `${preset}:${label('totals', s.head, s.step)}`;
+          assertClose(`${name} totals`, totals, fixture(key), 1e-12);
           const ones = { shape: totals.shape, values: totals.values.map(() => 1) };
           assertClose(`${name} totals`, totals, ones, 1e-12);
         }
@@ -127,8 +151,8 @@ describe('run: every preset against numpy', () => {
 
       test('shapes, axes and equations of every stage', () => {
         for (const s of trace.stages) {
-          const name = label(s.id, s.head);
-          const want = expectedForm(s.id, trace.config);
+          const name = labelOf(s);
+          const want = expectedForm(s.id, trace.config, s);
           assert.deepEqual(s.shape, want.shape, `${name}: shape`);
           assert.deepEqual(s.axes, want.axes, `${name}: axes`);
           assert.equal(s.values.length, s.shape[0] * s.shape[1], `${name}: values.length`);
@@ -136,24 +160,26 @@ describe('run: every preset against numpy', () => {
         }
       });
 
-      test('forward() equals the last stage of run()', () => {
+      test('forward() equals the result of run(): the last stage, or the stacked steps or blocks', () => {
         const out = engine.forward({ preset });
-        assertClose('forward', out, trace.stages.at(-1), 0);
+        assertClose('forward', out, resultOf(trace), 0);
         assert.ok(out.values instanceof Float64Array);
       });
 
       if (sizes.outputProjection) {
-        test('the output stage is the sum of its per-head contributions', () => {
-          const output = stageOf(trace, 'output');
-          const parts = output.operands.filter((o) => o.name === 'contribution');
-          assert.deepEqual(parts.map((p) => p.head), Array.from({ length: sizes.numHeads }, (_, h) => h));
-          const sum = new Float64Array(output.values.length);
-          for (const p of parts) p.values.forEach((v, i) => { sum[i] += v; });
-          assertClose('Σ contributions', { shape: output.shape, values: sum }, output, 1e-12);
+        test('each output stage is the sum of its per-head contributions', () => {
+          for (const output of trace.stages.filter((s) => s.id === 'output')) {
+            const parts = output.operands.filter((o) => o.name === 'contribution');
+            assert.deepEqual(parts.map((p) => p.head), Array.from({ length: sizes.numHeads }, (_, h) => h));
+            const sum = new Float64Array(output.values.length);
+            for (const p of parts) p.values.forEach((v, i) => { sum[i] += v; });
+            const total = { shape: output.shape, values: sum };
+            assertClose(`Σ contributions of ${labelOf(output)}`, total, output, 1e-12);
+          }
         });
       }
 
-      if (sizes.kind !== 'encoder-layer') {
+      if (sizes.kind === 'self' || sizes.kind === 'cross') {
         test('an explicit spec with the same matrices gives the same trace (seed null)', () => {
           const explicit = engine.run(explicitSpecFor(preset));
           assert.deepEqual(explicit.config, { ...trace.config, seed: null });
@@ -264,6 +290,7 @@ describe('run: other specs', () => {
     const sizes = {
       kind: 'self', seqLen: 6, kvLen: 6, dModel: 9, numHeads: 3, numKvHeads: 3, dK: 2, dV: 5, dFF: null,
       validKeys: null, causal: true, outputProjection: true, scaleScores: true,
+      blockRows: null, blockCols: null,
     };
     const { kv, ...config } = trace.config;
     assert.deepEqual(config, { ...sizes, seed: 7 });
