@@ -94,6 +94,10 @@ void check_against_causal(const attention_params &p, const attention_config &c,
             double(kv_cache_bytes(t + 1, c.d_k, c.d_v, c.num_kv_heads, 1, sizeof(double), 1)));
         checks.macs_cached.push_back(decode_macs(c, t, true));
         checks.macs_recomputed.push_back(decode_macs(c, t, false));
+        const double cached_before = t ? checks.macs_cached_so_far.back() : 0.0;
+        const double recomputed_before = t ? checks.macs_recomputed_so_far.back() : 0.0;
+        checks.macs_cached_so_far.push_back(cached_before + checks.macs_cached.back());
+        checks.macs_recomputed_so_far.push_back(recomputed_before + checks.macs_recomputed.back());
     }
 }
 

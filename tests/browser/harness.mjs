@@ -100,7 +100,8 @@ export function currentView(page) {
 // Stage file names: multi-head-07-scores-h0.
 export function stageSlug(prefix, index, stage) {
   const head = stage.head === null ? '' : `-h${stage.head}`;
-  return `${prefix}-${String(index + 1).padStart(2, '0')}-${stage.id}${head}`;
+  const step = stage.step === null || stage.step === undefined ? '' : `-t${stage.step}`;
+  return `${prefix}-${String(index + 1).padStart(3, '0')}-${stage.id}${head}${step}`;
 }
 
 export function stageHash(preset, stage) {

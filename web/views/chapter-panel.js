@@ -109,6 +109,9 @@ function decode(root, p) {
   if (p.rows) {
     const rows = { headers: ['', ...p.rows.decoded.map((_, j) => String(j))], rows: [[`decode step ${p.step}`, ...p.rows.decoded], [`causal pass, row ${p.step}`, ...p.rows.causal]] };
     const wrap = el('div', 'row-compare');
+    wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
+    wrap.setAttribute('role', 'group');
+    wrap.setAttribute('aria-label', `Decode step ${p.step} beside row ${p.step} of the causal pass`);
     wrap.append(table(rows, 'compare-table'));
     root.append(el('p', 'panel-label', `The same row from one causal forward pass (largest difference ${p.difference}):`), wrap);
   }

@@ -77,6 +77,8 @@ struct trace_checks {
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
     std::vector<double> macs_cached;      // decoding: multiply-adds of each step with the cache
     std::vector<double> macs_recomputed;  // … and recomputing every past K and V instead
+    std::vector<double> macs_cached_so_far;     // decoding: Σ of macs_cached over steps 0 … t
+    std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
 };
 
 struct trace {
