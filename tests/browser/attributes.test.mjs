@@ -40,10 +40,22 @@ test('attributes: chapter picks its first preset; the output projection and the 
   for (const name of ['chapter', 'output-projection', 'no-scale', 'kv-heads', 'd-ff', 'key-tokens', 'valid-keys']) assert.ok(ATTRIBUTES.includes(name), name);
 });
 
+test('attributes: step picks a decode step or tile; block sizes belong to FlashAttention', () => {
+  const r = read({ chapter: 'kv-cache', stage: 'k_cache', head: '2', step: '3' });
+  assert.deepEqual([r.errors, r.wanted.stage, r.wanted.head, r.wanted.time], [[], 'k_cache', 2, 3]);
+  const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, null) };
+  assert.deepEqual([s.steps[s.step].id, s.steps[s.step].head, s.steps[s.step].step], ['k_cache', 2, 3]);
+  assert.deepEqual(read({ chapter: 'kv-cache', step: 'third' }).errors, ['step: "third" is not a whole number (decode steps and tiles count from 0).']);
+  const flash = read({ chapter: 'flash', 'block-rows': '3', 'block-cols': '1' });
+  assert.deepEqual([flash.errors, flash.wanted.form.blockRows, flash.wanted.form.blockCols], [[], '3', '1']);
+  assert.match(read({ chapter: 'flash', 'block-rows': '9' }).errors[0], /^block-rows: B_r must be at most the number of tokens \(T = 5\)\.$/);
+  assert.deepEqual(read({ chapter: 'kv-cache', 'block-rows': '2' }).errors, ['block-rows: not a setting of chapter "kv-cache".']);
+});
+
 test('attributes: a chapter\u2019s own settings only, presets of that chapter only', () => {
   assert.deepEqual(read({ chapter: 'attention', 'd-ff': '32' }).errors, ['d-ff: not a setting of chapter "attention".']);
   assert.deepEqual(read({ chapter: 'cross', preset: 'gqa-4-2' }).errors, ['preset: "gqa-4-2" belongs to chapter "gqa", not "cross".']);
-  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer"\.$/);
+  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer", "kv-cache", "flash"\.$/);
   assert.match(read({ chapter: 'gqa', 'kv-heads': '3' }).errors[0], /^kv-heads: K\/V heads must divide heads/);
 });
 

@@ -7,7 +7,8 @@ import { el } from '../views/dom.js';
 
 const HINT = [
   'Step with ', ['kbd', '\u2190'], ' ', ['kbd', '\u2192'], ', jump with ', ['kbd', 'Home'], ' ', ['kbd', 'End'],
-  '. Click a number in the result (or focus it and press ', ['kbd', 'Enter'],
+  '; in the KV-cache and FlashAttention chapters ', ['kbd', '\u2191'], ' ', ['kbd', '\u2193'],
+  ' move one decode step or tile. Click a number in the result (or focus it and press ', ['kbd', 'Enter'],
   ') to see how it was computed; hover or focus any cell for its full precision.',
 ];
 

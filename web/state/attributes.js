@@ -103,7 +103,7 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
     controls: readChoice(get, 'controls', CONTROLS, controls, errors),
     theme: readChoice(get, 'theme', THEMES, theme, errors),
   };
-  const heads = Number(form.heads);
+  const heads = chapterById(form.chapter).fields.includes('heads') ? Number(form.heads) : 1; // flash: one head
   if (!errors.length && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
   return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false } };
 }
