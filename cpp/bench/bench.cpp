@@ -1,16 +1,18 @@
 // Timings for `npm run bench`, built natively and for WASM from this one source: the
-// multi-head forward without a trace, and spec → trace, at the bench's configs.
-// Prints one JSON line per measurement.
-#include <algorithm>
-#include <chrono>
+// multi-head forward without a trace, and spec → trace, at the bench's configs; FlashAttention's
+// tiled pass against ordinary attention; decoding with a KV cache against recomputing.
+// Prints one JSON line per measurement. `attention_bench forward|flash|decode` runs one part.
 #include <cstdio>
-#include <vector>
+#include <string>
 
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
 
 #include "attention/engine.hpp"
+#include "decode_bench.hpp"
+#include "flash_bench.hpp"
+#include "timing.hpp"
 
 using namespace attention;
 
@@ -21,22 +23,23 @@ struct bench_config {
     bool traced;
 };
 
-template <class F> double median_ms(F work, int repeats) {
-    std::vector<double> ms;
-    for (int r = 0; r < repeats; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        work();
-        ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
+void bench_forward(const bench_config &b) {
+    generated_spec spec;
+    spec.seq_len = double(b.t), spec.d_model = double(b.d), spec.num_heads = double(b.h);
+    const problem p = make_problem(spec);
+    // forward: the prepared problem's product only. traced: spec → trace, as run() does.
+    const auto work = [&] {
+        b.traced ? (void)run_traced(make_problem(spec, true)) : (void)forward(p);
+    };
+    const double budget_ms = b.t * b.d >= 256 * 256 ? 400.0 : 50.0; // repeats for a stable median
+    const int repeats = bench::repeats_for(bench::ms_of(work), budget_ms, 5);
+    std::printf("{\"t\":%zu,\"d\":%zu,\"h\":%zu,\"traced\":%s,\"ms\":%.6f,\"repeats\":%d}\n", b.t,
+                b.d, b.h, b.traced ? "true" : "false", bench::median_ms(work, repeats), repeats);
 }
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
 #ifdef __GLIBC__
     // glibc hands large blocks back to the kernel on free, so each run would pay page faults
     // again (costly in a VM); WASM's heap keeps its pages. Keep freed memory in the heap so
@@ -44,22 +47,19 @@ int main() {
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
+    const std::string only = argc > 1 ? argv[1] : "";
+    const auto wanted = [&](const char *part) { return only.empty() || only == part; };
     const bench_config configs[] = {
         {5, 16, 4, false}, {64, 128, 8, false}, {256, 256, 8, false}, {1024, 768, 12, false},
         {5, 16, 4, true},  {64, 128, 8, true},  {256, 256, 8, true}};
-    for (const bench_config &b : configs) {
-        generated_spec spec;
-        spec.seq_len = double(b.t), spec.d_model = double(b.d), spec.num_heads = double(b.h);
-        const problem p = make_problem(spec);
-        // forward: the prepared problem's product only. traced: spec → trace, as run() does.
-        const auto work = [&] {
-            b.traced ? (void)run_traced(make_problem(spec, true)) : (void)forward(p);
-        };
-        const double budget_ms =
-            b.t * b.d >= 256 * 256 ? 400.0 : 50.0; // repeats for a stable median
-        const double once = median_ms(work, 1);
-        const int repeats = std::clamp(int(budget_ms / std::max(once, 1e-3)), 5, 2001);
-        std::printf("{\"t\":%zu,\"d\":%zu,\"h\":%zu,\"traced\":%s,\"ms\":%.6f,\"repeats\":%d}\n",
-                    b.t, b.d, b.h, b.traced ? "true" : "false", median_ms(work, repeats), repeats);
-    }
+    if (wanted("forward"))
+        for (const bench_config &b : configs)
+            bench_forward(b);
+    // One head of d_model 768 with the d_k of a 12-head layer, in 64 × 64 tiles.
+    if (wanted("flash"))
+        for (const bool causal : {false, true})
+            bench::bench_flash({1024, 768, 64, 64, causal});
+    // The forward's largest layer, decoded token by token; W_O on, as in the engine's default.
+    if (wanted("decode"))
+        bench::bench_decode({1024, 768, 12, 12});
 }
