@@ -115,19 +115,21 @@ inline matrix naive_matmul(const matrix &a, const matrix &b) {
     return c;
 }
 
-// "scores/2" for a head's stage, "output" for a shared one.
-inline std::string label(attention::stage_id id, int head) {
+// "scores/2" for a head's stage, "output" for a shared one; "@3" adds a decode step or tile.
+inline std::string label(attention::stage_id id, int head, int step = attention::no_step) {
     const std::string name = attention::name_of(id);
-    return head == attention::no_head ? name : name + "/" + std::to_string(head);
+    const std::string at = step == attention::no_step ? "" : "@" + std::to_string(step);
+    return (head == attention::no_head ? name : name + "/" + std::to_string(head)) + at;
 }
 
-// The stage with this id and head; fails the test when the trace has none.
+// The stage with this id, head and step; fails the test when the trace has none.
 inline const attention::stage &stage_of(const attention::trace &t, attention::stage_id id,
-                                        int head = attention::no_head) {
+                                        int head = attention::no_head,
+                                        int step = attention::no_step) {
     for (const attention::stage &s : t.stages)
-        if (s.id == id && s.head == head)
+        if (s.id == id && s.head == head && s.step == step)
             return s;
-    FAIL("no stage " << label(id, head));
+    FAIL("no stage " << label(id, head, step));
     throw;
 }
 
@@ -140,23 +142,25 @@ inline const matrix &operand_of(const attention::stage &s, const std::string &na
     throw;
 }
 
-// The trace's stages as "id/head" labels, in order.
+// The trace's stages as "id/head@step" labels, in order.
 inline std::vector<std::string> labels(const attention::trace &t) {
     std::vector<std::string> out;
     for (const attention::stage &s : t.stages)
-        out.push_back(label(s.id, s.head));
+        out.push_back(label(s.id, s.head, s.step));
     return out;
 }
 
 // A config in one line, for INFO.
 inline std::string describe(const attention::attention_config &c) {
-    static const char *kinds[] = {"self", "cross", "encoder-layer"};
+    static const char *kinds[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
     std::ostringstream o;
     o << kinds[int(c.kind)] << ", T " << c.seq_len << ", T_kv " << c.kv_len << ", D " << c.d_model
       << ", H " << c.num_heads << ", H_kv " << c.num_kv_heads << ", DK " << c.d_k << ", DV "
       << c.d_v << ", DFF " << c.d_ff << (c.causal ? ", causal" : "")
       << (c.valid_keys ? ", validKeys " + std::to_string(*c.valid_keys) : "")
       << (c.output_projection ? ", W_O" : "") << (c.scale_scores ? "" : ", unscaled");
+    if (c.kind == attention::problem_kind::flash)
+        o << ", B_r " << c.block_rows << ", B_c " << c.block_cols;
     return o.str();
 }
 

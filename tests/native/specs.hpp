@@ -37,6 +37,23 @@ inline generated_spec encoder(double t, double d, double h, double dff, bool cau
     return s;
 }
 
+// KV-cache decoding of T tokens: H query heads over H_kv cached K/V heads (default H).
+inline generated_spec decode(double t, double d, double h, double dk, double dv,
+                             std::optional<double> h_kv = std::nullopt, bool w_o = true) {
+    generated_spec s = self(t, d, h, dk, dv, false, w_o, h_kv);
+    s.kind = problem_kind::kv_cache;
+    return s;
+}
+
+// FlashAttention: one head of DK / DV over T tokens, in tiles of B_r queries × B_c keys.
+inline generated_spec flash(double t, double d, double dk, double dv, double b_r, double b_c,
+                            bool causal = false) {
+    generated_spec s = self(t, d, 1, dk, dv, causal, false);
+    s.kind = problem_kind::flash;
+    s.block_rows = b_r, s.block_cols = b_c;
+    return s;
+}
+
 // Every kind and switch at least once: self (± causal, ± W_O, unscaled, d_k ≠ d_v),
 // grouped-query and multi-query, cross (± validKeys, T_q above and below T_kv), encoder.
 inline std::vector<generated_spec> every_kind() {
@@ -54,6 +71,24 @@ inline std::vector<generated_spec> every_kind() {
             cross(3, 7, 6, 3, 2, 2, 4, false),
             encoder(5, 16, 4, 64),
             encoder(4, 6, 2, 5, true)};
+}
+
+// The kinds whose stages carry a step: decoding (MHA, GQA, MQA, ± W_O, d_k ≠ d_v, unscaled)
+// and FlashAttention (± causal, tiles that do and do not divide T, one tile, unscaled).
+inline std::vector<generated_spec> stepped_kinds() {
+    generated_spec unscaled_decode = decode(3, 6, 2, 2, 3, 1);
+    unscaled_decode.scale_scores = false;
+    generated_spec unscaled_flash = flash(4, 6, 3, 2, 3, 2, true);
+    unscaled_flash.scale_scores = false;
+    return {decode(4, 8, 2, 4, 4),
+            decode(5, 12, 4, 3, 2, 2),
+            decode(3, 8, 4, 2, 2, 1, false),
+            unscaled_decode,
+            flash(7, 8, 4, 4, 2, 3),
+            flash(7, 8, 4, 3, 3, 2, true),
+            flash(5, 6, 2, 5, 5, 5, true),
+            flash(6, 4, 2, 2, 1, 6, true),
+            unscaled_flash};
 }
 
 } // namespace specs

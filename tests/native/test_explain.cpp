@@ -1,79 +1,20 @@
-// explain_cell on every cell of every stage of every preset (and of a sweep of every kind):
-// each cell rule's parts put back together give the cell's value.
+// explain_cell on every cell of every stage of every preset (and of a sweep of every kind, decode
+// steps included): each of the lesson's cell rules, its parts put back together, gives the
+// cell's value. The tiled rules of FlashAttention are in test_explain_tiles.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>
-#include <functional>
 
-#include "attention/engine.hpp"
-#include "attention/explain.hpp"
-#include "attention/presets.hpp"
-#include "check.hpp"
-#include "specs.hpp"
+#include "explain_sweep.hpp"
 
 using namespace attention;
 using check::inf;
 using check::label;
 
-namespace {
-
-const std::vector<trace> &traces() {
-    static const std::vector<trace> all = [] {
-        std::vector<trace> out;
-        for (const preset_info &p : presets())
-            out.push_back(run_traced(make_problem(p.spec)));
-        for (const generated_spec &s : specs::every_kind())
-            out.push_back(run_traced(make_problem(s)));
-        return out;
-    }();
-    return all;
-}
-
-using cell_check = std::function<void(const trace &, const stage &, std::size_t, std::size_t,
-                                      const cell_explanation &)>;
-
-// Explains every cell of every stage whose rule is one of `rules`, checks that the explanation
-// holds the cell's value, then runs `check` on it. Returns the number of cells explained.
-std::size_t for_each_cell(std::initializer_list<cell_rule> rules, const cell_check &check) {
-    std::size_t cells = 0;
-    for (const trace &t : traces())
-        for (const stage &s : t.stages) {
-            if (std::find(rules.begin(), rules.end(), entry(s.id).cell) == rules.end())
-                continue;
-            for (std::size_t i = 0; i < rows(s.values); ++i)
-                for (std::size_t j = 0; j < cols(s.values); ++j) {
-                    INFO(check::describe(t.config)
-                         << ": " << label(s.id, s.head) << " (" << i << ", " << j << ")");
-                    const cell_explanation e = explain_cell(t, s.id, s.head, i, j);
-                    REQUIRE(e.value == s.values(i, j)); // −∞ == −∞ too
-                    check(t, s, i, j, e);
-                    ++cells;
-                }
-        }
-    return cells;
-}
-
-const matrix &op(const stage &s, std::size_t i) {
-    return s.operands.at(i).values;
-}
-
-// Σ terms in order is e.sum, and every term is a · b with a from op0's row.
-void check_terms(const cell_explanation &e, const matrix &left, std::size_t row) {
-    REQUIRE(e.terms.size() == cols(left));
-    double sum = 0;
-    for (std::size_t p = 0; p < e.terms.size(); ++p) {
-        CHECK(e.terms[p].a == left(row, p));
-        CHECK(e.terms[p].a * e.terms[p].b == e.terms[p].product);
-        sum += e.terms[p].product;
-    }
-    CHECK(sum == e.sum);
-}
-
-bool near(double got, double want) {
-    return std::fabs(got - want) <= 1e-12 * std::max(1.0, std::fabs(want));
-}
-
-} // namespace
+using sweep::check_terms;
+using sweep::for_each_cell;
+using sweep::near;
+using sweep::op;
 
 TEST_CASE("explain: dot stages: the terms add up to the value", "[explain]") {
     const std::size_t cells = for_each_cell(
@@ -95,8 +36,10 @@ TEST_CASE("explain: scaled: the scores' sum over the divisor is the value", "[ex
     const std::size_t cells =
         for_each_cell({cell_rule::scaled_dot}, [](const trace &t, const stage &s, std::size_t i,
                                                   std::size_t, const cell_explanation &e) {
-            check_terms(
-                e, check::operand_of(check::stage_of(t, stage_id::scores, s.head), "Q", s.head), i);
+            check_terms(e,
+                        check::operand_of(check::stage_of(t, stage_id::scores, s.head, s.step), "Q",
+                                          s.head),
+                        i);
             CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
             CHECK(near(e.sum / e.divisor, e.value));
         });
@@ -151,11 +94,11 @@ TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
 
 TEST_CASE("explain: concat: a cell is its source head's cell", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::copy_column}, [](const trace &t, const stage &, std::size_t i,
+        for_each_cell({cell_rule::copy_column}, [](const trace &t, const stage &s, std::size_t i,
                                                    std::size_t j, const cell_explanation &e) {
             CHECK(e.source_head == int(j / t.config.d_v));
             CHECK(e.source_col == j % t.config.d_v);
-            const stage &head = check::stage_of(t, stage_id::head, e.source_head);
+            const stage &head = check::stage_of(t, stage_id::head, e.source_head, s.step);
             CHECK(head.values(i, e.source_col) == e.value);
         });
     CHECK(cells > 0);
@@ -234,6 +177,9 @@ TEST_CASE("explain: drawn inputs carry only their value", "[explain]") {
             CHECK_FALSE(e.norm.has_value());
             CHECK(e.addends.empty());
             CHECK(e.source_head == no_head);
+            CHECK_FALSE(e.row_max.has_value());
+            CHECK(e.row.empty());
+            CHECK(e.divisor == 1.0);
         });
     CHECK(cells > 0);
 }

@@ -1,6 +1,8 @@
 // The presets the stepper opens with, and the lesson's table of real models.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <map>
 #include <set>
 
 #include "attention/engine.hpp"
@@ -17,8 +19,14 @@ TEST_CASE("presets: every preset runs traced and forward, and they agree", "[pre
         const problem p = make_problem(info.spec, true);
         const trace t = run_traced(p);
         REQUIRE_FALSE(t.stages.empty());
-        // The final stage is what forward returns: norm2, output, or the one head without W_O.
-        check::tensor("forward = last stage", forward(p), t.stages.back().values, 0);
+        // What forward returns: the final stage (norm2, output, or the one head without W_O);
+        // decoding and tiling end with their stacked rows, then the reference they are checked
+        // against.
+        const bool checked =
+            p.config.kind == problem_kind::kv_cache || p.config.kind == problem_kind::flash;
+        const stage &result = checked ? check::stage_of(t, stage_id::stacked) : t.stages.back();
+        check::tensor("forward = " + check::label(result.id, result.head), forward(p),
+                      result.values, 0);
         CHECK(trace_value_count(p.config) == recorded_value_count(t));
     }
 }
@@ -31,18 +39,26 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
         CHECK_FALSE(info.title.empty());
         CHECK(preset(info.id).seq_len == info.spec.seq_len);
         const problem_kind kind = info.spec.kind;
-        if (info.chapter == "cross")
-            CHECK(kind == problem_kind::cross);
-        else if (info.chapter == "encoder-layer")
-            CHECK(kind == problem_kind::encoder_layer);
-        else
-            CHECK(kind == problem_kind::self);
+        const std::map<std::string, problem_kind> kind_of_chapter{
+            {"attention", problem_kind::self},    {"gqa", problem_kind::self},
+            {"cross", problem_kind::cross},       {"encoder-layer", problem_kind::encoder_layer},
+            {"kv-cache", problem_kind::kv_cache}, {"flash", problem_kind::flash}};
+        REQUIRE(kind_of_chapter.count(info.chapter) == 1);
+        CHECK(kind == kind_of_chapter.at(info.chapter));
         CHECK(info.tokens.size() == std::size_t(info.spec.seq_len));
         CHECK(info.key_tokens.size() ==
               (kind == problem_kind::cross ? std::size_t(info.spec.kv_len) : 0));
     }
     CHECK(ids.size() == presets().size());
     CHECK(presets().front().id == "lesson-multi-head");
+    std::vector<std::string> order;
+    for (const preset_info &info : presets())
+        order.push_back(info.id);
+    CHECK(order == std::vector<std::string>{"lesson-multi-head", "lesson-self-attention",
+                                            "lesson-causal", "cross-translation", "cross-padding",
+                                            "gqa-4-2", "mqa-4-1", "gqa-4-4", "encoder-layer",
+                                            "kv-cache-gqa", "kv-cache-mha", "flash-causal",
+                                            "flash-full"});
 }
 
 TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets]") {
@@ -53,6 +69,15 @@ TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets
     CHECK(padding.kv_len == 4);
     CHECK(padding.valid_keys == 3.0);
     CHECK(preset("encoder-layer").d_ff == 64.0);
+    CHECK(preset("kv-cache-gqa").num_kv_heads == 2.0);
+    CHECK(preset("kv-cache-mha").num_kv_heads == 4.0);
+    const problem decoding = make_problem(preset("kv-cache-gqa"));
+    CHECK(decoding.config.causal); // decoding is causal by nature
+    CHECK(decoding.config.num_heads == 4);
+    const generated_spec causal = preset("flash-causal"), full = preset("flash-full");
+    CHECK((causal.causal && causal.block_rows == 2 && causal.block_cols == 2));
+    CHECK((!full.causal && full.block_rows == 2 && full.block_cols == 3));
+    CHECK(std::fmod(causal.seq_len, causal.block_rows) != 0); // the last block is short
     for (const preset_info &info : presets())
         CHECK(info.from_lesson == (info.id.rfind("lesson-", 0) == 0));
 }
@@ -75,11 +100,26 @@ TEST_CASE("presets: lesson-causal draws after the multi-head example's 1104 norm
     check::tensor("X after 1104 normals", make_problem(s).params.x, rng.randn(4, 8), 0);
 }
 
+TEST_CASE("presets: the flash presets tile the lesson's self-attention example", "[presets]") {
+    // Same seed and sizes (T 5, D 8, one head of 4): X, W_Q, W_K, W_V are the lesson's draws,
+    // so Q, K, V are its Q, K, V bit for bit, and the tiled output is its head to rounding.
+    const trace lesson = run_traced(make_problem(preset("lesson-self-attention")));
+    const trace full = run_traced(make_problem(preset("flash-full")));
+    for (const stage_id id : {stage_id::x, stage_id::q, stage_id::k, stage_id::v}) {
+        const int head = id == stage_id::x ? no_head : 0;
+        check::tensor(name_of(id), check::stage_of(full, id, head).values,
+                      check::stage_of(lesson, id, head).values, 0);
+    }
+    check::tensor("stacked vs the lesson's head", check::stage_of(full, stage_id::stacked).values,
+                  check::stage_of(lesson, stage_id::head, 0).values, 1e-15);
+}
+
 TEST_CASE("presets: an unknown id names the known ones", "[presets]") {
     CHECK_THROWS_AS(preset("nope"), std::invalid_argument);
     CHECK_THROWS_WITH(preset("nope"),
                       Contains("preset: \"nope\" is not one of lesson-multi-head") &&
-                          Contains("gqa-4-2") && Contains("encoder-layer"));
+                          Contains("gqa-4-2") && Contains("encoder-layer") &&
+                          Contains("kv-cache-gqa") && Contains("flash-full"));
 }
 
 TEST_CASE("models: the lesson's table of real models", "[presets][models]") {

@@ -1,10 +1,14 @@
 // The fields of the new kinds, refused by name and rule: numKvHeads, queryLen / keyLen,
-// validKeys, dFF, skip; head sizes when dModel does not split; explicit cross and GQA shapes.
+// validKeys, dFF, skip, blockRows / blockCols; head sizes when dModel does not split; explicit
+// cross and GQA shapes; what decoding and tiling fix (causal, one head); steps in explain_cell.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <stdexcept>
 
 #include "attention/engine.hpp"
+#include "attention/explain.hpp"
+#include "attention/presets.hpp"
 #include "check.hpp"
 #include "specs.hpp"
 
@@ -155,4 +159,71 @@ TEST_CASE("validation kinds: explicit cross shapes", "[validation][cross]") {
     CHECK_THROWS_WITH(make_problem(s), Contains("validKeys: 4 is out of range [1, 3]"));
     s.valid_keys = 0;
     CHECK_THROWS_WITH(make_problem(s), Contains("validKeys: 0 is out of range [1, 3]"));
+}
+
+TEST_CASE("validation kinds: blockRows and blockCols are whole numbers in [1, seqLen]",
+          "[validation][flash]") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (const bool rows_field : {true, false}) {
+        const char *name = rows_field ? "blockRows" : "blockCols";
+        CAPTURE(name);
+        auto with = [&](double v) {
+            generated_spec s = specs::flash(5, 8, 4, 4, 2, 2);
+            (rows_field ? s.block_rows : s.block_cols) = v;
+            return s;
+        };
+        const std::string field = std::string(name) + ": ";
+        CHECK_THROWS_WITH(make_problem(with(0)), Contains(field + "0 is out of range [1, 5]"));
+        CHECK_THROWS_WITH(make_problem(with(6)), Contains(field + "6 is out of range [1, 5]"));
+        CHECK_THROWS_WITH(make_problem(with(-2)), Contains(field + "-2 is out of range [1, 5]"));
+        CHECK_THROWS_WITH(make_problem(with(1.5)), Contains(field + "1.5 is not a whole number"));
+        CHECK_THROWS_WITH(make_problem(with(nan)), Contains(field + "NaN is not a finite number"));
+        const problem whole = make_problem(with(5)); // one tile may span every token
+        CHECK((rows_field ? whole.config.block_rows : whole.config.block_cols) == 5);
+    }
+    generated_spec other = specs::self(5, 8, 1, 4, 4);
+    other.block_rows = other.block_cols = 0; // only flash reads them
+    CHECK(make_problem(other).config.block_rows == 0);
+}
+
+TEST_CASE("validation kinds: decoding is causal, flash has one head and no W_O",
+          "[validation][decode][flash]") {
+    generated_spec decode = specs::decode(3, 8, 2, 4, 4);
+    decode.causal = false;
+    const problem d = make_problem(decode);
+    CHECK(d.config.causal);
+    CHECK(d.config.output_projection);
+    CHECK(d.params.w_o.size() == 64); // W_O: (H·DV, D) = (8, 8)
+    generated_spec flash = specs::flash(3, 8, 4, 4, 1, 1);
+    flash.output_projection = true;
+    const problem f = make_problem(flash);
+    CHECK_FALSE(f.config.output_projection);
+    CHECK(f.config.num_heads == 1);
+    CHECK(f.params.w_o.size() == 0);
+    CHECK(f.params.w_q.size() == 1);
+}
+
+TEST_CASE("validation kinds: explain_cell needs the step of a stepped stage",
+          "[validation][explain][decode][flash]") {
+    const trace t = run_traced(make_problem(preset("kv-cache-gqa")));
+    CHECK_NOTHROW(explain_cell(t, stage_id::k_cache, 0, 2, 3, 2));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::k_cache, 0, 0, 0),
+                      Contains("stage: no stage \"k_cache\" for head 0 in this trace"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::k_cache, 0, 0, 0, 5),
+                      Contains("stage: no stage \"k_cache\" for head 0 at step 5 in this trace"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::k_cache, 1, 0, 0, 0),
+                      Contains("no stage \"k_cache\" for head 1 at step 0")); // group of head 0
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::k_cache, 0, 3, 0, 2),
+                      Contains("cell: (3, 0) is outside k_cache's shape (3, 4)"));
+    CHECK_THROWS_WITH(explain_cell(t, stage_id::stacked, no_head, 0, 0, 0),
+                      Contains("no stage \"stacked\" for head -1 at step 0"));
+    const trace flash = run_traced(make_problem(preset("flash-causal")));
+    CHECK_NOTHROW(explain_cell(flash, stage_id::tile_out, 0, 0, 3, 5));
+    CHECK_THROWS_WITH(explain_cell(flash, stage_id::tile_out, 0, 0, 0, 6),
+                      Contains("no stage \"tile_out\" for head 0 at step 6"));
+    CHECK_THROWS_WITH(explain_cell(flash, stage_id::block_out, 0, 0, 0, 1),
+                      Contains("no stage \"block_out\" for head 0 at step 1")); // not a block's end
+    const trace plain = run_traced(make_problem(preset("lesson-multi-head")));
+    CHECK_THROWS_WITH(explain_cell(plain, stage_id::q, 0, 0, 0, 0),
+                      Contains("no stage \"q\" for head 0 at step 0"));
 }

@@ -1,6 +1,7 @@
 // Every refused input reaches JS as a real Error whose message names the field (and, for
 // numbers, the value and the rule); after each one the engine still computes correctly: the
 // next preset in turn, of every kind, gives exactly the trace it gave before any error.
+// Decoding's and tiling's fields, explain steps and kvCacheBytes: errors-steps.test.mjs.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
@@ -113,7 +114,7 @@ const explicitGqa = (fields) => ({ X: I2, W_Q: [col, col, col, col], W_K: [col, 
 
 // The kind, the fields each kind takes, and the new fields' rules: [title, spec, text].
 const KIND_CASES = [
-  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer'],
+  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer, kv-cache, flash'],
   ['kind a number', generated({ kind: 5 }), 'kind: must be a string, got number'],
   ['kind null', generated({ kind: null }), 'kind: must be a string, got null'],
   ['causal on cross', cross({ causal: true }), `spec: unknown field "causal" ${known('kind "cross"')}`],
@@ -178,7 +179,8 @@ const EXPLAIN_CASES = [
   ['stage a number', cell({ stage: 5 }), 'stage: must be a stage id string'],
   ['unknown stage', cell({ stage: 'nope' }), 'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, '
     + 'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, '
-    + 'residual2, norm2'],
+    + 'residual2, norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, tile_scores, tile_max, '
+    + 'tile_sum, tile_out, block_out, reference'],
   ['a stage of another kind', cell({ stage: 'norm1', head: null }), 'stage: no stage "norm1"'],
   ['masked without a mask', cell({ stage: 'masked' }), 'stage: no stage "masked"'],
   ['head 9', cell({ head: 9 }), 'stage: no stage "q" for head 9'],

@@ -1,7 +1,7 @@
-// explain() through the WASM engine, on every cell of every stage of every preset: each cell
-// rule's parts, put back together, give the cell's value (Σ terms, ÷ divisor, + mask, softmax,
-// copied column, sum, layer norm, + bias, ReLU). Then one cross-attention case by hand, and the
-// lists explain walks: engine.presets() (each spec runs as listed) and engine.models().
+// explain() through the WASM engine on every cell of every stage of every preset, at every decode
+// step and tile: each cell rule's parts, put back together, give the cell's value. Then a
+// cross-attention case by hand, engine.presets() (each spec runs as listed), engine.models(),
+// and engine.kvCacheBytes of the lesson's models, by hand.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
@@ -14,8 +14,13 @@ const RULE = {
   x: 'none', x_q: 'none', x_kv: 'none', q: 'dot', k: 'dot', v: 'dot', scores: 'dotRows',
   scaled: 'scaledDot', masked: 'mask', weights: 'softmax', head: 'dot', concat: 'copyColumn',
   output: 'dot', residual1: 'sum', norm1: 'norm', ffn_pre: 'affine', ffn_hidden: 'relu',
-  ffn_out: 'affine', residual2: 'sum', norm2: 'norm',
+  ffn_out: 'affine', residual2: 'sum', norm2: 'norm', x_t: 'none', k_new: 'dot', v_new: 'dot',
+  k_cache: 'none', v_cache: 'none', stacked: 'none', causal_reference: 'none',
+  tile_scores: 'scaledDotRows', tile_max: 'runningMax', tile_sum: 'runningSum',
+  tile_out: 'runningOut', block_out: 'divideRows', reference: 'none',
 };
+// The stage with this id and head at the same decode step or tile (step null for neither).
+const sibling = (trace, id, head, step) => trace.stages.find((x) => x.id === id && x.head === head && x.step === step);
 
 const at = (m, row, col) => m.values[row * m.shape[1] + col];
 const near = (got, want) => Math.abs(got - want) <= 1e-12 * Math.max(1, Math.abs(want));
@@ -35,7 +40,7 @@ function assertTerms(e, left, row, where) {
 // rule → (trace, stage, row, col, explanation, where) → asserts. Operands are read by position.
 const CHECKS = {
   none(trace, s, row, col, e, where) {
-    for (const key of ['terms', 'softmax', 'input', 'mask', 'bias', 'addends', 'norm', 'source']) {
+    for (const key of ['terms', 'softmax', 'input', 'mask', 'bias', 'addends', 'norm', 'source', 'rowMax', 'row']) {
       assert.equal(e[key], null, `${where}: ${key}`);
     }
   },
@@ -53,7 +58,7 @@ const CHECKS = {
     assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
   },
   scaledDot(trace, s, row, col, e, where) {
-    const scores = trace.stages.find((x) => x.id === 'scores' && x.head === s.head);
+    const scores = sibling(trace, 'scores', s.head, s.step);
     assertTerms(e, scores.operands[0], row, where);
     const { scaleScores, dK } = trace.config;
     assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
@@ -80,7 +85,7 @@ const CHECKS = {
   copyColumn(trace, s, row, col, e, where) {
     const { dV } = trace.config;
     assert.deepEqual(e.source, { head: Math.floor(col / dV), col: col % dV }, `${where}: source`);
-    const head = trace.stages.find((x) => x.id === 'head' && x.head === e.source.head);
+    const head = sibling(trace, 'head', e.source.head, s.step);
     assert.equal(at(head, row, e.source.col), e.value, `${where}: the head's cell`);
   },
   sum(trace, s, row, col, e, where) {
@@ -109,6 +114,45 @@ const CHECKS = {
     assert.equal(e.input, at(s.operands[0], row, col), `${where}: input`);
     assert.ok(Object.is(Math.max(0, e.input), e.value), `${where}: max(0, ${e.input}) vs ${e.value}`);
   },
+  scaledDotRows(trace, s, row, col, e, where) {
+    const [q, k] = s.operands; // Q_i · K_jᵀ reads row `col` of K_j
+    assertTerms(e, q, row, where);
+    e.terms.forEach((t, p) => assert.equal(t.b, at(k, col, p), `${where}: term ${p}'s b`));
+    const { scaleScores, dK, causal } = trace.config;
+    assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
+    const future = s.tile.keyRows[0] + col > s.tile.queryRows[0] + row;
+    assert.equal(e.masked, causal && future, `${where}: masked iff the key comes after the query`);
+    assert.equal(e.masked, e.value === -Infinity, `${where}: masked iff −∞`);
+    if (!e.masked) assert.ok(near(e.sum / e.divisor, e.value), `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
+  },
+  runningMax(trace, s, row, col, e, where) {
+    const [m, scores] = s.operands;
+    assert.equal(e.previous, at(m, row, 0), `${where}: previous m`);
+    assert.equal(e.rowMax, Math.max(...Array.from({ length: scores.shape[1] }, (_, k) => at(scores, row, k))), `${where}: row max`);
+    assert.equal(Math.max(e.previous, e.rowMax), e.value, `${where}: max(previous, rowMax)`);
+  },
+  runningSum(trace, s, row, col, e, where) {
+    const [l, alpha, p] = s.operands;
+    assert.equal(e.previous, at(l, row, 0), `${where}: previous l`);
+    assert.equal(e.alpha, at(alpha, row, 0), `${where}: α`);
+    assert.deepEqual([...e.row], Array.from({ length: p.shape[1] }, (_, k) => at(p, row, k)), `${where}: P's row`);
+    assert.equal(sumOf([...e.row]), e.sum, `${where}: Σ row`);
+    assert.ok(near(e.alpha * e.previous + e.sum, e.value), `${where}: α·l + Σ P`);
+  },
+  runningOut(trace, s, row, col, e, where) {
+    const [o, alpha, p, v] = s.operands;
+    assert.equal(e.previous, at(o, row, col), `${where}: previous O`);
+    assert.equal(e.alpha, at(alpha, row, 0), `${where}: α`);
+    assertTerms(e, p, row, where);
+    e.terms.forEach((t, k) => assert.equal(t.b, at(v, k, col), `${where}: term ${k}'s b`));
+    assert.ok(near(e.alpha * e.previous + e.sum, e.value), `${where}: α·O + Σ P·V`);
+  },
+  divideRows(trace, s, row, col, e, where) {
+    const [o, l] = s.operands;
+    assert.equal(e.input, at(o, row, col), `${where}: O`);
+    assert.equal(e.divisor, at(l, row, 0), `${where}: l`);
+    assert.equal(e.input / e.divisor, e.value, `${where}: O / l`);
+  },
 };
 
 const PRESET_IDS = engine.presets().map((p) => p.id);
@@ -124,8 +168,8 @@ describe('explain: every cell of every preset', () => {
           for (const s of trace.stages.filter((x) => RULE[x.id] === rule)) {
             for (let row = 0; row < s.shape[0]; row += 1) {
               for (let col = 0; col < s.shape[1]; col += 1) {
-                const where = `${preset} ${s.id}/${s.head} (${row}, ${col})`;
-                const e = engine.explain({ preset }, { stage: s.id, head: s.head, row, col });
+                const where = `${preset} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
+                const e = engine.explain({ preset }, { stage: s.id, head: s.head, step: s.step, row, col });
                 assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
                 CHECKS[rule](trace, s, row, col, e, where);
               }
@@ -181,7 +225,9 @@ describe('explain: cross-attention by hand', () => {
 });
 
 describe('presets() and models()', () => {
-  const CHAPTERS = { attention: 'self', gqa: 'self', cross: 'cross', 'encoder-layer': 'encoder-layer' };
+  const CHAPTERS = {
+    attention: 'self', gqa: 'self', cross: 'cross', 'encoder-layer': 'encoder-layer', 'kv-cache': 'kv-cache', flash: 'flash',
+  };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {
     const presets = engine.presets();
@@ -206,6 +252,9 @@ describe('presets() and models()', () => {
     assert.equal(spec['mqa-4-1'].numKvHeads, 1);
     assert.deepEqual([spec['cross-padding'].keyLen, spec['cross-padding'].validKeys], [4, 3]);
     assert.equal(spec['encoder-layer'].dFF, 64);
+    assert.deepEqual([spec['kv-cache-gqa'].numKvHeads, spec['kv-cache-mha'].numKvHeads], [2, 4]);
+    const tiles = ({ causal, blockRows, blockCols }) => [causal, blockRows, blockCols];
+    assert.deepEqual([tiles(spec['flash-causal']), tiles(spec['flash-full'])], [[true, 2, 2], [false, 2, 3]]);
     // gqa-4-2: K/V parameters 2 · 16 · (4 + 4) = 256 (multi-head 512); cache 5 · 2 · 8 = 80 (160).
     const { kv } = engine.run({ preset: 'gqa-4-2' }).config;
     assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
@@ -224,5 +273,31 @@ describe('presets() and models()', () => {
       row('llama3-70b', 'LLaMA 3 (70B)', 8192, 64, 128, 80, 8, 8192),
     ]);
     assert.equal(engine.models()[2].scoreValues, 38654705664); // 2048² · 96 · 96
+  });
+});
+
+describe('kvCacheBytes: the lesson\'s models at full context in fp16', () => {
+  // 2 (K and V) · context · d_head · K/V heads · layers · 2 bytes, batch 1.
+  const HAND = [
+    ['GPT-2 117M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
+    ['GPT-2 1.5B: 2 · 1024 · 64 · 25 · 48 · 2 = 300 MiB', [1024, 64, 25, 48], 314572800],
+    ['GPT-3 175B: 2 · 2048 · 128 · 96 · 96 · 2 = 9 GiB', [2048, 128, 96, 96], 9663676416],
+    ['LLaMA 3 8B: 2 · 8192 · 128 · 8 · 32 · 2 = 1 GiB', [8192, 128, 8, 32], 1073741824],
+    ['LLaMA 3 70B: 2 · 8192 · 128 · 8 · 80 · 2 = 2.5 GiB', [8192, 128, 8, 80], 2684354560],
+  ];
+  for (const [title, [seqLen, dHead, numKvHeads, numLayers], bytes] of HAND) {
+    test(title, () => assert.equal(engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue: 2 }), bytes));
+  }
+  test('the same from engine.models(), and batch and bytes scale it', () => {
+    const bytes = engine.models().map((m) => engine.kvCacheBytes({
+      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
+    }));
+    assert.deepEqual(bytes, HAND.map(([, , b]) => b));
+    const gpt2 = { seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12 };
+    assert.equal(engine.kvCacheBytes({ ...gpt2, bytesPerValue: 4, batch: 8 }), 16 * 37748736);
+  });
+  test('exactly 2^53 comes back exact', () => { // 2 · 2²⁶ · 2¹⁰ · 2⁸ · 2⁴ · 2² · 2²
+    const edge = { seqLen: 2 ** 26, dHead: 1024, numKvHeads: 256, numLayers: 16, bytesPerValue: 4, batch: 4 };
+    assert.equal(engine.kvCacheBytes(edge), 2 ** 53);
   });
 });

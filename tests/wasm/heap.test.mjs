@@ -1,6 +1,6 @@
 // Heap stability: after warm-up, thousands of runs of every kind (self, grouped-query, cross,
-// encoder layer) and refused calls must not grow the WASM heap (a C++ leak) nor keep JS memory
-// alive (a leaked Embind handle or copy).
+// encoder layer, KV-cache decoding, FlashAttention), kvCacheBytes calls and refused calls must
+// not grow the WASM heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
 //
 // How the WASM heap is measured: engine.heapBytes() reports inUse (malloc's bytes in use,
 // mallinfo().uordblks), top (sbrk(0)) and memory (the WASM memory's size). inUse is exact:
@@ -26,6 +26,14 @@ const I2 = [[1, 0], [0, 1]];
 const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
 const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
 
+// kvCacheBytes queries refused for their type, an unknown field, a value, the product past 2⁵³.
+const KV_REFUSED = [
+  () => engine.kvCacheBytes(null),
+  () => engine.kvCacheBytes({ seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12, bytesPerValue: 2, extra: 1 }),
+  () => engine.kvCacheBytes({ seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12, bytesPerValue: 17 }),
+  () => engine.kvCacheBytes({ seqLen: 2 ** 32 - 1, dHead: 2 ** 20 + 1, numKvHeads: 1, numLayers: 1, bytesPerValue: 1 }),
+];
+
 // Calls that fail at different depths: in the bindings, in validation after matrices were
 // copied, in explain after a whole trace was built, in randn; for every kind of spec.
 const FAILING = [
@@ -48,6 +56,15 @@ const FAILING = [
   () => engine.forward(explicitCross({ W_K: [I2, I2, I2], W_V: [I2, I2, I2] })),
   () => engine.explain({ preset: 'gqa-4-2' }, { stage: 'k', head: 1, row: 0, col: 0 }),
   () => engine.explain({ preset: 'encoder-layer' }, { stage: 'norm1', head: null, row: 5, col: 0 }),
+  () => engine.run({ kind: 'kv-cache', seqLen: 3, dModel: 8, numHeads: 2, causal: true }),
+  () => engine.forward({ kind: 'kv-cache', seqLen: 3, dModel: 8, numHeads: 4, numKvHeads: 3 }),
+  () => engine.run({ kind: 'flash', seqLen: 5, dModel: 8, numHeads: 2, blockRows: 2, blockCols: 2 }),
+  () => engine.run({ kind: 'flash', seqLen: 5, dModel: 8, blockRows: 6, blockCols: 2 }),
+  () => engine.forward({ kind: 'flash', seqLen: 5, dModel: 8, blockRows: 2 }),
+  () => engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 5, row: 0, col: 0 }),
+  () => engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 1.5, row: 0, col: 0 }),
+  () => engine.explain({ preset: 'flash-causal' }, { stage: 'tile_out', head: 0, step: 5, row: 1, col: 0 }),
+  ...KV_REFUSED,
 ];
 
 const failEach = () => FAILING.forEach((f) => assert.throws(f, Error));
@@ -83,17 +100,19 @@ describe('heap', () => {
     assert.deepEqual(last.stages.at(-1).values, first, 'the 10,000th run still gives the same output');
   });
 
-  test('19,000 refused calls of nineteen kinds do not grow the WASM heap', () => {
+  test(`${FAILING.length},000 refused calls of ${FAILING.length} kinds do not grow the WASM heap`, () => {
     failEach(); // warm-up
     assertStable('failing calls', 1_000, FAILING.length, failEach);
   });
 
   test('runs, forwards and explains of every preset do not grow the WASM heap', () => {
     const ids = engine.presets().map((p) => p.id);
-    // One cell of a stage per preset explained in turn: the last stage, whatever its rule.
+    // One cell of a stage per preset explained in turn: the last stage that has a step (a decode
+    // step or tile), else the last stage, whatever its rule.
     const cells = ids.map((preset) => {
-      const last = engine.run({ preset }).stages.at(-1);
-      return { stage: last.id, head: last.head, row: 0, col: 0 };
+      const { stages } = engine.run({ preset });
+      const last = stages.findLast((s) => s.step !== null) ?? stages.at(-1);
+      return { stage: last.id, head: last.head, step: last.step, row: 0, col: 0 };
     });
     const round = () => ids.forEach((preset, i) => {
       engine.run({ preset });
@@ -112,10 +131,27 @@ describe('heap', () => {
       { kind: 'cross', queryLen: 3, keyLen: 5, dModel: 8, numHeads: 2, validKeys: 4 },
       { seqLen: 4, dModel: 8, numHeads: 4, numKvHeads: 1, causal: true },
       { kind: 'encoder-layer', seqLen: 4, dModel: 8, numHeads: 2, dFF: 12, causal: true },
+      { kind: 'kv-cache', seqLen: 6, dModel: 8, numHeads: 4, numKvHeads: 1, outputProjection: false },
+      { kind: 'kv-cache', seqLen: 3, dModel: 6, numHeads: 2, dK: 4, dV: 2 },
+      { kind: 'flash', seqLen: 7, dModel: 8, dK: 3, dV: 2, blockRows: 3, blockCols: 2, causal: true },
+      { kind: 'flash', seqLen: 6, dModel: 4, blockRows: 6, blockCols: 1, scaleScores: false },
     ];
     const round = () => specs.forEach((spec) => engine.run(spec));
     for (let i = 0; i < 50; i += 1) round(); // warm-up
     assertStable('every kind', 500, specs.length, round);
+  });
+
+  test('kvCacheBytes, accepted and refused, does not grow the WASM heap', () => {
+    const models = engine.models().map((m) => ({
+      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
+    }));
+    const round = (i) => {
+      for (const query of models) assert.ok(engine.kvCacheBytes(query) > 0);
+      assert.throws(KV_REFUSED[i % KV_REFUSED.length], Error);
+    };
+    for (let i = 0; i < 100; i += 1) round(i); // warm-up
+    const jsGrowth = assertStable('kvCacheBytes', 4_000, models.length + 1, round);
+    assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
   });
 
   test('refused calls between good ones do not grow the WASM heap', () => {
