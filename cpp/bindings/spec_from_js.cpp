@@ -79,8 +79,9 @@ std::vector<row_list> per_head(const val &spec, const char *key) {
     return out;
 }
 
+// field: the argument's name in messages (spec, query); what: whose fields these are.
 void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
-                           const std::string &what) {
+                           const std::string &what, const char *field = "spec") {
     const val keys = val::global("Object").call<val>("keys", spec);
     for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
         const std::string key = keys[i].as<std::string>();
@@ -88,8 +89,8 @@ void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
             std::string list;
             for (const std::string &k : known)
                 list += (list.empty() ? "" : ", ") + k;
-            reject("spec", "unknown field \"" + key.substr(0, 40) + "\" for " + what +
-                               " (known: " + list + ")");
+            reject(field, "unknown field \"" + key.substr(0, 40) + "\" for " + what +
+                              " (known: " + list + ")");
         }
     }
 }
@@ -249,7 +250,7 @@ double kv_cache_bytes_js(const val &query) {
                "must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }");
     reject_unknown_fields(query,
                           {"seqLen", "dHead", "numKvHeads", "numLayers", "bytesPerValue", "batch"},
-                          "kvCacheBytes");
+                          "kvCacheBytes", "query");
     kv_cache_query q;
     q.seq_len = required_number(query, "seqLen");
     q.d_head = required_number(query, "dHead");

@@ -120,7 +120,7 @@ const KV_BYTES_CASES = [
   ['query an array', [1024, 64, 12, 12, 2], NOT_AN_OBJECT],
   ['query a function', () => 1, NOT_AN_OBJECT],
   ['unknown field', fp16({ layers: 12 }),
-    'unknown field "layers" for kvCacheBytes (known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen)'],
+    'query: unknown field "layers" for kvCacheBytes (known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen)'],
   ...FIELDS.slice(0, 5).map((f) => [`${f} missing`, fp16({ [f]: undefined }), `${f}: is missing; give a whole number`]),
   ...FIELDS.flatMap((f) => badValues(f).map(([v, rule]) => [`${f} ${typeof v === 'string' ? `'${v}'` : String(v)}`, fp16({ [f]: v }), `${f}: ${rule}`])),
   ['bytesPerValue 17', fp16({ bytesPerValue: 17 }), 'bytesPerValue: 17 is out of range [1, 16]'],

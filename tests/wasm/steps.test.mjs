@@ -102,6 +102,9 @@ function decodingChecks(trace) {
     assert.deepEqual(config.cacheBytes, want.cacheBytes);
     assert.deepEqual(config.macs.cached, want.cached);
     assert.deepEqual(config.macs.recomputed, want.recomputed);
+    const runningTotal = (list) => list.map((_, t) => list.slice(0, t + 1).reduce((a, b) => a + b, 0));
+    assert.deepEqual(config.macs.cachedSoFar, runningTotal(want.cached));
+    assert.deepEqual(config.macs.recomputedSoFar, runningTotal(want.recomputed));
     assert.equal(config.floats, undefined);
   });
 }
