@@ -128,9 +128,32 @@ void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, si
     }
 }
 
-// Dispatches the degenerate shapes, then runs the blocked product. There is deliberately
-// no separate loop for tiny matrices: measured down to 5×16 @ 16×4, packing plus the
-// micro-kernel is as fast as plain loops in WASM and twice as fast natively.
+// One row of A (a decode step's token): c = a · B without packing, which would copy all of B
+// to use each value once. Each c[j] is summed in the blocked product's order, KC terms at a
+// time from 0 and then added to c, so both paths give the same bits. B is read in memory order:
+// row by row when it is row-major, column by column when it is Bᵀ (its rows are contiguous).
+void row_product(size_t k, size_t n, View a, View b, double *c) {
+    std::vector<double> partial(n);
+    for (size_t pc = 0; pc < k; pc += KC) {
+        const size_t end = std::min(k, pc + KC);
+        std::fill(partial.begin(), partial.end(), 0.0);
+        if (b.cs == 1) {
+            for (size_t p = pc; p < end; ++p)
+                for (size_t j = 0; j < n; ++j)
+                    partial[j] += a(0, p) * b(p, j);
+        } else {
+            for (size_t j = 0; j < n; ++j)
+                for (size_t p = pc; p < end; ++p)
+                    partial[j] += a(0, p) * b(p, j);
+        }
+        for (size_t j = 0; j < n; ++j)
+            c[j] = pc == 0 ? partial[j] : c[j] + partial[j];
+    }
+}
+
+// Dispatches the degenerate shapes and single rows, then runs the blocked product. There is
+// deliberately no separate loop for other small matrices: measured down to 5×16 @ 16×4,
+// packing plus the micro-kernel is as fast as plain loops in WASM and twice as fast natively.
 void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc) {
     if (m == 0 || n == 0)
         return;
@@ -139,6 +162,8 @@ void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc
             std::fill(c + i * ldc, c + i * ldc + n, 0.0);
         return;
     }
+    if (m == 1)
+        return row_product(k, n, a, b, c);
     blocked_product(m, k, n, a, b, c, ldc);
 }
 
