@@ -40,7 +40,7 @@ function plain(value, field) {
   }
 }
 
-/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, heapBytes }. */
+/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach, heapBytes }. */
 export function wrapEngine(wasm) {
   return Object.freeze({
     /** Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation, symbolic, values, totals, operands }] }. */
@@ -55,6 +55,8 @@ export function wrapEngine(wasm) {
     presets: () => wasm.presets(),
     /** Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. */
     kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),
+    /** For each head alone, ‖Δoutput‖ / ‖output‖ when it is pruned: [{ head, change }]. */
+    pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
     /** The lesson's real models: [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }]. */
     models: () => wasm.models(),
     /** Bytes malloc holds, the heap's top and the memory's size: for leak tests. */

@@ -1,5 +1,5 @@
 // The engine loader (ES module): the only importer of the Emscripten ES factory.
-// createEngine() → { run, forward, explain, randn, presets, models, kvCacheBytes, heapBytes }; errors from C++ arrive as thrown Errors.
+// createEngine() → { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach, heapBytes }; errors from C++ arrive as thrown Errors.
 import createAttentionModule from './attention-wasm.mjs';
 import { wrapEngine } from './engine-api.js';
 

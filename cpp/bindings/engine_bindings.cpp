@@ -69,14 +69,19 @@ val explain_js(val spec, val cell) {
                 ? int(whole_number("head", number_field(cell, "head", 0), 0, limits::max_heads - 1))
                 : no_head;
         const bool stepped = !cell["step"].isNull() && !cell["step"].isUndefined();
-        const int step =
-            stepped ? int(whole_number("step", number_field(cell, "step", 0), 0, 1u << 20)) : no_step;
+        const int step = stepped
+                             ? int(whole_number("step", number_field(cell, "step", 0), 0, 1u << 20))
+                             : no_step;
         const trace t = run_traced(problem_from(spec, true));
         return explanation_js(explain_cell(
             t, id, head,
             whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
             whole_number("col", number_field(cell, "col", NAN), 0, limits::max_d_ff * 64), step));
     });
+}
+
+val prune_each_entry(val spec) {
+    return result_of([&] { return prune_each_js(spec); });
 }
 
 val kv_cache_bytes_entry(val query) {
@@ -123,5 +128,6 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     emscripten::function("presets", &presets_js);
     emscripten::function("models", &models_js);
     emscripten::function("kvCacheBytes", &kv_cache_bytes_entry);
+    emscripten::function("pruneEach", &prune_each_entry);
     emscripten::function("heapUsage", &heap_usage);
 }

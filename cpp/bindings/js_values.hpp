@@ -42,6 +42,9 @@ val explanation_js(const attention::cell_explanation &e);
 // engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }).
 double kv_cache_bytes_js(const val &query);
 
+// engine.pruneEach(spec): [{ head, change }], each head pruned alone.
+val prune_each_js(const val &spec);
+
 // engine.presets() and engine.models().
 val presets_js();
 val models_js();

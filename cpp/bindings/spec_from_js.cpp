@@ -96,7 +96,8 @@ void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
 }
 
 // The kind as JS spells it, in problem_kind's order.
-const char *const kind_names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
+const char *const kind_names[] = {"self",     "cross", "encoder-layer",
+                                  "kv-cache", "flash", "designed"};
 
 problem_kind kind_of(const val &spec) {
     const val v = spec["kind"];
@@ -109,19 +110,21 @@ problem_kind kind_of(const val &spec) {
         if (kind == kind_names[k])
             return static_cast<problem_kind>(k);
     reject("kind", "\"" + kind.substr(0, 40) +
-                       "\" is not one of self, cross, encoder-layer, kv-cache, flash");
+                       "\" is not one of self, cross, encoder-layer, kv-cache, flash, designed");
 }
 
 // The fields each kind of generated spec takes.
 std::set<std::string> generated_fields(problem_kind kind) {
-    std::set<std::string> common{"kind",     "seed", "skip", "dModel",
-                                 "numHeads", "dK",   "dV",   "scaleScores"};
+    if (kind == problem_kind::designed) // built from its tokens: nothing is drawn
+        return {"kind", "tokens", "causal", "prunedHeads"};
+    std::set<std::string> common{"kind", "seed", "skip",        "dModel",     "numHeads",
+                                 "dK",   "dV",   "scaleScores", "weightScale"};
     switch (kind) {
     case problem_kind::cross:
-        common.insert({"queryLen", "keyLen", "validKeys", "outputProjection"});
+        common.insert({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads"});
         break;
     case problem_kind::encoder_layer:
-        common.insert({"seqLen", "dFF", "causal"});
+        common.insert({"seqLen", "dFF", "causal", "prunedHeads"});
         break;
     case problem_kind::kv_cache: // causal by nature
         common.insert({"seqLen", "numKvHeads", "outputProjection"});
@@ -130,8 +133,8 @@ std::set<std::string> generated_fields(problem_kind kind) {
         common.erase("numHeads");
         common.insert({"seqLen", "causal", "blockRows", "blockCols"});
         break;
-    case problem_kind::self:
-        common.insert({"seqLen", "numKvHeads", "causal", "outputProjection"});
+    default: // self
+        common.insert({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads"});
     }
     return common;
 }
@@ -141,10 +144,55 @@ std::string kind_name(problem_kind kind) {
     return kind == problem_kind::self ? "self-attention" : "kind \"" + name + "\"";
 }
 
+// A list of numbers (prunedHeads), at most `limit` long.
+std::vector<double> numbers_value(const val &spec, const char *key, std::size_t limit) {
+    const val list = spec[key];
+    if (list.isUndefined())
+        return {};
+    if (!list.isArray())
+        reject(key, "must be an array of numbers, got " + type_of(list));
+    std::vector<double> out;
+    for (std::size_t i = 0; i < checked_length(list, key, "numbers", limit); ++i) {
+        if (type_of(list[i]) != "number")
+            reject(std::string(key) + "[" + std::to_string(i) + "]",
+                   "must be a number, got " + type_of(list[i]));
+        out.push_back(list[i].as<double>());
+    }
+    return out;
+}
+
+// A list of words (kind designed's tokens), at most `limit` of at most 40 bytes.
+std::vector<std::string> words_value(const val &spec, const char *key, std::size_t limit) {
+    const val list = spec[key];
+    if (!list.isArray())
+        reject(key, "must be an array of words, got " + type_of(list));
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < checked_length(list, key, "words", limit); ++i) {
+        const std::string at = std::string(key) + "[" + std::to_string(i) + "]";
+        if (type_of(list[i]) != "string")
+            reject(at, "must be a string, got " + type_of(list[i]));
+        if (list[i]["length"].as<double>() > 40)
+            reject(at, "is longer than 40 characters");
+        out.push_back(list[i].as<std::string>());
+    }
+    return out;
+}
+
+generated_spec designed_from(const val &spec) {
+    generated_spec s;
+    s.kind = problem_kind::designed;
+    s.tokens = words_value(spec, "tokens", limits::max_designed_tokens);
+    s.causal = bool_field(spec, "causal", false);
+    s.pruned_heads = numbers_value(spec, "prunedHeads", limits::max_heads);
+    return s;
+}
+
 generated_spec generated_from(const val &spec) {
     generated_spec s;
     s.kind = kind_of(spec);
     reject_unknown_fields(spec, generated_fields(s.kind), kind_name(s.kind));
+    if (s.kind == problem_kind::designed)
+        return designed_from(spec);
     const bool cross = s.kind == problem_kind::cross;
     s.seed = number_field(spec, "seed", s.seed);
     s.skip = number_field(spec, "skip", s.skip);
@@ -165,6 +213,8 @@ generated_spec generated_from(const val &spec) {
     s.causal = bool_field(spec, "causal", s.causal);
     s.output_projection = bool_field(spec, "outputProjection", s.output_projection);
     s.scale_scores = bool_field(spec, "scaleScores", s.scale_scores);
+    s.weight_scale = number_field(spec, "weightScale", s.weight_scale);
+    s.pruned_heads = numbers_value(spec, "prunedHeads", limits::max_heads);
     return s;
 }
 
@@ -174,15 +224,16 @@ explicit_spec explicit_from(const val &spec) {
     const bool cross = s.kind == problem_kind::cross;
     if (s.kind != problem_kind::self && s.kind != problem_kind::cross)
         reject("kind", "\"" + std::string(kind_names[static_cast<int>(s.kind)]) +
-                           "\" takes no explicit matrices; give sizes and a seed");
+                           "\" takes no explicit matrices; give sizes and a seed (or tokens)");
     if (cross)
-        reject_unknown_fields(
-            spec, {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys", "scaleScores"},
-            kind_name(s.kind));
-    else
         reject_unknown_fields(spec,
-                              {"kind", "X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores"},
-                              "explicit self-attention");
+                              {"kind", "X_q", "X_kv", "W_Q", "W_K", "W_V", "W_O", "validKeys",
+                               "scaleScores", "prunedHeads"},
+                              kind_name(s.kind));
+    else
+        reject_unknown_fields(
+            spec, {"kind", "X", "W_Q", "W_K", "W_V", "W_O", "causal", "scaleScores", "prunedHeads"},
+            "explicit self-attention");
     const char *x_name = cross ? "X_q" : "X";
     s.x = rows_value(spec[x_name], x_name, limits::max_seq_len, limits::max_d_model);
     if (cross)
@@ -196,6 +247,7 @@ explicit_spec explicit_from(const val &spec) {
     s.valid_keys = optional_number(spec, "validKeys");
     s.causal = bool_field(spec, "causal", false);
     s.scale_scores = bool_field(spec, "scaleScores", true);
+    s.pruned_heads = numbers_value(spec, "prunedHeads", limits::max_heads);
     return s;
 }
 
@@ -262,9 +314,11 @@ double kv_cache_bytes_js(const val &query) {
 }
 
 double seed_of(const val &spec) {
-    if (!spec["preset"].isUndefined())
-        return preset(spec["preset"].as<std::string>()).seed;
-    if (is_explicit(spec))
+    if (!spec["preset"].isUndefined()) {
+        const generated_spec s = preset(spec["preset"].as<std::string>());
+        return s.kind == problem_kind::designed ? NAN : s.seed;
+    }
+    if (is_explicit(spec) || kind_of(spec) == problem_kind::designed)
         return NAN;
     return number_field(spec, "seed", generated_spec{}.seed);
 }

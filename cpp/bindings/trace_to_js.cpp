@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "attention/designed.hpp"
+#include "attention/engine.hpp"
 #include "attention/flash.hpp"
 #include "attention/presets.hpp"
 #include "js_values.hpp"
@@ -109,6 +111,19 @@ val optional_js(std::optional<std::size_t> v) {
 
 // K/V parameters and cache values of this layer, and of the same layer with every head its
 // own K/V (multi-head attention): what grouped-query attention saves.
+// The designed heads' names, patterns and constructions (designed.hpp), for the page to show.
+val designed_heads_js() {
+    val out = val::array();
+    for (const designed_head &h : designed_heads()) {
+        val o = val::object();
+        o.set("name", h.name);
+        o.set("pattern", h.pattern);
+        o.set("construction", h.construction);
+        out.call<void>("push", o);
+    }
+    return out;
+}
+
 val kv_sizes_js(const attention_config &c) {
     val o = val::object();
     o.set("params", kv_parameter_count(c, c.num_kv_heads));
@@ -137,6 +152,13 @@ val config_js(const attention_config &c, double seed) {
     o.set("kv", kv_sizes_js(c));
     o.set("blockRows", c.block_rows ? val(c.block_rows) : val::null());
     o.set("blockCols", c.block_cols ? val(c.block_cols) : val::null());
+    o.set("weightScale", c.kind == problem_kind::designed ? val::null() : val(c.weight_scale));
+    val pruned = val::array();
+    for (std::size_t h : c.pruned_heads)
+        pruned.call<void>("push", h);
+    o.set("prunedHeads", pruned);
+    if (c.kind == problem_kind::designed)
+        o.set("designedHeads", designed_heads_js());
     return o;
 }
 
@@ -166,6 +188,8 @@ void add_checks(val &config, const trace &t) {
     const trace_checks &k = t.checks;
     if (k.max_difference)
         config.set("maxDifference", *k.max_difference);
+    if (k.output_change)
+        config.set("outputChange", *k.output_change);
     if (t.config.kind == problem_kind::kv_cache) {
         config.set("stepDifferences", numbers_js(k.step_differences));
         config.set("cacheBytes", numbers_js(k.cache_bytes));
@@ -224,11 +248,23 @@ val optional_number_js(std::optional<double> v) {
     return v ? val(*v) : val::null();
 }
 
+val strings_js(const std::vector<std::string> &list) {
+    val out = val::array();
+    for (const std::string &s : list)
+        out.call<void>("push", s);
+    return out;
+}
+
 // A generated spec as the JS object engine.run takes (presets are listed this way).
 val spec_js(const generated_spec &s) {
     val o = val::object();
     const bool cross = s.kind == problem_kind::cross;
     o.set("kind", std::string(kind_js(s.kind)));
+    if (s.kind == problem_kind::designed) {
+        o.set("tokens", strings_js(s.tokens));
+        o.set("causal", s.causal);
+        return o;
+    }
     o.set("seed", s.seed);
     if (s.skip)
         o.set("skip", s.skip);
@@ -256,14 +292,9 @@ val spec_js(const generated_spec &s) {
     if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash)
         o.set("outputProjection", s.output_projection);
     o.set("scaleScores", s.scale_scores);
+    if (s.weight_scale != 0.1)
+        o.set("weightScale", s.weight_scale);
     return o;
-}
-
-val strings_js(const std::vector<std::string> &list) {
-    val out = val::array();
-    for (const std::string &s : list)
-        out.call<void>("push", s);
-    return out;
 }
 
 } // namespace
@@ -298,6 +329,7 @@ val explanation_js(const cell_explanation &e) {
     o.set("softmax", softmax_js(e.softmax));
     o.set("addends", e.addends.empty() ? val::null() : doubles_js(e.addends));
     o.set("norm", norm_js(e.norm));
+    o.set("gate", optional_number_js(e.gate));
     o.set("alpha", e.alpha);
     o.set("previous", e.previous);
     o.set("rowMax", optional_number_js(e.row_max));
@@ -310,6 +342,18 @@ val explanation_js(const cell_explanation &e) {
     }
     o.set("source", source);
     return o;
+}
+
+val prune_each_js(const val &spec) {
+    const std::vector<double> changes = prune_each_head(problem_from(spec, false));
+    val out = val::array();
+    for (std::size_t h = 0; h < changes.size(); ++h) {
+        val o = val::object();
+        o.set("head", h);
+        o.set("change", changes[h]);
+        out.call<void>("push", o);
+    }
+    return out;
 }
 
 val presets_js() {

@@ -22,6 +22,37 @@ matrix w_o_rows_of_head(const matrix &w_o, std::size_t i, std::size_t dv) {
     return xt::view(w_o, xt::range(i * dv, (i + 1) * dv), xt::all());
 }
 
+// Head i's columns of the concat: (T, DV).
+matrix head_columns(const matrix &concat, std::size_t i, std::size_t dv) {
+    return xt::view(concat, xt::all(), xt::range(i * dv, (i + 1) * dv));
+}
+
+// (1, H·DV): 0 in the columns of the pruned heads, 1 elsewhere.
+matrix head_gate(const attention_config &c) {
+    matrix gate = xt::ones<double>({std::size_t(1), c.num_heads * c.d_v});
+    for (std::size_t h : c.pruned_heads)
+        for (std::size_t j = h * c.d_v; j < (h + 1) * c.d_v; ++j)
+            gate(0, j) = 0.0;
+    return gate;
+}
+
+// The concat with the pruned heads' columns zeroed, recorded as its own stage.
+matrix pruned(const matrix &concat, const attention_config &c, trace *out, stage_at at,
+              const dim &t) {
+    const matrix gate = head_gate(c); // (1, H·DV)
+    matrix kept = concat;             // (T, H·DV)
+    for (std::size_t i = 0; i < rows(kept); ++i)
+        for (std::size_t j = 0; j < cols(kept); ++j)
+            kept(i, j) *= gate(0, j);
+    if (out) {
+        const named_dims n(c);
+        record(out, stage_id::pruned, at, {t, n.hdv}, kept,
+               operand{name_of(stage_id::concat), no_head, concat, axes_of(t, n.hdv)},
+               operand{"gate", no_head, gate, axes_of({1, "1"}, n.hdv)});
+    }
+    return kept;
+}
+
 void record_inputs(const attention_params &p, const attention_config &c, trace *out) {
     const named_dims n(c);
     if (c.kind == problem_kind::cross) {
@@ -109,16 +140,24 @@ matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attent
                 {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
     }
 
+    // 7½. Prune: the chosen heads' columns become 0, so W_O mixes only the others.
+    const matrix mixed =
+        c.pruned_heads.empty() ? concat : pruned(concat, c, out, at, t); // (T, H·DV)
+
     // 8. Project back to d_model with W_O, which mixes information across heads.
-    matrix output = matmul(concat, w_o); // (T, D)
+    matrix output = matmul(mixed, w_o); // (T, D)
     if (out) {
+        const stage_id source = c.pruned_heads.empty() ? stage_id::concat : stage_id::pruned;
         record(out, stage_id::output, at, {t, n.hdv, n.d}, output,
-               operand{name_of(stage_id::concat), no_head, concat, axes_of(t, n.hdv)},
+               operand{name_of(source), no_head, mixed, axes_of(t, n.hdv)},
                operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
         for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
             out->stages.back().operands.push_back(
-                {"contribution", int(i), matmul(heads[i], w_o_rows_of_head(w_o, i, c.d_v)),
+                {"contribution", int(i),
+                 matmul(head_columns(mixed, i, c.d_v), w_o_rows_of_head(w_o, i, c.d_v)),
                  axes_of(t, n.d)});
+        if (!c.pruned_heads.empty())
+            out->checks.output_change = relative_change(output, matmul(concat, w_o));
     }
     return output;
 }

@@ -1,8 +1,11 @@
 #include "attention/engine.hpp"
 
+#include <stdexcept>
+
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
 #include "attention/flash.hpp"
+#include "attention/ops.hpp"
 
 namespace attention {
 
@@ -32,6 +35,23 @@ trace run_traced(const problem &p) {
 
 matrix forward(const problem &p) {
     return compute(p, nullptr);
+}
+
+std::vector<double> prune_each_head(const problem &p) {
+    const problem_kind kind = p.config.kind;
+    if (!p.config.output_projection || kind == problem_kind::kv_cache ||
+        kind == problem_kind::flash)
+        throw std::invalid_argument("spec: pruning needs the output projection W_O (self-, cross-, "
+                                    "designed attention or the encoder layer)");
+    attention_config c = p.config;
+    c.pruned_heads.clear();
+    const matrix whole = multi_head_attention(p.params, c); // (T, D)
+    std::vector<double> changes;
+    for (std::size_t h = 0; h < c.num_heads; ++h) {
+        c.pruned_heads = {h};
+        changes.push_back(relative_change(multi_head_attention(p.params, c), whole));
+    }
+    return changes;
 }
 
 } // namespace attention

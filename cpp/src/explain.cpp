@@ -125,6 +125,10 @@ void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t
         e.previous = op(s, 0)(row, col);
         e.alpha = op(s, 1)(row, 0);
         return dot_terms(e, op(s, 2), op(s, 3), row, col, false);
+    case cell_rule::gate:
+        e.input = op(s, 0)(row, col);
+        e.gate = op(s, 1)(0, col);
+        return;
     case cell_rule::divide_rows:
         e.input = op(s, 0)(row, col);
         e.divisor = op(s, 1)(row, 0);

@@ -92,6 +92,17 @@ matrix relu(const matrix &x) {
     return y;
 }
 
+double relative_change(const matrix &changed, const matrix &original) {
+    require(changed.shape() == original.shape(), "relative_change", changed, original);
+    double diff = 0.0, norm = 0.0;
+    for (std::size_t i = 0; i < original.size(); ++i) {
+        const double d = changed.data()[i] - original.data()[i];
+        diff += d * d;
+        norm += original.data()[i] * original.data()[i];
+    }
+    return std::sqrt(diff / norm);
+}
+
 matrix concat_columns(const std::vector<matrix> &parts) {
     if (parts.empty())
         throw std::invalid_argument("concat_columns: no matrices to join");

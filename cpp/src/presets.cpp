@@ -57,6 +57,14 @@ generated_spec flash(bool causal, double block_rows, double block_cols) {
     return s;
 }
 
+generated_spec designed(bool causal) {
+    generated_spec s;
+    s.kind = problem_kind::designed;
+    s.tokens = {"the", "cat", "sat", "on", "the", "mat"};
+    s.causal = causal;
+    return s;
+}
+
 const std::vector<std::string> five{"the", "cat", "sat", "on", "mats"};
 
 } // namespace
@@ -137,6 +145,20 @@ const std::vector<preset_info> &presets() {
          five,
          {}},
         {"flash-full", "flash", "Bidirectional, 2 × 3 tiles", false, flash(false, 2, 3), five, {}},
+        {"designed-heads",
+         "designed-heads",
+         "Four designed heads: the cat sat on the mat",
+         false,
+         designed(false),
+         designed(false).tokens,
+         {}},
+        {"designed-heads-causal",
+         "attention",
+         "Designed heads, causal: the cat sat on the mat",
+         false,
+         designed(true),
+         designed(true).tokens,
+         {}},
     };
     // clang-format on
     return all;

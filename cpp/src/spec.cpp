@@ -1,7 +1,10 @@
 #include "attention/spec.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "attention/designed.hpp"
 #include "attention/rng.hpp"
 #include "attention/validation.hpp"
 
@@ -48,7 +51,54 @@ void kv_heads(std::optional<double> given, attention_config &c) {
                                  " (each K/V head serves a whole group of query heads)");
 }
 
+// The scale of drawn weights: a finite number in (0, 10].
+double checked_scale(double v) {
+    if (!std::isfinite(v) || v <= 0 || v > 10)
+        reject("weightScale", js_number(v) + " is out of range (0, 10]; the lesson uses 0.1");
+    return v;
+}
+
+// The heads to prune: whole numbers in [0, H − 1], each once, and a W_O to prune before.
+std::vector<std::size_t> checked_pruned(const std::vector<double> &given,
+                                        const attention_config &c) {
+    if (!given.empty() && !c.output_projection)
+        reject("prunedHeads", "needs the output projection W_O: without it no head is mixed into "
+                              "an output that pruning could change");
+    std::vector<std::size_t> heads;
+    for (double h : given) {
+        const std::size_t head = whole_number("prunedHeads", h, 0, c.num_heads - 1);
+        if (std::find(heads.begin(), heads.end(), head) != heads.end())
+            reject("prunedHeads", "head " + count(head) + " is listed twice");
+        heads.push_back(head);
+    }
+    return heads;
+}
+
+// Kind designed: the sizes its tokens give (designed.hpp). T tokens, V distinct words.
+attention_config designed_config(const generated_spec &s) {
+    if (s.tokens.empty() || s.tokens.size() > limits::max_designed_tokens)
+        reject("tokens", count(s.tokens.size()) + " tokens; give between 1 and " +
+                             count(limits::max_designed_tokens) + " words");
+    for (std::size_t i = 0; i < s.tokens.size(); ++i)
+        if (s.tokens[i].empty() || s.tokens[i].size() > 160) // 40 characters of UTF-8
+            reject("tokens[" + count(i) + "]", "must be a word of 1 to 160 bytes");
+    const attention_params p = designed_params(s.tokens);
+    attention_config c;
+    c.kind = problem_kind::designed;
+    c.seq_len = c.kv_len = s.tokens.size();
+    c.d_model = cols(p.x);
+    c.num_heads = c.num_kv_heads = p.w_q.size();
+    c.d_k = cols(p.w_q[0]);
+    c.d_v = cols(p.w_v[0]);
+    c.causal = s.causal;
+    c.output_projection = true;
+    c.pruned_heads = checked_pruned(s.pruned_heads, c);
+    return c;
+}
+
 attention_config generated_config(const generated_spec &s) {
+    if (s.kind == problem_kind::designed)
+        return designed_config(s);
     attention_config c;
     c.kind = s.kind;
     const bool cross = s.kind == problem_kind::cross;
@@ -70,6 +120,8 @@ attention_config generated_config(const generated_spec &s) {
     c.output_projection = s.kind == problem_kind::encoder_layer ||
                           (s.kind != problem_kind::flash && s.output_projection);
     c.scale_scores = s.scale_scores;
+    c.weight_scale = checked_scale(s.weight_scale);
+    c.pruned_heads = checked_pruned(s.pruned_heads, c);
     check_weight_budget(c);
     return c;
 }
@@ -110,10 +162,11 @@ void checked_kv(const explicit_spec &spec, problem &p) {
 
 void draw_ffn(numpy_random &rng, problem &p) {
     const attention_config &c = p.config;
-    p.ffn.w1 = rng.randn(c.d_model, c.d_ff) * 0.1; // (D, DFF)
-    p.ffn.w2 = rng.randn(c.d_ff, c.d_model) * 0.1; // (DFF, D)
-    p.ffn.b1 = rng.randn(1, c.d_ff) * 0.1;         // (1, DFF)
-    p.ffn.b2 = rng.randn(1, c.d_model) * 0.1;      // (1, D)
+    const double scale = c.weight_scale;
+    p.ffn.w1 = rng.randn(c.d_model, c.d_ff) * scale; // (D, DFF)
+    p.ffn.w2 = rng.randn(c.d_ff, c.d_model) * scale; // (DFF, D)
+    p.ffn.b1 = rng.randn(1, c.d_ff) * scale;         // (1, DFF)
+    p.ffn.b2 = rng.randn(1, c.d_model) * scale;      // (1, D)
 }
 
 } // namespace
@@ -122,6 +175,12 @@ problem make_problem(const generated_spec &spec, bool traced) {
     problem p;
     p.config = generated_config(spec);
     const attention_config &c = p.config;
+    if (c.kind == problem_kind::designed) {
+        p.params = designed_params(spec.tokens);
+        if (traced)
+            check_trace_budget(c);
+        return p;
+    }
     numpy_random rng(static_cast<std::uint32_t>(whole_number("seed", spec.seed, 0, 4294967295u)));
     const std::size_t skip = whole_number("skip", spec.skip, 0, limits::max_skip);
     if (traced)
@@ -131,14 +190,15 @@ problem make_problem(const generated_spec &spec, bool traced) {
     p.params.x = rng.randn(c.seq_len, c.d_model); // (T, D)
     if (c.kind == problem_kind::cross)
         p.params.x_kv = rng.randn(c.kv_len, c.d_model); // (T_kv, D)
+    const double scale = c.weight_scale;
     for (std::size_t i = 0; i < c.num_heads; ++i)
-        p.params.w_q.push_back(rng.randn(c.d_model, c.d_k) * 0.1);
+        p.params.w_q.push_back(rng.randn(c.d_model, c.d_k) * scale);
     for (std::size_t g = 0; g < c.num_kv_heads; ++g)
-        p.params.w_k.push_back(rng.randn(c.d_model, c.d_k) * 0.1);
+        p.params.w_k.push_back(rng.randn(c.d_model, c.d_k) * scale);
     for (std::size_t g = 0; g < c.num_kv_heads; ++g)
-        p.params.w_v.push_back(rng.randn(c.d_model, c.d_v) * 0.1);
+        p.params.w_v.push_back(rng.randn(c.d_model, c.d_v) * scale);
     if (c.output_projection)
-        p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model) * 0.1;
+        p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model) * scale;
     if (c.kind == problem_kind::encoder_layer)
         draw_ffn(rng, p);
     return p;
@@ -171,6 +231,7 @@ problem make_problem(const explicit_spec &spec) {
     c.causal = spec.causal;
     c.scale_scores = spec.scale_scores;
     c.output_projection = spec.w_o.has_value();
+    c.pruned_heads = checked_pruned(spec.pruned_heads, c);
     if (c.output_projection) {
         p.params.w_o = checked_matrix("W_O", *spec.w_o, limits::max_heads * limits::max_head_dim,
                                       limits::max_d_model);

@@ -52,6 +52,7 @@ constexpr stage_entry table[] = {
      false},
     {s::block_out, "block_out", "($0, $1) ÷ l → ($0, $1)", 0, 1, cell::divide_rows, false},
     {s::reference, "reference", input, 0, 1, cell::none, false},
+    {s::pruned, "pruned", "($0, $1) ⊙ gate → ($0, $1)", 0, 1, cell::gate, false},
 };
 
 constexpr bool in_enum_order() {
@@ -61,8 +62,7 @@ constexpr bool in_enum_order() {
     return true;
 }
 static_assert(in_enum_order(), "the stage table must list the stages in enum order");
-static_assert(std::size(table) == static_cast<std::size_t>(s::reference) + 1,
-              "one entry per stage");
+static_assert(std::size(table) == static_cast<std::size_t>(s::pruned) + 1, "one entry per stage");
 
 } // namespace
 

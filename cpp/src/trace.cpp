@@ -90,7 +90,9 @@ std::size_t combine_values(const attention_config &c, std::size_t r) {
     if (!c.output_projection)
         return 0;
     const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
-    return 2 * r * hdv + r * d + r * hdv + hdv * d + h * r * d;
+    const std::size_t pruning =
+        c.pruned_heads.empty() ? 0 : 2 * r * hdv + hdv; // pruned, concat, gate
+    return 2 * r * hdv + pruning + r * d + r * hdv + hdv * d + h * r * d;
 }
 
 std::size_t attention_values(const attention_config &c) {
@@ -153,7 +155,7 @@ std::size_t trace_value_count(const attention_config &c) {
         return flash_values(c);
     case problem_kind::encoder_layer:
         return attention_values(c) + encoder_values(c);
-    default:
+    default: // self, cross, designed
         return attention_values(c);
     }
 }

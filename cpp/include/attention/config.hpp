@@ -5,13 +5,15 @@
 
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace attention {
 
 // What is computed: self-attention (multi-head, grouped-query or multi-query), cross-attention
 // (queries from one sequence, keys and values from another), one encoder layer, causal
-// attention decoded token by token with a KV cache, or one head's tiled FlashAttention pass.
-enum class problem_kind { self, cross, encoder_layer, kv_cache, flash };
+// attention decoded token by token with a KV cache, one head's tiled FlashAttention pass, or
+// multi-head attention with constructed heads (designed.hpp).
+enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed };
 
 struct attention_config {
     problem_kind kind = problem_kind::self;
@@ -29,6 +31,8 @@ struct attention_config {
     bool causal = false;                   // mask out j > i before the softmax
     bool output_projection = false;        // concat the heads and project with W_O
     bool scale_scores = true;              // divide scores by √DK (false: the lesson's ablation)
+    double weight_scale = 0.1;             // drawn weights are randn · weight_scale
+    std::vector<std::size_t> pruned_heads; // heads whose outputs are zeroed before W_O
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).
@@ -62,6 +66,7 @@ struct limits {
     static constexpr std::size_t max_weight_values = 1u << 24; // all of the layer's weights
     static constexpr std::size_t max_trace_values = 1u << 24;  // 16 Mi doubles = 128 MiB
     static constexpr std::size_t max_skip = 1u << 24;          // normals drawn and discarded
+    static constexpr std::size_t max_designed_tokens = 128;    // kind designed: d_model ≤ 2T + 1
     static constexpr double max_abs_value = 1e6;               // entries of explicit matrices
 };
 

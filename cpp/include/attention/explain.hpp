@@ -35,6 +35,7 @@ struct cell_explanation {
     double divisor = 1;                   // scaled: √d_k (1 without scaling)
     std::optional<double> input;          // mask, relu, norm: the cell before this stage
     std::optional<double> mask;           // mask: M[i, j], 0 or −∞
+    std::optional<double> gate;           // gate: 1 for a kept head's column, 0 for a pruned one
     bool masked = false;                  // masked / weights: the key is hidden from the query
     std::optional<softmax_parts> softmax; // weights: value = exps[col] / exp_sum
     std::vector<double> addends;          // sum: value = addends[0] + addends[1]

@@ -31,6 +31,9 @@ matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, doub
 // x: (M, N) → max(0, x).
 matrix relu(const matrix &x);
 
+// ‖changed − original‖ / ‖original‖ in the Frobenius norm; a, b: the same shape (M, N).
+double relative_change(const matrix &changed, const matrix &original);
+
 // parts: H matrices (T, N_h) → (T, Σ N_h), side by side.
 matrix concat_columns(const std::vector<matrix> &parts);
 

@@ -32,8 +32,11 @@ struct generated_spec {
     double block_rows = 0;              // blockRows: FlashAttention's B_r
     double block_cols = 0;              // blockCols: FlashAttention's B_c
     bool causal = false;
-    bool output_projection = true; // outputProjection (always on in the encoder layer)
-    bool scale_scores = true;      // scaleScores
+    bool output_projection = true;    // outputProjection (always on in the encoder layer)
+    bool scale_scores = true;         // scaleScores
+    double weight_scale = 0.1;        // weightScale: drawn weights are randn · weightScale
+    std::vector<double> pruned_heads; // prunedHeads: heads zeroed before W_O
+    std::vector<std::string> tokens;  // tokens: kind designed's words (they build X)
 };
 
 // Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
@@ -48,6 +51,7 @@ struct explicit_spec {
     std::optional<double> valid_keys;       // validKeys: cross-attention only
     bool causal = false;
     bool scale_scores = true;
+    std::vector<double> pruned_heads; // prunedHeads
 };
 
 struct problem {
@@ -58,7 +62,8 @@ struct problem {
 
 // Validates every field (and, when traced, the trace budget), then draws from numpy's
 // generator seeded with spec.seed, after `skip` discarded normals: X (or X_q, then X_kv),
-// every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2.
+// every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2 (weights
+// times weight_scale). Kind designed draws nothing: its matrices are built (designed.hpp).
 problem make_problem(const generated_spec &spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.

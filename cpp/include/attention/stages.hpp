@@ -45,6 +45,7 @@ enum class stage_id {
     tile_out,    // (B_r, DV)    running output O after the tile, not yet divided by l
     block_out,   // (B_r, DV)    O / l: the query block's output
     reference,   // (T, DV)      ordinary attention, for comparison
+    pruned,      // (T, H·DV)    the concat with the pruned heads' columns zeroed
 };
 
 // How explain_cell takes a cell (i, j) apart; operands are read by position.
@@ -65,6 +66,7 @@ enum class cell_rule {
     running_sum,     // op1[i, 0] · op0[i, 0] + Σ_k op2[i, k]       (α · l + Σ P)
     running_out,     // op1[i, 0] · op0[i, j] + Σ_p op2[i, p] · op3[p, j]   (α · O + P · V)
     divide_rows,     // op0[i, j] / op1[i, 0]
+    gate,            // op0[i, j] · op1[0, j], the gate 1 or 0
 };
 
 struct stage_entry {

@@ -72,6 +72,7 @@ struct stage {
 
 // What a run checks about itself, for the chapters that compute one thing two ways.
 struct trace_checks {
+    std::optional<double> output_change;  // pruning: ‖Δoutput‖ / ‖output‖ (Frobenius)
     std::optional<double> max_difference; // decoded vs causal; tiled vs ordinary (relative)
     std::vector<double> step_differences; // decoding: max |Δ| of each step's row
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
