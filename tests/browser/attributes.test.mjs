@@ -55,7 +55,7 @@ test('attributes: step picks a decode step or tile; block sizes belong to FlashA
 test('attributes: a chapter\u2019s own settings only, presets of that chapter only', () => {
   assert.deepEqual(read({ chapter: 'attention', 'd-ff': '32' }).errors, ['d-ff: not a setting of chapter "attention".']);
   assert.deepEqual(read({ chapter: 'cross', preset: 'gqa-4-2' }).errors, ['preset: "gqa-4-2" belongs to chapter "gqa", not "cross".']);
-  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer", "kv-cache", "flash"\.$/);
+  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer", "kv-cache", "flash", "designed-heads"\.$/);
   assert.match(read({ chapter: 'gqa', 'kv-heads': '3' }).errors[0], /^kv-heads: K\/V heads must divide heads/);
 });
 

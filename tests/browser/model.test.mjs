@@ -8,7 +8,7 @@ import { explainView } from '../../web/model/explain-view.js';
 import { formatCell, parseCell } from '../../web/model/format.js';
 import { matrixView } from '../../web/model/matrix-view.js';
 import { buildSteps, findStepIndex, stageListView } from '../../web/model/navigation.js';
-import { cellColours } from '../../web/model/palette.js';
+import { cellColours, sequentialColours } from '../../web/model/palette.js';
 import { CHAPTERS } from '../../web/model/chapters.js';
 import { FIELDS } from '../../web/model/fields.js';
 import { panelView, scaledGeometry } from '../../web/model/panels.js';
@@ -112,16 +112,17 @@ test('numbers: three decimals with a real minus, −∞, and back', () => {
   assert.equal(parseCell('\u2212\u221e'), -Infinity);
 });
 
-test('palette: every fill keeps its ink at 4.5:1 or more, in both themes', () => {
+test('palette: every fill keeps its ink at 4.5:1 or more, in both themes and both ramps', () => {
   const lum = (rgb) => rgb.map((c) => c / 255).map((s) => (s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4))
     .reduce((acc, v, i) => acc + v * [0.2126, 0.7152, 0.0722][i], 0);
   const parse = (css) => (css.startsWith('#') ? [1, 3, 5].map((i) => parseInt(css.slice(i, i + 2), 16)) : css.match(/\d+/g).map(Number));
   for (const theme of ['light', 'dark']) {
     for (let t = -1; t <= 1.0001; t += 0.01) {
-      const { fill, ink } = cellColours(t, 1, theme);
-      const [a, b] = [lum(parse(fill)), lum(parse(ink))];
-      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-      assert.ok(ratio >= 4.5, `${theme} t=${t.toFixed(2)}: ${fill} with ${ink} is ${ratio.toFixed(2)}:1`);
+      for (const [ramp, { fill, ink }] of [['diverging', cellColours(t, 1, theme)], ['sequential', sequentialColours((t + 1) / 2, 1, theme)]]) {
+        const [a, b] = [lum(parse(fill)), lum(parse(ink))];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        assert.ok(ratio >= 4.5, `${theme} ${ramp} t=${t.toFixed(2)}: ${fill} with ${ink} is ${ratio.toFixed(2)}:1`);
+      }
     }
   }
 });
@@ -142,7 +143,11 @@ test('validation: rules are named, the engine spec comes out when valid', () => 
   assert.match(errors({ dK: '2.5' }).dK, /d_k must be a whole number/);
   assert.match(errors({ seed: '-1' }).seed, /seed must be a whole number/);
   const ok = validateForm(catalog, { ...form, tokens: 'a b c' });
-  assert.deepEqual(ok.spec, { kind: 'self', seqLen: 3, dModel: 16, numHeads: 4, seed: 42, skip: 0, causal: false, outputProjection: true, scaleScores: true });
+  assert.deepEqual(ok.spec, { kind: 'self', seqLen: 3, dModel: 16, numHeads: 4, seed: 42, weightScale: 0.1, skip: 0, causal: false, outputProjection: true, scaleScores: true });
+  assert.match(errors({ weightScale: '0' }).weightScale, /weight scale must be a number above 0 and at most 10/);
+  assert.deepEqual(validateForm(catalog, { ...form, prunedHeads: '1, 3' }).spec.prunedHeads, [1, 3]);
+  assert.match(errors({ prunedHeads: '4' }).prunedHeads, /between 0 and 3/);
+  assert.match(errors({ prunedHeads: 'one' }).prunedHeads, /head numbers separated by commas/);
   assert.deepEqual(validateForm(catalog, presetForm(catalog, 'lesson-causal')).spec, { preset: 'lesson-causal' });
 });
 
@@ -188,12 +193,13 @@ test('url hash: the declared fields round-trip in every chapter', () => {
   for (const hash of [
     '#chapter=attention&preset=lesson-multi-head&stage=weights&head=2',
     '#chapter=attention&preset=lesson-causal&tokens=I+saw+it+rain&stage=masked&head=0&cell=2.1',
-    '#chapter=attention&tokens=a+b+c&dModel=8&heads=2&dK=4&dV=&seed=7&causal=1&wo=1&scale=0&stage=output&head=1&sum=1',
+    '#chapter=attention&tokens=a+b+c&dModel=8&heads=2&dK=4&dV=&seed=7&ws=1&causal=1&wo=1&scale=0&prune=1&stage=output&head=1&sum=1',
+    '#chapter=designed-heads&tokens=a+b+a&causal=1&prune=2&stage=weights&head=1',
     '#chapter=cross&preset=cross-padding&keys=un+deux+trois+pad&stage=masked&head=1',
-    '#chapter=cross&tokens=a+b&keys=c+d+e&valid=2&dModel=8&heads=2&dK=&dV=&seed=1&wo=0&scale=1&stage=weights&head=0',
-    '#chapter=gqa&tokens=a+b+c&dModel=16&heads=8&kvHeads=2&dK=&dV=&seed=3&causal=1&wo=1&scale=1&stage=k&head=5',
-    '#chapter=encoder-layer&tokens=a+b&dModel=8&heads=2&dK=&dV=&dFF=12&seed=4&causal=0&scale=1&stage=norm2&head=0',
-    '#chapter=attention&tokens=a+b+c+d&dModel=8&heads=1&dK=4&dV=4&seed=42&skip=1104&causal=1&wo=0&scale=1&stage=x&head=0',
+    '#chapter=cross&tokens=a+b&keys=c+d+e&valid=2&dModel=8&heads=2&dK=&dV=&seed=1&ws=0.1&wo=0&scale=1&stage=weights&head=0',
+    '#chapter=gqa&tokens=a+b+c&dModel=16&heads=8&kvHeads=2&dK=&dV=&seed=3&ws=0.1&causal=1&wo=1&scale=1&stage=k&head=5',
+    '#chapter=encoder-layer&tokens=a+b&dModel=8&heads=2&dK=&dV=&dFF=12&seed=4&ws=0.1&causal=0&scale=1&stage=norm2&head=0',
+    '#chapter=attention&tokens=a+b+c+d&dModel=8&heads=1&dK=4&dV=4&seed=42&ws=0.1&skip=1104&causal=1&wo=0&scale=1&stage=x&head=0',
   ]) {
     assert.equal(hashFromState(catalog, stateFromHash(catalog, hash)), hash);
   }
@@ -254,4 +260,17 @@ test('real models: the geometry keeps query heads per K/V head, within 16 heads,
     assert.deepEqual([config.numHeads, config.numKvHeads, config.dK, config.causal], [g.heads, g.kvHeads, 4, true]);
   }
   assert.equal(catalog.models.find((m) => m.id === 'gpt3-175b').scoreValues, 2048 * 2048 * 96 * 96);
+});
+
+test('palette: weights use the sequential ramp from 0, scores the diverging one', () => {
+  const trace = engine.run({ preset: 'lesson-multi-head' });
+  const steps = buildSteps(trace);
+  const at = (id) => stageView(steps, findStepIndex(steps, id, 0), { trace, tokens: tokensFor(trace.config), theme: 'light', selection: null, explained: null, showContributions: false, preset: null, models: [] });
+  const weights = at('weights').figure.find((i) => i.result).data;
+  assert.equal(weights.legend.min, '0.000');
+  assert.match(weights.legend.gradient, /#f6f6f4, #f9dcb8/);
+  const fills = new Set(weights.cells.map((c) => c.fill));
+  assert.ok(fills.size > 5, `the lesson's near-uniform weights get ${fills.size} distinct fills`);
+  const scores = at('scores').figure.find((i) => i.result).data;
+  assert.match(scores.legend.gradient, /#1d5b9e/);
 });

@@ -121,3 +121,22 @@ export function sizeTable(engine, catalog, calc, config) {
   });
   return calculatorView(calc, sized);
 }
+
+/** Each head pruned alone (engine.pruneEach), where the spec has a W_O to prune before. */
+export function pruneEachOf(engine, spec, config) {
+  if (!config.outputProjection || ['kv-cache', 'flash'].includes(config.kind)) return null;
+  try {
+    return engine.pruneEach(spec);
+  } catch {
+    return null; // the trace ran, so this cannot fail for a reason the page could show better
+  }
+}
+
+/** Prunes a head, or restores it: the pruned heads field, edited and run. */
+export function togglePrune(engine, catalog, s, head, stages) {
+  const now = new Set(s.trace.config.prunedHeads ?? []);
+  if (now.has(head)) now.delete(head);
+  else now.add(head);
+  const text = [...now].sort((a, b) => a - b).join(', ');
+  return editField(engine, catalog, s, 'prunedHeads', text, stages);
+}

@@ -3,7 +3,10 @@
 // The controls, the URL hash, the element's attributes and the validation all read this table.
 //
 // type: 'tokens' (words split on spaces), 'whole' (a whole number in [min, max]), 'auto' (the
-// same, or blank for the engine's default, which `blank` describes), 'flag' (a switch).
+// same, or blank for the engine's default, which `blank` describes), 'decimal' (a number in
+// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'flag'.
+// hidden: kept in the form, the hash and the attributes, but not drawn as a text field (the
+// pruned heads have their own switches).
 // invert: the switch's hash value is the opposite of the field (scale=1 means noScale off).
 
 export const LIMITS = { tokens: 64, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
@@ -27,10 +30,12 @@ export const FIELDS = [
   { field: 'blockRows', hash: 'br', attribute: 'block-rows', type: 'whole', spec: 'blockRows', label: 'B_r (query rows a tile)', min: 1, max: LIMITS.tokens },
   { field: 'blockCols', hash: 'bc', attribute: 'block-cols', type: 'whole', spec: 'blockCols', label: 'B_c (key rows a tile)', min: 1, max: LIMITS.tokens },
   { field: 'seed', hash: 'seed', attribute: 'seed', type: 'whole', spec: 'seed', label: 'seed', min: 0, max: LIMITS.seed },
+  { field: 'weightScale', hash: 'ws', attribute: 'weight-scale', type: 'decimal', spec: 'weightScale', label: 'weight scale', min: 0, max: 10, hint: 'drawn weights are randn \u00b7 this: 0.1 as the lesson, 1 for sharper attention' },
   { field: 'skip', hash: 'skip', attribute: 'skip', type: 'whole', spec: 'skip', label: 'normals skipped', min: 0, max: 1 << 24, hidden: true },
   { field: 'causal', hash: 'causal', attribute: 'causal', type: 'flag', spec: 'causal', label: 'Causal mask' },
   { field: 'outputProjection', hash: 'wo', attribute: 'output-projection', type: 'flag', spec: 'outputProjection', label: 'Output projection W_O' },
   { field: 'noScale', hash: 'scale', attribute: 'no-scale', type: 'flag', spec: 'scaleScores', invert: true, label: 'No \u00f7\u221ad_k (ablation)' },
+  { field: 'prunedHeads', hash: 'prune', attribute: 'pruned-heads', type: 'heads', spec: 'prunedHeads', label: 'pruned heads', hidden: true },
 ];
 
 const BY_FIELD = new Map(FIELDS.map((f) => [f.field, f]));
@@ -39,9 +44,11 @@ export function fieldById(field) {
   return BY_FIELD.get(field) ?? null;
 }
 
-// The fields a chapter's form holds, in table order (hidden ones included), with its labels.
+// The fields a chapter's form holds, in table order, with its own labels and hints. The
+// normals skipped belong to every chapter that draws (not to the designed heads).
 export function fieldsOf(chapter) {
-  return FIELDS.filter((f) => chapter.fields.includes(f.field) || f.hidden).map((f) => ({ ...f, label: chapter.labels?.[f.field] ?? f.label }));
+  const own = (f) => chapter.fields.includes(f.field) || (f.field === 'skip' && chapter.kind !== 'designed');
+  return FIELDS.filter(own).map((f) => ({ ...f, label: chapter.labels?.[f.field] ?? f.label, hint: chapter.hints?.[f.field] ?? f.hint }));
 }
 
 // How a field's value reads in the URL hash, and back.

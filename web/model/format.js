@@ -63,3 +63,8 @@ export function formatBytes(v) {
 export function rowsText(what, [a, b]) {
   return b - a === 1 ? `${what} ${a}` : `${what === 'query' ? 'queries' : `${what}s`} ${a}\u2013${b - 1}`;
 }
+
+// A share as a percentage with one decimal: 0.6693 → "66.9 %".
+export function formatPercent(v) {
+  return `${(v * 100).toFixed(1)} %`;
+}

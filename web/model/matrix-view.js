@@ -3,7 +3,7 @@
 
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
-import { cellColours, rampGradient, symmetricRange, headColourIndex } from './palette.js';
+import { cellColours, rampGradient, sequentialColours, symmetricRange, headColourIndex } from './palette.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 
@@ -37,7 +37,8 @@ function toKeySet(pairs) {
   return new Set((pairs ?? []).map(([r, c]) => `${r},${c}`));
 }
 
-function cellList(values, range, theme, maskedZero) {
+function cellList(values, range, theme, maskedZero, sequential) {
+  const paint = sequential ? sequentialColours : cellColours;
   const cells = new Array(values.length);
   for (let i = 0; i < values.length; i += 1) {
     const v = values[i];
@@ -46,7 +47,7 @@ function cellList(values, range, theme, maskedZero) {
     } else if (maskedZero && maskedZero[i]) {
       cells[i] = { text: '0', full: formatFull(v), kind: 'masked-zero' };
     } else {
-      const { fill, ink } = cellColours(v, range, theme);
+      const { fill, ink } = paint(v, range, theme);
       cells[i] = { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
     }
   }
@@ -69,7 +70,8 @@ export function maskedFrom(logits) {
 
 /**
  * spec: { key, name, label, shape, axes, values, tokens: { [axis]: labels }, theme, config,
- *         transpose?, highlight?, selected?, interactive?, totals?, maskedZero?, head? }
+ *         transpose?, highlight?, selected?, interactive?, totals?, maskedZero?, head?,
+ *         sequential? (values ≥ 0: the sequential palette from 0) }
  */
 export function matrixView(spec) {
   const { key, name, theme, tokens, config } = spec;
@@ -96,7 +98,7 @@ export function matrixView(spec) {
     values,
     axes,
     captionTokens: shapeTokens(axes, [rows, cols]),
-    cells: cellList(values, range, theme, spec.maskedZero),
+    cells: cellList(values, range, theme, spec.maskedZero, spec.sequential),
     rowLabels: axisLabels(axes[0], rows, tokens),
     colLabels: axisLabels(axes[1], cols, tokens),
     rowAxisIsTokens: isTokenAxis(axes[0], tokens),
@@ -107,6 +109,6 @@ export function matrixView(spec) {
     highlight: { rows: new Set(hl.rows ?? []), cols: new Set(hl.cols ?? []), cells: toKeySet(hl.cells) },
     selected: spec.selected ?? null,
     interactive: Boolean(spec.interactive),
-    legend: { min: formatCell(-range), max: formatCell(range), gradient: rampGradient(theme) },
+    legend: { min: formatCell(spec.sequential ? 0 : -range), max: formatCell(range), gradient: rampGradient(theme, spec.sequential) },
   };
 }

@@ -1,9 +1,15 @@
-// A colour-blind-safe diverging ramp (blue – neutral – orange) centred on 0, one per theme,
-// and the ink (text colour) with the better contrast on each fill.
+// Two colour-blind-safe ramps, one pair per theme, and the ink (text colour) with the better
+// contrast on each fill: a diverging ramp (blue – neutral – orange) centred on 0 for values of
+// either sign, and a sequential one (neutral – orange) from 0 for those that cannot be negative
+// (weights, ReLU outputs, running sums), so that their differences are not all one orange.
 
 const RAMPS = {
   light: ['#1d5b9e', '#7fb0dc', '#f6f6f4', '#f2b276', '#b4520c'],
   dark: ['#8cc4f5', '#2f6395', '#26282c', '#9a5220', '#f5ab69'],
+};
+const SEQUENTIAL = {
+  light: ['#f6f6f4', '#f9dcb8', '#f2b276', '#d8813b', '#b4520c'],
+  dark: ['#26282c', '#5e3a1f', '#9a5220', '#c97a3d', '#f5ab69'],
 };
 // Pure black keeps the worst case (a fill where both inks tie) above 4.5:1.
 const INKS = { dark: '#000000', light: '#ffffff' };
@@ -13,7 +19,9 @@ function hexToRgb(hex) {
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
 
-const RGB = Object.fromEntries(Object.entries(RAMPS).map(([k, stops]) => [k, stops.map(hexToRgb)]));
+const toRgb = (ramps) => Object.fromEntries(Object.entries(ramps).map(([k, stops]) => [k, stops.map(hexToRgb)]));
+const RGB = toRgb(RAMPS);
+const SEQUENTIAL_RGB = toRgb(SEQUENTIAL);
 
 // Relative luminance (WCAG 2) of an sRGB colour given as 0–255 channels.
 function luminance([r, g, b]) {
@@ -30,26 +38,35 @@ function contrast(l1, l2) {
 
 const INK_LUMINANCE = { dark: luminance(hexToRgb(INKS.dark)), light: 1 };
 
-// t in [-1, 1] → an rgb triple on the theme's ramp.
-function rampAt(t, theme) {
-  const stops = RGB[theme] ?? RGB.light;
-  const x = (Math.max(-1, Math.min(1, t)) + 1) * 2; // 0 … 4 across five stops
+// u in [0, 1] → an rgb triple along five stops.
+function along(stops, u) {
+  const x = Math.max(0, Math.min(1, u)) * 4; // 0 … 4 across five stops
   const i = Math.min(3, Math.floor(x));
   const f = x - i;
   return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
 }
 
-// One cell's fill and ink for value v in a symmetric range ±range.
-export function cellColours(v, range, theme) {
-  const rgb = rampAt(range > 0 ? v / range : 0, theme);
+function colours(rgb) {
   const l = luminance(rgb);
   const ink = contrast(l, INK_LUMINANCE.dark) >= contrast(l, INK_LUMINANCE.light) ? INKS.dark : INKS.light;
   return { fill: `rgb(${rgb.join(', ')})`, ink };
 }
 
-// The legend's gradient, left (−range) to right (+range).
-export function rampGradient(theme) {
-  return `linear-gradient(to right, ${(RAMPS[theme] ?? RAMPS.light).join(', ')})`;
+// One cell's fill and ink for value v in a symmetric range ±range (the diverging ramp).
+export function cellColours(v, range, theme) {
+  const t = range > 0 ? v / range : 0;
+  return colours(along(RGB[theme] ?? RGB.light, (t + 1) / 2));
+}
+
+// One cell's fill and ink for a value v ≥ 0 in [0, max] (the sequential ramp).
+export function sequentialColours(v, max, theme) {
+  return colours(along(SEQUENTIAL_RGB[theme] ?? SEQUENTIAL_RGB.light, max > 0 ? v / max : 0));
+}
+
+// The legend's gradient, left (−range, or 0) to right (+range, or max).
+export function rampGradient(theme, sequential = false) {
+  const ramps = sequential ? SEQUENTIAL : RAMPS;
+  return `linear-gradient(to right, ${(ramps[theme] ?? ramps.light).join(', ')})`;
 }
 
 // A colour-scale range from the data: the largest finite |v| (so 0 sits in the middle).

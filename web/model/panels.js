@@ -72,7 +72,17 @@ export function panelView(ctx) {
   if (panel === 'layer') return layerPanel(ctx.config, ctx.stageId);
   if (panel === 'decode') return decodePanel(ctx.config, ctx.steps, ctx.index, ctx.tokens);
   if (panel === 'tiles') return tilesPanel(ctx.config, ctx.steps, ctx.index);
+  if (panel === 'designed') return designedPanel(ctx.config, ctx.head);
   return null;
+}
+
+// The designed heads as the engine describes them (designed.hpp), the current one marked.
+function designedPanel(config, head) {
+  return {
+    kind: 'designed',
+    heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
+    sizes: `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its position, ${config.dV} for its word (one per distinct word) and a constant 1. d_k = ${config.dK}, d_v = ${config.dV}, s = 8 \u00b7 \u221ad_k, so a head\u2019s chosen key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
+  };
 }
 
 // A real model's head geometry at the stepper's scale: at most 16 query heads, keeping the number

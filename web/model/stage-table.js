@@ -17,7 +17,8 @@
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
-//                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled)
+//                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),
+//                 sequential (never negative: the sequential palette from 0), newRow, pruning
 
 import { ATTENTION_STAGES } from './stages/attention-stages.js';
 import { DECODE_STAGES } from './stages/decode-stages.js';
@@ -29,7 +30,7 @@ import { LAYER_STAGES } from './stages/layer-stages.js';
 const ORDER = [
   'x', 'x_q', 'x_kv', 'x_t', 'q', 'k', 'v', 'k_new', 'v_new', 'k_cache', 'v_cache',
   'tile_scores', 'tile_max', 'tile_sum', 'tile_out', 'block_out',
-  'scores', 'scaled', 'masked', 'weights', 'head', 'concat', 'output',
+  'scores', 'scaled', 'masked', 'weights', 'head', 'concat', 'pruned', 'output',
   'residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2',
   'stacked', 'causal_reference', 'reference',
 ];
@@ -55,7 +56,12 @@ const OPERAND_LABELS = {
   ffn_out: 'F', residual2: 'R\u207d\u00b2\u207e',
   x_t: 'x_t', k_new: 'k_t', v_new: 'v_t', K_cache: 'K (cached)', V_cache: 'V (cached)',
   Q_i: 'Q_i', K_j: 'K_j', V_j: 'V_j', tile_scores: 'S', m: 'm', l: 'l', P: 'P', O: 'O',
+  pruned: "concat'", gate: 'gate g',
 };
+
+// Operands that cannot be negative: drawn with the sequential palette from 0, like the stages
+// whose view says `sequential`.
+export const NON_NEGATIVE_OPERANDS = new Set(['weights', 'ffn_hidden', 'l', 'P', '\u03b1', 'gate']);
 
 export function operandLabel(op) {
   if (op.name === 'contribution') return `head ${op.head} \u00b7 W_O`;

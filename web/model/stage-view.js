@@ -5,8 +5,8 @@
 import { alignEquation } from './dims.js';
 import { formatCell } from './format.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
-import { cellColours, symmetricRange } from './palette.js';
-import { operandLabel, stageById, titleOf } from './stage-table.js';
+import { cellColours, sequentialColours, symmetricRange } from './palette.js';
+import { NON_NEGATIVE_OPERANDS, operandLabel, stageById, titleOf } from './stage-table.js';
 
 const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
 
@@ -36,6 +36,7 @@ function operandItem(step, entry, index, item, ctx) {
       config: ctx.config,
       transpose: item.transpose,
       highlight: lit[index] ?? null,
+      sequential: NON_NEGATIVE_OPERANDS.has(op.name),
     }),
   };
 }
@@ -84,19 +85,21 @@ function resultItem(step, entry, ctx) {
       interactive: Boolean(entry.explain),
       totals: view.rowTotals && stage.totals ? { label: '\u03a3', texts: Array.from(stage.totals, formatCell) } : null,
       maskedZero: view.maskedZero ? maskedFrom(stage.operands[0]?.values) : null,
+      sequential: Boolean(view.sequential),
     }),
   };
 }
 
 // Small multiples of every head's weights at this step (fills only), on one shared scale so
 // heads compare.
-function headOverview(steps, step, ctx) {
+function headOverview(steps, step, ctx, sequential) {
   if (ctx.config.numHeads < 2) return null;
   const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
   const range = Math.max(...all.map((s) => symmetricRange(s.stage.values)));
+  const paint = sequential ? sequentialColours : cellColours;
   return all.map((s) => {
     const [rows, cols] = s.stage.shape;
-    const fills = Array.from(s.stage.values, (v) => cellColours(v, range, ctx.theme).fill);
+    const fills = Array.from(s.stage.values, (v) => paint(v, range, ctx.theme).fill);
     return { head: s.head, rows, cols, fills, current: s.head === step.head, label: `Head ${s.head}` };
   });
 }
@@ -166,6 +169,6 @@ export function stageView(steps, index, ctx) {
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
     hasSumToggle: Boolean(view.sumFigure),
-    overview: view.overview ? headOverview(steps, step, context) : null,
+    overview: view.overview ? headOverview(steps, step, context, view.sequential) : null,
   };
 }

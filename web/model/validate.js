@@ -23,6 +23,23 @@ function checkTokens(form, field, errors) {
   return tokens;
 }
 
+// A decimal in (min, max], e.g. the weight scale 0.1.
+function checkDecimal(f, raw, errors) {
+  const text = String(raw ?? '').trim();
+  const v = /^(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
+  if (v > f.min && v <= f.max) return v;
+  errors[f.field] = `${f.label} must be a number above ${f.min} and at most ${f.max} (the lesson uses 0.1).`;
+  return null;
+}
+
+// Head numbers separated by commas or spaces → [i, …] (blank: none).
+function checkHeads(f, raw, errors) {
+  const parts = String(raw ?? '').split(/[\s,]+/).filter(Boolean);
+  if (parts.every((p) => /^\d+$/.test(p))) return parts.map(Number);
+  errors[f.field] = `${f.label} must be head numbers separated by commas, e.g. 1, 3.`;
+  return null;
+}
+
 // A number field → its value, undefined when blank means the engine's default, null when wrong.
 function checkNumber(f, raw, errors) {
   if (f.type === 'auto' && String(raw ?? '').trim() === '') return undefined;
@@ -44,6 +61,9 @@ function checkTogether(v, counts, errors) {
   if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
     errors.kvHeads = `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} equal groups).`;
   }
+  if (v.prunedHeads && v.numHeads && v.prunedHeads.some((h) => h >= v.numHeads) && !errors.prunedHeads) {
+    errors.prunedHeads = `pruned heads must be between 0 and ${v.numHeads - 1} (there are ${v.numHeads} heads).`;
+  }
   if (v.validKeys && v.validKeys > counts.keys && !errors.validKeys) {
     errors.validKeys = `valid keys must be at most the number of source tokens (${counts.keys}).`;
   }
@@ -52,12 +72,20 @@ function checkTogether(v, counts, errors) {
   }
 }
 
+const CHECKS = {
+  flag: (f, raw) => Boolean(raw) !== Boolean(f.invert),
+  decimal: checkDecimal,
+  heads: checkHeads,
+  whole: checkNumber,
+  auto: checkNumber,
+};
+
 function specValues(form, chapter, errors) {
   const values = {};
   for (const f of fieldsOf(chapter)) {
     if (f.type === 'tokens') continue;
-    const v = f.type === 'flag' ? Boolean(form[f.field]) !== Boolean(f.invert) : checkNumber(f, form[f.field], errors);
-    if (v !== undefined && v !== null) values[f.spec] = v;
+    const v = CHECKS[f.type](f, form[f.field], errors);
+    if (v !== undefined && v !== null && !(f.type === 'heads' && !v.length)) values[f.spec] = v;
   }
   return values;
 }
@@ -83,7 +111,9 @@ export function validateForm(catalog, form) {
   const values = specValues(form, chapter, errors);
   checkTogether(values, { tokens: tokens.length, keys: keyTokens.length }, errors);
   const ok = Object.keys(errors).length === 0;
-  const lengths = chapter.kind === 'cross' ? { queryLen: tokens.length, keyLen: keyTokens.length } : { seqLen: tokens.length };
+  const lengths = chapter.kind === 'cross' ? { queryLen: tokens.length, keyLen: keyTokens.length }
+    : chapter.kind === 'designed' ? { tokens } // the words themselves build X
+      : { seqLen: tokens.length };
   const spec = ok ? { kind: chapter.kind, ...lengths, ...values } : null;
   return { errors, ok, tokens, keyTokens, spec, preset: null };
 }

@@ -29,9 +29,11 @@ export function presetForm(catalog, id, chapterId) {
     blockCols: text(s.blockCols),
     seed: text(s.seed),
     skip: text(s.skip ?? 0),
+    weightScale: text(s.weightScale ?? 0.1),
     causal: Boolean(s.causal),
     outputProjection: s.kind === 'encoder-layer' || Boolean(s.outputProjection),
     noScale: !s.scaleScores,
+    prunedHeads: (s.prunedHeads ?? []).join(', '),
   };
 }
 

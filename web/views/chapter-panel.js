@@ -147,7 +147,24 @@ function tiles(root, p, on) {
   root.append(el('p', 'panel-note', `Here every query block keeps its own O, m and l while it sweeps all the key blocks (FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`));
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles };
+function designed(root, p, on) {
+  const list = el('ol', 'designed-heads');
+  for (const h of p.heads) {
+    const li = el('li', `designed-head head-${h.head % 8}${h.current ? ' is-current' : ''}`);
+    const b = el('button', `head-button head-${h.head % 8}`, `head ${h.head}`);
+    b.type = 'button';
+    b.setAttribute('aria-pressed', String(h.current));
+    b.setAttribute('aria-label', `Head ${h.head}: ${h.name}`);
+    b.addEventListener('click', () => on.onPickHead(h.head));
+    const text = el('div', 'designed-text');
+    text.append(el('strong', null, h.name), el('span', null, ` \u2014 ${h.pattern}.`), el('p', 'panel-note', `${h.construction}.`));
+    li.append(b, text);
+    list.append(li);
+  }
+  root.append(list, el('p', 'panel-note', p.sizes));
+}
+
+const DRAW = { sequences, groups, layer, decode, tiles, designed };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -3,7 +3,7 @@
 // and multi-head attention share these entries; only shapes and labels differ, and those come
 // from the trace. Entry fields are described in ../stage-table.js.
 
-import { formatBillions } from '../format.js';
+import { formatBillions, formatPercent } from '../format.js';
 import { filledDot, grouped, logitsSymbol, n, f, perHead, shortList, sourceOf, weightOf } from './tex.js';
 
 const row = (r) => ({ rows: [r] });
@@ -19,6 +19,8 @@ function drawnFrom({ config: c, preset }) {
   return c.seed === null ? 'These rows were given directly.' : `They are drawn like numpy\u2019s np.random.randn with seed ${c.seed}.`;
 }
 
+const BUILT = 'These rows are built, not drawn: each token\u2019s position as a one-hot block, its word as a one-hot block (one column per distinct word, so both \u201cthe\u201ds share a column), and a constant 1. Change the words and X changes with them.';
+
 const input = (id, title, tex, what) => ({
   id,
   group: 'inputs',
@@ -26,7 +28,9 @@ const input = (id, title, tex, what) => ({
   result: id === 'x' ? 'X' : id === 'x_q' ? 'X_q' : 'X_kv',
   figure: () => [],
   formula: () => tex,
-  explanation: (ctx) => `${what(ctx.config)} ${drawnFrom(ctx)} The tokens only label the rows: the vectors are random, not learned embeddings of those words.`,
+  explanation: (ctx) => (ctx.config.kind === 'designed'
+    ? `${what(ctx.config)} ${BUILT}`
+    : `${what(ctx.config)} ${drawnFrom(ctx)} The tokens only label the rows: the vectors are random, not learned embeddings of those words.`),
   explain: null,
 });
 
@@ -150,7 +154,7 @@ export const ATTENTION_STAGES = [
       },
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
-    view: { arcs: true, overview: true, rowTotals: true, maskedZero: true },
+    view: { arcs: true, overview: true, rowTotals: true, maskedZero: true, sequential: true },
   },
   {
     id: 'head',
@@ -184,6 +188,22 @@ export const ATTENTION_STAGES = [
       filled: (e, { row: r, col: c }) => `\\text{concat}_{${r},${c}} = \\text{head}^{(${e.source.head})}_{${r},${e.source.col}} = ${n(e.value)}`,
     },
     highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
+    view: { pruning: true },
+  },
+  {
+    id: 'pruned',
+    group: 'combine',
+    title: 'Pruned heads',
+    result: 'pruned',
+    figure: () => [{ operand: 0 }, { glyph: '\u2299' }, { operand: 1 }],
+    formula: () => "\\text{concat}' = \\text{concat} \\odot g, \\quad g_j = \\begin{cases} 0 & \\text{column } j \\text{ of a pruned head} \\\\ 1 & \\text{otherwise} \\end{cases}",
+    explanation: ({ config: c }) => `Head${c.prunedHeads.length > 1 ? 's' : ''} ${c.prunedHeads.join(', ')} ${c.prunedHeads.length > 1 ? 'are' : 'is'} pruned: ${c.prunedHeads.length > 1 ? 'their' : 'its'} columns become 0 before W_O, so the output mixes only the other heads. The output changes by ${formatPercent(c.outputChange)} of its size (\u2016\u0394output\u2016 / \u2016output\u2016, from the engine).`,
+    explain: {
+      symbolic: (i, j) => `\\text{concat}'_{${i},${j}} = \\text{concat}_{${i},${j}}\\, g_{${j}}`,
+      filled: (e, { row: r, col: c }) => `\\text{concat}'_{${r},${c}} = ${n(e.input)} \\cdot ${e.gate} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(0, c) }),
+    view: { pruning: true },
   },
   {
     id: 'output',
@@ -203,6 +223,6 @@ export const ATTENTION_STAGES = [
       stage.operands.forEach((o, k) => { if (o.name === 'contribution') out[k] = cell(r, c); });
       return out;
     },
-    view: { sumFigure: [{ list: 'contribution', glyph: '+' }] },
+    view: { sumFigure: [{ list: 'contribution', glyph: '+' }], pruning: true },
   },
 ];

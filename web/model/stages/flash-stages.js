@@ -50,6 +50,7 @@ export const FLASH_STAGES = [
       filled: (e, { row: r }) => `l_{${r}}^{\\text{new}} = ${n(e.alpha)} \\cdot ${f(e.previous)} + (${shortList(Array.from(e.row, (x) => n(x)))}) = ${n(e.value)}`,
     },
     highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: cell(r, 0), 2: row(r) }),
+    view: { sequential: true },
   }),
   tileEntry('tile_out', 'Running output O', {
     result: 'O',

@@ -88,6 +88,7 @@ export const LAYER_STAGES = [
       filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
+    view: { sequential: true },
   },
   affine('ffn_out', 'Feed-forward: contract', 'H^{+}', 'W_2', 'b_2', 'F',
     'The second layer maps the d_ff features back to d_model, again the same for every token.'),
