@@ -45,6 +45,7 @@ const CHAPTER_WALKS = [
   ['encoder-layer', 'encoder-layer', () => true],
   ['kv-cache', 'kv-cache-gqa', (s) => s.step === null || s.step === 0 || s.step === 4],
   ['flash', 'flash-causal', () => true],
+  ['designed-heads', 'designed-heads', (s) => s.head === null || s.head <= 1],
 ];
 
 function walk() {

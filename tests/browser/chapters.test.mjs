@@ -48,18 +48,18 @@ async function walkByKeyboard(preset) {
 }
 
 test('every chapter\u2019s first example walks by keyboard, every stage the engine\u2019s', async () => {
-  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash'].map((c) => env.engine.presets().find((p) => p.chapter === c));
+  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((c) => env.engine.presets().find((p) => p.chapter === c));
   const counts = {};
   for (const preset of firsts) counts[preset.id] = (await walkByKeyboard(preset)).stages.length;
-  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38, 'kv-cache-gqa': 157, 'flash-causal': 33 });
+  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38, 'kv-cache-gqa': 157, 'flash-causal': 33, 'designed-heads': 31 });
   assert.deepEqual(page.problems, []);
 });
 
 test('chapter tabs switch the chapter, its first example and its form; the URL follows', async () => {
   await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
   await waitForStage(page, 'x');
-  const own = { cross: ['#field-keyTokens'], gqa: ['#field-kvHeads'], 'encoder-layer': ['#field-dFF'], 'kv-cache': ['#field-kvHeads'], flash: ['#field-blockRows'], attention: [] };
-  for (const [chapter, first] of [['cross', 'x_q'], ['gqa', 'x'], ['encoder-layer', 'x'], ['kv-cache', 'x_t'], ['flash', 'x'], ['attention', 'x']]) {
+  const own = { cross: ['#field-keyTokens'], gqa: ['#field-kvHeads'], 'encoder-layer': ['#field-dFF'], 'kv-cache': ['#field-kvHeads'], flash: ['#field-blockRows'], 'designed-heads': [], attention: [] };
+  for (const [chapter, first] of [['cross', 'x_q'], ['gqa', 'x'], ['encoder-layer', 'x'], ['kv-cache', 'x_t'], ['flash', 'x'], ['designed-heads', 'x'], ['attention', 'x']]) {
     await page.click(`.chapter-button[data-chapter="${chapter}"]`);
     await waitForChapter(page, chapter);
     await waitForStage(page, first);
