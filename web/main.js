@@ -13,7 +13,7 @@ const themeNow = () => (darkQuery.matches ? 'dark' : 'light');
 
 function writeHash(catalog, s) {
   const step = s.steps[s.step];
-  const hash = hashFromState(catalog, { form: s.form, stage: step.id, head: currentHead(s.steps, s.step, s.head), time: step.step, selection: s.selection, showContributions: s.showContributions });
+  const hash = hashFromState(catalog, { form: s.form, stage: step.id, head: currentHead(s.steps, s.step, s.head), time: step.step, selection: s.selection, showContributions: s.showContributions, quiz: s.quiz?.on });
   if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
 }
 

@@ -59,7 +59,7 @@ function buildStage(parts, controls) {
   parts.formula.setAttribute('role', 'group');
   parts.formula.setAttribute('aria-label', 'Formula');
   main.append(heading, parts.shapeEq, parts.formula);
-  for (const [key, id, className] of [['explanation', 'explanation'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
+  for (const [key, id, className] of [['explanation', 'explanation'], ['quiz', 'quiz', 'quiz-area'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
     ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview'], ['calculator', 'calculator']]) {
     parts[key] = part('div', id, className);
     main.append(parts[key]);
@@ -89,4 +89,10 @@ export function buildLayout(root, { controls = 'full' } = {}) {
   root.textContent = '';
   root.append(layout);
   return parts;
+}
+
+/** Quiz mode: while a stage's questions are open, hides what would give its answers away (the
+ *  result, its shape, the asides that show it; styles/quiz.css) from sight and from screen readers. */
+export function concealResult(parts, asking) {
+  parts.figure.parentElement.toggleAttribute('data-quiz-asking', Boolean(asking));
 }

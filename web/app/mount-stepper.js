@@ -6,7 +6,8 @@
 // every render; marker (e.g. document.body or the host) gets data-chapter, data-stage, data-head.
 
 import * as act from './actions.js';
-import { buildLayout } from './layout.js';
+import { buildLayout, concealResult } from './layout.js';
+import * as quiz from './quiz-actions.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
@@ -34,6 +35,7 @@ import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
+import { createQuiz } from '../views/quiz.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
 const STEP_KEYS = { ArrowLeft: (s) => s.step - 1, ArrowRight: (s) => s.step + 1, Home: () => 0, End: (s) => s.steps.length - 1 };
@@ -59,6 +61,7 @@ function createViews(parts, katex, on) {
     sumFigure: createFigure(parts.sumFigure, { onActivate: on.selectCell, className: 'figure sum-figure' }),
     explain: createExplainPanel(parts.explain, { render: katex.render, onClose: on.closeExplain }),
     overview: createHeadOverview(parts.overview, { onPick: on.pickHead, title: 'Weights of every head' }),
+    quiz: createQuiz(parts.quiz, { onAnswer: on.answerQuiz, onReveal: on.revealQuiz, onToggle: on.toggleQuiz }),
   };
 }
 
@@ -117,6 +120,13 @@ function renderControls(views, catalog, s) {
   views.controls.update({ chapter: chapter.id, fields: fieldsOf(chapter), presets: presetsOf(catalog, chapter.id), form: s.form, errors: s.errors, engineError: s.engineError, counts });
 }
 
+// Quiz mode: the card for this step, and the result hidden while its questions are open.
+function renderQuiz(parts, views, s) {
+  const view = quiz.quizViewOf(s);
+  views.quiz.update(view);
+  concealResult(parts, view.asking);
+}
+
 function statusText(s) {
   if (s.explainError) return `Could not explain that cell: ${s.explainError}`;
   if (s.trace && !s.steps.length) return 'None of the chosen stages is part of this configuration.';
@@ -151,6 +161,9 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
     toggleSum: (on) => set({ showContributions: on }),
     closeExplain: () => set({ selection: null, explained: null }),
+    answerQuiz: (text) => set(quiz.answerQuiz(engine, store.get(), text)),
+    revealQuiz: () => set(quiz.revealQuiz(store.get())),
+    toggleQuiz: (on) => set(quiz.toggleQuiz(store.get(), on)),
   });
 
   function render(s, previous) {
@@ -159,6 +172,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     parts.status.hidden = !parts.status.textContent;
     if (!s.trace || !s.steps.length) return;
     renderStage(parts, views, catalog, marker, s);
+    renderQuiz(parts, views, s);
     onChange(s, previous);
   }
 
@@ -177,7 +191,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
   return {
-    update: (wanted) => set({ ...act.applyWanted(engine, catalog, store.get(), wanted, stages), loadedModel: null }),
+    update: (wanted) => set({ ...act.applyWanted(engine, catalog, store.get(), wanted, stages), loadedModel: null, ...quiz.quizFromWanted(store.get(), wanted) }),
     next: () => goToIndex(store.get().step + 1),
     prev: () => goToIndex(store.get().step - 1),
     goTo(id, head = store.get().head, time = null) {

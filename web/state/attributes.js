@@ -13,7 +13,7 @@ import { changeField, presetForm } from './form.js';
 export const CONTROLS = ['none', 'compact', 'full'];
 export const THEMES = ['light', 'dark', 'auto'];
 
-export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'step', 'stages', 'controls', 'theme'];
+export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'step', 'stages', 'controls', 'theme', 'quiz'];
 
 const quoted = (v) => `"${v}"`;
 const oneOf = (list) => list.map(quoted).join(', ');
@@ -88,8 +88,11 @@ function readStage(get, errors) {
   };
 }
 
+// quiz: a switch like causal (present is on, "false" or "0" off).
+const readQuiz = (get) => get('quiz') !== null && readAttributeValue({ type: 'flag' }, get('quiz'));
+
 /**
- * → { errors: [message], wanted: { form, stage, head, time, selection, showContributions },
+ * → { errors: [message], wanted: { form, stage, head, time, selection, showContributions, quiz },
  *     stages: [id] | null, controls, theme }. Every message starts with the attribute's name.
  */
 export function readAttributes(catalog, get, { controls = 'compact', theme = 'auto' } = {}) {
@@ -105,5 +108,5 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
   };
   const heads = chapterById(form.chapter).fields.includes('heads') ? Number(form.heads) : 1; // flash: one head
   if (!errors.length && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
-  return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false } };
+  return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false, quiz: readQuiz(get) } };
 }

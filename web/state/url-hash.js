@@ -41,7 +41,7 @@ function readCell(s) {
 
 const wholeOr = (text, fallback) => (/^\d+$/.test(text ?? '') ? Number(text) : fallback);
 
-// → { form, stage, head, time, selection, showContributions }; time: the decode step or tile.
+// → { form, stage, head, time, selection, showContributions, quiz }; time: the decode step or tile.
 export function stateFromHash(catalog, hash) {
   const params = new URLSearchParams(String(hash ?? '').replace(/^#/, ''));
   return {
@@ -51,10 +51,11 @@ export function stateFromHash(catalog, hash) {
     time: wholeOr(params.get('t'), null),
     selection: readCell(params.get('cell')),
     showContributions: params.get('sum') === '1',
+    quiz: params.get('quiz') === '1',
   };
 }
 
-export function hashFromState(catalog, { form, stage, head, time, selection, showContributions }) {
+export function hashFromState(catalog, { form, stage, head, time, selection, showContributions, quiz }) {
   const params = new URLSearchParams();
   params.set('chapter', form.chapter);
   const preset = presetById(catalog, form.preset);
@@ -75,5 +76,6 @@ export function hashFromState(catalog, { form, stage, head, time, selection, sho
   if (time !== null && time !== undefined) params.set('t', String(time));
   if (selection) params.set('cell', `${selection.row}.${selection.col}`);
   if (showContributions) params.set('sum', '1');
+  if (quiz) params.set('quiz', '1');
   return `#${params.toString()}`;
 }

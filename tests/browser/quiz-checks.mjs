@@ -1,0 +1,53 @@
+// Quiz tests' helper: each value question's expected answer, checked against the engine's
+// trace by a route of its own (the masked operand, the totals, the row's largest, engine.explain,
+// the decode step, the causal mask's rule for tiles), and its verdicts on right and wrong text.
+import assert from 'node:assert/strict';
+import { formatCell } from '../../web/model/format.js';
+import { checkAnswer } from '../../web/model/quiz.js';
+
+const at = (stage, r, c) => stage.values[r * stage.shape[1] + c];
+const divisorOf = (engine, spec, step) => engine.explain(spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor;
+
+// Each value question's expected answer, checked against the trace by an independent route.
+export function checkValueQuestion(engine, q, step, run, where) {
+  const { stage } = step;
+  const right = (text, facts) => assert.equal(checkAnswer(q, text, facts).status, 'right', `${where} ${q.id}: ${text}`);
+  const wrong = (text, facts) => assert.equal(checkAnswer(q, text, facts).status, 'wrong', `${where} ${q.id}: ${text}`);
+  if (q.id === 'masked-weight') {
+    const [, r, c] = /weights\[(\d+), (\d+)\]/.exec(q.prompt).map(Number);
+    assert.equal(at(stage.operands[0], r, c), -Infinity, `${where}: the mask hid that key`);
+    assert.equal(at(stage, r, c), 0, `${where}: the engine's weight there`);
+    right('0');
+    wrong('0.25');
+  } else if (q.id === 'row-sum') {
+    const r = Number(/row (\d+)/.exec(q.prompt)[1]);
+    assert.ok(Math.abs(stage.totals[r] - 1) < 1e-12, `${where}: the engine's total`);
+    right('1');
+    right(formatCell(stage.totals[r]));
+    wrong('0.5');
+  } else if (q.id === 'argmax') {
+    const r = stage.shape[0] - 1;
+    const row = Array.from({ length: stage.shape[1] }, (_, j) => at(stage, r, j));
+    const best = row.indexOf(Math.max(...row));
+    right(q.expected.keys[best].toUpperCase());
+    right(String(best));
+    const worst = row.indexOf(Math.min(...row));
+    if (row[worst] < row[best] && q.expected.keys[worst] !== q.expected.keys[best]) wrong(q.expected.keys[worst]);
+  } else if (q.id === 'divisor') {
+    const facts = { divisor: divisorOf(engine, run.spec, step) };
+    right(String(facts.divisor), facts);
+    right(`\u221a${run.trace.config.dK}`, facts);
+    assert.match(checkAnswer(q, String(run.trace.config.dK), facts).text, /That is d_k itself/);
+  } else if (q.id === 'cache-rows') {
+    right(String(stage.step + 1)); // tokens 0 … t
+    wrong(String(stage.step));
+  } else if (q.id === 'next-tile') {
+    // The causal mask skips a tile whose first key comes after its block's last query.
+    const next = /keys? (\d+)/.exec(q.prompt).map(Number)[1];
+    const skipped = run.trace.config.causal && next > stage.tile.queryRows[1] - 1;
+    right(skipped ? 'skipped' : 'computed');
+    wrong(skipped ? 'Computed' : 'skip');
+  } else {
+    assert.fail(`${where}: no test for question ${q.id}`);
+  }
+}

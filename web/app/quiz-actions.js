@@ -1,0 +1,86 @@
+// Quiz mode's state changes, as patches for the store like actions.js: on/off, an answer to the
+// current step's question, "Show me", and the card the view draws. State:
+//   s.quiz = { on, trace, records: { [step index]: { answers, last, shown } }, score }
+// Records belong to the trace they were made on (a new run asks every stage again); the score
+// stays for the session. No math: the model reads answers from the trace, the engine adds facts.
+
+import { checkAnswer, feedbackAfter, NO_RECORD, quizCard, quizQuestions, scoreText } from '../model/quiz.js';
+
+const INITIAL = { on: false, trace: null, records: {}, score: { answered: 0, rightFirst: 0 } };
+
+export function quizOf(s) {
+  return s.quiz ?? INITIAL;
+}
+
+function recordsOf(s) {
+  const q = quizOf(s);
+  return q.trace === s.trace ? q.records : {};
+}
+
+function recordAt(s) {
+  return recordsOf(s)[s.step] ?? NO_RECORD;
+}
+
+function questionsAt(s) {
+  return quizQuestions(s.steps, s.step, { trace: s.trace, tokens: s.tokens });
+}
+
+function withRecord(s, record, score = quizOf(s).score) {
+  return { quiz: { ...quizOf(s), trace: s.trace, records: { ...recordsOf(s), [s.step]: record }, score } };
+}
+
+export function toggleQuiz(s, on) {
+  return { quiz: { ...quizOf(s), on: Boolean(on) } };
+}
+
+/** A wanted view (URL hash, attributes) that says quiz or not; one that does not keeps it. */
+export function quizFromWanted(s, wanted) {
+  return wanted.quiz === undefined ? {} : toggleQuiz(s, wanted.quiz);
+}
+
+// What the engine knows beyond the trace: the divisor of the scaled stage (its explain).
+function factsFor(engine, s, question) {
+  if (question.kind !== 'divisor') return {};
+  const step = s.steps[s.step];
+  try {
+    return { divisor: engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor };
+  } catch {
+    return {}; // then only the root form (√4) is recognised
+  }
+}
+
+/** Checks text against the current question; scores the first readable try of each question. */
+export function answerQuiz(engine, s, text) {
+  const questions = questionsAt(s);
+  const record = recordAt(s);
+  const card = quizCard(questions, record, s.step);
+  const question = questions.find((q) => q.id === card.current?.id);
+  if (!question) return {};
+  const verdict = checkAnswer(question, text, factsFor(engine, s, question));
+  if (verdict.status === 'unreadable') return withRecord(s, { ...record, last: verdict });
+  const before = record.answers[question.id] ?? { tries: 0, right: false };
+  const answers = { ...record.answers, [question.id]: { tries: before.tries + 1, right: verdict.status === 'right' } };
+  const { score } = quizOf(s);
+  const first = before.tries === 0;
+  const scored = first ? { answered: score.answered + 1, rightFirst: score.rightFirst + (verdict.status === 'right' ? 1 : 0) } : score;
+  const next = quizCard(questions, { ...record, answers }, s.step);
+  return withRecord(s, { ...record, answers, last: feedbackAfter(verdict, next) }, scored);
+}
+
+/** "Show me": the step's answers and its result, without scoring. */
+export function revealQuiz(s) {
+  const record = recordAt(s);
+  if (record.shown) return {};
+  return withRecord(s, { ...record, shown: true, last: { status: 'shown', text: 'The answers are listed above, and the result is shown.' } });
+}
+
+/**
+ * → { on, score, card, asking } for the quiz view; asking: the result is still to be hidden.
+ */
+export function quizViewOf(s) {
+  const q = quizOf(s);
+  const base = { on: q.on, score: scoreText(q.score), card: null, asking: false };
+  if (!q.on || !s.trace || !s.steps.length) return base;
+  const card = quizCard(questionsAt(s), recordAt(s), s.step);
+  return { ...base, card, asking: !card.revealed };
+}
