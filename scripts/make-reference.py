@@ -1,14 +1,22 @@
 #!/usr/bin/python3
 """Reference values for the tests, computed by numpy independently of the C++ core.
 
-For every preset the engine defines (read through scripts/print-presets.mjs, so that sizes
-live in one place), draws what the engine draws and computes every stage as the lesson does.
-Writes tests/fixtures/lesson-reference.json (for node) and .txt (for Catch2): the sizes numpy
-used for each preset (`preset id key=value …`), then one matrix a line (`name rows cols v…`,
--inf for masked cells). Keys: `preset:stage`, `preset:stage/head`; a decode step's or a tile's
-stage `preset:stage/head@step` (head `-` for none), and the operands that change from step to
-step under `preset:stage/head@step:operand`. Regenerate only with this script, after building
-the engine:
+Cases: every preset the engine defines (read through scripts/print-presets.mjs, so that sizes
+live in one place), and the named specs of CUSTOM below (specs that are no preset; the tests
+read them back from the fixture). For each case numpy draws what the engine draws, or builds
+the designed heads from the tokens, and computes every stage as the lesson does
+(scripts/numpy_attention.py).
+
+Writes tests/fixtures/lesson-reference.json (for node) and .txt (for Catch2). The .txt holds
+the sizes numpy used for each case (`preset id key=value …`, `custom name key=value …`), each
+custom spec as engine.run takes it (`spec name key=value …`; values in compact JSON), then one
+matrix a line (`key rows cols v…`, -inf for masked cells). The .json holds the same under
+"presets", "custom" ({name: {spec, sizes}}) and "matrices". Keys: `case:stage`,
+`case:stage/head`; a decode step's or a tile's stage `case:stage/head@step` (head `-` for
+none), and the operands that change from step to step under `case:stage/head@step:operand`;
+drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head's share of
+the output `case:contribution/h`, and a pruned case's `case:outputChange` (1 × 1).
+Regenerate only with this script, after building the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
 import json
@@ -17,9 +25,19 @@ import subprocess
 
 import numpy as np
 
-VERSION = 3
+from numpy_attention import stages
+
+VERSION = 4
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
+
+# Specs that are no preset, run by the tests from the fixture: the multi-head example's sizes
+# with weights drawn at scale 1, and with heads 1 and 3 pruned before W_O.
+CUSTOM = {
+    "weight-scale-1": {"seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4, "weightScale": 1},
+    "pruned-heads-1-3": {"seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4,
+                         "prunedHeads": [1, 3]},
+}
 
 
 def engine_presets():
@@ -29,9 +47,32 @@ def engine_presets():
     return json.loads(printed.stdout)
 
 
+def distinct_words(tokens):
+    """Each token's word index among the distinct words (compared without case), in order of
+    first appearance; and how many distinct words there are."""
+    words = list(dict.fromkeys(t.lower() for t in tokens))
+    return [words.index(t.lower()) for t in tokens], len(words)
+
+
+def designed_sizes(spec):
+    """Kind designed: T tokens, V distinct words, d_model = T + V + 1, four heads, d_k = T,
+    d_v = V; nothing is drawn (no seed, no weight scale)."""
+    t, (_, v) = len(spec["tokens"]), distinct_words(spec["tokens"])
+    return {
+        "kind": "designed", "seed": None, "skip": 0, "seqLen": t, "kvLen": t,
+        "dModel": t + v + 1, "numHeads": 4, "numKvHeads": 4, "dK": t, "dV": v, "dFF": None,
+        "validKeys": None, "causal": spec.get("causal", False), "outputProjection": True,
+        "scaleScores": True, "blockRows": None, "blockCols": None, "weightScale": None,
+        "prunedHeads": spec.get("prunedHeads", []),
+    }
+
+
 def sizes_of(spec):
     """Every size and switch of a spec with the engine's defaults filled in, named like its config."""
-    kind, d, h = spec.get("kind", "self"), spec["dModel"], spec.get("numHeads", 1)
+    kind = spec.get("kind", "self")
+    if kind == "designed":
+        return designed_sizes(spec)
+    d, h = spec["dModel"], spec.get("numHeads", 1)
     cross, encoder, flash = kind == "cross", kind == "encoder-layer", kind == "flash"
     t = spec["queryLen"] if cross else spec["seqLen"]
     return {
@@ -46,17 +87,19 @@ def sizes_of(spec):
         "scaleScores": spec.get("scaleScores", True),
         "blockRows": spec["blockRows"] if flash else None,
         "blockCols": spec["blockCols"] if flash else None,
+        "weightScale": spec.get("weightScale", 0.1),
+        "prunedHeads": spec.get("prunedHeads", []),
     }
-
-
-def weight(*shape):
-    return np.random.randn(*shape) * 0.1
 
 
 def draw(s):
     """What the engine draws, in its order: X (or X_q, X_kv), every W_Q, every W_K, every W_V,
-    W_O, then the encoder layer's W1, W2, b1, b2."""
+    W_O, then the encoder layer's W1, W2, b1, b2; every weight and bias randn · weightScale."""
     t, tkv, d, h, hkv = s["seqLen"], s["kvLen"], s["dModel"], s["numHeads"], s["numKvHeads"]
+
+    def weight(*shape):
+        return np.random.randn(*shape) * s["weightScale"]
+
     np.random.seed(s["seed"])
     if s["skip"] > 0:
         np.random.randn(s["skip"])  # lesson-causal: the lesson draws on without reseeding
@@ -74,181 +117,39 @@ def draw(s):
     return p
 
 
-def at(stage, head=None, step=None):
-    """A stage's key: `scores/2`, `output`; in a decode step or a tile `scores/2@3`, `x_t/-@0`."""
-    if step is None:
-        return stage if head is None else f"{stage}/{head}"
-    return f"{stage}/{'-' if head is None else head}@{step}"
+def designed(tokens):
+    """The designed heads, built from the kind's description (not from the C++ code):
+    X = [position one-hot (T) | word one-hot (V) | 1]; s = 8·√d_k. Head 0, previous token:
+    W_Q position p → s·e_p, W_K position p → e_(p+1). Head 1, same word: W_Q word w → s·e_w,
+    W_K word w → e_w. Head 2, sink: W_Q the constant → s·e_0, W_K position 0 → e_0. Head 3,
+    broad: W_Q = W_K = 0. Every W_V: word w → e_w. W_O (4V, D): 0.25 at (h·V + w, T + w)."""
+    ids, v = distinct_words(tokens)
+    t = len(tokens)
+    d, one, s = t + v + 1, t + v, 8 * np.sqrt(t)
+    x = np.zeros((t, d))
+    x[np.arange(t), np.arange(t)] = 1
+    x[np.arange(t), t + np.array(ids)] = 1
+    x[:, one] = 1
+    w_q, w_k = [np.zeros((d, t)) for _ in range(4)], [np.zeros((d, t)) for _ in range(4)]
+    for p in range(t):
+        w_q[0][p, p] = s
+        if p + 1 < t:
+            w_k[0][p, p + 1] = 1
+    for w in range(v):
+        w_q[1][t + w, w], w_k[1][t + w, w] = s, 1
+    w_q[2][one, 0], w_k[2][0, 0] = s, 1
+    w_v = np.zeros((d, v))
+    w_v[t + np.arange(v), np.arange(v)] = 1
+    w_o = np.zeros((4 * v, d))
+    for h in range(4):
+        w_o[h * v + np.arange(v), t + np.arange(v)] = 0.25
+    return {"x": x, "x_kv": x, "W_Q": w_q, "W_K": w_k, "W_V": [w_v] * 4, "W_O": w_o}
 
 
-def record(out, key, value, **operands):
-    """A stage's matrix under its key, and the operands that change per step under key:name."""
-    out[key] = value
-    out.update({f"{key}:{name}": m for name, m in operands.items()})
-
-
-def softmax(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))  # the row max: exp never overflows
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def layer_norm(x, eps=1e-6):
-    return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, keepdims=True) + eps)
-
-
-def attention_mask(s):
-    """M (T, T_kv): −inf above the diagonal (causal) and on padding keys, else 0; None if neither."""
-    rows, cols = np.indices((s["seqLen"], s["kvLen"]))
-    hidden = (cols > rows) if s["causal"] else np.zeros(rows.shape, dtype=bool)
-    if s["validKeys"] is not None:
-        hidden |= cols >= s["validKeys"]
-    return np.where(hidden, -np.inf, 0.0) if s["causal"] or s["validKeys"] is not None else None
-
-
-def multi_head_attention(s, p, out):
-    """Every head's stages into out; returns the output (T, D), or the heads side by side.
-    K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first."""
-    group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
-    if mask is not None:
-        out["M"] = mask
-    for g in range(s["numKvHeads"]):
-        first = g * group
-        out[f"W_K/{first}"], out[f"W_V/{first}"] = p["W_K"][g], p["W_V"][g]
-        out[f"k/{first}"], out[f"v/{first}"] = p["x_kv"] @ p["W_K"][g], p["x_kv"] @ p["W_V"][g]
-    heads = []
-    for i in range(s["numHeads"]):
-        first = i // group * group
-        q = p["x"] @ p["W_Q"][i]
-        scores = q @ out[f"k/{first}"].T
-        scaled = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
-        logits = scaled if mask is None else scaled + mask
-        weights = softmax(logits)
-        heads.append(weights @ out[f"v/{first}"])
-        out.update({f"W_Q/{i}": p["W_Q"][i], f"q/{i}": q, f"scores/{i}": scores,
-                    f"scaled/{i}": scaled, f"weights/{i}": weights,
-                    f"totals/{i}": weights.sum(axis=-1, keepdims=True), f"head/{i}": heads[-1]})
-        if mask is not None:
-            out[f"masked/{i}"] = logits
-    concat = np.concatenate(heads, axis=-1)
-    if not s["outputProjection"]:
-        return concat
-    out.update({"W_O": p["W_O"], "concat": concat, "output": concat @ p["W_O"]})
-    return out["output"]
-
-
-def encoder_layer(s, p, out):
-    """Attention, residual and norm; the position-wise network, residual and norm."""
-    out["residual1"] = p["x"] + multi_head_attention(s, p, out)
-    out["norm1"] = layer_norm(out["residual1"])
-    out["ffn_pre"] = out["norm1"] @ p["W1"] + p["b1"]
-    out["ffn_hidden"] = np.maximum(0, out["ffn_pre"])
-    out["ffn_out"] = out["ffn_hidden"] @ p["W2"] + p["b2"]
-    out["residual2"] = out["norm1"] + out["ffn_out"]
-    out["norm2"] = layer_norm(out["residual2"])
-    out.update({"W1": p["W1"], "W2": p["W2"], "b1": p["b1"][None, :], "b2": p["b2"][None, :]})
-
-
-def decode_step(s, p, t, cache, out):
-    """Step t of decoding: token t's query against every key cached so far, after each K/V head
-    has appended token t's key and value. cache: per K/V head [K (t, DK), V (t, DV)]."""
-    group, x_t = s["numHeads"] // s["numKvHeads"], p["x"][t:t + 1]  # (1, D)
-    out[at("x_t", None, t)], heads = x_t, []
-    for i in range(s["numHeads"]):
-        g = i // group
-        q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
-        if i % group == 0:
-            for name, w, c in (("k", p["W_K"][g], 0), ("v", p["W_V"][g], 1)):
-                new = out[at(f"{name}_new", i, t)] = x_t @ w
-                old = {f"{name.upper()}_cache": cache[g][c]} if t > 0 else {}  # JSON: no (0, n)
-                cache[g][c] = np.vstack([cache[g][c], new])
-                record(out, at(f"{name}_cache", i, t), cache[g][c], **old)
-        scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, t+1): only the past, no mask
-        scaled = out[at("scaled", i, t)] = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
-        weights = out[at("weights", i, t)] = softmax(scaled)
-        out[at("totals", i, t)] = weights.sum(axis=-1, keepdims=True)
-        heads.append(weights @ cache[g][1])
-        out[at("head", i, t)] = heads[-1]
-    concat = np.concatenate(heads, axis=-1)  # (1, H·DV)
-    if not s["outputProjection"]:
-        return concat
-    out[at("concat", None, t)], out[at("output", None, t)] = concat, concat @ p["W_O"]
-    return out[at("output", None, t)]
-
-
-def decode_with_cache(s, p, out):
-    """Causal attention one token at a time with a KV cache; then its rows stacked, and the same
-    causal attention over the whole sequence at once."""
-    d_k, d_v = s["dK"], s["dV"]
-    cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(s["numKvHeads"])]
-    rows = [decode_step(s, p, t, cache, out) for t in range(s["seqLen"])]
-    out["stacked"] = np.vstack(rows)
-    whole = {}
-    out["causal_reference"] = multi_head_attention(s, p, whole)  # s["causal"] is true
-    out.update({k: m for k, m in whole.items() if k[0] == "W"})
-
-
-def flash_tile(s, q_i, k_j, v_j, corner, running, out, key):
-    """One tile of the online softmax (corner: its first query and key): the block's running
-    row max m, sum l and output O after it."""
-    m, l, o = running
-    scores = q_i @ k_j.T / np.sqrt(s["dK"]) if s["scaleScores"] else q_i @ k_j.T
-    if s["causal"]:
-        rows, cols = np.indices(scores.shape)
-        scores = np.where(corner[1] + cols > corner[0] + rows, -np.inf, scores)
-    m_new = np.maximum(m, scores.max(axis=1, keepdims=True))
-    p = np.exp(scores - m_new)
-    alpha = np.exp(m - m_new)  # rescales what was summed under the old max
-    l_new = alpha * l + p.sum(axis=1, keepdims=True)
-    o_new = alpha * o + p @ v_j
-    record(out, f"tile_scores/{key}", scores, Q_i=q_i, K_j=k_j)
-    record(out, f"tile_max/{key}", m_new, m=m)
-    record(out, f"tile_sum/{key}", l_new, l=l, α=alpha, P=p)
-    record(out, f"tile_out/{key}", o_new, O=o, α=alpha, P=p, V_j=v_j)
-    return m_new, l_new, o_new
-
-
-def flash_attention(s, p, out):
-    """One head tiled: each block of blockRows queries meets the blocks of blockCols keys in turn,
-    keeping a running row max m, sum l and unnormalised output O; no T × T matrix is formed."""
-    x, t, br, bc = p["x"], s["seqLen"], s["blockRows"], s["blockCols"]
-    q, k, v = x @ p["W_Q"][0], x @ p["W_K"][0], x @ p["W_V"][0]
-    out.update({"x": x, "W_Q/0": p["W_Q"][0], "W_K/0": p["W_K"][0], "W_V/0": p["W_V"][0],
-                "q/0": q, "k/0": k, "v/0": v})
-    step, blocks = 0, []
-    for i0 in range(0, t, br):
-        i1 = min(i0 + br, t)
-        rows = i1 - i0
-        m, l, o = np.full((rows, 1), -np.inf), np.zeros((rows, 1)), np.zeros((rows, s["dV"]))
-        for j0 in range(0, t, bc):
-            if s["causal"] and j0 > i1 - 1:
-                break  # every key from here on comes after the block's last query
-            j1 = min(j0 + bc, t)
-            m, l, o = flash_tile(s, q[i0:i1], k[j0:j1], v[j0:j1], (i0, j0), (m, l, o), out,
-                                 f"0@{step}")
-            step += 1
-        blocks.append(o / l)
-        record(out, f"block_out/0@{step - 1}", blocks[-1], O=o, l=l)
-    out["stacked"] = np.vstack(blocks)
-    scaled = q @ k.T / np.sqrt(s["dK"]) if s["scaleScores"] else q @ k.T
-    mask = attention_mask(s)
-    out["reference"] = softmax(scaled if mask is None else scaled + mask) @ v
-
-
-def stages(s):
-    """Every matrix of one preset, keyed like the trace: stage id, id/head or id/head@step (see
-    `at`), a drawn operand's name, a stepped operand under its stage (see `record`)."""
-    p = draw(s)
-    out = {"x_q": p["x"], "x_kv": p["x_kv"]} if s["kind"] == "cross" else {"x": p["x"]}
-    if s["kind"] == "encoder-layer":
-        encoder_layer(s, p, out)
-    elif s["kind"] == "kv-cache":
-        del out["x"]  # decoding reads X one row a step: x_t
-        decode_with_cache(s, p, out)
-    elif s["kind"] == "flash":
-        flash_attention(s, p, out)
-    else:
-        multi_head_attention(s, p, out)
-    return out
+def case_matrices(name, spec, sizes):
+    """Every matrix of one case under `name:key`."""
+    p = designed(spec["tokens"]) if sizes["kind"] == "designed" else draw(sizes)
+    return {f"{name}:{key}": m for key, m in stages(sizes, p).items()}
 
 
 def randn_cases():
@@ -259,17 +160,24 @@ def randn_cases():
     return cases
 
 
-def write(sizes, matrices):
+def words(fields):
+    """key=value … with compact JSON values (strings bare): one line, no spaces inside values."""
+    text = lambda v: v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+    return [f"{k}={text(v)}" for k, v in fields.items()]
+
+
+def write(sizes, custom, matrices):
     meta = {"version": VERSION, "numpy": np.__version__, "generator": "scripts/make-reference.py"}
     as_json = {k: [[None if np.isinf(v) else float(v) for v in row] for row in m.tolist()]
                for k, m in matrices.items()}
     (OUT / "lesson-reference.json").write_text(
-        json.dumps({**meta, "presets": sizes, "matrices": as_json}) + "\n")
+        json.dumps({**meta, "presets": sizes, "custom": custom, "matrices": as_json}) + "\n")
 
     lines = [f"# version {VERSION} numpy {np.__version__} (scripts/make-reference.py)"]
-    for preset, fields in sizes.items():
-        words = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in fields.items()]
-        lines.append(" ".join(["preset", preset, *words]))
+    lines += [" ".join(["preset", preset, *words(fields)]) for preset, fields in sizes.items()]
+    for name, case in custom.items():
+        lines.append(" ".join(["custom", name, *words(case["sizes"])]))
+        lines.append(" ".join(["spec", name, *words(case["spec"])]))
     for k, m in matrices.items():
         values = " ".join("-inf" if np.isinf(v) else repr(float(v)) for v in m.ravel())
         lines.append(f"{k} {m.shape[0]} {m.shape[1]} {values}")
@@ -277,14 +185,16 @@ def write(sizes, matrices):
 
 
 def main():
-    sizes, matrices = {}, {}
+    sizes, custom, matrices = {}, {}, {}
     for preset in engine_presets():
         sizes[preset["id"]] = sizes_of(preset["spec"])
-        for key, m in stages(sizes[preset["id"]]).items():
-            matrices[f"{preset['id']}:{key}"] = m
+        matrices.update(case_matrices(preset["id"], preset["spec"], sizes[preset["id"]]))
+    for name, spec in CUSTOM.items():
+        custom[name] = {"spec": spec, "sizes": sizes_of(spec)}
+        matrices.update(case_matrices(name, spec, custom[name]["sizes"]))
     matrices.update(randn_cases())
-    write(sizes, matrices)
-    print(f"{len(sizes)} presets, {len(matrices)} matrices")
+    write(sizes, custom, matrices)
+    print(f"{len(sizes)} presets, {len(custom)} custom specs, {len(matrices)} matrices")
 
 
 if __name__ == "__main__":

@@ -152,13 +152,18 @@ inline std::vector<std::string> labels(const attention::trace &t) {
 
 // A config in one line, for INFO.
 inline std::string describe(const attention::attention_config &c) {
-    static const char *kinds[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
+    static const char *kinds[] = {"self",     "cross", "encoder-layer",
+                                  "kv-cache", "flash", "designed"};
     std::ostringstream o;
     o << kinds[int(c.kind)] << ", T " << c.seq_len << ", T_kv " << c.kv_len << ", D " << c.d_model
       << ", H " << c.num_heads << ", H_kv " << c.num_kv_heads << ", DK " << c.d_k << ", DV "
       << c.d_v << ", DFF " << c.d_ff << (c.causal ? ", causal" : "")
       << (c.valid_keys ? ", validKeys " + std::to_string(*c.valid_keys) : "")
       << (c.output_projection ? ", W_O" : "") << (c.scale_scores ? "" : ", unscaled");
+    if (c.weight_scale != 0.1 && c.kind != attention::problem_kind::designed)
+        o << ", weightScale " << c.weight_scale;
+    for (std::size_t h : c.pruned_heads)
+        o << (h == c.pruned_heads.front() ? ", pruned " : " ") << h;
     if (c.kind == attention::problem_kind::flash)
         o << ", B_r " << c.block_rows << ", B_c " << c.block_cols;
     return o.str();

@@ -1,6 +1,7 @@
 // numpy's reference values (tests/fixtures/lesson-reference.txt, made by
-// scripts/make-reference.py): the sizes numpy used for each preset, and its matrices keyed
-// "preset:stage/head", "preset:operand" or "randn/seed/RxC".
+// scripts/make-reference.py): the sizes numpy used for each preset and each custom spec, the
+// custom specs themselves, and its matrices keyed "case:stage/head", "case:operand" or
+// "randn/seed/RxC" (a case is a preset id or a custom spec's name).
 #pragma once
 
 #include <cstdlib>
@@ -14,20 +15,23 @@
 
 namespace reference {
 
-// A preset's sizes as numpy used them, by the engine's JS names: "seqLen" → "5",
-// "causal" → "false", "validKeys" → "null", "kind" → "cross".
+// A case's sizes as numpy used them, by the engine's JS names: "seqLen" → "5",
+// "causal" → "false", "validKeys" → "null", "kind" → "cross", "prunedHeads" → "[1,3]"; or a
+// custom spec's own fields, written the same way.
 using sizes = std::map<std::string, std::string>;
 
 struct file {
     std::map<std::string, sizes> presets;
+    std::map<std::string, sizes> custom;       // a custom spec's sizes, by its name
+    std::map<std::string, sizes> custom_specs; // the custom spec as engine.run takes it
     std::map<std::string, attention::matrix> matrices;
 };
 
-// "preset id key=value …"
-inline void read_preset(std::istringstream &words, file &out) {
+// "preset id key=value …", "custom name key=value …" or "spec name key=value …"
+inline void read_fields(std::istringstream &words, std::map<std::string, sizes> &to) {
     std::string id, word;
     words >> id;
-    sizes &s = out.presets[id];
+    sizes &s = to[id];
     while (words >> word) {
         const std::size_t eq = word.find('=');
         s[word.substr(0, eq)] = word.substr(eq + 1);
@@ -60,7 +64,11 @@ inline file load() {
         std::string key;
         words >> key;
         if (key == "preset")
-            read_preset(words, out);
+            read_fields(words, out.presets);
+        else if (key == "custom")
+            read_fields(words, out.custom);
+        else if (key == "spec")
+            read_fields(words, out.custom_specs);
         else
             read_matrix(key, words, out);
     }
@@ -78,6 +86,14 @@ inline const std::map<std::string, attention::matrix> &matrices() {
 
 inline const std::map<std::string, sizes> &presets() {
     return loaded().presets;
+}
+
+inline const std::map<std::string, sizes> &custom() {
+    return loaded().custom;
+}
+
+inline const std::map<std::string, sizes> &custom_specs() {
+    return loaded().custom_specs;
 }
 
 } // namespace reference

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "attention/spec.hpp"
@@ -54,11 +55,29 @@ inline generated_spec flash(double t, double d, double dk, double dv, double b_r
     return s;
 }
 
-// Every kind and switch at least once: self (± causal, ± W_O, unscaled, d_k ≠ d_v),
-// grouped-query and multi-query, cross (± validKeys, T_q above and below T_kv), encoder.
+// The designed heads for these tokens (X and every weight built from them).
+inline generated_spec designed(std::vector<std::string> tokens, bool causal = false) {
+    generated_spec s;
+    s.kind = problem_kind::designed;
+    s.tokens = std::move(tokens), s.causal = causal;
+    return s;
+}
+
+// The same spec with these heads pruned before W_O.
+inline generated_spec pruned(generated_spec s, std::vector<double> heads) {
+    s.pruned_heads = std::move(heads);
+    return s;
+}
+
+// Every kind and switch at least once: self (± causal, ± W_O, unscaled, d_k ≠ d_v, weights at
+// scale 1), grouped-query and multi-query, cross (± validKeys, T_q above and below T_kv),
+// encoder, the designed heads (± causal); pruned heads in self, grouped-query, cross, encoder
+// and designed attention.
 inline std::vector<generated_spec> every_kind() {
     generated_spec unscaled = self(6, 12, 3, 4, 4, true);
     unscaled.scale_scores = false;
+    generated_spec scaled_up = self(4, 6, 2, 3, 3);
+    scaled_up.weight_scale = 1;
     return {self(5, 16, 4, 4, 4),
             self(7, 12, 3, 5, 2, true),
             self(3, 6, 1, 2, 9, false, false),
@@ -70,7 +89,15 @@ inline std::vector<generated_spec> every_kind() {
             cross(5, 3, 8, 2, 3, 5, 2),
             cross(3, 7, 6, 3, 2, 2, 4, false),
             encoder(5, 16, 4, 64),
-            encoder(4, 6, 2, 5, true)};
+            encoder(4, 6, 2, 5, true),
+            scaled_up,
+            designed({"the", "cat", "sat", "on", "the", "mat"}),
+            designed({"A", "b", "a", "c"}, true),
+            pruned(self(5, 16, 4, 4, 4), {1, 3}),
+            pruned(self(6, 8, 4, 3, 2, true, true, 2), {0}),
+            pruned(cross(3, 4, 8, 2, 4, 4, 3), {1}),
+            pruned(encoder(4, 6, 2, 5, true), {0}),
+            pruned(designed({"x", "y", "x"}), {0, 1, 2, 3})};
 }
 
 // The kinds whose stages carry a step: decoding (MHA, GQA, MQA, ± W_O, d_k ≠ d_v, unscaled)

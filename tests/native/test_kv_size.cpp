@@ -52,7 +52,7 @@ TEST_CASE("kv size: the lesson's five models at full context in fp16, by hand",
     }
 }
 
-TEST_CASE("kv size: batch and bytes per value scale it; d_k and d_v may differ", "[kv_size]") {
+TEST_CASE("kv size: batch and bytes per value scale it, d_k and d_v may differ", "[kv_size]") {
     kv_cache_query q = fp16(1024, 64, 12, 12);
     q.batch = 8;
     CHECK(kv_cache_bytes(q) == 8 * 37748736ull);

@@ -1,18 +1,23 @@
-// Every preset the engine defines against numpy (tests/fixtures, scripts/make-reference.py):
-// every stage of every head (and of every decode step and tile), every drawn weight and bias,
-// the mask M, the weights' row totals, and the operands that change from step to step (the old
-// KV cache; a tile's Q_i, K_j, V_j, m, l, O, α and P). What is drawn (X, X_q, X_kv, x_t, W…,
-// b…) must be numpy's bit for bit: both sides multiply the same normals by the same 0.1. What is
+// Every preset the engine defines, and every custom spec the fixture names, against numpy
+// (tests/fixtures, scripts/make-reference.py): every stage of every head (and of every decode
+// step and tile), every drawn weight and bias, the designed heads' built X and weights, the mask
+// M, a pruned case's gate and outputChange, each head's contribution to the output, the weights'
+// row totals, and the operands that change from step to step (the old KV cache; a tile's Q_i,
+// K_j, V_j, m, l, O, α and P). What is drawn or built (X, X_q, X_kv, x_t, W…, b…, M, gate) must
+// be numpy's bit for bit: both sides multiply the same normals by the same weightScale. What is
 // computed must match to 1e-12.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "attention/engine.hpp"
 #include "attention/presets.hpp"
 #include "attention/spec.hpp"
+#include "attention/validation.hpp"
 #include "check.hpp"
 #include "reference.hpp"
 
@@ -35,9 +40,10 @@ bool is_drawn(stage_id id) {
     return id == stage_id::x || id == stage_id::x_q || id == stage_id::x_kv || id == stage_id::x_t;
 }
 
-// Operands drawn (W…, b…) or built (M is 0 or −∞): one fixture per preset, by name and head.
+// Operands drawn (W…, b…) or built (M is 0 or −∞, the pruning gate 1 or 0): one fixture per
+// case, by name and head.
 bool is_drawn(const operand &o) {
-    return o.name[0] == 'W' || o.name[0] == 'b' || o.name == "M";
+    return o.name[0] == 'W' || o.name[0] == 'b' || o.name == "M" || o.name == "gate";
 }
 
 // Operands that change from step to step and are no stage of the same step, keyed under their
@@ -48,7 +54,7 @@ bool is_stepped(const stage &s, const operand &o) {
     return s.step != no_step && names.count(o.name) == 1;
 }
 
-// The fixture keys numpy wrote for one preset, e.g. every "lesson-causal:…".
+// The fixture keys numpy wrote for one case, e.g. every "lesson-causal:…".
 std::set<std::string> fixture_keys(const std::string &preset) {
     std::set<std::string> keys;
     for (const auto &[key, m] : reference::matrices())
@@ -57,7 +63,7 @@ std::set<std::string> fixture_keys(const std::string &preset) {
     return keys;
 }
 
-// Checks each named matrix of one preset against numpy's, remembering the keys it used.
+// Checks each named matrix of one case against numpy's, remembering the keys it used.
 struct comparer {
     std::string preset;
     std::set<std::string> compared;
@@ -84,8 +90,12 @@ void compare_trace(const trace &t, comparer &compare) {
                 CHECK(s.step == 0); // only the cache before the first token is empty: no fixture
             else if (is_stepped(s, o))
                 compare(key + ":" + o.name, false, o.values);
+            else if (o.name == "contribution" && s.step == no_step) // decode steps: summed only
+                compare(key_of(p, o.name, o.head), false, o.values);
         }
     }
+    if (t.checks.output_change) // ‖Δoutput‖ / ‖output‖ of a pruned case, as a 1 × 1 matrix
+        compare(p + ":outputChange", false, matrix({1, 1}, *t.checks.output_change));
 }
 
 std::string whole(double v) {
@@ -97,15 +107,25 @@ std::string flag(bool v) {
 }
 
 std::string kind_text(problem_kind k) {
-    const char *const names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash"};
+    const char *const names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash", "designed"};
     return names[static_cast<int>(k)]; // problem_kind's order
 }
 
-// A preset's sizes after the engine resolved its defaults, written as the fixture writes them.
+// Heads as compact JSON: "[1,3]".
+std::string list_text(const std::vector<std::size_t> &heads) {
+    std::string out = "[";
+    for (std::size_t h : heads)
+        out += (out.size() > 1 ? "," : "") + std::to_string(h);
+    return out + "]";
+}
+
+// A case's sizes after the engine resolved its defaults, written as the fixture writes them.
+// The designed heads draw nothing: no seed, no weight scale.
 reference::sizes sizes_of(const generated_spec &s, const attention_config &c) {
     const auto n = [](std::size_t v) { return std::to_string(v); };
+    const bool built = c.kind == problem_kind::designed;
     return {{"kind", kind_text(c.kind)},
-            {"seed", whole(s.seed)},
+            {"seed", built ? "null" : whole(s.seed)},
             {"skip", whole(s.skip)},
             {"seqLen", n(c.seq_len)},
             {"kvLen", n(c.kv_len)},
@@ -120,7 +140,53 @@ reference::sizes sizes_of(const generated_spec &s, const attention_config &c) {
             {"outputProjection", flag(c.output_projection)},
             {"scaleScores", flag(c.scale_scores)},
             {"blockRows", c.kind == problem_kind::flash ? n(c.block_rows) : "null"},
-            {"blockCols", c.kind == problem_kind::flash ? n(c.block_cols) : "null"}};
+            {"blockCols", c.kind == problem_kind::flash ? n(c.block_cols) : "null"},
+            {"weightScale", built ? "null" : js_number(c.weight_scale)},
+            {"prunedHeads", list_text(c.pruned_heads)}};
+}
+
+// "[1,3]" → {1, 3}.
+std::vector<double> numbers_of(const std::string &list) {
+    std::vector<double> out;
+    std::istringstream in(list.substr(1, list.size() - 2));
+    for (std::string v; std::getline(in, v, ',');)
+        out.push_back(std::stod(v));
+    return out;
+}
+
+// A custom spec from the fixture ("spec name key=value …") as engine.run would read it. Only
+// the fields the custom specs use are read; a new one fails here until it is added.
+generated_spec spec_of(const reference::sizes &fields) {
+    generated_spec s;
+    for (const auto &[key, value] : fields) {
+        INFO("custom spec field " << key << "=" << value);
+        if (key == "prunedHeads")
+            s.pruned_heads = numbers_of(value);
+        else if (key == "seed")
+            s.seed = std::stod(value);
+        else if (key == "seqLen")
+            s.seq_len = std::stod(value);
+        else if (key == "dModel")
+            s.d_model = std::stod(value);
+        else if (key == "numHeads")
+            s.num_heads = std::stod(value);
+        else if (key == "weightScale")
+            s.weight_scale = std::stod(value);
+        else
+            FAIL("no reader for this field of a custom spec");
+    }
+    return s;
+}
+
+// The recorded sizes of one case against the engine's.
+void check_sizes(const reference::sizes &recorded, const generated_spec &spec) {
+    const reference::sizes got = sizes_of(spec, make_problem(spec).config);
+    for (const auto &[field, want] : recorded) {
+        CAPTURE(field);
+        REQUIRE(got.count(field) == 1);
+        CHECK(got.at(field) == want);
+    }
+    CHECK(got.size() == recorded.size());
 }
 
 // The same trace, bit for bit: stage ids, heads, K/V heads, equations, axes, values, totals and
@@ -161,6 +227,18 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
     }
 }
 
+TEST_CASE("reference: every custom spec matches numpy stage by stage", "[reference]") {
+    REQUIRE(reference::custom_specs().size() == 2); // weight-scale-1, pruned-heads-1-3
+    for (const auto &[name, fields] : reference::custom_specs()) {
+        SECTION(name) {
+            comparer compare{name, {}};
+            const trace t = run_traced(make_problem(spec_of(fields)));
+            compare_trace(t, compare);
+            CHECK(compare.compared == fixture_keys(name));
+        }
+    }
+}
+
 TEST_CASE("reference: the fixture was made from these presets, with these sizes", "[reference]") {
     // Sizes are defined once, in the engine; numpy read them from it. A preset changed or added
     // since, or a default resolved differently in C++ than in numpy, shows up here.
@@ -170,17 +248,20 @@ TEST_CASE("reference: the fixture was made from these presets, with these sizes"
         CAPTURE(p.id);
         ids.insert(p.id);
         REQUIRE(recorded.count(p.id) == 1);
-        const reference::sizes got = sizes_of(p.spec, make_problem(p.spec).config);
-        for (const auto &[field, want] : recorded.at(p.id)) {
-            CAPTURE(field);
-            REQUIRE(got.count(field) == 1);
-            CHECK(got.at(field) == want);
-        }
-        CHECK(got.size() == recorded.at(p.id).size());
+        check_sizes(recorded.at(p.id), p.spec);
     }
     for (const auto &[id, sizes] : recorded)
         recorded_ids.insert(id);
     CHECK(ids == recorded_ids);
+    // The custom specs: numpy's sizes are the engine's for the spec the fixture names.
+    REQUIRE(reference::custom().size() == reference::custom_specs().size());
+    for (const auto &[name, fields] : reference::custom_specs()) {
+        CAPTURE(name);
+        CHECK(ids.count(name) == 0);
+        REQUIRE(reference::custom().count(name) == 1);
+        check_sizes(reference::custom().at(name), spec_of(fields));
+        ids.insert(name);
+    }
     for (const auto &[key, m] : reference::matrices()) {
         CAPTURE(key);
         CHECK((key.rfind("randn/", 0) == 0 || ids.count(key.substr(0, key.find(':'))) == 1));

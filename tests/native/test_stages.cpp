@@ -10,10 +10,10 @@ using namespace attention;
 
 namespace {
 
-// Every enum value, from the first to the last (reference: the table asserts it is the last).
+// Every enum value, from the first to the last (pruned: the table asserts it is the last).
 std::vector<stage_id> all_ids() {
     std::vector<stage_id> out;
-    for (int i = 0; i <= int(stage_id::reference); ++i)
+    for (int i = 0; i <= int(stage_id::pruned); ++i)
         out.push_back(stage_id(i));
     return out;
 }
@@ -30,7 +30,8 @@ TEST_CASE("stages: every enum value has its own entry and a distinct name", "[st
         names.insert(name_of(id));
     }
     CHECK(names.size() == all_ids().size());
-    CHECK(all_ids().size() == 33); // 20 of attention and the encoder, 7 of decoding, 6 of tiles
+    // 20 of attention and the encoder, 7 of decoding, 6 of tiles, 1 of pruning
+    CHECK(all_ids().size() == 34);
 }
 
 TEST_CASE("stages: stage_named reads every name back", "[stages]") {
@@ -51,14 +52,16 @@ TEST_CASE("stages: unknown names give nullopt", "[stages]") {
 }
 
 TEST_CASE("stages: the names JS and the fixtures use", "[stages]") {
-    CHECK(stage_names() == "x, x_q, x_kv, q, k, v, scores, scaled, masked, weights, head, concat, "
-                           "output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, residual2, "
-                           "norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, "
-                           "tile_scores, tile_max, tile_sum, tile_out, block_out, reference");
+    CHECK(stage_names() ==
+          "x, x_q, x_kv, q, k, v, scores, scaled, masked, weights, head, concat, "
+          "output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, residual2, "
+          "norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, "
+          "tile_scores, tile_max, tile_sum, tile_out, block_out, reference, pruned");
     CHECK(std::string(name_of(stage_id::ffn_hidden)) == "ffn_hidden");
     CHECK(std::string(name_of(stage_id::x_kv)) == "x_kv");
     CHECK(std::string(name_of(stage_id::causal_reference)) == "causal_reference");
     CHECK(std::string(name_of(stage_id::tile_scores)) == "tile_scores");
+    CHECK(std::string(name_of(stage_id::pruned)) == "pruned");
 }
 
 TEST_CASE("stages: each stage is explained by the rule of its math", "[stages]") {
@@ -66,6 +69,7 @@ TEST_CASE("stages: each stage is explained by the rule of its math", "[stages]")
     // the FFN's layers add a bias, the inputs are drawn rather than computed. Decoding's new
     // key and value are projections, its caches and the stacked rows are copies; a tile's
     // scores are scaled dot products of rows, then the online softmax's max, sum and output.
+    // Pruning multiplies each column of the concat by its head's gate, 1 or 0.
     const std::pair<stage_id, cell_rule> rules[] = {
         {stage_id::x, cell_rule::none},
         {stage_id::x_q, cell_rule::none},
@@ -99,7 +103,8 @@ TEST_CASE("stages: each stage is explained by the rule of its math", "[stages]")
         {stage_id::tile_sum, cell_rule::running_sum},
         {stage_id::tile_out, cell_rule::running_out},
         {stage_id::block_out, cell_rule::divide_rows},
-        {stage_id::reference, cell_rule::none}};
+        {stage_id::reference, cell_rule::none},
+        {stage_id::pruned, cell_rule::gate}};
     CHECK(std::size(rules) == all_ids().size());
     for (const auto &[id, rule] : rules) {
         CAPTURE(name_of(id));

@@ -54,8 +54,8 @@ const KIND_CASES = [
   ['numKvHeads 0 in kv-cache', decode({ numKvHeads: 0 }), 'numKvHeads: 0 is out of range [1, 4]'],
   ['seqLen 0 in kv-cache', decode({ seqLen: 0 }), 'seqLen: 0 is out of range [1, 1024]'],
   ['seqLen missing in flash', flash({ seqLen: undefined }), 'seqLen: is missing; give a whole number'],
-  ['explicit kv-cache', { kind: 'kv-cache', X: I2 }, 'kind: "kv-cache" takes no explicit matrices; give sizes and a seed'],
-  ['explicit flash', { kind: 'flash', X: I2 }, 'kind: "flash" takes no explicit matrices; give sizes and a seed'],
+  ['explicit kv-cache', { kind: 'kv-cache', X: I2 }, 'kind: "kv-cache" takes no explicit matrices; give sizes and a seed (or tokens)'],
+  ['explicit flash', { kind: 'flash', X: I2 }, 'kind: "flash" takes no explicit matrices; give sizes and a seed (or tokens)'],
   ...['blockRows', 'blockCols'].flatMap((f) => [
     [`${f} missing`, flash({ [f]: undefined }), `${f}: is missing; give a whole number`],
     [`${f} 0`, flash({ [f]: 0 }), `${f}: 0 is out of range [1, 5]`],

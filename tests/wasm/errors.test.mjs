@@ -114,7 +114,7 @@ const explicitGqa = (fields) => ({ X: I2, W_Q: [col, col, col, col], W_K: [col, 
 
 // The kind, the fields each kind takes, and the new fields' rules: [title, spec, text].
 const KIND_CASES = [
-  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer, kv-cache, flash'],
+  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer, kv-cache, flash, designed'],
   ['kind a number', generated({ kind: 5 }), 'kind: must be a string, got number'],
   ['kind null', generated({ kind: null }), 'kind: must be a string, got null'],
   ['causal on cross', cross({ causal: true }), `spec: unknown field "causal" ${known('kind "cross"')}`],
@@ -147,7 +147,7 @@ const KIND_CASES = [
   ['skip a string', generated({ skip: '3' }), 'skip: must be a number, got string'],
   ['dK only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dK: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
   ['dV only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dV: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
-  ['explicit encoder-layer', { kind: 'encoder-layer', X: I2 }, 'kind: "encoder-layer" takes no explicit matrices; give sizes and a seed'],
+  ['explicit encoder-layer', { kind: 'encoder-layer', X: I2 }, 'kind: "encoder-layer" takes no explicit matrices; give sizes and a seed (or tokens)'],
   ['explicit cross with X', explicitCross({ X: I2, X_q: undefined }), 'spec: unknown field "X" for kind "cross"'],
   ['explicit cross with causal', explicitCross({ causal: true }), 'spec: unknown field "causal" for kind "cross"'],
   ['explicit self with X_kv', explicit({ X_kv: I2 }), 'spec: unknown field "X_kv" for explicit self-attention'],
@@ -180,7 +180,7 @@ const EXPLAIN_CASES = [
   ['unknown stage', cell({ stage: 'nope' }), 'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, '
     + 'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, '
     + 'residual2, norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, tile_scores, tile_max, '
-    + 'tile_sum, tile_out, block_out, reference'],
+    + 'tile_sum, tile_out, block_out, reference, pruned'],
   ['a stage of another kind', cell({ stage: 'norm1', head: null }), 'stage: no stage "norm1"'],
   ['masked without a mask', cell({ stage: 'masked' }), 'stage: no stage "masked"'],
   ['head 9', cell({ head: 9 }), 'stage: no stage "q" for head 9'],

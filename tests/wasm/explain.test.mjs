@@ -1,11 +1,12 @@
-// explain() through the WASM engine on every cell of every stage of every preset, at every decode
-// step and tile: each cell rule's parts, put back together, give the cell's value. Then a
-// cross-attention case by hand, engine.presets() (each spec runs as listed), engine.models(),
-// and engine.kvCacheBytes of the lesson's models, by hand.
+// explain() through the WASM engine on every cell of every stage of every preset and custom spec
+// (the pruned stage of prunedHeads [1, 3] among them), at every decode step and tile: each cell
+// rule's parts, put back together, give the cell's value. Then a cross-attention case by hand.
+// engine.presets(), engine.models() and engine.kvCacheBytes: presets.test.mjs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
+import { CASES } from './support.mjs';
 
 const engine = await createEngine();
 
@@ -17,7 +18,7 @@ const RULE = {
   ffn_out: 'affine', residual2: 'sum', norm2: 'norm', x_t: 'none', k_new: 'dot', v_new: 'dot',
   k_cache: 'none', v_cache: 'none', stacked: 'none', causal_reference: 'none',
   tile_scores: 'scaledDotRows', tile_max: 'runningMax', tile_sum: 'runningSum',
-  tile_out: 'runningOut', block_out: 'divideRows', reference: 'none',
+  tile_out: 'runningOut', block_out: 'divideRows', reference: 'none', pruned: 'gate',
 };
 // The stage with this id and head at the same decode step or tile (step null for neither).
 const sibling = (trace, id, head, step) => trace.stages.find((x) => x.id === id && x.head === head && x.step === step);
@@ -40,7 +41,7 @@ function assertTerms(e, left, row, where) {
 // rule → (trace, stage, row, col, explanation, where) → asserts. Operands are read by position.
 const CHECKS = {
   none(trace, s, row, col, e, where) {
-    for (const key of ['terms', 'softmax', 'input', 'mask', 'bias', 'addends', 'norm', 'source', 'rowMax', 'row']) {
+    for (const key of ['terms', 'softmax', 'input', 'mask', 'gate', 'bias', 'addends', 'norm', 'source', 'rowMax', 'row']) {
       assert.equal(e[key], null, `${where}: ${key}`);
     }
   },
@@ -147,6 +148,16 @@ const CHECKS = {
     e.terms.forEach((t, k) => assert.equal(t.b, at(v, k, col), `${where}: term ${k}'s b`));
     assert.ok(near(e.alpha * e.previous + e.sum, e.value), `${where}: α·O + Σ P·V`);
   },
+  gate(trace, s, row, col, e, where) {
+    const [concat, gate] = s.operands;
+    assert.deepEqual([concat.name, gate.name], ['concat', 'gate'], `${where}: operands`);
+    assert.equal(e.input, at(concat, row, col), `${where}: input is the concat's cell`);
+    assert.equal(e.gate, at(gate, 0, col), `${where}: gate`);
+    const pruned = trace.config.prunedHeads.includes(Math.floor(col / trace.config.dV));
+    assert.equal(e.gate, pruned ? 0 : 1, `${where}: 0 in a pruned head's column, else 1`);
+    assert.equal(e.input * e.gate, e.value, `${where}: input · gate`);
+    assert.equal(e.terms, null, `${where}: terms`);
+  },
   divideRows(trace, s, row, col, e, where) {
     const [o, l] = s.operands;
     assert.equal(e.input, at(o, row, col), `${where}: O`);
@@ -155,21 +166,20 @@ const CHECKS = {
   },
 };
 
-const PRESET_IDS = engine.presets().map((p) => p.id);
 const seen = new Set();
 
-describe('explain: every cell of every preset', () => {
-  for (const preset of PRESET_IDS) {
-    const trace = engine.run({ preset });
+describe('explain: every cell of every preset and custom spec', () => {
+  for (const [name, spec] of CASES) {
+    const trace = engine.run(spec);
     const rules = [...new Set(trace.stages.map((s) => RULE[s.id]))];
-    describe(preset, () => {
+    describe(name, () => {
       for (const rule of rules) {
         test(`${rule} cells`, () => {
           for (const s of trace.stages.filter((x) => RULE[x.id] === rule)) {
             for (let row = 0; row < s.shape[0]; row += 1) {
               for (let col = 0; col < s.shape[1]; col += 1) {
-                const where = `${preset} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
-                const e = engine.explain({ preset }, { stage: s.id, head: s.head, step: s.step, row, col });
+                const where = `${name} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
+                const e = engine.explain(spec, { stage: s.id, head: s.head, step: s.step, row, col });
                 assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
                 CHECKS[rule](trace, s, row, col, e, where);
               }
@@ -180,7 +190,7 @@ describe('explain: every cell of every preset', () => {
       }
     });
   }
-  test('the presets between them exercise every cell rule', () => {
+  test('the presets and custom specs between them exercise every cell rule', () => {
     assert.deepEqual([...seen].sort(), Object.keys(CHECKS).sort());
   });
 });
@@ -221,83 +231,5 @@ describe('explain: cross-attention by hand', () => {
     assert.equal(weight.masked, true);
     const kept = engine.explain(spec({ validKeys: 2 }), cell('weights', 1, 1));
     assert.ok(Math.abs(kept.value - 2 / 3) < 1e-15); // [1, 2] / 3 over the two real keys
-  });
-});
-
-describe('presets() and models()', () => {
-  const CHAPTERS = {
-    attention: 'self', gqa: 'self', cross: 'cross', 'encoder-layer': 'encoder-layer', 'kv-cache': 'kv-cache', flash: 'flash',
-  };
-
-  test('each preset: its fields, and its spec runs exactly as the preset does', () => {
-    const presets = engine.presets();
-    assert.equal(new Set(presets.map((p) => p.id)).size, presets.length, 'distinct ids');
-    for (const p of presets) {
-      assert.deepEqual(Object.keys(p).sort(), ['chapter', 'fromLesson', 'id', 'keyTokens', 'spec', 'title', 'tokens']);
-      assert.equal(p.spec.kind, CHAPTERS[p.chapter], `${p.id}: kind of chapter ${p.chapter}`);
-      assert.equal(p.fromLesson, p.id.startsWith('lesson-'), `${p.id}: fromLesson`);
-      const byId = engine.run({ preset: p.id });
-      const bySpec = engine.run(p.spec);
-      assert.deepEqual(bySpec.config, byId.config, `${p.id}: config`);
-      bySpec.stages.forEach((s, i) => assert.deepEqual(s.values, byId.stages[i].values, `${p.id}: ${s.id}`));
-      assert.equal(p.tokens.length, byId.config.seqLen, `${p.id}: a token per query`);
-      assert.equal(p.keyTokens?.length ?? null, p.spec.kind === 'cross' ? byId.config.kvLen : null, `${p.id}: keyTokens`);
-    }
-  });
-
-  test('the chapters\' defining sizes', () => {
-    const spec = Object.fromEntries(engine.presets().map((p) => [p.id, p.spec]));
-    assert.equal(spec['lesson-causal'].skip, 1104);
-    assert.equal(spec['gqa-4-2'].numKvHeads, 2);
-    assert.equal(spec['mqa-4-1'].numKvHeads, 1);
-    assert.deepEqual([spec['cross-padding'].keyLen, spec['cross-padding'].validKeys], [4, 3]);
-    assert.equal(spec['encoder-layer'].dFF, 64);
-    assert.deepEqual([spec['kv-cache-gqa'].numKvHeads, spec['kv-cache-mha'].numKvHeads], [2, 4]);
-    const tiles = ({ causal, blockRows, blockCols }) => [causal, blockRows, blockCols];
-    assert.deepEqual([tiles(spec['flash-causal']), tiles(spec['flash-full'])], [[true, 2, 2], [false, 2, 3]]);
-    // gqa-4-2: K/V parameters 2 · 16 · (4 + 4) = 256 (multi-head 512); cache 5 · 2 · 8 = 80 (160).
-    const { kv } = engine.run({ preset: 'gqa-4-2' }).config;
-    assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
-  });
-
-  test('models: the lesson\'s five rows and their attention weights at full context', () => {
-    const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength) => ({
-      id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength,
-      scoreValues: contextLength ** 2 * numHeads * numLayers,
-    });
-    assert.deepEqual(engine.models(), [
-      row('gpt2-117m', 'GPT-2 (117M)', 768, 12, 64, 12, 12, 1024),
-      row('gpt2-1.5b', 'GPT-2 (1.5B)', 1600, 25, 64, 48, 25, 1024),
-      row('gpt3-175b', 'GPT-3 (175B)', 12288, 96, 128, 96, 96, 2048),
-      row('llama3-8b', 'LLaMA 3 (8B)', 4096, 32, 128, 32, 8, 8192),
-      row('llama3-70b', 'LLaMA 3 (70B)', 8192, 64, 128, 80, 8, 8192),
-    ]);
-    assert.equal(engine.models()[2].scoreValues, 38654705664); // 2048² · 96 · 96
-  });
-});
-
-describe('kvCacheBytes: the lesson\'s models at full context in fp16', () => {
-  // 2 (K and V) · context · d_head · K/V heads · layers · 2 bytes, batch 1.
-  const HAND = [
-    ['GPT-2 117M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
-    ['GPT-2 1.5B: 2 · 1024 · 64 · 25 · 48 · 2 = 300 MiB', [1024, 64, 25, 48], 314572800],
-    ['GPT-3 175B: 2 · 2048 · 128 · 96 · 96 · 2 = 9 GiB', [2048, 128, 96, 96], 9663676416],
-    ['LLaMA 3 8B: 2 · 8192 · 128 · 8 · 32 · 2 = 1 GiB', [8192, 128, 8, 32], 1073741824],
-    ['LLaMA 3 70B: 2 · 8192 · 128 · 8 · 80 · 2 = 2.5 GiB', [8192, 128, 8, 80], 2684354560],
-  ];
-  for (const [title, [seqLen, dHead, numKvHeads, numLayers], bytes] of HAND) {
-    test(title, () => assert.equal(engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue: 2 }), bytes));
-  }
-  test('the same from engine.models(), and batch and bytes scale it', () => {
-    const bytes = engine.models().map((m) => engine.kvCacheBytes({
-      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
-    }));
-    assert.deepEqual(bytes, HAND.map(([, , b]) => b));
-    const gpt2 = { seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12 };
-    assert.equal(engine.kvCacheBytes({ ...gpt2, bytesPerValue: 4, batch: 8 }), 16 * 37748736);
-  });
-  test('exactly 2^53 comes back exact', () => { // 2 · 2²⁶ · 2¹⁰ · 2⁸ · 2⁴ · 2² · 2²
-    const edge = { seqLen: 2 ** 26, dHead: 1024, numKvHeads: 256, numLayers: 16, bytesPerValue: 4, batch: 4 };
-    assert.equal(engine.kvCacheBytes(edge), 2 ** 53);
   });
 });

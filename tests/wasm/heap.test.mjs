@@ -1,6 +1,7 @@
 // Heap stability: after warm-up, thousands of runs of every kind (self, grouped-query, cross,
-// encoder layer, KV-cache decoding, FlashAttention), kvCacheBytes calls and refused calls must
-// not grow the WASM heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
+// encoder layer, KV-cache decoding, FlashAttention, the designed heads; with heads pruned and
+// weights scaled), kvCacheBytes and pruneEach calls and refused calls must not grow the WASM
+// heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
 //
 // How the WASM heap is measured: engine.heapBytes() reports inUse (malloc's bytes in use,
 // mallinfo().uordblks), top (sbrk(0)) and memory (the WASM memory's size). inUse is exact:
@@ -34,6 +35,14 @@ const KV_REFUSED = [
   () => engine.kvCacheBytes({ seqLen: 2 ** 32 - 1, dHead: 2 ** 20 + 1, numKvHeads: 1, numLayers: 1, bytesPerValue: 1 }),
 ];
 
+// pruneEach refused: kinds without W_O, a bad spec, a non-object.
+const PRUNE_REFUSED = [
+  () => engine.pruneEach({ preset: 'kv-cache-gqa' }),
+  () => engine.pruneEach({ preset: 'lesson-self-attention' }),
+  () => engine.pruneEach({ kind: 'designed', tokens: [''] }),
+  () => engine.pruneEach(null),
+];
+
 // Calls that fail at different depths: in the bindings, in validation after matrices were
 // copied, in explain after a whole trace was built, in randn; for every kind of spec.
 const FAILING = [
@@ -64,7 +73,19 @@ const FAILING = [
   () => engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 5, row: 0, col: 0 }),
   () => engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 1.5, row: 0, col: 0 }),
   () => engine.explain({ preset: 'flash-causal' }, { stage: 'tile_out', head: 0, step: 5, row: 1, col: 0 }),
+  () => engine.run({ kind: 'designed', tokens: ['the', 'cat', 7] }),
+  () => engine.run({ kind: 'designed', tokens: ['the', 'x'.repeat(41)] }),
+  () => engine.forward({ kind: 'designed', tokens: [] }),
+  () => engine.run({ kind: 'designed', tokens: 'the cat' }),
+  () => engine.run({ kind: 'designed', tokens: ['a', 'b'], prunedHeads: [0, 0] }),
+  () => engine.run({ seqLen: 3, dModel: 8, numHeads: 4, prunedHeads: [1, '2'] }),
+  () => engine.forward({ seqLen: 3, dModel: 8, numHeads: 4, prunedHeads: [4] }),
+  () => engine.run({ seqLen: 3, dModel: 8, outputProjection: false, prunedHeads: [0] }),
+  () => engine.run({ seqLen: 3, dModel: 8, weightScale: 11 }),
+  () => engine.explain({ seqLen: 3, dModel: 8, numHeads: 2, prunedHeads: [1] },
+    { stage: 'pruned', head: null, row: 3, col: 0 }),
   ...KV_REFUSED,
+  ...PRUNE_REFUSED,
 ];
 
 const failEach = () => FAILING.forEach((f) => assert.throws(f, Error));
@@ -135,6 +156,12 @@ describe('heap', () => {
       { kind: 'kv-cache', seqLen: 3, dModel: 6, numHeads: 2, dK: 4, dV: 2 },
       { kind: 'flash', seqLen: 7, dModel: 8, dK: 3, dV: 2, blockRows: 3, blockCols: 2, causal: true },
       { kind: 'flash', seqLen: 6, dModel: 4, blockRows: 6, blockCols: 1, scaleScores: false },
+      { kind: 'designed', tokens: ['The', 'dog', 'saw', 'the', 'dog'], causal: true, prunedHeads: [1] },
+      { kind: 'designed', tokens: Array.from({ length: 40 }, (_, i) => `w${i % 7}`) },
+      { seqLen: 5, dModel: 16, numHeads: 4, prunedHeads: [3, 1], weightScale: 1 },
+      { kind: 'encoder-layer', seqLen: 4, dModel: 8, numHeads: 2, prunedHeads: [0], weightScale: 2.5 },
+      { kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, numHeads: 2, validKeys: 3, prunedHeads: [1] },
+      explicit({ prunedHeads: [0] }),
     ];
     const round = () => specs.forEach((spec) => engine.run(spec));
     for (let i = 0; i < 50; i += 1) round(); // warm-up
@@ -151,6 +178,18 @@ describe('heap', () => {
     };
     for (let i = 0; i < 100; i += 1) round(i); // warm-up
     const jsGrowth = assertStable('kvCacheBytes', 4_000, models.length + 1, round);
+    assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
+  });
+
+  test('pruneEach, accepted and refused, does not grow the WASM heap', () => {
+    const specs = [PRESET, { preset: 'designed-heads' }, { preset: 'encoder-layer' }, { preset: 'cross-padding' },
+      { kind: 'designed', tokens: ['a', 'b', 'a'], causal: true }];
+    const round = (i) => {
+      for (const spec of specs) assert.equal(engine.pruneEach(spec).length > 0, true);
+      assert.throws(PRUNE_REFUSED[i % PRUNE_REFUSED.length], Error);
+    };
+    for (let i = 0; i < 100; i += 1) round(i); // warm-up
+    const jsGrowth = assertStable('pruneEach', 2_000, specs.length + 1, round);
     assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
   });
 

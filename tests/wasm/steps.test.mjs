@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import {
-  PRESETS, assertClose, expectedForm, expectedLabels, expectedTile, fixture, isStepped, labelOf, stageOf,
-} from './support.mjs';
+import { expectedForm, expectedLabels, expectedTile } from './forms.mjs';
+import { PRESETS, assertClose, fixture, isStepped, labelOf, stageOf } from './support.mjs';
 
 const engine = await createEngine();
 const presetsOf = (kind) => engine.presets().map((p) => p.id).filter((id) => PRESETS[id].kind === kind);

@@ -1,0 +1,207 @@
+"""The lesson's attention in numpy, written independently of the C++ core: every pass of
+multi-head (grouped-query, cross) attention with optional head pruning, the encoder layer,
+decoding with a KV cache and FlashAttention's tiles. Each function puts every matrix it makes
+into `out` under the key the trace uses (see `at`); scripts/make-reference.py writes them out.
+
+s: a case's sizes and switches, named like the engine's trace.config (see make-reference.py's
+sizes_of); p: its matrices {x, x_kv, W_Q: [...], W_K: [...], W_V: [...], W_O, W1, W2, b1, b2}.
+"""
+import numpy as np
+
+
+def at(stage, head=None, step=None):
+    """A stage's key: `scores/2`, `output`; in a decode step or a tile `scores/2@3`, `x_t/-@0`."""
+    if step is None:
+        return stage if head is None else f"{stage}/{head}"
+    return f"{stage}/{'-' if head is None else head}@{step}"
+
+
+def record(out, key, value, **operands):
+    """A stage's matrix under its key, and the operands that change per step under key:name."""
+    out[key] = value
+    out.update({f"{key}:{name}": m for name, m in operands.items()})
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))  # the row max: exp never overflows
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def layer_norm(x, eps=1e-6):
+    return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, keepdims=True) + eps)
+
+
+def attention_mask(s):
+    """M (T, T_kv): −inf above the diagonal (causal) and on padding keys, else 0; None if neither."""
+    rows, cols = np.indices((s["seqLen"], s["kvLen"]))
+    hidden = (cols > rows) if s["causal"] else np.zeros(rows.shape, dtype=bool)
+    if s["validKeys"] is not None:
+        hidden |= cols >= s["validKeys"]
+    return np.where(hidden, -np.inf, 0.0) if s["causal"] or s["validKeys"] is not None else None
+
+
+def project_out(s, concat, w_o, out):
+    """concat (T, H·DV) · W_O → (T, D), after zeroing the pruned heads' columns; each head's
+    share of the output (its columns times its rows of W_O) under contribution/h."""
+    dv, pruned = s["dV"], s["prunedHeads"]
+    mixed = concat
+    if pruned:
+        gate = np.ones((1, concat.shape[1]))
+        for h in pruned:
+            gate[0, h * dv:(h + 1) * dv] = 0.0
+        mixed = concat * gate
+        out.update({"gate": gate, "pruned": mixed})
+    output = mixed @ w_o
+    for h in range(s["numHeads"]):
+        cols = slice(h * dv, (h + 1) * dv)
+        out[f"contribution/{h}"] = mixed[:, cols] @ w_o[cols]
+    if pruned:
+        whole = concat @ w_o
+        change = np.linalg.norm(output - whole) / np.linalg.norm(whole)  # Frobenius
+        out["outputChange"] = np.array([[change]])
+    out.update({"W_O": w_o, "concat": concat, "output": output})
+    return output
+
+
+def multi_head_attention(s, p, out):
+    """Every head's stages into out; returns the output (T, D), or the heads side by side.
+    K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first."""
+    group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
+    if mask is not None:
+        out["M"] = mask
+    for g in range(s["numKvHeads"]):
+        first = g * group
+        out[f"W_K/{first}"], out[f"W_V/{first}"] = p["W_K"][g], p["W_V"][g]
+        out[f"k/{first}"], out[f"v/{first}"] = p["x_kv"] @ p["W_K"][g], p["x_kv"] @ p["W_V"][g]
+    heads = []
+    for i in range(s["numHeads"]):
+        first = i // group * group
+        q = p["x"] @ p["W_Q"][i]
+        scores = q @ out[f"k/{first}"].T
+        scaled = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        logits = scaled if mask is None else scaled + mask
+        weights = softmax(logits)
+        heads.append(weights @ out[f"v/{first}"])
+        out.update({f"W_Q/{i}": p["W_Q"][i], f"q/{i}": q, f"scores/{i}": scores,
+                    f"scaled/{i}": scaled, f"weights/{i}": weights,
+                    f"totals/{i}": weights.sum(axis=-1, keepdims=True), f"head/{i}": heads[-1]})
+        if mask is not None:
+            out[f"masked/{i}"] = logits
+    concat = np.concatenate(heads, axis=-1)
+    if not s["outputProjection"]:
+        return concat
+    return project_out(s, concat, p["W_O"], out)
+
+
+def encoder_layer(s, p, out):
+    """Attention, residual and norm; the position-wise network, residual and norm."""
+    out["residual1"] = p["x"] + multi_head_attention(s, p, out)
+    out["norm1"] = layer_norm(out["residual1"])
+    out["ffn_pre"] = out["norm1"] @ p["W1"] + p["b1"]
+    out["ffn_hidden"] = np.maximum(0, out["ffn_pre"])
+    out["ffn_out"] = out["ffn_hidden"] @ p["W2"] + p["b2"]
+    out["residual2"] = out["norm1"] + out["ffn_out"]
+    out["norm2"] = layer_norm(out["residual2"])
+    out.update({"W1": p["W1"], "W2": p["W2"], "b1": p["b1"][None, :], "b2": p["b2"][None, :]})
+
+
+def decode_step(s, p, t, cache, out):
+    """Step t of decoding: token t's query against every key cached so far, after each K/V head
+    has appended token t's key and value. cache: per K/V head [K (t, DK), V (t, DV)]."""
+    group, x_t = s["numHeads"] // s["numKvHeads"], p["x"][t:t + 1]  # (1, D)
+    out[at("x_t", None, t)], heads = x_t, []
+    for i in range(s["numHeads"]):
+        g = i // group
+        q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
+        if i % group == 0:
+            for name, w, c in (("k", p["W_K"][g], 0), ("v", p["W_V"][g], 1)):
+                new = out[at(f"{name}_new", i, t)] = x_t @ w
+                old = {f"{name.upper()}_cache": cache[g][c]} if t > 0 else {}  # JSON: no (0, n)
+                cache[g][c] = np.vstack([cache[g][c], new])
+                record(out, at(f"{name}_cache", i, t), cache[g][c], **old)
+        scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, t+1): only the past, no mask
+        scaled = out[at("scaled", i, t)] = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        weights = out[at("weights", i, t)] = softmax(scaled)
+        out[at("totals", i, t)] = weights.sum(axis=-1, keepdims=True)
+        heads.append(weights @ cache[g][1])
+        out[at("head", i, t)] = heads[-1]
+    concat = np.concatenate(heads, axis=-1)  # (1, H·DV)
+    if not s["outputProjection"]:
+        return concat
+    out[at("concat", None, t)], out[at("output", None, t)] = concat, concat @ p["W_O"]
+    return out[at("output", None, t)]
+
+
+def decode_with_cache(s, p, out):
+    """Causal attention one token at a time with a KV cache; then its rows stacked, and the same
+    causal attention over the whole sequence at once."""
+    d_k, d_v = s["dK"], s["dV"]
+    cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(s["numKvHeads"])]
+    rows = [decode_step(s, p, t, cache, out) for t in range(s["seqLen"])]
+    out["stacked"] = np.vstack(rows)
+    whole = {}
+    out["causal_reference"] = multi_head_attention(s, p, whole)  # s["causal"] is true
+    out.update({k: m for k, m in whole.items() if k[0] == "W"})
+
+
+def flash_tile(s, q_i, k_j, v_j, corner, running, out, key):
+    """One tile of the online softmax (corner: its first query and key): the block's running
+    row max m, sum l and output O after it."""
+    m, l, o = running
+    scores = q_i @ k_j.T / np.sqrt(s["dK"]) if s["scaleScores"] else q_i @ k_j.T
+    if s["causal"]:
+        rows, cols = np.indices(scores.shape)
+        scores = np.where(corner[1] + cols > corner[0] + rows, -np.inf, scores)
+    m_new = np.maximum(m, scores.max(axis=1, keepdims=True))
+    p = np.exp(scores - m_new)
+    alpha = np.exp(m - m_new)  # rescales what was summed under the old max
+    l_new = alpha * l + p.sum(axis=1, keepdims=True)
+    o_new = alpha * o + p @ v_j
+    record(out, f"tile_scores/{key}", scores, Q_i=q_i, K_j=k_j)
+    record(out, f"tile_max/{key}", m_new, m=m)
+    record(out, f"tile_sum/{key}", l_new, l=l, α=alpha, P=p)
+    record(out, f"tile_out/{key}", o_new, O=o, α=alpha, P=p, V_j=v_j)
+    return m_new, l_new, o_new
+
+
+def flash_attention(s, p, out):
+    """One head tiled: each block of blockRows queries meets the blocks of blockCols keys in turn,
+    keeping a running row max m, sum l and unnormalised output O; no T × T matrix is formed."""
+    x, t, br, bc = p["x"], s["seqLen"], s["blockRows"], s["blockCols"]
+    q, k, v = x @ p["W_Q"][0], x @ p["W_K"][0], x @ p["W_V"][0]
+    out.update({"x": x, "W_Q/0": p["W_Q"][0], "W_K/0": p["W_K"][0], "W_V/0": p["W_V"][0],
+                "q/0": q, "k/0": k, "v/0": v})
+    step, blocks = 0, []
+    for i0 in range(0, t, br):
+        i1 = min(i0 + br, t)
+        rows = i1 - i0
+        m, l, o = np.full((rows, 1), -np.inf), np.zeros((rows, 1)), np.zeros((rows, s["dV"]))
+        for j0 in range(0, t, bc):
+            if s["causal"] and j0 > i1 - 1:
+                break  # every key from here on comes after the block's last query
+            j1 = min(j0 + bc, t)
+            m, l, o = flash_tile(s, q[i0:i1], k[j0:j1], v[j0:j1], (i0, j0), (m, l, o), out,
+                                 f"0@{step}")
+            step += 1
+        blocks.append(o / l)
+        record(out, f"block_out/0@{step - 1}", blocks[-1], O=o, l=l)
+    out["stacked"] = np.vstack(blocks)
+    scaled = q @ k.T / np.sqrt(s["dK"]) if s["scaleScores"] else q @ k.T
+    mask = attention_mask(s)
+    out["reference"] = softmax(scaled if mask is None else scaled + mask) @ v
+
+
+def stages(s, p):
+    """Every matrix of one case, keyed like the trace: stage id, id/head or id/head@step (see
+    `at`), a drawn or built operand's name, a stepped operand under its stage (see `record`)."""
+    out = {"x_q": p["x"], "x_kv": p["x_kv"]} if s["kind"] == "cross" else {"x": p["x"]}
+    if s["kind"] == "encoder-layer":
+        encoder_layer(s, p, out)
+    elif s["kind"] == "kv-cache":
+        del out["x"]  # decoding reads X one row a step: x_t
+        decode_with_cache(s, p, out)
+    elif s["kind"] == "flash":
+        flash_attention(s, p, out)
+    else:  # self, cross, designed
+        multi_head_attention(s, p, out)
+    return out

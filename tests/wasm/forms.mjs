@@ -1,0 +1,204 @@
+// What a trace of each kind must look like, worked out from its config alone: the stage order
+// (decode steps and tiles, the pruned stage), each stage's shape, axes and equations, and the
+// K/V parameter and cache counts. Shared by the WASM engine tests; numpy's values: support.mjs.
+
+/** "scores/2" for a head stage, "output" for the others; in a decode step or a tile
+ * "scores/2@3", "x_t/-@0". */
+export const label = (id, head, step = null) => {
+  if (step === null) return head === null ? id : `${id}/${head}`;
+  return `${id}/${head ?? '-'}@${step}`;
+};
+
+/** Query heads per K/V head: query head i reads K/V head ⌊i / group⌋. */
+export const groupOf = ({ numHeads, numKvHeads = numHeads }) => numHeads / numKvHeads;
+
+const hasMask = ({ causal, validKeys }) => Boolean(causal) || (validKeys ?? null) !== null;
+
+const ENCODER_STAGES = ['residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2'];
+const TILE_STAGES = ['tile_scores', 'tile_max', 'tile_sum', 'tile_out'];
+
+/**
+ * FlashAttention's tiles in loop order, { queryRows, keyRows } half-open: each block of
+ * blockRows queries against each block of blockCols keys, except that under the causal mask a
+ * block stops at the first key block starting after its last query.
+ */
+export function tilesOf({ seqLen, blockRows, blockCols, causal }) {
+  const tiles = [];
+  for (let i0 = 0; i0 < seqLen; i0 += blockRows) {
+    const i1 = Math.min(i0 + blockRows, seqLen);
+    for (let j0 = 0; j0 < seqLen && !(causal && j0 > i1 - 1); j0 += blockCols) {
+      tiles.push({ queryRows: [i0, i1], keyRows: [j0, Math.min(j0 + blockCols, seqLen)] });
+    }
+  }
+  return tiles;
+}
+
+/** A stage's tile: the tile of its step for tile_*, the block's rows and every key it read for
+ * block_out, null outside FlashAttention's loop. */
+export function expectedTile({ id, step }, sizes) {
+  if (sizes.kind !== 'flash' || step === null) return null;
+  const tile = tilesOf(sizes)[step];
+  return id === 'block_out' ? { queryRows: tile.queryRows, keyRows: [0, tile.keyRows[1]] } : tile;
+}
+
+// Decoding: per step x_t; per query head q, then k_new, v_new, k_cache, v_cache once per K/V
+// head (at the first query head of its group), scores, scaled, weights, head; concat and output
+// with W_O. Then the steps stacked, and causal attention over the whole sequence.
+function decodeLabels(sizes) {
+  const labels = [];
+  for (let t = 0; t < sizes.seqLen; t += 1) {
+    labels.push(label('x_t', null, t));
+    for (let h = 0; h < sizes.numHeads; h += 1) {
+      const kv = h % groupOf(sizes) === 0 ? ['k_new', 'v_new', 'k_cache', 'v_cache'] : [];
+      labels.push(...['q', ...kv, 'scores', 'scaled', 'weights', 'head'].map((id) => label(id, h, t)));
+    }
+    if (sizes.outputProjection) labels.push(label('concat', null, t), label('output', null, t));
+  }
+  return [...labels, 'stacked', 'causal_reference'];
+}
+
+// FlashAttention: x, q, k, v; four stages per tile, block_out after a block's last tile; then
+// the blocks stacked, and ordinary attention.
+function flashLabels(sizes) {
+  const labels = ['x', 'q/0', 'k/0', 'v/0'];
+  tilesOf(sizes).forEach((tile, step, tiles) => {
+    labels.push(...TILE_STAGES.map((id) => label(id, 0, step)));
+    if (tiles[step + 1]?.queryRows[0] !== tile.queryRows[0]) labels.push(label('block_out', 0, step));
+  });
+  return [...labels, 'stacked', 'reference'];
+}
+
+/**
+ * The stage labels of a trace, in the lesson's order: the inputs (x, or x_q and x_kv); per query
+ * head q, then k and v once per K/V head (at the first query head of its group), scores, scaled,
+ * (masked), weights, head; concat, pruned (with prunedHeads) and output with W_O; the encoder
+ * layer's stages after those.
+ * Decoding and FlashAttention: see decodeLabels and flashLabels.
+ */
+export function expectedLabels(sizes) {
+  const { kind = 'self', numHeads, outputProjection } = sizes;
+  if (kind === 'kv-cache') return decodeLabels(sizes);
+  if (kind === 'flash') return flashLabels(sizes);
+  const labels = kind === 'cross' ? ['x_q', 'x_kv'] : ['x'];
+  for (let h = 0; h < numHeads; h += 1) {
+    const kv = h % groupOf(sizes) === 0 ? ['k', 'v'] : [];
+    const ids = ['q', ...kv, 'scores', 'scaled', ...(hasMask(sizes) ? ['masked'] : []), 'weights', 'head'];
+    labels.push(...ids.map((id) => label(id, h)));
+  }
+  const pruning = (sizes.prunedHeads ?? []).length > 0 ? ['pruned'] : [];
+  if (outputProjection) labels.push('concat', ...pruning, 'output');
+  if (kind === 'encoder-layer') labels.push(...ENCODER_STAGES);
+  return labels;
+}
+
+// Each dimension of a config as [number, symbol]. Cross-attention tells its two lengths apart.
+// A decode step t has one query row and t+1 cached keys; a tile B_r rows and B_c keys (fewer at
+// the end); the stacked result is T rows of one step or ⌈T / B_r⌉ blocks of B_r.
+function dimsOf(sizes, { step = null, tile = null } = {}) {
+  const { kind, seqLen, kvLen = seqLen, dModel, numHeads, dK, dV, dFF, scaleScores = true } = sizes;
+  const { outputProjection, blockRows, blockCols } = sizes;
+  const cross = kind === 'cross';
+  const decoding = kind === 'kv-cache' && step !== null;
+  const span = (rows, whole) => (tile ? rows[1] - rows[0] : whole);
+  const blocks = [Math.ceil(seqLen / blockRows), 'blocks'];
+  return {
+    t: decoding ? [1, '1'] : [seqLen, cross ? 'T_q' : 'T'],
+    tkv: decoding ? [step + 1, 't+1'] : [kvLen, cross ? 'T_kv' : 'T'],
+    past: [step, 't'],
+    whole: [seqLen, 'T'],
+    one: [1, '1'],
+    parts: kind === 'flash' ? blocks : [seqLen, 'T'],
+    part: kind === 'flash' ? [blockRows, 'B_r'] : [1, '1'],
+    out: kind === 'flash' ? [dV, 'd_v'] : outputProjection ? [dModel, 'd_model'] : [numHeads * dV, 'h·d_v'],
+    br: [span(tile?.queryRows, blockRows), 'B_r'],
+    bc: [span(tile?.keyRows, blockCols), 'B_c'],
+    d: [dModel, 'd_model'],
+    dk: [dK, 'd_k'],
+    dv: [dV, 'd_v'],
+    dff: [dFF, 'd_ff'],
+    h: [numHeads, 'h'],
+    hdv: [numHeads * dV, 'h·d_v'],
+    root: scaleScores ? [`√${dK}`, '√d_k'] : ['1', '1'],
+  };
+}
+
+// Each stage's result as the dimensions of its rows and columns.
+const RESULT = {
+  x: ['t', 'd'], x_q: ['t', 'd'], x_kv: ['tkv', 'd'], q: ['t', 'dk'], k: ['tkv', 'dk'], v: ['tkv', 'dv'],
+  scores: ['t', 'tkv'], scaled: ['t', 'tkv'], masked: ['t', 'tkv'], weights: ['t', 'tkv'], head: ['t', 'dv'],
+  concat: ['t', 'hdv'], pruned: ['t', 'hdv'], output: ['t', 'd'], residual1: ['t', 'd'], norm1: ['t', 'd'],
+  ffn_pre: ['t', 'dff'], ffn_hidden: ['t', 'dff'], ffn_out: ['t', 'd'], residual2: ['t', 'd'], norm2: ['t', 'd'],
+  x_t: ['t', 'd'], k_new: ['t', 'dk'], v_new: ['t', 'dv'], k_cache: ['tkv', 'dk'], v_cache: ['tkv', 'dv'],
+  stacked: ['whole', 'out'], causal_reference: ['whole', 'out'], reference: ['whole', 'out'],
+  tile_scores: ['br', 'bc'], tile_max: ['br', 'one'], tile_sum: ['br', 'one'], tile_out: ['br', 'dv'],
+  block_out: ['br', 'dv'],
+};
+
+const pair = (a, b) => `(${a}, ${b})`;
+const product = (m, k, n) => `${pair(m, k)} @ ${pair(k, n)} → ${pair(m, n)}`;
+const same = (op) => (r, c) => `${op}${pair(r, c)} → ${pair(r, c)}`;
+const sum = (r, c) => `${pair(r, c)} + ${pair(r, c)} → ${pair(r, c)}`;
+const affine = (m, k, n) => `${pair(m, k)} @ ${pair(k, n)} + (${n}) → ${pair(m, n)}`;
+const append = (past, t, tkv, n) => `[${pair(past, n)}; ${pair(t, n)}] → ${pair(tkv, n)}`;
+
+// Each stage's equation over dims spelled one way (all numbers, or all symbols).
+const EQUATION = {
+  x: ({ t, d }) => pair(t, d),
+  x_q: ({ t, d }) => pair(t, d),
+  x_kv: ({ tkv, d }) => pair(tkv, d),
+  q: ({ t, d, dk }) => product(t, d, dk),
+  k: ({ tkv, d, dk }) => product(tkv, d, dk),
+  v: ({ tkv, d, dv }) => product(tkv, d, dv),
+  scores: ({ t, dk, tkv }) => product(t, dk, tkv),
+  scaled: ({ t, tkv, root }) => `${pair(t, tkv)} ÷ ${root} → ${pair(t, tkv)}`,
+  masked: ({ t, tkv }) => sum(t, tkv),
+  weights: ({ t, tkv }) => same('softmax')(t, tkv),
+  head: ({ t, tkv, dv }) => product(t, tkv, dv),
+  concat: ({ h, t, dv, hdv }) => `${h} × ${pair(t, dv)} → ${pair(t, hdv)}`,
+  pruned: ({ t, hdv }) => `${pair(t, hdv)} ⊙ gate → ${pair(t, hdv)}`,
+  output: ({ t, hdv, d }) => product(t, hdv, d),
+  residual1: ({ t, d }) => sum(t, d),
+  norm1: ({ t, d }) => same('norm')(t, d),
+  ffn_pre: ({ t, d, dff }) => affine(t, d, dff),
+  ffn_hidden: ({ t, dff }) => same('ReLU')(t, dff),
+  ffn_out: ({ t, dff, d }) => affine(t, dff, d),
+  residual2: ({ t, d }) => sum(t, d),
+  norm2: ({ t, d }) => same('norm')(t, d),
+  x_t: ({ t, d }) => pair(t, d),
+  k_new: ({ t, d, dk }) => product(t, d, dk),
+  v_new: ({ t, d, dv }) => product(t, d, dv),
+  k_cache: ({ past, t, tkv, dk }) => append(past, t, tkv, dk),
+  v_cache: ({ past, t, tkv, dv }) => append(past, t, tkv, dv),
+  stacked: ({ parts, part, whole, out }) => `${parts} × ${pair(part, out)} → ${pair(whole, out)}`,
+  causal_reference: ({ whole, out }) => pair(whole, out),
+  reference: ({ whole, out }) => pair(whole, out),
+  tile_scores: ({ br, dk, bc, root }) => `${pair(br, dk)} @ ${pair(dk, bc)} ÷ ${root} → ${pair(br, bc)}`,
+  tile_max: ({ br, bc, one }) => `max(m, rowmax${pair(br, bc)}) → ${pair(br, one)}`,
+  tile_sum: ({ br, bc, one }) => `α·l + rowsum${pair(br, bc)} → ${pair(br, one)}`,
+  tile_out: ({ br, bc, dv }) => `α·O + ${product(br, bc, dv)}`,
+  block_out: ({ br, dv }) => `${pair(br, dv)} ÷ l → ${pair(br, dv)}`,
+};
+
+/**
+ * A stage's { shape, axes, equation, symbolic } for a config (trace.config or PRESETS' sizes);
+ * at: the stage's { step, tile } in decoding or FlashAttention.
+ */
+export function expectedForm(id, sizes, at = {}) {
+  const dims = dimsOf(sizes, at);
+  const spelled = (i) => Object.fromEntries(Object.entries(dims).map(([k, v]) => [k, v[i]]));
+  return {
+    shape: RESULT[id].map((k) => dims[k][0]),
+    axes: RESULT[id].map((k) => dims[k][1]),
+    equation: EQUATION[id](spelled(0)),
+    symbolic: EQUATION[id](spelled(1)),
+  };
+}
+
+/** The K/V parameters (W_K + W_V) and cache values trace.config.kv reports, by hand: this
+ * layer's, and the same layer's with one K/V head per query head (multi-head attention). */
+export function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
+  return {
+    params: numKvHeads * dModel * (dK + dV), paramsMha: numHeads * dModel * (dK + dV),
+    cacheValues: kvLen * numKvHeads * (dK + dV), cacheValuesMha: kvLen * numHeads * (dK + dV),
+  };
+}

@@ -1,0 +1,91 @@
+// engine.presets() (each spec runs exactly as the preset, chapters and kinds, the chapters'
+// defining sizes), engine.models() and engine.kvCacheBytes of the lesson's models, by hand.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { createEngine } from '../../dist/engine.js';
+
+const engine = await createEngine();
+
+describe('presets() and models()', () => {
+  // The kinds each chapter shows (the attention chapter: the designed heads under the mask too).
+  const CHAPTERS = {
+    attention: ['self', 'designed'], gqa: ['self'], cross: ['cross'], 'encoder-layer': ['encoder-layer'],
+    'kv-cache': ['kv-cache'], flash: ['flash'], 'designed-heads': ['designed'],
+  };
+
+  test('each preset: its fields, and its spec runs exactly as the preset does', () => {
+    const presets = engine.presets();
+    assert.equal(new Set(presets.map((p) => p.id)).size, presets.length, 'distinct ids');
+    for (const p of presets) {
+      assert.deepEqual(Object.keys(p).sort(), ['chapter', 'fromLesson', 'id', 'keyTokens', 'spec', 'title', 'tokens']);
+      assert.ok(CHAPTERS[p.chapter].includes(p.spec.kind), `${p.id}: kind ${p.spec.kind} in chapter ${p.chapter}`);
+      assert.equal(p.fromLesson, p.id.startsWith('lesson-'), `${p.id}: fromLesson`);
+      const byId = engine.run({ preset: p.id });
+      const bySpec = engine.run(p.spec);
+      assert.deepEqual(bySpec.config, byId.config, `${p.id}: config`);
+      bySpec.stages.forEach((s, i) => assert.deepEqual(s.values, byId.stages[i].values, `${p.id}: ${s.id}`));
+      assert.equal(p.tokens.length, byId.config.seqLen, `${p.id}: a token per query`);
+      assert.equal(p.keyTokens?.length ?? null, p.spec.kind === 'cross' ? byId.config.kvLen : null, `${p.id}: keyTokens`);
+    }
+  });
+
+  test('the chapters\' defining sizes', () => {
+    const spec = Object.fromEntries(engine.presets().map((p) => [p.id, p.spec]));
+    assert.equal(spec['lesson-causal'].skip, 1104);
+    assert.equal(spec['gqa-4-2'].numKvHeads, 2);
+    assert.equal(spec['mqa-4-1'].numKvHeads, 1);
+    assert.deepEqual([spec['cross-padding'].keyLen, spec['cross-padding'].validKeys], [4, 3]);
+    assert.equal(spec['encoder-layer'].dFF, 64);
+    assert.deepEqual([spec['kv-cache-gqa'].numKvHeads, spec['kv-cache-mha'].numKvHeads], [2, 4]);
+    const tiles = ({ causal, blockRows, blockCols }) => [causal, blockRows, blockCols];
+    assert.deepEqual([tiles(spec['flash-causal']), tiles(spec['flash-full'])], [[true, 2, 2], [false, 2, 3]]);
+    const sentence = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
+    assert.deepEqual(spec['designed-heads'], { kind: 'designed', tokens: sentence, causal: false });
+    assert.deepEqual(spec['designed-heads-causal'], { kind: 'designed', tokens: sentence, causal: true });
+    // gqa-4-2: K/V parameters 2 · 16 · (4 + 4) = 256 (multi-head 512); cache 5 · 2 · 8 = 80 (160).
+    const { kv } = engine.run({ preset: 'gqa-4-2' }).config;
+    assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
+  });
+
+  test('models: the lesson\'s five rows and their attention weights at full context', () => {
+    const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength) => ({
+      id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength,
+      scoreValues: contextLength ** 2 * numHeads * numLayers,
+    });
+    assert.deepEqual(engine.models(), [
+      row('gpt2-117m', 'GPT-2 (117M)', 768, 12, 64, 12, 12, 1024),
+      row('gpt2-1.5b', 'GPT-2 (1.5B)', 1600, 25, 64, 48, 25, 1024),
+      row('gpt3-175b', 'GPT-3 (175B)', 12288, 96, 128, 96, 96, 2048),
+      row('llama3-8b', 'LLaMA 3 (8B)', 4096, 32, 128, 32, 8, 8192),
+      row('llama3-70b', 'LLaMA 3 (70B)', 8192, 64, 128, 80, 8, 8192),
+    ]);
+    assert.equal(engine.models()[2].scoreValues, 38654705664); // 2048² · 96 · 96
+  });
+});
+
+describe('kvCacheBytes: the lesson\'s models at full context in fp16', () => {
+  // 2 (K and V) · context · d_head · K/V heads · layers · 2 bytes, batch 1.
+  const HAND = [
+    ['GPT-2 117M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
+    ['GPT-2 1.5B: 2 · 1024 · 64 · 25 · 48 · 2 = 300 MiB', [1024, 64, 25, 48], 314572800],
+    ['GPT-3 175B: 2 · 2048 · 128 · 96 · 96 · 2 = 9 GiB', [2048, 128, 96, 96], 9663676416],
+    ['LLaMA 3 8B: 2 · 8192 · 128 · 8 · 32 · 2 = 1 GiB', [8192, 128, 8, 32], 1073741824],
+    ['LLaMA 3 70B: 2 · 8192 · 128 · 8 · 80 · 2 = 2.5 GiB', [8192, 128, 8, 80], 2684354560],
+  ];
+  for (const [title, [seqLen, dHead, numKvHeads, numLayers], bytes] of HAND) {
+    test(title, () => assert.equal(engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue: 2 }), bytes));
+  }
+  test('the same from engine.models(), and batch and bytes scale it', () => {
+    const bytes = engine.models().map((m) => engine.kvCacheBytes({
+      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
+    }));
+    assert.deepEqual(bytes, HAND.map(([, , b]) => b));
+    const gpt2 = { seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12 };
+    assert.equal(engine.kvCacheBytes({ ...gpt2, bytesPerValue: 4, batch: 8 }), 16 * 37748736);
+  });
+  test('exactly 2^53 comes back exact', () => { // 2 · 2²⁶ · 2¹⁰ · 2⁸ · 2⁴ · 2² · 2²
+    const edge = { seqLen: 2 ** 26, dHead: 1024, numKvHeads: 256, numLayers: 16, bytesPerValue: 4, batch: 4 };
+    assert.equal(engine.kvCacheBytes(edge), 2 ** 53);
+  });
+});
