@@ -152,7 +152,9 @@ val config_js(const attention_config &c, double seed) {
     o.set("kv", kv_sizes_js(c));
     o.set("blockRows", c.block_rows ? val(c.block_rows) : val::null());
     o.set("blockCols", c.block_cols ? val(c.block_cols) : val::null());
-    o.set("weightScale", c.kind == problem_kind::designed ? val::null() : val(c.weight_scale));
+    const bool drawn =
+        c.kind != problem_kind::designed && !std::isnan(seed); // not built, not given
+    o.set("weightScale", drawn ? val(c.weight_scale) : val::null());
     val pruned = val::array();
     for (std::size_t h : c.pruned_heads)
         pruned.call<void>("push", h);

@@ -100,6 +100,8 @@ double relative_change(const matrix &changed, const matrix &original) {
         diff += d * d;
         norm += original.data()[i] * original.data()[i];
     }
+    if (norm == 0) // an all-zero original: no change is 0, any change is infinitely large
+        return diff == 0 ? 0.0 : std::numeric_limits<double>::infinity();
     return std::sqrt(diff / norm);
 }
 

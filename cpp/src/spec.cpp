@@ -61,6 +61,9 @@ double checked_scale(double v) {
 // The heads to prune: whole numbers in [0, H − 1], each once, and a W_O to prune before.
 std::vector<std::size_t> checked_pruned(const std::vector<double> &given,
                                         const attention_config &c) {
+    if (!given.empty() && c.kind == problem_kind::kv_cache)
+        reject("prunedHeads", "is not available when decoding with a KV cache; prune in the "
+                              "self-attention chapters");
     if (!given.empty() && !c.output_projection)
         reject("prunedHeads", "needs the output projection W_O: without it no head is mixed into "
                               "an output that pruning could change");

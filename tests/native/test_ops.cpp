@@ -146,3 +146,13 @@ TEST_CASE("ops: concat_columns joins side by side", "[ops][known]") {
     CHECK_THROWS_AS(concat_columns({}), std::invalid_argument);
     CHECK_THROWS_AS(concat_columns({m({{1}}), m({{1}, {2}})}), std::invalid_argument);
 }
+
+TEST_CASE("ops: relative_change in the Frobenius norm, and an all-zero original", "[ops][known]") {
+    // ‖(3, 4) − (0, 0)‖ / ‖(0, 0)‖ is undefined: no change is 0, any change is +∞.
+    CHECK(relative_change(m({{0, 0}}), m({{0, 0}})) == 0.0);
+    CHECK(relative_change(m({{3, 4}}), m({{0, 0}})) == check::inf);
+    // ‖(3, 4) − (0, 0)‖ / ‖(3, 4)‖ = 5 / 5 and ‖(1, 1) − (1, 2)‖ / ‖(1, 2)‖ = 1 / √5.
+    CHECK(relative_change(m({{0, 0}}), m({{3, 4}})) == 1.0);
+    CHECK(relative_change(m({{1, 1}}), m({{1, 2}})) == Approx(1.0 / std::sqrt(5.0)).epsilon(1e-15));
+    CHECK_THROWS_AS(relative_change(m({{1, 2}}), m({{1}, {2}})), std::invalid_argument);
+}

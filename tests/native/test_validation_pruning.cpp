@@ -127,3 +127,12 @@ TEST_CASE("validation: the designed heads' tokens", "[validation][designed]") {
     const problem wide = make_problem(specs::designed(distinct), true);
     CHECK(wide.config.d_model == 257);
 }
+
+TEST_CASE("validation: decoding with a KV cache takes no pruned heads", "[validation][pruning]") {
+    generated_spec s;
+    s.kind = problem_kind::kv_cache;
+    s.seq_len = 3, s.d_model = 8, s.num_heads = 2, s.pruned_heads = {1};
+    CHECK_THROWS_WITH(make_problem(s), Contains("prunedHeads: is not available when decoding"));
+    s.pruned_heads.clear();
+    CHECK_NOTHROW(make_problem(s));
+}

@@ -213,8 +213,8 @@ describe('run: every preset and custom spec against numpy', () => {
       if (sizes.kind === 'self' || sizes.kind === 'cross') {
         test('an explicit spec with the same matrices gives the same trace (seed null)', () => {
           const explicit = engine.run(explicitSpecFor(name));
-          // Nothing is drawn from explicit matrices; the config still reports the default scale.
-          assert.deepEqual(explicit.config, { ...trace.config, seed: null, weightScale: 0.1 });
+          // Nothing is drawn from explicit matrices: no seed, no weight scale.
+          assert.deepEqual(explicit.config, { ...trace.config, seed: null, weightScale: null });
           assertSameStages(explicit, trace);
           assertClose('forward(explicit)', engine.forward(explicitSpecFor(name)), trace.stages.at(-1), 0);
         });

@@ -32,6 +32,7 @@ matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, doub
 matrix relu(const matrix &x);
 
 // ‖changed − original‖ / ‖original‖ in the Frobenius norm; a, b: the same shape (M, N).
+// An all-zero original gives 0 when nothing changed and +∞ otherwise.
 double relative_change(const matrix &changed, const matrix &original);
 
 // parts: H matrices (T, N_h) → (T, Σ N_h), side by side.
