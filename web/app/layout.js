@@ -52,7 +52,8 @@ function buildStage(parts, controls) {
   parts.stageTitle.textContent = 'Attention stepper';
   parts.stageHead = part('span', 'stage-head', 'stage-head-badge');
   parts.stageHead.hidden = true;
-  heading.append(parts.stageTitle, parts.stageHead);
+  parts.exportMenu = part('div', 'export-menu', 'export-menu-area'); // web/views/export-menu.js
+  heading.append(parts.stageTitle, parts.stageHead, parts.exportMenu);
   parts.shapeEq = part('div', 'shape-eq', 'shape-eq-area');
   parts.formula = part('div', 'formula', 'formula-area');
   parts.formula.tabIndex = 0;

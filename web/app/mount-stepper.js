@@ -35,6 +35,8 @@ import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
+import { createExportMenu } from '../views/export-menu.js';
+import { exportMenuData } from './export-data.js';
 import { createQuiz } from '../views/quiz.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
@@ -61,6 +63,7 @@ function createViews(parts, katex, on) {
     sumFigure: createFigure(parts.sumFigure, { onActivate: on.selectCell, className: 'figure sum-figure' }),
     explain: createExplainPanel(parts.explain, { render: katex.render, onClose: on.closeExplain }),
     overview: createHeadOverview(parts.overview, { onPick: on.pickHead, title: 'Weights of every head' }),
+    exportMenu: createExportMenu(parts.exportMenu),
     quiz: createQuiz(parts.quiz, { onAnswer: on.answerQuiz, onReveal: on.revealQuiz, onToggle: on.toggleQuiz }),
   };
 }
@@ -105,6 +108,7 @@ function renderStage(parts, views, catalog, marker, s) {
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
   views.sumFigure.update({ items: view.sumFigure ?? [] });
   views.overview.update(view.overview);
+  views.exportMenu.update(exportMenuData(s, view, catalog, parts.exportMenu));
   const step = s.steps[s.step];
   const label = view.figure.find((i) => i.result)?.data.label ?? step.id;
   views.explain.update(s.explained ? explainView(s.explained, { stageId: step.id, head: step.head, row: s.selection.row, col: s.selection.col, config, keyTokens: config.kind === 'cross' ? s.tokens.T_kv : s.tokens.T, label }) : null);

@@ -1,0 +1,53 @@
+// The export menu's data for the current state: the files it offers (named, made only when
+// asked for), a link to this stage and an <attention-stepper> snippet. Built on every render,
+// but cheap: the files themselves are made by save(format) when a button is pressed.
+//   exportMenuData(s, view, catalog, within) → { formats, link, snippet, save(format) }
+// within: a node of the stepper (is it in an element's shadow root? where to put the <a>).
+
+import { assetUrl } from '../element/assets.js';
+import { currentHead } from '../model/navigation.js';
+import { FORMATS, fileBase, stageFile, stageScene } from '../model/export/files.js';
+import { elementAttributes, elementSnippet, embedQuery } from '../state/snippet.js';
+import { hashFromState } from '../state/url-hash.js';
+import { scenePng } from '../views/scene-canvas.js';
+import { saveFile } from './downloads.js';
+
+const inElement = (node) => typeof ShadowRoot !== 'undefined' && node.getRootNode() instanceof ShadowRoot;
+
+// The page links to itself with the view in its hash (as main.js writes it); an element, whose
+// host page knows nothing of its state, links to embed.html beside its script, which reads the
+// same attributes from its query string.
+function linkTo(s, catalog, attrs, where, within) {
+  if (inElement(within)) return `${assetUrl('embed.html')}?${embedQuery(attrs)}`;
+  const hash = hashFromState(catalog, { form: s.form, stage: where.stage, head: where.head, time: where.step, selection: s.selection, showContributions: s.showContributions });
+  return `${window.location.href.split('#')[0]}${hash}`;
+}
+
+async function save(format, ctx, within) {
+  if (format !== 'png') return saveFile(stageFile(format, ctx), within);
+  const blob = await scenePng(stageScene(ctx));
+  return saveFile({ filename: `${fileBase(ctx)}.png`, mime: 'image/png', data: blob }, within);
+}
+
+export function exportMenuData(s, view, catalog, within) {
+  const step = s.steps[s.step];
+  const where = { stage: step.id, head: step.head === null ? null : currentHead(s.steps, s.step, s.head), step: step.step };
+  const attrs = elementAttributes(catalog, s.form, where);
+  const ctx = {
+    stage: step.stage,
+    view,
+    config: s.trace.config,
+    spec: s.preset?.spec ?? s.spec,
+    trace: s.trace,
+    preset: s.preset?.id ?? null,
+    chapter: s.form.chapter,
+    theme: s.theme,
+  };
+  const base = fileBase(ctx);
+  return {
+    formats: FORMATS.map((f) => ({ id: f.id, label: f.label, hint: f.hint, filename: `${base}.${f.ext}` })),
+    link: linkTo(s, catalog, attrs, where, within),
+    snippet: elementSnippet(attrs),
+    save: (format) => save(format, ctx, within),
+  };
+}

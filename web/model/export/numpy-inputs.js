@@ -1,0 +1,98 @@
+// The inputs section of an exported numpy script: the lesson's draws (np.random.seed, randn,
+// weights · 0.1, in the engine's order) for a seeded spec, or the matrices themselves copied
+// from the trace for a spec without a seed (explicit or designed matrices). Pure text.
+
+/** A double as Python source: the shortest text that reads back as the same double. */
+export function pyNumber(v) {
+  if (v === -Infinity) return '-np.inf';
+  if (v === Infinity) return 'np.inf';
+  if (Number.isNaN(v)) return 'np.nan';
+  return Object.is(v, -0) ? '-0.0' : String(v);
+}
+
+const pyRow = (values) => `[${Array.from(values, pyNumber).join(', ')}]`;
+
+/** A row-major matrix as an np.array literal, one row a line; vector: a 1-D array. */
+export function pyArray(shape, values, { indent = '', vector = false } = {}) {
+  const [rows, cols] = shape;
+  if (vector) return `np.array(${pyRow(values)}, dtype=float)`;
+  const lines = Array.from({ length: rows }, (_, r) => `${indent}    ${pyRow(values.slice(r * cols, (r + 1) * cols))},`);
+  // dtype=float: a matrix of whole numbers (a designed head's 0s and 1s) stays float64.
+  return `np.array([\n${lines.join('\n')}\n${indent}], dtype=float).reshape(${rows}, ${cols})`;
+}
+
+// The lesson's draws. s: the script's sizes (see numpy-script.js); structure: the kind of pass.
+export function drawLines(s, structure) {
+  const w = (shape) => `np.random.randn(${shape}) * ${pyNumber(s.weightScale)}`;
+  const lines = [`np.random.seed(${s.seed})`];
+  if (s.skip > 0) lines.push(`np.random.randn(${s.skip})  # the ${s.skip} normals drawn before this example (not reseeded)`);
+  if (structure === 'cross') {
+    lines.push('X_q = np.random.randn(T_q, d_model)        # the target sequence', 'X_kv = np.random.randn(T_kv, d_model)      # the source sequence');
+  } else {
+    lines.push('X = np.random.randn(T, d_model)            # token embeddings (not scaled)');
+  }
+  if (structure === 'flash') {
+    lines.push(`W_Q = ${w('d_model, d_k')}`, `W_K = ${w('d_model, d_k')}`, `W_V = ${w('d_model, d_v')}`);
+    return lines;
+  }
+  lines.push(
+    `W_Qs = [${w('d_model, d_k')} for _ in range(num_heads)]`,
+    `W_Ks = [${w('d_model, d_k')} for _ in range(num_kv_heads)]`,
+    `W_Vs = [${w('d_model, d_v')} for _ in range(num_kv_heads)]`,
+    s.outputProjection ? `W_O = ${w('num_heads * d_v, d_model')}` : 'W_O = None  # no output projection',
+  );
+  if (structure === 'encoder-layer') {
+    lines.push(`W1 = ${w('d_model, d_ff')}`, `W2 = ${w('d_ff, d_model')}`, `b1 = ${w('d_ff')}`, `b2 = ${w('d_model')}`);
+  }
+  return lines;
+}
+
+// The trace's own matrices, found where the engine records them.
+const stageOf = (trace, id, pick = () => true) => trace.stages.find((st) => st.id === id && pick(st));
+const operandOf = (trace, ids, name, pick = () => true) => {
+  for (const st of trace.stages) {
+    if (!ids.includes(st.id) || !pick(st)) continue;
+    const op = st.operands.find((o) => o.name === name);
+    if (op) return op;
+  }
+  throw new Error(`numpy script: the trace has no operand ${name} of ${ids.join('/')}`);
+};
+
+function stackedX(trace) {
+  const rows = trace.stages.filter((st) => st.id === 'x_t').sort((a, b) => a.step - b.step);
+  const values = rows.flatMap((st) => Array.from(st.values));
+  return { shape: [rows.length, rows[0].shape[1]], values };
+}
+
+function assign(name, m, opts) {
+  return `${name} = ${pyArray(m.shape, m.values, opts)}`;
+}
+
+const list = (name, ms) => `${name} = [\n${ms.map((m) => `    ${pyArray(m.shape, m.values, { indent: '    ' })},`).join('\n')}\n]`;
+
+// The matrices of a trace without a seed, as np.array literals.
+export function literalLines(trace, structure) {
+  const c = trace.config;
+  const lines = [];
+  if (structure === 'cross') lines.push(assign('X_q', stageOf(trace, 'x_q')), assign('X_kv', stageOf(trace, 'x_kv')));
+  else lines.push(assign('X', structure === 'kv-cache' ? stackedX(trace) : stageOf(trace, 'x')));
+  const qIds = ['q'];
+  const kIds = structure === 'kv-cache' ? ['k_new'] : ['k'];
+  const vIds = structure === 'kv-cache' ? ['v_new'] : ['v'];
+  const heads = Array.from({ length: c.numHeads }, (_, h) => operandOf(trace, qIds, 'W_Q', (st) => st.head === h));
+  const kv = Array.from({ length: c.numKvHeads }, (_, g) => g);
+  const ks = kv.map((g) => operandOf(trace, kIds, 'W_K', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)));
+  const vs = kv.map((g) => operandOf(trace, vIds, 'W_V', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)));
+  if (structure === 'flash') {
+    lines.push(assign('W_Q', heads[0]), assign('W_K', ks[0]), assign('W_V', vs[0]));
+    return lines;
+  }
+  lines.push(list('W_Qs', heads), list('W_Ks', ks), list('W_Vs', vs));
+  const hasWo = trace.stages.some((st) => st.id === 'output');
+  lines.push(hasWo ? assign('W_O', operandOf(trace, ['output'], 'W_O')) : 'W_O = None  # no output projection');
+  if (structure === 'encoder-layer') {
+    lines.push(assign('W1', operandOf(trace, ['ffn_pre'], 'W1')), `b1 = ${pyArray([1, c.dFF], operandOf(trace, ['ffn_pre'], 'b1').values, { vector: true })}`);
+    lines.push(assign('W2', operandOf(trace, ['ffn_out'], 'W2')), `b2 = ${pyArray([1, c.dModel], operandOf(trace, ['ffn_out'], 'b2').values, { vector: true })}`);
+  }
+  return lines;
+}

@@ -1,0 +1,187 @@
+// A short, runnable Python script (numpy only) that rebuilds the current configuration the
+// lesson's way and prints the current stage at full precision: for a seeded spec the same
+// draws in the same order (np.random.seed, randn · 0.1), for a spec without a seed the trace's
+// own matrices; then the chapter's pass (self-/cross-/grouped-query attention, the encoder
+// layer, KV-cache decoding, FlashAttention) written with the lesson's functions. Pure text:
+// nothing is computed here, the sizes and switches come from the trace's config.
+
+import * as fn from './numpy-functions.js';
+import { drawLines, literalLines, pyNumber } from './numpy-inputs.js';
+
+const DEFAULT_WEIGHT_SCALE = 0.1;
+const PER_HEAD = ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'head'];
+const KV_STEP = ['k_new', 'v_new', 'k_cache', 'v_cache'];
+const TILE = ['tile_scores', 'tile_max', 'tile_sum', 'tile_out', 'block_out'];
+const py = (flag) => (flag ? 'True' : 'False');
+
+// Which pass the script writes: the config's kind, or for designed matrices the stages they have.
+export function structureOf(config, trace) {
+  if (config.kind !== 'designed') return config.kind ?? 'self';
+  const ids = new Set(trace.stages.map((s) => s.id));
+  if (ids.has('tile_scores')) return 'flash';
+  if (ids.has('x_t')) return 'kv-cache';
+  if (ids.has('norm1')) return 'encoder-layer';
+  return ids.has('x_q') ? 'cross' : 'self';
+}
+
+// The sizes and switches the script names, from the config (skip only the spec carries).
+function sizesOf(config, spec) {
+  return {
+    ...config,
+    seed: config.seed,
+    skip: config.skip ?? spec?.skip ?? 0,
+    weightScale: config.weightScale ?? DEFAULT_WEIGHT_SCALE,
+    pruned: config.prunedHeads ?? [],
+  };
+}
+
+function sizeLines(s, structure) {
+  const lines = structure === 'cross' ? [`T_q, T_kv, d_model = ${s.seqLen}, ${s.kvLen}, ${s.dModel}`] : [`T, d_model = ${s.seqLen}, ${s.dModel}`];
+  if (structure !== 'flash') lines.push(`num_heads, num_kv_heads = ${s.numHeads}, ${s.numKvHeads}`);
+  lines.push(`d_k, d_v = ${s.dK}, ${s.dV}`);
+  if (structure === 'encoder-layer') lines.push(`d_ff = ${s.dFF}`);
+  if (structure === 'flash') lines.push(`B_r, B_c = ${s.blockRows}, ${s.blockCols}  # query rows and key rows a tile`);
+  if (s.pruned.length) lines.push(`pruned_heads = [${s.pruned.join(', ')}]`);
+  return lines;
+}
+
+function maskLine(s, structure) {
+  if (structure === 'cross') return s.validKeys === null || s.validKeys === undefined ? 'mask = None' : `mask = attention_mask(T_q, T_kv, valid_keys=${s.validKeys})  # keys from ${s.validKeys} on are padding`;
+  return s.causal ? 'mask = attention_mask(T, T, causal=True)' : 'mask = None';
+}
+
+const pruneArg = (s) => (s.pruned.length ? ', pruned_heads=pruned_heads' : '');
+
+function flashPass(s, scale) {
+  return {
+    functions: [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.FLASH_ATTENTION],
+    lines: [
+      'Q, K, V = X @ W_Q, X @ W_K, X @ W_V',
+      `output, tiles = flash_attention(Q, K, V, B_r, B_c, causal=${py(s.causal)}, ${scale})`,
+      `reference, _ = self_attention(X, X, W_Q, W_K, W_V, ${s.causal ? 'attention_mask(T, T, causal=True)' : 'None'}, ${scale})  # ordinary attention`,
+    ],
+  };
+}
+
+function decodePass(s, scale, pruned) {
+  return {
+    functions: [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.multiHeadAttention(pruned), fn.decodeStep(pruned)],
+    lines: [
+      'cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(num_kv_heads)]',
+      'steps, outputs = [], []',
+      'for t in range(T):',
+      `    out, stages = decode_step(X[t:t + 1], W_Qs, W_Ks, W_Vs, W_O, cache, ${scale}${pruneArg(s)})`,
+      '    steps.append(stages)',
+      '    outputs.append(out)',
+      `causal_reference, _ = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, W_O, attention_mask(T, T, causal=True), ${scale}${pruneArg(s)})`,
+    ],
+  };
+}
+
+// The functions and the forward pass of each structure.
+function passOf(s, structure) {
+  const pruned = s.pruned.length > 0;
+  const scale = `scale=${py(s.scaleScores)}`;
+  if (structure === 'flash') return flashPass(s, scale);
+  if (structure === 'kv-cache') return decodePass(s, scale, pruned);
+  const common = [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.multiHeadAttention(pruned)];
+  if (structure === 'encoder-layer') {
+    return {
+      functions: [...common, fn.LAYER_NORM, fn.encoderLayer(pruned)],
+      lines: [maskLine(s, structure), `output, stages = transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask, ${scale}${pruneArg(s)})`],
+    };
+  }
+  const xs = structure === 'cross' ? 'X_q, X_kv' : 'X, X';
+  return { functions: common, lines: [maskLine(s, structure), `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)})`] };
+}
+
+const unknown = (id, structure) => new Error(`numpy script: no stage ${id} in a ${structure} pass`);
+
+// The Python expression of one stage of the pass.
+export function stageExpression(structure, { id, head, kvHead, step }) {
+  if (structure === 'flash') {
+    const direct = { x: 'X', q: 'Q', k: 'K', v: 'V', stacked: 'output', reference: 'reference' };
+    if (direct[id]) return direct[id];
+    if (TILE.includes(id)) return `tiles[${step}]["${id}"]`;
+    throw unknown(id, structure);
+  }
+  if (structure === 'kv-cache') {
+    if (id === 'stacked') return 'np.vstack(outputs)';
+    if (id === 'causal_reference') return 'causal_reference';
+    if (id === 'x_t') return `steps[${step}]["x_t"]`;
+    if (KV_STEP.includes(id)) return `steps[${step}]["kv"][${kvHead ?? head}]["${id}"]`;
+    if (PER_HEAD.includes(id)) return `steps[${step}]["heads"][${head}]["${id}"]`;
+    if (['concat', 'pruned', 'output'].includes(id)) return `steps[${step}]["${id}"]`;
+    throw unknown(id, structure);
+  }
+  const inputs = { x: 'X', x_q: 'X_q', x_kv: 'X_kv' };
+  if (inputs[id]) return inputs[id];
+  if (PER_HEAD.includes(id)) return `stages["heads"][${head}]["${id}"]`;
+  if (['concat', 'pruned', 'output', 'residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2'].includes(id)) return `stages["${id}"]`;
+  throw unknown(id, structure);
+}
+
+/** "scores, head 2, decode step t = 3" */
+export function stageName({ id, head, step }, structure) {
+  const parts = [id];
+  if (head !== null && head !== undefined) parts.push(`head ${head}`);
+  if (step !== null && step !== undefined) parts.push(structure === 'flash' ? `tile ${step}` : `decode step t = ${step}`);
+  return parts.join(', ');
+}
+
+function docstring(s, structure, stage, { title, preset, chapter, literal }) {
+  const what = preset ? `the example "${preset}"` : 'a custom configuration';
+  const how = literal
+    ? 'Its matrices were given, not drawn: they are copied here from the trace.'
+    : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = randn, every weight randn * ${pyNumber(s.weightScale)}.`;
+  return [
+    `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure)}.`,
+    '',
+    `Rebuilds ${what}${chapter ? ` (chapter "${chapter}", kind ${s.kind})` : ` (kind ${s.kind})`} with numpy`,
+    'the way the lesson does, then prints that stage at full precision.',
+    how,
+    'Run it with python3 (numpy only).',
+    '"""',
+  ];
+}
+
+/**
+ * { config, spec, trace, stage: { id, head, kvHead, step }, title, preset, chapter } → Python text.
+ * spec: what was run with a preset resolved to its spec (for skip); trace: needed only for a
+ * spec without a seed, whose matrices the script copies.
+ */
+export function numpyScript({ config, spec = null, trace = null, stage, title = null, preset = null, chapter = null }) {
+  const structure = structureOf(config, trace);
+  const literal = config.seed === null || config.seed === undefined || config.kind === 'designed';
+  if (literal && !trace) throw new Error('numpy script: a spec without a seed needs its trace');
+  const s = sizesOf(config, spec);
+  const pass = passOf(s, structure);
+  const expression = stageExpression(structure, stage);
+  const inputs = literal ? literalLines(trace, structure) : drawLines(s, structure);
+  return [
+    ...docstring(s, structure, stage, { title, preset, chapter, literal }),
+    'import sys',
+    '',
+    'import numpy as np',
+    '',
+    'np.set_printoptions(precision=17, floatmode="unique", threshold=sys.maxsize, linewidth=160)',
+    '',
+    '',
+    pass.functions.join('\n\n\n'),
+    '',
+    '',
+    '# The sizes as the engine ran them',
+    ...sizeLines(s, structure),
+    '',
+    literal ? '# The matrices, copied from the trace' : "# The draws, in the engine's order (the lesson's)",
+    ...inputs,
+    '',
+    '# The forward pass',
+    ...pass.lines,
+    '',
+    `stage = ${expression}`,
+    `print(${JSON.stringify(`${stageName(stage, structure)}:`)}, stage.shape)`,
+    'print(stage)',
+    '',
+  ].join('\n');
+}

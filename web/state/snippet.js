@@ -1,0 +1,51 @@
+// The current view as <attention-stepper> attributes (the names of state/attributes.js and
+// model/fields.js), and from them a ready HTML snippet and an embed.html query string: the
+// reverse of readAttributes. A preset is named with only the tokens that differ; a custom
+// configuration lists the fields that differ from its chapter's first example.
+
+import { chapterById } from '../model/chapters.js';
+import { fieldsOf } from '../model/fields.js';
+import { presetById } from '../model/presets.js';
+import { presetForm } from './form.js';
+
+const TOKEN_FIELDS = ['tokens', 'keyTokens'];
+
+// A field's attribute: [name, value], the value null for a boolean attribute that is present.
+function fieldAttribute(f, value) {
+  if (f.type !== 'flag') return [f.attribute, String(value)];
+  return value ? [f.attribute, null] : [f.attribute, 'false'];
+}
+
+/**
+ * form (state/form.js), where: { stage, head, step } → [[name, value | null]] in the element's
+ * order: chapter, preset, fields, stage, head, step.
+ */
+export function elementAttributes(catalog, form, { stage, head = null, step = null }) {
+  const chapter = chapterById(form.chapter);
+  const preset = presetById(catalog, form.preset);
+  const attrs = [['chapter', chapter.id]];
+  const base = presetForm(catalog, preset?.id ?? null, chapter.id);
+  if (preset) attrs.push(['preset', preset.id]);
+  for (const f of fieldsOf(chapter)) {
+    if (preset && !TOKEN_FIELDS.includes(f.field)) continue; // a preset's sizes are its own
+    if (form[f.field] !== base[f.field]) attrs.push(fieldAttribute(f, form[f.field]));
+  }
+  attrs.push(['stage', stage]);
+  if (head !== null && head !== undefined) attrs.push(['head', String(head)]);
+  if (step !== null && step !== undefined) attrs.push(['step', String(step)]);
+  return attrs;
+}
+
+const ESCAPES = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
+const escapeAttribute = (v) => v.replace(/[&"<>]/g, (c) => ESCAPES[c]);
+
+/** → '<attention-stepper chapter="…" …></attention-stepper>' */
+export function elementSnippet(attrs) {
+  const text = attrs.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(value)}"`));
+  return `<attention-stepper ${text.join(' ')}></attention-stepper>`;
+}
+
+/** → 'chapter=…&stage=…' for embed.html, which reads the same names (present: empty value). */
+export function embedQuery(attrs) {
+  return new URLSearchParams(attrs.map(([name, value]) => [name, value ?? ''])).toString();
+}
