@@ -61,7 +61,7 @@ function buildStage(parts, controls) {
   parts.formula.setAttribute('aria-label', 'Formula');
   main.append(heading, parts.shapeEq, parts.formula);
   for (const [key, id, className] of [['explanation', 'explanation'], ['quiz', 'quiz', 'quiz-area'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
-    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview'], ['calculator', 'calculator']]) {
+    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview'], ['pruning', 'pruning'], ['calculator', 'calculator']]) {
     parts[key] = part('div', id, className);
     main.append(parts[key]);
   }

@@ -13,6 +13,8 @@ import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
 import { currentHead, findStepIndex, stageListView, progressView, headPickerView, timeView, timeline } from '../model/navigation.js';
 import { DEFAULT_CALCULATOR } from '../model/kv-calculator.js';
+import { pruningView } from '../model/pruning.js';
+import { stageById } from '../model/stage-table.js';
 import { panelView } from '../model/panels.js';
 import { presetsOf } from '../model/presets.js';
 import { stageView } from '../model/stage-view.js';
@@ -30,6 +32,7 @@ import { createFormula } from '../views/formula.js';
 import { createHeadOverview } from '../views/head-overview.js';
 import { createHeadPicker } from '../views/head-picker.js';
 import { createKvCalculator } from '../views/kv-calculator.js';
+import { createPruning } from '../views/pruning.js';
 import { createShapeEquation } from '../views/shape-equation.js';
 import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
@@ -55,6 +58,7 @@ function createViews(parts, katex, on) {
     chapterPanel: createChapterPanel(parts.chapterPanel, { onPickHead: on.pickHead, onLoadModel: on.loadModel, onPickTile: on.pickTime }),
     timeSlider: createTimeSlider(parts.timeSlider, { onChange: on.slideTime }),
     calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),
+    pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render }),
     explanation: createExplanation(parts.explanation),
@@ -89,6 +93,7 @@ function renderChapter(parts, views, catalog, s, head) {
   views.chapterPanel.update(panelView({ chapterId: chapter.id, config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel, steps: s.steps, index: s.step }));
   views.timeSlider.update(timeView(s.steps, s.step, config, s.tokens));
   views.calculator.update(chapter.panel === 'decode' ? s.calculator : null);
+  views.pruning.update(pruningView(config, stageById(step.id), s.pruneEach));
 }
 
 function renderStage(parts, views, catalog, marker, s) {
@@ -141,8 +146,8 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
   const parts = buildLayout(root, { controls });
   const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, calculator: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
   let calc = DEFAULT_CALCULATOR;
-  // Every change of the trace resizes the calculator's own row (the chapter's layer).
-  const set = (patch) => store.set(patch.trace ? { ...patch, calculator: act.sizeTable(engine, catalog, calc, patch.trace.config) } : patch);
+  // Every change of the trace resizes the calculator's own row and re-prunes each head alone.
+  const set = (patch) => store.set(patch.trace ? { ...patch, calculator: act.sizeTable(engine, catalog, calc, patch.trace.config), pruneEach: act.pruneEachOf(engine, patch.spec, patch.trace.config) } : patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
     pickChapter: (id) => set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
@@ -161,6 +166,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
       calc = { ...calc, [field]: value };
       set({ calculator: act.sizeTable(engine, catalog, calc, store.get().trace?.config) });
     },
+    togglePrune: (head) => set({ ...act.togglePrune(engine, catalog, store.get(), head, stages), loadedModel: null }),
     goToIndex,
     selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
     toggleSum: (on) => set({ showContributions: on }),
