@@ -41,8 +41,8 @@ const CHAPTER_WALKS = [
   ['attention', 'lesson-multi-head', () => true],
   ['attention', 'lesson-causal', (s) => s.id === 'masked' || s.id === 'weights'],
   ['cross', 'cross-padding', () => true],
-  ['gqa', 'gqa-4-2', () => true],
-  ['encoder-layer', 'encoder-layer', () => true],
+  ['gqa', 'gqa-4-2', (s) => s.head === null || s.head <= 2], // a group's first and second heads, the next group
+  ['encoder-layer', 'encoder-layer', (s) => s.head === null || s.head === 0], // its heads are the lesson's
   ['kv-cache', 'kv-cache-gqa', (s) => s.step === null || s.step === 0 || s.step === 4],
   ['flash', 'flash-causal', () => true],
   ['designed-heads', 'designed-heads', (s) => s.head === null || s.head <= 1],
