@@ -9,3 +9,6 @@ ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
 
 node --test tests/wasm/ tests/package/
 node --test --test-concurrency=1 tests/browser/
+# The README's course recipes for real: MkDocs, a reveal.js deck, a Jupyter notebook (installs
+# Debian mkdocs and jupyter-notebook first, when missing).
+bash scripts/setup-course.sh && node --test --test-concurrency=1 tests/course/
