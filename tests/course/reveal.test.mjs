@@ -107,8 +107,8 @@ test('←/→ with the focus inside the stepper step it; outside they move the d
 });
 
 // Found here: a stepper button that becomes disabled (Prev at the first step, Next at the last)
-// drops the focus to <body>, so the next ← or → moves the deck instead of the stepper.
-test('the focus stays inside the stepper when the button it is on becomes disabled', { todo: 'web/views/stepper.js disables the focused button; the focus falls to <body>' }, async () => {
+// dropped the focus to <body>, so the next ← or → moved the deck instead of the stepper.
+test('the focus stays inside the stepper when the button it is on becomes disabled', async () => {
   await page.$eval('attention-stepper', (el) => el.goTo('masked'));
   await page.waitForSelector('attention-stepper[data-stage="masked"]');
   await page.locator('attention-stepper .step-next').focus();

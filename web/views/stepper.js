@@ -23,6 +23,11 @@ export function createStepper(host, { onPrev, onNext }) {
       progress.max = view.total;
       progress.value = view.index + 1;
       text.textContent = view.text;
+      // A focused button about to be disabled hands the focus to the other one: else it falls
+      // to <body>, and the next arrow key would leave the stepper (a slide deck would move).
+      const focused = root.getRootNode().activeElement;
+      if (view.atStart && focused === prev) next.focus();
+      if (view.atEnd && focused === next) prev.focus();
       prev.disabled = view.atStart;
       next.disabled = view.atEnd;
     },
