@@ -1,11 +1,15 @@
-// Assembles dist/ from web/ (pages, styles, examples, the ES engine loader), the bundles
-// (scripts/bundle.mjs: esbuild, KaTeX from node_modules), KaTeX's CSS and fonts and the engine
-// artifacts (from build/wasm). It clears dist/ first, so running it twice is the same as running
-// it once. Usage: node scripts/build-page.mjs
+// Assembles dist/ from web/ (pages, styles, examples, the ES engine loader), the engine
+// artifacts (from build/wasm) and the .wasm cut in two for browsers (scripts/split-wasm.mjs), the
+// stage table's formulas typeset by KaTeX (scripts/prerender-formulas.mjs), the bundles
+// (scripts/bundle.mjs: esbuild), KaTeX's CSS and fonts. It clears dist/ first, so running it
+// twice is the same as running it once. Usage: node scripts/build-page.mjs
 import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
+import { prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
+import { splitWasm } from './split-wasm.mjs';
+import { subsetFonts } from './subset-fonts.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -16,7 +20,7 @@ const wasmDir = path.join(root, 'build', 'wasm');
 const ENGINE_FILES = ['attention-wasm.mjs', 'attention-wasm.wasm', 'attention-wasm.classic.js'];
 const KATEX_FILES = ['katex.min.css', 'fonts'];
 // What dist/ takes from web/ as it is; the rest of web/ reaches dist/ through the bundles.
-const WEB_FILES = ['index.html', 'embed.html', 'engine.js', 'engine-api.js', 'styles', 'examples'];
+const WEB_FILES = ['index.html', 'embed.html', 'engine.js', 'engine-api.js', 'engine-split.js', 'styles', 'examples'];
 
 function fail(message) {
   console.error(`build-page: ${message}`);
@@ -61,17 +65,9 @@ for (const f of WEB_FILES) {
   if (!existsSync(path.join(web, f))) fail(`web/${f} is missing`);
   copy(path.join(web, f), path.join(dist, f));
 }
-await bundle({ web, dist });
-
-const vendor = path.join(dist, 'vendor', 'katex');
-mkdirSync(vendor, { recursive: true });
-// Every browser that runs WebAssembly reads woff2, the first format katex.min.css offers, so
-// the .woff and .ttf copies (three quarters of the fonts' bytes) stay behind.
-for (const f of KATEX_FILES) {
-  cpSync(path.join(katex, f), path.join(vendor, f), { recursive: true, filter: (src) => !/\.(woff|ttf)$/.test(src) });
-}
 
 const missing = ENGINE_FILES.filter((f) => !existsSync(path.join(wasmDir, f)));
+let formulas = {};
 if (missing.length) {
   console.warn(`build-page: skipped the engine: build/wasm/${missing.join(', build/wasm/')} not found (build it with bash scripts/build.sh)`);
 } else {
@@ -79,6 +75,22 @@ if (missing.length) {
     if (f === 'attention-wasm.classic.js') copyClassicFactory(path.join(wasmDir, f), path.join(dist, f));
     else copy(path.join(wasmDir, f), path.join(dist, f));
   }
+  const parts = await splitWasm({ dist, work: path.join(root, 'build', 'split-wasm') });
+  console.log(`build-page: attention-wasm.wasm cut into core (${parts.core} B) and rest (${parts.rest} B)`);
+  const { createEngine } = await import(path.join(dist, 'engine.js'));
+  formulas = prerenderFormulas(await createEngine());
 }
+await bundle({ web, dist, formulas: prerenderedModule(formulas) });
+
+const vendor = path.join(dist, 'vendor', 'katex');
+mkdirSync(vendor, { recursive: true });
+// Every browser that runs WebAssembly reads woff2, the first format katex.min.css offers, so
+// the .woff and .ttf copies (three quarters of the fonts' bytes) stay behind, and so do the
+// CSS's references to them.
+cpSync(path.join(katex, 'fonts'), path.join(vendor, 'fonts'), { recursive: true, filter: (src) => !/\.(woff|ttf)$/.test(src) });
+const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace(/,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g, '');
+// The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs).
+const subsets = subsetFonts(Object.values(formulas), path.join(katex, 'fonts'), path.join(vendor, 'fonts'));
+writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets);
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

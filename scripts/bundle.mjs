@@ -1,13 +1,18 @@
-// Bundles the page scripts and the element with esbuild (KaTeX included from node_modules):
+// Bundles the page scripts and the element with esbuild:
 //   attention-stepper.js                ES module, defines <attention-stepper>; imports ./engine.js
 //   attention-stepper.classic.js        the same as a classic script, for file:// and plain <script>
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
+//   attention-stepper-katex.js          KaTeX (from node_modules), loaded after the first paint
 //   attention-stepper.css               the element's styles (read into its shadow root)
-// Classic bundles take the engine from engine-classic.js, i.e. from the global factory that
-// attention-wasm.classic.js (loaded first, wasm inlined) defines: no ES modules, no fetched .wasm.
+//   attention-stepper-page.css          index.html's styles
+// Classic bundles take the engine from engine-classic.js (the split .wasm over http, the classic
+// single-file factory from file://). Every bundle typesets the stage table's formulas from the
+// build's prerendered module (scripts/prerender-formulas.mjs), KaTeX's runtime is not in them.
 import path from 'node:path';
 import { build } from 'esbuild';
+
+const PRERENDERED = 'attention-stepper:prerendered-formulas';
 
 // './engine.js' → the classic engine, or left as an import of the engine beside the bundle.
 function enginePlugin(web, mode) {
@@ -22,16 +27,30 @@ function enginePlugin(web, mode) {
   };
 }
 
+// The prerendered formulas' module: the build's text, or none (every formula then waits for KaTeX).
+function formulasPlugin(source) {
+  return {
+    name: 'formulas',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${PRERENDERED}$`) }, () => ({ path: PRERENDERED, namespace: 'formulas' }));
+      b.onLoad({ filter: /.*/, namespace: 'formulas' }, () => ({ contents: source ?? 'export const PRERENDERED = {};', loader: 'js' }));
+    },
+  };
+}
+
 const COMMON = { bundle: true, target: ['es2020', 'chrome100', 'firefox100', 'safari15'], legalComments: 'none', logLevel: 'warning', minify: true };
 
-/** Writes the bundles into dist. */
-export async function bundle({ web, dist }) {
-  const classic = { ...COMMON, format: 'iife', plugins: [enginePlugin(web, 'classic')], define: { ATTENTION_STEPPER_CLASSIC: 'true' }, logOverride: { 'empty-import-meta': 'silent' } };
+/** Writes the bundles into dist; formulas: the prerendered module's source (or null). */
+export async function bundle({ web, dist, formulas = null }) {
+  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas)];
+  const classic = { ...COMMON, format: 'iife', plugins: plugins('classic'), define: { ATTENTION_STEPPER_CLASSIC: 'true' }, logOverride: { 'empty-import-meta': 'silent' } };
   await Promise.all([
-    build({ ...COMMON, format: 'esm', plugins: [enginePlugin(web, 'esm')], define: { ATTENTION_STEPPER_CLASSIC: 'false' }, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.js') }),
+    build({ ...COMMON, format: 'esm', plugins: plugins('esm'), define: { ATTENTION_STEPPER_CLASSIC: 'false' }, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.classic.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'main.js')], outfile: path.join(dist, 'attention-stepper-page.classic.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'embed.js')], outfile: path.join(dist, 'attention-stepper-embed.classic.js') }),
+    build({ ...COMMON, format: 'iife', entryPoints: [path.join(web, 'katex-global.js')], outfile: path.join(dist, 'attention-stepper-katex.js') }),
     build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'element.css')], outfile: path.join(dist, 'attention-stepper.css') }),
+    build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'page.css')], outfile: path.join(dist, 'attention-stepper-page.css') }),
   ]);
 }

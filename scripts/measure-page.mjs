@@ -1,54 +1,205 @@
-// Part of `npm run bench`: the page's first-render payload (every response the full page
-// loads before its first stage is on screen, gzipped) and the time from navigation to the
-// first stage painted, median of five cold loads in headless Chromium.
+// Part of `npm run bench`: the page's load and paint figures in headless Chromium, served on
+// 127.0.0.1 with the strict CSP, cold cache (a new context per load), median of five loads:
+//   - first render: every response that arrived before the first stage was painted (HTML, CSS,
+//     JS, WASM, fonts), gzipped, for index.html at its default stage and for a course page with
+//     one <attention-stepper> (the course page's first); "painted" is the first frame in which a
+//     heatmap cell has been laid out for a frame and every font the page asked for is in, so a
+//     formula waiting for its font does not count as painted;
+//   - where the time of that first paint goes (resource timing and the page's own marks);
+//   - repaint after a config change (T = 16, d_model = 64): input → the next frame, p50 / p95;
+//   - large views (T = 512): a stage change → the next frame, and frames while scrolling.
+// Usage: node scripts/measure-page.mjs [dist …]: several dist folders are measured side by side,
+// their loads interleaved (e.g. a build of the previous commit beside this one).
+import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startServer } from './serve.mjs';
+import { DIST, startServer } from './serve.mjs';
 
 const LOADS = 5;
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// The course page with its first stepper only (web/examples/course-page.html has four).
+const ONE_STEPPER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one stepper</title>
+<link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head>
+<body><main class="course"><h1>Week 5: attention</h1><p>First the raw scores.</p>
+<attention-stepper id="scores" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights" controls="compact"></attention-stepper>
+</main></body></html>`;
+// The same page as it was before the engine loaded itself: both classic scripts.
+const ONE_STEPPER_TWO_SCRIPTS = ONE_STEPPER.replace('<script defer src="../attention-stepper.classic.js">', '<script defer src="../attention-wasm.classic.js"></script><script defer src="../attention-stepper.classic.js">');
 
-// Runs in the page before its scripts: stamps the first animation frame in which a
-// heatmap cell exists (in the document or in a shadow root), i.e. the first stage's paint.
+// Runs in the page before its scripts: stamps the first frame in which a heatmap cell (in the
+// document or a shadow root) has been laid out and every font asked for is in.
 function watchFirstStage() {
   const hasCell = (root) => root.querySelector('td[data-r]') ||
     [...root.querySelectorAll('*')].some((el) => el.shadowRoot && hasCell(el.shadowRoot));
+  let frames = 0;
   const poll = () => {
-    if (document.body && hasCell(document)) window.firstStagePaintMs = performance.now();
+    frames = document.body && hasCell(document) ? frames + 1 : 0;
+    if (frames >= 2 && document.fonts.status === 'loaded') window.firstStagePaintMs = performance.now();
     else requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }
 
-async function load(browser, url) {
+async function load(browser, url, body = null) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (body) await context.route(url, (route) => route.fulfill({ status: 200, body, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP } }));
   const page = await context.newPage();
-  const bodies = [];
-  page.on('response', (r) => bodies.push(r.body().then((b) => ({ url: r.url(), raw: b.length, gzip: gzipSync(b, { level: 9 }).length })).catch(() => null)));
+  const bodies = new Map();
+  page.on('response', (r) => bodies.set(r.url(), r.body().then((b) => ({ raw: b.length, gzip: gzipSync(b, { level: 9 }).length })).catch(() => null)));
   await page.addInitScript(watchFirstStage);
   await page.goto(url);
   await page.waitForFunction(() => window.firstStagePaintMs !== undefined, null, { timeout: 30_000 });
-  const ms = await page.evaluate(() => window.firstStagePaintMs);
-  const files = (await Promise.all(bodies)).filter(Boolean);
+  const seen = await page.evaluate(() => ({
+    ms: window.firstStagePaintMs,
+    resources: performance.getEntriesByType('resource').map((e) => ({ url: e.name, end: e.responseEnd, start: e.startTime })),
+    marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name.replace('attention-stepper:', ''), m.startTime])),
+    html: performance.getEntriesByType('navigation')[0].responseEnd,
+  }));
+  const before = [{ url, end: seen.html }, ...seen.resources.filter((r) => r.end <= seen.ms)];
+  const files = [];
+  for (const r of before) {
+    const size = await bodies.get(r.url);
+    if (size) files.push({ ...r, ...size });
+  }
   await context.close();
-  return { ms, files };
+  return { ms: seen.ms, files, marks: seen.marks, resources: seen.resources };
 }
 
-const server = await startServer({ csp: "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'" });
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const total = (files, key) => files.reduce((sum, f) => sum + f[key], 0);
+
+function report(title, loads) {
+  const files = loads[0].files;
+  console.log(`\n${title}`);
+  for (const f of [...files].sort((a, b) => b.gzip - a.gzip)) {
+    console.log(`  ${String(f.gzip).padStart(8)} B gzipped ${String(f.raw).padStart(8)} B raw  ${new URL(f.url).pathname}`);
+  }
+  const kb = (b) => (b / 1024).toFixed(1);
+  console.log(`  first render: ${files.length} files, ${kb(total(files, 'raw'))} KB raw, ${kb(total(files, 'gzip'))} KB gzipped`);
+  console.log(`  navigation → first stage painted: median ${median(loads.map((l) => l.ms)).toFixed(0)} ms ` +
+    `(${LOADS} cold loads: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms)`);
+}
+
+// Where the first paint's time goes, medians over the loads: the page script arriving, the
+// engine's core fetched, compiled and instantiated, the stepper built and the first stage
+// rendered (run, model, views), then style, layout, fonts and paint.
+function breakdown(loads) {
+  const at = (l, pattern) => l.resources.find((r) => pattern.test(r.url))?.end;
+  const rows = [
+    ['page script fetched', (l) => at(l, /attention-stepper(-page)?\.classic\.js$/)],
+    ['page script run (parse, compile)', (l) => l.marks.script],
+    ['engine core fetched', (l) => at(l, /attention-wasm\.(core\.wasm|classic\.js)$/)],
+    ['engine ready (compile, instantiate)', (l) => l.marks.engine],
+    ['stepper mounted (presets, models)', (l) => l.marks.mounted],
+    ['first stage rendered (run, model, views)', (l) => l.marks.rendered],
+    ['first stage painted (style, layout, fonts)', (l) => l.ms],
+  ];
+  if (loads.some((l) => rows.slice(1).some(([, get]) => get(l) === undefined))) return;
+  console.log('  where the time goes (median ms after navigation):');
+  for (const [name, get] of rows) console.log(`    ${median(loads.map(get)).toFixed(0).padStart(5)}  ${name}`);
+}
+
+// Input → the frame after it, for n config changes on the full page (T = 16, d_model = 64).
+async function repaints(browser, base, n = 60) {
+  const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const times = [];
+  for (let i = 0; i < n; i += 1) {
+    times.push(await page.evaluate((k) => new Promise((resolve) => {
+      const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
+      const t0 = performance.now();
+      if (field.type === 'checkbox') {
+        field.checked = !field.checked;
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+      } else {
+        field.value = String(100 + k);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+    }), i));
+  }
+  await context.close();
+  return times;
+}
+
+// T = 512: Next → the frame after it, at every stage of head 0, and frame gaps while the
+// result's heatmap scrolls.
+async function largeViews(browser, base) {
+  const tokens = Array.from({ length: 512 }, (_, i) => `t${i}`).join(' ');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=x`);
+  await page.waitForSelector('body[data-ready="true"][data-stage="x"]', { timeout: 60_000 }).catch(() => null);
+  const shown = await page.$eval('#figure .is-result .hm-grid', (g) => g.getAttribute('aria-label')).catch(() => '');
+  if (!shown.includes('512 by')) {
+    await context.close();
+    return null; // this build refuses 512 tokens
+  }
+  const steps = [];
+  for (let i = 0; i < 8; i += 1) {
+    steps.push(await page.evaluate(() => new Promise((resolve) => {
+      const t0 = performance.now();
+      document.querySelector('.step-next').click();
+      requestAnimationFrame(() => setTimeout(() => resolve([document.body.dataset.stage, performance.now() - t0]), 0));
+    })));
+  }
+  const frames = await page.evaluate(() => new Promise((resolve) => {
+    const scroller = document.querySelector('#figure .is-result .hm-scroll');
+    const gaps = [];
+    let last = performance.now();
+    let n = 0;
+    const tick = (now) => {
+      gaps.push(now - last);
+      last = now;
+      scroller.scrollTop += 40;
+      scroller.scrollLeft += 20;
+      window.scrollBy(0, 10);
+      if ((n += 1) < 90) requestAnimationFrame(tick);
+      else resolve(gaps.slice(1));
+    };
+    requestAnimationFrame(tick);
+  }));
+  await context.close();
+  return { steps, frames };
+}
+
+const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
+const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-const loads = [];
-for (let i = 0; i < LOADS; i++) loads.push(await load(browser, server.url + 'index.html'));
-await browser.close();
-await server.close();
-
-const ms = loads.map((l) => l.ms).sort((a, b) => a - b);
-const { files } = loads[0];
-const total = (key) => files.reduce((sum, f) => sum + f[key], 0);
-console.log(`\npage (dist/index.html, lesson multi-head, 1280 px, served on 127.0.0.1 with the strict CSP):`);
-for (const f of files.sort((a, b) => b.gzip - a.gzip)) {
-  console.log(`  ${String(f.gzip).padStart(8)} B gzipped ${String(f.raw).padStart(8)} B raw  ${new URL(f.url).pathname}`);
+const pages = [['index.html', null], ['examples/one-stepper.html', ONE_STEPPER]];
+const results = roots.map(() => pages.map(() => []));
+for (let i = 0; i < LOADS; i += 1) {
+  for (const [r, server] of servers.entries()) {
+    for (const [p, [file, body]] of pages.entries()) {
+      // A build whose element cannot load the engine itself gets both scripts, as its README said.
+      const twoScripts = body && !existsSync(path.join(roots[r], 'attention-wasm.core.wasm'));
+      results[r][p].push(await load(browser, server.url + file, twoScripts ? ONE_STEPPER_TWO_SCRIPTS : body));
+    }
+  }
 }
-console.log(`  first-render payload: ${files.length} files, ${total('raw')} B raw, ${total('gzip')} B gzipped`);
-console.log(`  navigation → first stage painted: median ${ms[Math.floor(LOADS / 2)].toFixed(0)} ms ` +
-  `(${LOADS} cold loads: ${ms.map((m) => m.toFixed(0)).join(', ')} ms)`);
+for (const [r, root] of roots.entries()) {
+  const label = roots.length > 1 ? ` [${root}]` : '';
+  report(`page (index.html, lesson multi-head, 1280 px, cold, strict CSP)${label}:`, results[r][0]);
+  breakdown(results[r][0]);
+  report(`course page with one <attention-stepper> (lesson-self-attention, scores)${label}:`, results[r][1]);
+  const times = await repaints(browser, servers[r].url);
+  console.log(`  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
+    `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+  const large = await largeViews(browser, servers[r].url);
+  if (!large) console.log('  T = 512: refused by this build');
+  else {
+    const ms = large.steps.map(([, t]) => t);
+    console.log(`  T = 512, d_model = 64, 4 heads: Next → painted median ${median(ms).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms ` +
+      `(${large.steps.map(([id, t]) => `${id} ${t.toFixed(0)}`).join(', ')})`);
+    console.log(`  T = 512 scrolling the result: frame gaps median ${median(large.frames).toFixed(1)} ms, p95 ${quantile(large.frames, 0.95).toFixed(1)} ms, max ${Math.max(...large.frames).toFixed(1)} ms`);
+  }
+}
+await browser.close();
+await Promise.all(servers.map((s) => s.close()));

@@ -1,15 +1,22 @@
 // The page: wiring only. The stepper with full controls, its view kept in the URL hash.
 // Bundled as a classic script (scripts/bundle.mjs) so the page also opens from file://.
+// The first stage is painted as soon as the engine's core is in (engine.js) with the
+// build's typeset formulas (typeset.js); the engine's rest and KaTeX load after that paint,
+// and body[data-ready] says both are in.
 
-import katex from 'katex';
-import { createEngine } from './engine.js';
+import { CORE_CHAPTERS, loadEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
+import { createTypesetter } from './typeset.js';
 
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const themeNow = () => (darkQuery.matches ? 'dark' : 'light');
+const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
+// Where the first paint's time goes, for scripts/measure-page.mjs (performance.mark is cheap).
+const mark = (name) => performance.mark(`attention-stepper:${name}`);
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 function writeHash(catalog, s) {
   const step = s.steps[s.step];
@@ -18,19 +25,29 @@ function writeHash(catalog, s) {
 }
 
 async function start() {
+  mark('script');
   const app = document.getElementById('app');
-  let engine;
+  let loaded;
   try {
-    engine = await createEngine();
+    loaded = await loadEngine();
   } catch (error) {
     app.querySelector('.status').textContent = `The attention engine could not be loaded: ${error.message}`;
     throw error;
   }
+  const { engine, rest } = loaded;
+  mark('engine');
   const catalog = catalogFrom(engine);
-  const stepper = mountStepper(app, { engine, catalog, katex, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
-  stepper.update(stateFromHash(catalog, window.location.hash));
+  const wanted = stateFromHash(catalog, window.location.hash);
+  if (!CORE_CHAPTERS.includes(wanted.form.chapter)) await rest();
+  const typesetter = createTypesetter(SCRIPT_URL);
+  const stepper = mountStepper(app, { engine, catalog, katex: typesetter, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
+  mark('mounted');
+  stepper.update(wanted);
+  mark('rendered');
   window.addEventListener('hashchange', () => stepper.update(stateFromHash(catalog, window.location.hash)));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
+  await afterPaint();
+  await Promise.all([rest(), typesetter.load()]);
   document.body.dataset.ready = 'true';
 }
 

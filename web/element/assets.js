@@ -1,14 +1,14 @@
 // What every <attention-stepper> on a page shares: where the built files are, KaTeX's fonts in
-// the document, and one engine. The ES bundle finds its files from import.meta.url; the classic
-// bundle from its own <script> src, captured while it runs (document.currentScript is null later).
+// the document, one engine and one typesetter. The ES bundle finds its files from
+// import.meta.url; the classic bundle from its own <script> src, captured while it runs
+// (document.currentScript is null later). The engine's rest and KaTeX load after the first
+// paint (engine.js, typeset.js).
 
-import { createEngine } from '../engine.js';
+import { loadEngine } from '../engine.js';
 import { catalogFrom } from '../model/presets.js';
+import { createTypesetter } from '../typeset.js';
 
-/* global ATTENTION_STEPPER_CLASSIC */
-const CLASSIC = typeof ATTENTION_STEPPER_CLASSIC !== 'undefined' && ATTENTION_STEPPER_CLASSIC;
 const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
-const FACTORY_FILE = 'attention-wasm.classic.js';
 
 /** The URL of a built file (dist/…) beside the bundle. */
 export function assetUrl(file) {
@@ -27,22 +27,19 @@ export function addDocumentFonts() {
   document.head.append(link);
 }
 
-// The classic engine needs the global factory; a page that forgot its <script> gets it here.
-function loadFactory() {
-  if (typeof globalThis.createAttentionModule === 'function') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = assetUrl(FACTORY_FILE);
-    script.addEventListener('load', () => resolve());
-    script.addEventListener('error', () => reject(new Error(`${script.src} could not be loaded`)));
-    document.head.append(script);
-  });
-}
-
 let shared = null;
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** One engine (one WASM instance) and its catalog for every element on the page: { engine, catalog }. */
+/**
+ * One engine (one WASM instance), its catalog and one typesetter for every element on the page:
+ * { engine, catalog, typesetter, rest() }, rest() → a promise of the engine's rest (engine.js).
+ * Both the rest and KaTeX start loading after the first elements' paint.
+ */
 export function sharedEngine() {
-  shared ??= (CLASSIC ? loadFactory() : Promise.resolve()).then(() => createEngine()).then((engine) => ({ engine, catalog: catalogFrom(engine) }));
+  shared ??= loadEngine().then(({ engine, rest }) => {
+    const typesetter = createTypesetter(SCRIPT_URL);
+    afterPaint().then(() => Promise.all([rest(), typesetter.load()])).catch(() => {});
+    return { engine, catalog: catalogFrom(engine), typesetter, rest };
+  });
   return shared;
 }

@@ -3,9 +3,9 @@
 // goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
 // shows a message inside the element.
 
-import katex from 'katex';
 import { mountStepper } from '../app/mount-stepper.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
+import { CORE_CHAPTERS } from '../engine-split.js';
 import { el } from '../views/dom.js';
 import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.js';
 
@@ -117,6 +117,10 @@ export class AttentionStepper extends HTMLElement {
     this._catalog = shared.catalog;
     const read = readAttributes(shared.catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._showMessage('This attention stepper has attributes it cannot use:', read.errors);
+    if (!CORE_CHAPTERS.includes(read.wanted.form.chapter)) {
+      await shared.rest(); // this chapter's first view runs code from the engine's rest
+      if (this._pending || !this.isConnected) return;
+    }
     this._mount(shared, read);
   }
 
@@ -126,10 +130,10 @@ export class AttentionStepper extends HTMLElement {
     this.classList.add(`theme-${theme}`);
   }
 
-  _mount({ engine, catalog }, read) {
+  _mount({ engine, catalog, typesetter }, read) {
     this._teardown();
     this._stepper = mountStepper(this._root, {
-      engine, catalog, katex, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
+      engine, catalog, katex: typesetter, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
       keyTarget: this.shadowRoot, onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);

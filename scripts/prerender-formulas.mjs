@@ -1,0 +1,49 @@
+// Typesets the stage table's formulas at build time, so the page shows them typeset without
+// KaTeX's runtime before its first paint (web/typeset.js). A formula depends on the config's
+// shape only (kind, heads, grouping, mask, scaling, W_O), not on its numbers: the presets of the
+// chapters the engine's core serves (CORE_CHAPTERS, whose first view does not wait for KaTeX)
+// and a few variants of each meet all of theirs. KaTeX's inline styles become data-s attributes
+// (typeset.js sets them through the CSSOM, which the strict CSP allows).
+//   prerenderFormulas(engine) → { tex: html } with the options createFormula passes to render.
+import katex from 'katex';
+import { CORE_CHAPTERS } from '../web/engine-split.js';
+import { STAGES } from '../web/model/stage-table.js';
+
+const OPTIONS = { displayMode: true, throwOnError: true, output: 'htmlAndMathml' };
+const VARIANTS = [{}, { causal: true }, { causal: false }, { scaleScores: false }, { outputProjection: false },
+  { prunedHeads: [0] }, { numHeads: 1, numKvHeads: 1 }];
+
+// Every config the variants give, and the stages their traces hold.
+function traces(engine) {
+  const out = [];
+  for (const preset of engine.presets().filter((p) => CORE_CHAPTERS.includes(p.chapter))) {
+    for (const variant of VARIANTS) {
+      try {
+        out.push(engine.run({ ...preset.spec, ...variant }));
+      } catch {
+        // a variant this kind refuses (a mask in cross-attention, heads in flash): nothing to meet
+      }
+    }
+  }
+  return out;
+}
+
+const STYLE = /\sstyle=(?:"([^"]*)"|'([^']*)')/g;
+
+export function prerenderFormulas(engine) {
+  const formulas = {};
+  const byId = new Map(STAGES.map((s) => [s.id, s]));
+  for (const trace of traces(engine)) {
+    for (const stage of trace.stages) {
+      const tex = byId.get(stage.id)?.formula(trace.config);
+      if (tex === undefined || tex in formulas) continue;
+      formulas[tex] = katex.renderToString(tex, OPTIONS).replace(STYLE, (_, a, b) => ` data-s="${a ?? b}"`);
+    }
+  }
+  return formulas;
+}
+
+/** The module the bundles import as attention-stepper:prerendered-formulas. */
+export function prerenderedModule(formulas) {
+  return `// Made by scripts/prerender-formulas.mjs.\nexport const PRERENDERED = ${JSON.stringify(formulas)};\n`;
+}

@@ -1,0 +1,85 @@
+// Formulas without KaTeX's runtime before the first paint. The stage table's formulas come
+// typeset at build time (scripts/prerender-formulas.mjs: KaTeX's own HTML and MathML for every
+// formula the examples show); KaTeX itself (attention-stepper-katex.js, one classic script per
+// page) loads after the first paint, for explain-a-number's lines and any formula the build did
+// not meet. Until it is in, such a formula shows its TeX and is typeset when KaTeX arrives.
+//   createTypesetter(baseUrl) → { render(tex, root, options), load() }: render has
+//   katex.render's signature and throws its errors once KaTeX is in; load() → a promise of KaTeX.
+
+import { PRERENDERED } from 'attention-stepper:prerendered-formulas';
+
+const KATEX_FILE = 'attention-stepper-katex.js';
+const GLOBAL = 'attentionStepperKatex';
+
+let katex = null;
+let loading = null;
+const waiting = new Map(); // root → [tex, options]: shown as TeX until KaTeX is in
+const fragments = new Map(); // tex → the prerendered DocumentFragment, parsed once
+
+// KaTeX's inline styles travel as data-s="prop: value; …" and are set through the CSSOM, which
+// the page's style-src 'self' allows (a style attribute in parsed HTML it would block). The HTML
+// is the build's output for a formula of the stage table, never text from a reader.
+function parsePrerendered(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  for (const node of template.content.querySelectorAll('[data-s]')) {
+    for (const declaration of node.dataset.s.split(';')) {
+      const colon = declaration.indexOf(':');
+      if (colon > 0) node.style.setProperty(declaration.slice(0, colon).trim(), declaration.slice(colon + 1).trim());
+    }
+    node.removeAttribute('data-s');
+  }
+  return template.content;
+}
+
+function prerendered(tex) {
+  const html = PRERENDERED[tex];
+  if (html === undefined) return null;
+  if (!fragments.has(tex)) fragments.set(tex, parsePrerendered(html));
+  return fragments.get(tex).cloneNode(true);
+}
+
+function typesetWaiting() {
+  for (const [root, [tex, options]] of waiting) {
+    waiting.delete(root);
+    if (!root.isConnected || root.dataset.tex !== tex) continue; // redrawn or gone meanwhile
+    try {
+      katex.render(tex, root, options);
+    } catch (error) {
+      root.dataset.error = error.message; // the TeX stays, as createFormula shows it
+    }
+  }
+}
+
+function loadKatex(baseUrl) {
+  katex ??= globalThis[GLOBAL] ?? null;
+  if (katex) return Promise.resolve(katex);
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = new URL(KATEX_FILE, baseUrl).href;
+    script.addEventListener('load', () => {
+      katex = globalThis[GLOBAL];
+      typesetWaiting();
+      resolve(katex);
+    });
+    script.addEventListener('error', () => reject(new Error(`${script.src} could not be loaded`)));
+    document.head.append(script);
+  });
+  return loading;
+}
+
+export function createTypesetter(baseUrl) {
+  return {
+    render(tex, root, options = {}) {
+      waiting.delete(root);
+      const ready = options.displayMode ? prerendered(tex) : null;
+      if (ready) return void root.replaceChildren(ready);
+      if (katex) return katex.render(tex, root, options);
+      root.textContent = tex;
+      waiting.set(root, [tex, options]);
+      loadKatex(baseUrl).catch(() => {}); // the TeX stays readable if KaTeX cannot load
+      return undefined;
+    },
+    load: () => loadKatex(baseUrl),
+  };
+}
