@@ -139,7 +139,7 @@ test('validation: rules are named, the engine spec comes out when valid', () => 
   const errors = (patch) => validateForm(catalog, { ...form, ...patch }).errors;
   assert.match(errors({ dModel: '15' }).heads, /d_model must be divisible by heads/);
   assert.deepEqual(errors({ dModel: '15', dK: '4', dV: '4' }), {}, 'with d_k and d_v given, d_model need not divide');
-  assert.match(errors({ tokens: '   ' }).tokens, /between 1 and 64 tokens/);
+  assert.match(errors({ tokens: '   ' }).tokens, /between 1 and 512 tokens/);
   assert.match(errors({ dK: '2.5' }).dK, /d_k must be a whole number/);
   assert.match(errors({ seed: '-1' }).seed, /seed must be a whole number/);
   const ok = validateForm(catalog, { ...form, tokens: 'a b c' });

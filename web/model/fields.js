@@ -9,7 +9,7 @@
 // pruned heads have their own switches).
 // invert: the switch's hash value is the opposite of the field (scale=1 means noScale off).
 
-export const LIMITS = { tokens: 64, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
+export const LIMITS = { tokens: 512, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
 
 export const FIELDS = [
   {

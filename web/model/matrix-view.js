@@ -37,21 +37,17 @@ function toKeySet(pairs) {
   return new Set((pairs ?? []).map(([r, c]) => `${r},${c}`));
 }
 
-function cellList(values, range, theme, maskedZero, sequential) {
+// One cell's text, full-precision text, kind and colours, made when asked for: a 512 × 512
+// matrix costs nothing until a view draws (a window of) it.
+function cellMaker(values, range, theme, maskedZero, sequential) {
   const paint = sequential ? sequentialColours : cellColours;
-  const cells = new Array(values.length);
-  for (let i = 0; i < values.length; i += 1) {
+  return (i) => {
     const v = values[i];
-    if (v === -Infinity) {
-      cells[i] = { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };
-    } else if (maskedZero && maskedZero[i]) {
-      cells[i] = { text: '0', full: formatFull(v), kind: 'masked-zero' };
-    } else {
-      const { fill, ink } = paint(v, range, theme);
-      cells[i] = { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
-    }
-  }
-  return cells;
+    if (v === -Infinity) return { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };
+    if (maskedZero && maskedZero[i]) return { text: '0', full: formatFull(v), kind: 'masked-zero' };
+    const { fill, ink } = paint(v, range, theme);
+    return { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
+  };
 }
 
 // For weights under a causal mask: which cells the mask removed (its logit is −∞ in the operand).
@@ -88,6 +84,8 @@ export function matrixView(spec) {
   }
   const range = symmetricRange(values);
   const hl = spec.highlight ?? {};
+  const cell = cellMaker(values, range, theme, spec.maskedZero, spec.sequential);
+  let cells = null;
   return {
     key,
     name,
@@ -98,7 +96,12 @@ export function matrixView(spec) {
     values,
     axes,
     captionTokens: shapeTokens(axes, [rows, cols]),
-    cells: cellList(values, range, theme, spec.maskedZero, spec.sequential),
+    cell,
+    /** Every cell at once (the export draws them all), made on first use. */
+    get cells() {
+      cells ??= Array.from({ length: values.length }, (_, i) => cell(i));
+      return cells;
+    },
     rowLabels: axisLabels(axes[0], rows, tokens),
     colLabels: axisLabels(axes[1], cols, tokens),
     rowAxisIsTokens: isTokenAxis(axes[0], tokens),

@@ -91,7 +91,12 @@ function resultItem(step, entry, ctx) {
 }
 
 // Small multiples of every head's weights at this step (fills only), on one shared scale so
-// heads compare.
+// heads compare. A matrix larger than OVERVIEW_SIDE a side is sampled (every k-th row and
+// column, no arithmetic), so a 512 × 512 stage draws 128 × 128 fills a head.
+const OVERVIEW_SIDE = 128;
+
+const sampled = (n) => Array.from({ length: Math.min(n, OVERVIEW_SIDE) }, (_, i) => Math.floor((i * n) / Math.min(n, OVERVIEW_SIDE)));
+
 function headOverview(steps, step, ctx, sequential) {
   if (ctx.config.numHeads < 2) return null;
   const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
@@ -99,10 +104,14 @@ function headOverview(steps, step, ctx, sequential) {
   const paint = sequential ? sequentialColours : cellColours;
   return all.map((s) => {
     const [rows, cols] = s.stage.shape;
-    const fills = Array.from(s.stage.values, (v) => paint(v, range, ctx.theme).fill);
-    return { head: s.head, rows, cols, fills, current: s.head === step.head, label: `Head ${s.head}` };
+    const [rs, cs] = [sampled(rows), sampled(cols)];
+    const fills = rs.flatMap((r) => cs.map((c) => paint(s.stage.values[r * cols + c], range, ctx.theme).fill));
+    return { head: s.head, rows: rs.length, cols: cs.length, fills, current: s.head === step.head, label: `Head ${s.head}` };
   });
 }
+
+// Arcs for every query–key pair read well up to this many tokens; beyond, the heatmap alone.
+const ARC_TOKENS = 64;
 
 function arcView(step, ctx) {
   const [rows, cols] = step.stage.shape;
@@ -154,7 +163,7 @@ export function stageView(steps, index, ctx) {
   const figure = figureItems(step, entry, entry.figure(context.config), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
   figure.push(resultItem(step, entry, context));
-  if (view.arcs) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
+  if (view.arcs && Math.max(...step.stage.shape) <= ARC_TOKENS) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
   const sum = view.sumFigure && ctx.showContributions ? figureItems(step, entry, view.sumFigure, context) : null;
   return {
     id: step.id,

@@ -5,12 +5,12 @@ import { el } from './dom.js';
 import { drawShapeTokens } from './shape-tokens.js';
 
 export function checkData(data) {
-  if (data.values.length !== data.rows * data.cols || data.cells.length !== data.rows * data.cols) {
+  if (data.values.length !== data.rows * data.cols || typeof data.cell !== 'function') {
     throw new Error(`heatmap ${data.name}: ${data.values.length} values for ${data.rows} × ${data.cols} cells`);
   }
 }
 
-function caption(data) {
+export function caption(data) {
   const cap = el('figcaption', 'hm-caption');
   cap.append(el('span', 'hm-name', data.label));
   if (data.head !== null && data.head !== undefined) cap.append(el('span', `hm-head head-${data.head % 8}`, `head ${data.head}`));
@@ -50,7 +50,7 @@ function headerRow(data) {
 
 function bodyCell(data, r, c) {
   const i = r * data.cols + c;
-  const cell = data.cells[i];
+  const cell = data.cell(i);
   const td = el('td', `hm-cell is-${cell.kind}`, cell.text);
   td.dataset.r = r;
   td.dataset.c = c;
@@ -81,7 +81,7 @@ function bodyRow(data, r) {
   return tr;
 }
 
-function legend(data) {
+export function legend(data) {
   const box = el('span', 'hm-legend');
   const bar = el('span', 'hm-legend-bar');
   bar.style.backgroundImage = data.legend.gradient;

@@ -1,14 +1,17 @@
 // A matrix as a table of coloured cells with their numbers, row/column labels, optional bands,
 // row totals and a legend. Knows nothing of attention: it draws what it is given.
 //
-// update(data): { key, name, label, head, rows, cols, values, cells: [{ text, full, kind, fill, ink }],
+// update(data): { key, name, label, head, rows, cols, values, cell(i) → { text, full, kind, fill, ink },
 //   rowLabels, colLabels, captionTokens, colBands, rowBands, totals, highlight, selected,
 //   interactive, legend }
 // One cell at a time is in the tab order (roving tabindex); arrows move, Enter/Space activates;
-// hover or focus shows the cell's full precision under the table.
+// hover or focus shows the cell's full precision under the table. A matrix of more than
+// WINDOW_CELLS cells is virtualised (heatmap-window.js): only the cells in view are drawn, and
+// the keys scroll the window to the cell they move to.
 
 import { el } from './dom.js';
 import { buildHeatmap, checkData } from './heatmap-table.js';
+import { buildWindow, WINDOW_CELLS } from './heatmap-window.js';
 
 const KEYS = {
   ArrowLeft: ([r, c]) => [r, c - 1],
@@ -25,17 +28,20 @@ const cellAt = (state, [r, c]) => state.grid?.querySelector(`td.hm-cell[data-r="
 function showReadout(state, td) {
   const { data } = state;
   const [r, c] = position(td);
-  state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${data.cells[r * data.cols + c].full}`;
+  state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${data.cell(r * data.cols + c).full}`;
 }
 
 function moveFocus(state, [r, c]) {
   const { data } = state;
-  const next = cellAt(state, [Math.max(0, Math.min(data.rows - 1, r)), Math.max(0, Math.min(data.cols - 1, c))]);
+  const to = [Math.max(0, Math.min(data.rows - 1, r)), Math.max(0, Math.min(data.cols - 1, c))];
+  state.window?.reveal(...to);
+  const next = cellAt(state, to);
   if (!next) return;
-  cellAt(state, state.focusCell)?.setAttribute('tabindex', '-1');
+  for (const td of state.grid.querySelectorAll('td.hm-cell[tabindex="0"]')) td.tabIndex = -1;
   next.tabIndex = 0;
   state.focusCell = position(next);
   next.focus();
+  showReadout(state, next); // a windowed grid may show the new cell in the td that had the focus
 }
 
 function activate(state, td) {
@@ -63,13 +69,22 @@ function onClick(state, event) {
   activate(state, td);
 }
 
+// The windowed grid's cells change on every scroll: the one with the focus position (or the
+// first in view) is the grid's tab stop.
+function rovingStop(state) {
+  const stop = cellAt(state, state.focusCell) ?? state.grid.querySelector('td.hm-cell');
+  for (const td of state.grid.querySelectorAll('td.hm-cell')) td.tabIndex = td === stop ? 0 : -1;
+}
+
 function build(state) {
   const { root, data } = state;
+  state.window?.destroy();
   root.textContent = '';
   root.dataset.matrix = data.name;
   root.dataset.key = data.key;
   root.classList.toggle('is-interactive', data.interactive);
-  const parts = buildHeatmap(data);
+  const parts = data.rows * data.cols > WINDOW_CELLS ? buildWindow(data) : buildHeatmap(data);
+  state.window = parts.window ?? null;
   state.grid = parts.grid;
   state.readout = parts.readout;
   root.append(parts.caption, parts.scroll, parts.foot);
@@ -82,6 +97,14 @@ function build(state) {
   state.grid.addEventListener('mouseover', point);
   state.grid.addEventListener('focusin', point);
   state.focusCell = data.selected ? [data.selected.row, data.selected.col] : [0, 0];
+  if (state.window) {
+    state.window.attach(() => {
+      rovingStop(state);
+      if (state.data === data) paintHighlight(state);
+    });
+    if (data.selected) state.window.reveal(data.selected.row, data.selected.col);
+    return;
+  }
   const first = cellAt(state, state.focusCell) ?? cellAt(state, [0, 0]);
   if (first) first.tabIndex = 0; // an empty matrix (a cache before its first row) has no cell
 }
@@ -104,7 +127,7 @@ function paintHighlight({ grid, data }) {
 }
 
 export function createHeatmap(host, { onActivate = () => {} } = {}) {
-  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, focusCell: [0, 0], onActivate };
+  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, window: null, focusCell: [0, 0], onActivate };
   host.append(state.root);
   return {
     update(next) {
@@ -116,6 +139,7 @@ export function createHeatmap(host, { onActivate = () => {} } = {}) {
       paintHighlight(state);
     },
     destroy() {
+      state.window?.destroy();
       state.root.remove();
     },
   };
