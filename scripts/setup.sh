@@ -12,6 +12,10 @@ command -v g++ >/dev/null || packages+=(g++)
 [ -f /usr/include/xtl/xtl_config.hpp ] || packages+=(xtl-dev)
 [ -f /usr/include/catch2/catch.hpp ] || packages+=(catch2)
 [ -x /usr/bin/chromium ] || packages+=(chromium)
+# clang, with libFuzzer and the sanitizers' runtimes: scripts/sanitize.sh and scripts/fuzz.sh.
+command -v clang++ >/dev/null || packages+=(clang)
+compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null ||
+  packages+=(libclang-rt-14-dev)
 
 if [ ${#packages[@]} -gt 0 ]; then
   command="apt-get update && apt-get install -y ${packages[*]}"

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native --target native_tests -j "$(nproc)"
 ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
+# The same suite under ASan + UBSan (build/asan), then each fuzz corpus input once.
+bash scripts/sanitize.sh
+bash scripts/fuzz.sh --replay
 
 node --test tests/wasm/ tests/package/
 node --test --test-concurrency=1 tests/browser/

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Writes the hand-made seeds of tests/fuzz/corpus (seed-*): one small valid spec of every kind
+and switch, each preset, and hostile values in every kind's fields, in the byte layout that
+byte_reader.hpp and fuzz_inputs.cpp read. Inputs the fuzzer found itself (the other files)
+are kept beside them. Run: /usr/bin/python3 tests/fuzz/make-seeds.py"""
+import math
+import pathlib
+import re
+import struct
+
+HERE = pathlib.Path(__file__).parent
+NAN, INF = float('nan'), float('inf')
+
+
+def hostile_table():
+    text = (HERE / 'byte_reader.hpp').read_text()
+    body = re.search(r'hostile\[\] = \{(.*?)\};', text, re.S).group(1)
+    body = re.sub(r'/\*.*?\*/|//[^\n]*', '', body)
+    names = {'std::numeric_limits<double>::quiet_NaN()': NAN,
+             'std::numeric_limits<double>::infinity()': INF,
+             '-std::numeric_limits<double>::infinity()': -INF}
+    return [names[s] if s in names else float(s) for s in (p.strip() for p in body.split(','))]
+
+
+HOSTILE = hostile_table()
+SMALL_TAGS = 256 - len(HOSTILE)
+RAW = SMALL_TAGS + len(HOSTILE) - 1
+
+
+def num(v):
+    """A number as byte_reader::number() reads it."""
+    if isinstance(v, int) and 0 <= v <= 8:
+        return bytes([v])
+    for i, h in enumerate(HOSTILE[:-1]):
+        if (math.isnan(v) and math.isnan(h)) or (h == v and math.copysign(1, h) == math.copysign(1, v)):
+            return bytes([SMALL_TAGS + i])
+    return bytes([RAW]) + struct.pack('>d', v)
+
+
+def maybe(v):
+    return b'\0' if v is None else b'\1' + num(v)
+
+
+def word(w):
+    data = w.encode() if isinstance(w, str) else w
+    return bytes([len(data)]) + data
+
+
+def tail(cells=((0, 0, 0, 0),), kv=(8, 4, 2, 3, 2, 1)):
+    """explain_cell's picks (stage, twist, row, col), then the KV-cache size query."""
+    out = bytes([len(cells) - 1])
+    for cell in cells:
+        out += bytes(cell)
+    return out + b''.join(num(v) for v in kv)
+
+
+KINDS = {'self': 0, 'cross': 1, 'encoder': 2, 'kv': 3, 'flash': 4, 'designed': 5}
+
+
+def generated(kind, seed=42, skip=0, t=4, t_kv=3, d=8, h=2, h_kv=None, dk=None, dv=None,
+              dff=None, valid=None, br=2, bc=3, causal=False, w_o=True, scale=True, ws=None,
+              pruned=(), tokens=(), cells=((0, 0, 0, 0), (7, 0, 1, 1)), kv=(8, 4, 2, 3, 2, 1)):
+    flags = causal | (not w_o) << 1 | (not scale) << 2 | (ws is not None) << 3
+    out = bytes([KINDS[kind]]) + b''.join(num(v) for v in (seed, skip, t, t_kv, d, h))
+    out += b''.join(maybe(v) for v in (h_kv, dk, dv, dff, valid)) + num(br) + num(bc)
+    out += bytes([flags]) + (num(ws) if ws is not None else b'')
+    out += bytes([len(pruned)]) + b''.join(num(v) for v in pruned)
+    if kind == 'designed':
+        out += bytes([len(tokens)]) + b''.join(word(w) for w in tokens)
+    return out + tail(cells, kv)
+
+
+def matrix(r, c, values=None, shape=0):
+    values = values or [((i * 7 + 3) % 17 - 8) / 4 for i in range(r * c)]
+    return bytes([shape]) + b''.join(bytes([int(100 + 16 * v)]) if -6.25 <= v < 7.9 and
+                                     (16 * v).is_integer() else bytes([224]) + num(v)
+                                     for v in values)
+
+
+def explicit(cross=False, t=3, t_kv=4, d=4, h=2, h_kv=1, dk=2, dv=3, causal=False, scale=True,
+             w_o=True, valid=None, pruned=(), x=None, x_shape=0, cells=((2, 0, 1, 1),)):
+    flags = causal | (not scale) << 1 | w_o << 2 | (valid is not None) << 3
+    out = bytes([7 if cross else 6, t, t_kv, d, h, h_kv, dk, dv, flags])
+    out += matrix(t, d, x, x_shape) + (matrix(t_kv, d) if cross else b'')
+    out += b''.join(matrix(d, dk) for _ in range(h)) + b''.join(matrix(d, dk) for _ in range(h_kv))
+    out += b''.join(matrix(d, dv) for _ in range(h_kv)) + (matrix(h * dv, d) if w_o else b'')
+    out += (num(valid) if valid is not None else b'') + bytes([len(pruned)])
+    return out + b''.join(num(v) for v in pruned) + tail(cells)
+
+
+def preset(index, which=12, payload=b'', cells=((3, 0, 1, 0),)):
+    return bytes([8, index]) + bytes([which]) + payload + tail(cells)
+
+
+SEEDS = {
+    'self': generated('self'),
+    'self-causal-gqa': generated('self', h=4, h_kv=2, causal=True, t=5),
+    'self-mqa-no-wo': generated('self', h=4, h_kv=1, w_o=False, dk=3, dv=2),
+    'self-unscaled-ws1': generated('self', scale=False, ws=1, pruned=(1,)),
+    'cross-valid': generated('cross', valid=2, pruned=(0,)),
+    'encoder': generated('encoder', dff=16, causal=True, cells=((20, 0, 1, 2), (30, 0, 0, 0))),
+    'kv-cache': generated('kv', h=4, h_kv=2, cells=((12, 0, 0, 1), (40, 0, 0, 0))),
+    'flash-causal': generated('flash', h=1, t=5, causal=True, br=2, bc=3, w_o=False,
+                              cells=((9, 0, 1, 1), (13, 0, 0, 0), (17, 0, 1, 2))),
+    'designed': generated('designed', tokens=('the', 'cat', 'sat', 'on', 'The', 'mat'),
+                          pruned=(2,), causal=True),
+    'nan-seqlen': generated('self', t=NAN),
+    'inf-dmodel': generated('cross', d=INF),
+    'negative-heads': generated('encoder', h=-1),
+    'fractional-dk': generated('kv', dk=2.5),
+    'huge-skip': generated('self', skip=1e300),
+    'weight-scale-zero': generated('flash', ws=0.0),
+    'weight-scale-nan': generated('self', ws=NAN),
+    'pruned-twice': generated('self', pruned=(1, 1)),
+    'seed-2^32': generated('self', seed=4294967296.0),
+    'designed-empty': generated('designed', tokens=()),
+    'designed-long-token': generated('designed', tokens=('x' * 161, 'ok')),
+    'designed-control-bidi': generated('designed', tokens=('\x00\x07', '\u202eevil', '<b>', 'A', 'a')),
+    'explicit-self': explicit(),
+    'explicit-cross-padding': explicit(cross=True, valid=3, pruned=(1,)),
+    'explicit-causal-unscaled': explicit(causal=True, scale=False, w_o=False),
+    'explicit-ragged': explicit(x_shape=31),
+    'explicit-empty': explicit(t=0),
+    'explicit-nan-entry': explicit(x=[NAN] + [0.5] * 11),
+    'explicit-too-large': explicit(x=[1e6 + 1] + [0.0] * 11),
+    'kv-bytes-over-2^53': generated('self', kv=(4294967295.0, 4294967295.0, 8, 8, 8, 8)),
+    'kv-bytes-fractional': generated('self', kv=(8, 0.5, 2, 3, 2, 1)),
+}
+SEEDS.update({f'preset-{i:02}': preset(i) for i in range(15)})
+SEEDS['preset-unknown'] = bytes([8, 15]) + word('no-such-preset') + bytes([12]) + tail()
+SEEDS['preset-seqlen-1025'] = preset(0, 2, num(1025.0))
+
+if __name__ == '__main__':
+    corpus = HERE / 'corpus'
+    corpus.mkdir(exist_ok=True)
+    for old in corpus.glob('seed-*'):
+        old.unlink()
+    for name, data in SEEDS.items():
+        (corpus / f'seed-{name}').write_bytes(data)
+    print(f'wrote {len(SEEDS)} seeds to {corpus}')
