@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 namespace attention {
@@ -68,9 +69,20 @@ void pack_b(View b, size_t p0, size_t kc, size_t j0, size_t nc, double *dst) {
     }
 }
 
-// tile (MR×NR, row-major) = A panel · B panel over kc steps. Per step: load one NR-wide row
+// Writes the valid rows × cols corner of a tile into C, adding to it unless this is the
+// first k-block (which overwrites, so C never needs a separate clearing pass).
+void store_tile(const double *tile, size_t rows, size_t cols, bool first, double *c, size_t ldc) {
+    for (size_t i = 0; i < rows; ++i, c += ldc, tile += NR)
+        for (size_t j = 0; j < cols; ++j)
+            c[j] = first ? tile[j] : c[j] + tile[j];
+}
+
+// C's rows × cols corner (+)= A panel · B panel over kc steps. Per step: load one NR-wide row
 // of B, broadcast each of the MR values of A, and update the accumulators held in registers.
-void micro_kernel(size_t kc, const double *ap, const double *bp, double *tile) {
+// A whole tile goes from the registers straight into C (through a buffer, em++ calls memcpy
+// for every tile: a fifth of the time of a product with k = 64); edge tiles use store_tile.
+void micro_kernel(size_t kc, const double *ap, const double *bp, size_t rows, size_t cols,
+                  bool first, double *c, size_t ldc) {
     v2d acc[MR][NV] = {};
     for (size_t p = 0; p < kc; ++p, ap += MR, bp += NR) {
         v2d b[NV];
@@ -81,53 +93,89 @@ void micro_kernel(size_t kc, const double *ap, const double *bp, double *tile) {
                 acc[i][v] += ai * b[v];
         }
     }
-    std::memcpy(tile, acc, sizeof acc);
+    if (rows < MR || cols < NR) {
+        double tile[MR * NR];
+        std::memcpy(tile, acc, sizeof acc);
+        return store_tile(tile, rows, cols, first, c, ldc);
+    }
+    for (size_t i = 0; i < MR; ++i)
+        for (size_t v = 0; v < NV; ++v) {
+            double *to = c + i * ldc + 2 * v;
+            v2d sum = acc[i][v];
+            if (!first) {
+                v2d before;
+                std::memcpy(&before, to, sizeof before);
+                sum = before + sum;
+            }
+            std::memcpy(to, &sum, sizeof sum);
+        }
 }
 
-// Writes the valid rows × cols corner of a tile into C, adding to it unless this is the
-// first k-block (which overwrites, so C never needs a separate clearing pass).
-void store_tile(const double *tile, size_t rows, size_t cols, bool first, double *c, size_t ldc) {
-    for (size_t i = 0; i < rows; ++i, c += ldc, tile += NR)
-        for (size_t j = 0; j < cols; ++j)
-            c[j] = first ? tile[j] : c[j] + tile[j];
-}
+// What a masked product may leave out, row by row (gemm.hpp): nothing, the entries of C past
+// each row's prefix (gemm_bt_prefix), or the terms past each row's prefix of A, where A is zero
+// (gemm_prefix). A block of rows needs what its last row needs: prefixes never shrink.
+struct Skip {
+    enum class What { nothing, columns, depth } what = What::nothing;
+    row_prefix prefix{0, false};
+};
+
+// Where a packed block sits in the whole product: its first row, column and depth.
+struct Corner {
+    size_t row, col, depth;
+};
 
 // Multiplies a packed mc×kc block of A by a packed kc×nc block of B into C. The B panel
-// (kc×NR, 8 KB at KC=256) stays in L1 while the ir loop sweeps the A block (L2-sized).
+// (kc×NR, 8 KB at KC=256) stays in L1 while the ir loop sweeps the A block (L2-sized). Tiles a
+// mask leaves out are skipped, and tiles whose rows need fewer terms run a shorter kernel.
 void macro_kernel(size_t mc, size_t nc, size_t kc, const double *ap, const double *bp, bool first,
-                  double *c, size_t ldc) {
-    double tile[MR * NR];
-    for (size_t jr = 0; jr < nc; jr += NR) {
+                  double *c, size_t ldc, Corner at, Skip skip) {
+    for (size_t jr = 0; jr < nc; jr += NR)
         for (size_t ir = 0; ir < mc; ir += MR) {
-            micro_kernel(kc, ap + ir * kc, bp + jr * kc, tile);
-            store_tile(tile, std::min(MR, mc - ir), std::min(NR, nc - jr), first, c + ir * ldc + jr,
-                       ldc);
+            const size_t rows = std::min(MR, mc - ir);
+            const size_t needed = skip.prefix(at.row + ir + rows - 1);
+            size_t depth = kc;
+            if (skip.what == Skip::What::columns && at.col + jr >= needed)
+                continue;
+            if (skip.what == Skip::What::depth) {
+                if (needed <= at.depth) // only zero terms left: C + (+0) is C
+                    continue;
+                depth = std::min(kc, needed - at.depth);
+            }
+            micro_kernel(depth, ap + ir * kc, bp + jr * kc, rows, std::min(NR, nc - jr), first,
+                         c + ir * ldc + jr, ldc);
         }
-    }
 }
 
 // Loop nest of the blocked product: NC columns of B at a time (L3-sized), then KC-deep
 // slices (so packed panels fit L1/L2), then MC rows of A.
-void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc) {
+void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc,
+                     Skip skip) {
     const size_t round_n = (std::min(n, NC) + NR - 1) / NR * NR;
     const size_t round_m = (std::min(m, MC) + MR - 1) / MR * MR;
-    std::vector<double> b_pack(std::min(k, KC) * round_n);
-    std::vector<double> a_pack(std::min(k, KC) * round_m);
+    // Left uninitialised: the packing writes every value before the kernel reads it.
+    const std::unique_ptr<double[]> b_pack(new double[std::min(k, KC) * round_n]);
+    const std::unique_ptr<double[]> a_pack(new double[std::min(k, KC) * round_m]);
+    const auto left_out = [&](size_t ic, size_t mc, size_t jc, size_t pc) {
+        const size_t needed = skip.prefix(ic + mc - 1);
+        return (skip.what == Skip::What::columns && jc >= needed) ||
+               (skip.what == Skip::What::depth && pc >= needed);
+    };
     for (size_t jc = 0; jc < n; jc += NC) {
         const size_t nc = std::min(NC, n - jc);
-        for (size_t pc = 0; pc < k; pc += KC) {
+        for (size_t pc = 0; pc < k && !left_out(0, m, jc, pc); pc += KC) {
             const size_t kc = std::min(KC, k - pc);
-            pack_b(b, pc, kc, jc, nc, b_pack.data());
+            pack_b(b, pc, kc, jc, nc, b_pack.get());
             for (size_t ic = 0; ic < m; ic += MC) {
                 const size_t mc = std::min(MC, m - ic);
-                pack_a(a, ic, mc, pc, kc, a_pack.data());
-                macro_kernel(mc, nc, kc, a_pack.data(), b_pack.data(), pc == 0, c + ic * ldc + jc,
-                             ldc);
+                if (left_out(ic, mc, jc, pc))
+                    continue;
+                pack_a(a, ic, mc, pc, kc, a_pack.get());
+                macro_kernel(mc, nc, kc, a_pack.get(), b_pack.get(), pc == 0, c + ic * ldc + jc,
+                             ldc, {ic, jc, pc}, skip);
             }
         }
     }
 }
-
 // One row of A (a decode step's token): c = a · B without packing, which would copy all of B
 // to use each value once. Each c[j] is summed in the blocked product's order, KC terms at a
 // time from 0 and then added to c, so both paths give the same bits. B is read in memory order:
@@ -154,7 +202,11 @@ void row_product(size_t k, size_t n, View a, View b, double *c) {
 // Dispatches the degenerate shapes and single rows, then runs the blocked product. There is
 // deliberately no separate loop for other small matrices: measured down to 5×16 @ 16×4,
 // packing plus the micro-kernel is as fast as plain loops in WASM and twice as fast natively.
-void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc) {
+void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc, Skip skip = {}) {
+    if (m == 1 && skip.what == Skip::What::columns)
+        n = std::min(n, skip.prefix(0));
+    if (m == 1 && skip.what == Skip::What::depth)
+        k = std::min(k, skip.prefix(0)); // the rest of the row's terms are zero
     if (m == 0 || n == 0)
         return;
     if (k == 0) { // empty sum: C = 0
@@ -164,7 +216,7 @@ void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc
     }
     if (m == 1)
         return row_product(k, n, a, b, c);
-    blocked_product(m, k, n, a, b, c, ldc);
+    blocked_product(m, k, n, a, b, c, ldc, skip);
 }
 
 } // namespace
@@ -177,6 +229,16 @@ void gemm(size_t m, size_t k, size_t n, const double *a, size_t lda, const doubl
 void gemm_bt(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b, size_t ldb,
              double *c, size_t ldc) {
     product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc);
+}
+
+void gemm_bt_prefix(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+                    size_t ldb, double *c, size_t ldc, row_prefix prefix) {
+    product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc, {Skip::What::columns, prefix});
+}
+
+void gemm_prefix(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+                 size_t ldb, double *c, size_t ldc, row_prefix prefix) {
+    product(m, k, n, View{a, lda, 1}, View{b, ldb, 1}, c, ldc, {Skip::What::depth, prefix});
 }
 
 } // namespace attention

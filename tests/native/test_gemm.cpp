@@ -1,11 +1,14 @@
 // The blocked gemm / gemm_bt against the textbook triple loop, across sizes that straddle
 // the register tile (4×4) and the cache blocks (MC = 96 rows, KC = 256 deep, NC = 4096 wide),
-// with strided storage and the empty sum k = 0.
+// with strided storage and the empty sum k = 0; the masked products (gemm_bt_prefix,
+// gemm_prefix) against the whole ones, bit for bit.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "attention/gemm.hpp"
@@ -169,4 +172,73 @@ TEST_CASE("gemm: m = 0 or n = 0 writes nothing", "[gemm]") {
     gemm_bt(0, 3, 1, a, 3, b, 3, c.data(), 1);
     for (double v : c)
         CHECK(v == guard);
+}
+
+namespace {
+
+// Normal values (not integers): the prefix products must give the whole product's bits, whose
+// rounding depends on the order of the sums, so this checks the order too.
+std::vector<double> normals(std::size_t count, std::mt19937 &g) {
+    std::normal_distribution<double> d;
+    std::vector<double> v(count);
+    for (double &x : v)
+        x = d(g);
+    return v;
+}
+
+bool same_bits(double a, double b) {
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+} // namespace
+
+TEST_CASE("gemm_bt_prefix: each row's visible entries have gemm_bt's bits", "[gemm][prefix]") {
+    std::mt19937 g(11);
+    for (const bool causal : {false, true})
+        for (const auto &[m, k, n, keys] : {std::tuple{1, 7, 9, 9},
+                                            {2, 3, 5, 4},
+                                            {97, 64, 97, 97},
+                                            {130, 300, 130, 77},
+                                            {200, 17, 150, 150},
+                                            {66, 5, 70, 1}}) {
+            CAPTURE(causal, m, k, n, keys);
+            const std::vector<double> a = normals(m * k, g), b = normals(n * k, g); // b: (N, K)
+            std::vector<double> whole(m * n), part(m * n, guard);
+            gemm_bt(m, k, n, a.data(), k, b.data(), k, whole.data(), n);
+            const attention::row_prefix prefix{std::size_t(keys), causal};
+            attention::gemm_bt_prefix(m, k, n, a.data(), k, b.data(), k, part.data(), n, prefix);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < std::size_t(m); ++i)
+                for (std::size_t j = 0; j < prefix(i); ++j)
+                    bad += !same_bits(part[i * n + j], whole[i * n + j]);
+            CHECK(bad == 0);
+        }
+}
+
+TEST_CASE("gemm_prefix: rows of A zero past their prefix give gemm's bits, sign of 0 included",
+          "[gemm][prefix]") {
+    std::mt19937 g(12);
+    for (const bool causal : {false, true})
+        for (const auto &[m, k, n, keys] : {std::tuple{1, 9, 4, 9},
+                                            {1, 600, 3, 300},
+                                            {5, 5, 2, 3},
+                                            {97, 97, 64, 97},
+                                            {300, 300, 8, 300},
+                                            {130, 520, 33, 519},
+                                            {70, 70, 5, 1}}) {
+            CAPTURE(causal, m, k, n, keys);
+            const attention::row_prefix prefix{std::size_t(keys), causal};
+            std::vector<double> a = normals(m * k, g), b = normals(k * n, g);
+            for (std::size_t i = 0; i < std::size_t(m); ++i) // weights of hidden keys: +0
+                std::fill(a.begin() + std::ptrdiff_t(i * k + prefix(i)),
+                          a.begin() + std::ptrdiff_t((i + 1) * k), 0.0);
+            b[0] = -0.0; // a −0 in B must not turn a +0 sum into −0 either
+            std::vector<double> whole(m * n), part(m * n, guard);
+            gemm(m, k, n, a.data(), k, b.data(), n, whole.data(), n);
+            attention::gemm_prefix(m, k, n, a.data(), k, b.data(), n, part.data(), n, prefix);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < whole.size(); ++i)
+                bad += !same_bits(part[i], whole[i]);
+            CHECK(bad == 0);
+        }
 }
