@@ -5,6 +5,7 @@
 
 #include <xtensor/xview.hpp>
 
+#include "attention/gemm.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 
@@ -17,14 +18,13 @@ named_dims::named_dims(const attention_config &c)
 
 namespace {
 
-// W_O's rows that multiply head i's columns of the concat: (DV, D).
-matrix w_o_rows_of_head(const matrix &w_o, std::size_t i, std::size_t dv) {
-    return xt::view(w_o, xt::range(i * dv, (i + 1) * dv), xt::all());
-}
-
-// Head i's columns of the concat: (T, DV).
-matrix head_columns(const matrix &concat, std::size_t i, std::size_t dv) {
-    return xt::view(concat, xt::all(), xt::range(i * dv, (i + 1) * dv));
+// Head i's share of the output: its columns of the concat times the rows of W_O they meet.
+// concat: (T, H·DV), w_o: (H·DV, D) → (T, D).
+matrix contribution(const matrix &concat, const matrix &w_o, std::size_t i, std::size_t dv) {
+    matrix out({rows(concat), cols(w_o)});
+    gemm(rows(concat), dv, cols(w_o), &concat(0, i * dv), cols(concat), &w_o(i * dv, 0), cols(w_o),
+         out.data(), cols(w_o));
+    return out;
 }
 
 // (1, H·DV): 0 in the columns of the pruned heads, 1 elsewhere.
@@ -78,59 +78,107 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
     return p;
 }
 
-head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
+namespace {
+
+// The keys query row i sees under the mask: its row prefix. Masks here only ever hide the end
+// of a row (later tokens, padding keys), so the masked products can be left out.
+row_prefix prefix_of(const attention_config &c, bool masked, std::size_t kv_len) {
+    if (!masked)
+        return {kv_len, false};
+    return {c.valid_keys ? std::min(*c.valid_keys, kv_len) : kv_len, c.causal};
+}
+
+double divisor_of(const attention_config &c) {
+    return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
+}
+
+// Passes 1–7 without a trace, all heads at once: Q, K and V from one product each, X · [W_1 |
+// … | W_H] (each entry is summed exactly as in its own head's product), then per head the
+// visible scores, the fused softmax in one reused buffer, and weights · V written straight into
+// the head's columns of the concat. The same bits as the traced passes. → (T, H·DV).
+matrix heads_untraced(const attention_params &p, const attention_config &c) {
+    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : p.x; // (T_kv, D)
+    const matrix q = matmul(p.x, concat_columns(p.w_q));               // (T, H·DK)
+    const matrix k = matmul(x_kv, concat_columns(p.w_k));              // (T_kv, H_kv·DK)
+    const matrix v = matmul(x_kv, concat_columns(p.w_v));              // (T_kv, H_kv·DV)
+    const std::size_t t = c.seq_len, tkv = c.kv_len, dk = c.d_k, dv = c.d_v;
+    const row_prefix prefix = prefix_of(c, has_mask(c), tkv);
+    matrix weights({t, tkv});             // (T, T_kv), one head's at a time
+    matrix concat({t, c.num_heads * dv}); // (T, H·DV)
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        gemm_bt_prefix(t, dk, tkv, q.data() + i * dk, cols(q), k.data() + g * dk, cols(k),
+                       weights.data(), tkv, prefix);
+        softmax_scaled_prefix(weights.data(), t, tkv, tkv, divisor_of(c), prefix.keys,
+                              prefix.causal);
+        gemm_prefix(t, tkv, dv, weights.data(), tkv, v.data() + g * dv, cols(v),
+                    concat.data() + i * dv, cols(concat), prefix);
+    }
+    return concat;
+}
+
+} // namespace
+
+head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
                    const attention_config &c, trace *out, stage_at at, const dim &t,
                    const dim &tkv) {
+    const row_prefix prefix = prefix_of(c, masked, rows(k));
+    matrix output({rows(q), cols(v)}); // (T, DV)
+    if (!out) { // passes 2–5 in one buffer: the same bits as the recorded passes below
+        matrix weights({rows(q), rows(k)}); // (T, T_kv)
+        gemm_bt_prefix(rows(q), cols(q), rows(k), q.data(), cols(q), k.data(), cols(k),
+                       weights.data(), rows(k), prefix);
+        softmax_scaled_prefix(weights.data(), rows(q), rows(k), rows(k), divisor_of(c), prefix.keys,
+                              prefix.causal);
+        gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
+                    output.data(), cols(v), prefix);
+        return {std::move(output), std::move(weights)};
+    }
     const named_dims n(c);
     // K and V are named after the k and v stages they come from: the group's first query head.
     const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
     // 2. Score every query against every key.
     matrix scores = matmul_bt(q, k); // (T, T_kv)
-    if (out)
-        record(out, stage_id::scores, at, {t, n.dk, tkv}, scores,
-               operand{"Q", at.head, q, axes_of(t, n.dk)},
-               operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
+    record(out, stage_id::scores, at, {t, n.dk, tkv}, scores,
+           operand{"Q", at.head, q, axes_of(t, n.dk)},
+           operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
 
     // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
-    const double divisor = c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
-    matrix logits = scores / divisor; // (T, T_kv)
-    if (out)
-        record(out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
-               operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
+    matrix logits = divided(scores, divisor_of(c)); // (T, T_kv)
+    record(out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
+           operand{name_of(stage_id::scores), at.head, std::move(scores), axes_of(t, tkv)});
 
     // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
     stage_id logits_stage = stage_id::scaled;
-    if (mask) {
-        matrix masked = logits + *mask; // (T, T_kv)
-        if (out)
-            record(out, stage_id::masked, at, {t, tkv}, masked,
-                   operand{name_of(stage_id::scaled), at.head, logits, axes_of(t, tkv)},
-                   operand{"M", no_head, *mask, axes_of(t, tkv)});
-        logits = std::move(masked);
+    if (masked) {
+        matrix mask = attention_mask(c); // (T, T_kv)
+        matrix with_mask = logits + mask;
+        record(out, stage_id::masked, at, {t, tkv}, with_mask,
+               operand{name_of(stage_id::scaled), at.head, std::move(logits), axes_of(t, tkv)},
+               operand{"M", no_head, std::move(mask), axes_of(t, tkv)});
+        logits = std::move(with_mask);
         logits_stage = stage_id::masked;
     }
 
     // 5. Turn each row of logits into weights that sum to 1.
     matrix weights = softmax_rows(logits); // (T, T_kv)
-    if (out)
-        record(out, stage_id::weights, at, {t, tkv}, weights,
-               operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
+    record(out, stage_id::weights, at, {t, tkv}, weights,
+           operand{name_of(logits_stage), at.head, std::move(logits), axes_of(t, tkv)});
 
     // 6. Mix the values: each output row is a weighted average of V's rows.
-    matrix output = matmul(weights, v); // (T, DV)
-    if (out)
-        record(out, stage_id::head, at, {t, tkv, n.dv}, output,
-               operand{name_of(stage_id::weights), at.head, weights, axes_of(t, tkv)},
-               operand{"V", kv_owner, v, axes_of(tkv, n.dv)});
+    gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
+                output.data(), cols(v), prefix);
+    record(out, stage_id::head, at, {t, tkv, n.dv}, output,
+           operand{name_of(stage_id::weights), at.head, weights, axes_of(t, tkv)},
+           operand{"V", kv_owner, v, axes_of(tkv, n.dv)});
     return {std::move(output), std::move(weights)};
 }
 
-// 7–8: the heads side by side, then W_O, recorded with each head's share of the output.
-matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attention_config &c,
-               trace *out, stage_at at, const dim &t) {
+// 7–8: the concat, then W_O, recorded with each head's share of the output.
+matrix combine(matrix concat, const std::vector<matrix> &heads, const matrix &w_o,
+               const attention_config &c, trace *out, stage_at at, const dim &t) {
     const named_dims n(c);
-    // 7. Concatenate the heads along the feature axis.
-    matrix concat = concat_columns(heads); // (T, H·DV)
+    // 7. The heads side by side along the feature axis: the concat the caller joined.
     if (!c.output_projection)
         return concat;
     if (out) {
@@ -142,7 +190,7 @@ matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attent
 
     // 7½. Prune: the chosen heads' columns become 0, so W_O mixes only the others.
     const matrix mixed =
-        c.pruned_heads.empty() ? concat : pruned(concat, c, out, at, t); // (T, H·DV)
+        c.pruned_heads.empty() ? std::move(concat) : pruned(concat, c, out, at, t); // (T, H·DV)
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
     matrix output = matmul(mixed, w_o); // (T, D)
@@ -153,9 +201,7 @@ matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attent
                operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
         for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
             out->stages.back().operands.push_back(
-                {"contribution", int(i),
-                 matmul(head_columns(mixed, i, c.d_v), w_o_rows_of_head(w_o, i, c.d_v)),
-                 axes_of(t, n.d)});
+                {"contribution", int(i), contribution(mixed, w_o, i, c.d_v), axes_of(t, n.d)});
         if (!c.pruned_heads.empty())
             out->checks.output_change = relative_change(output, matmul(concat, w_o));
     }
@@ -180,21 +226,19 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
     const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
     const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
     const matrix v = project(stage_id::v, x, "X", n.t, w_v, "W_V", n.dv, c, out, at); // (T, DV)
-    const matrix mask = has_mask(c) ? attention_mask(c) : matrix();                   // (T, T)
-    return attend(q, k, v, has_mask(c) ? &mask : nullptr, c, out, at, n.t, n.tkv);
+    return attend(q, k, v, has_mask(c), c, out, at, n.t, n.tkv);
 }
 
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
     const named_dims n(c);
+    if (!out)
+        return combine(heads_untraced(p, c), {}, p.w_o, c, nullptr, {}, n.t);
     const bool cross = c.kind == problem_kind::cross;
     const matrix &x_kv = cross ? p.x_kv : p.x; // (T_kv, D)
     const char *x_name = cross ? "X_q" : "X";
     const char *kv_name = cross ? "X_kv" : "X";
-    if (out) {
-        out->config = c;
-        record_inputs(p, c, out);
-    }
-    const matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T_kv)
+    out->config = c;
+    record_inputs(p, c, out);
 
     // 1–6 for every query head, each in its own subspace. K and V are projected once per
     // K/V head, when the first query head of its group needs them (all of them in MHA).
@@ -209,11 +253,9 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
             values[g] =
                 project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
         }
-        heads.push_back(
-            attend(q, keys[g], values[g], has_mask(c) ? &mask : nullptr, c, out, at, n.t, n.tkv)
-                .output);
+        heads.push_back(attend(q, keys[g], values[g], has_mask(c), c, out, at, n.t, n.tkv).output);
     }
-    return combine(heads, p.w_o, c, out, {}, n.t);
+    return combine(concat_columns(heads), heads, p.w_o, c, out, {}, n.t);
 }
 
 } // namespace attention

@@ -67,9 +67,10 @@ matrix step(const attention_params &p, const attention_config &c, std::vector<kv
         if (i % group_size(c) == 0)
             extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at);
         heads.push_back(
-            attend(q, caches[g].keys, caches[g].values, nullptr, c, out, at, one, now).output);
+            attend(q, caches[g].keys, caches[g].values, false, c, out, at, one, now).output);
     }
-    return combine(heads, p.w_o, c, out, {no_head, no_head, int(t), {}}, one);
+    return combine(concat_columns(heads), heads, p.w_o, c, out, {no_head, no_head, int(t), {}},
+                   one);
 }
 
 // The decoded rows against one causal forward pass: their largest difference, overall and per

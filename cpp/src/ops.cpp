@@ -65,6 +65,58 @@ matrix softmax_rows(const matrix &s) {
     return w;
 }
 
+namespace {
+
+// Whether x / divisor can be computed as x · (1 / divisor) with the same bits: a power of two
+// (√64 = 8 for d_k = 64), whose reciprocal is exact and whose quotients round the same way.
+bool exact_reciprocal(double divisor) {
+    int exponent = 0;
+    return std::frexp(divisor, &exponent) == 0.5;
+}
+
+// row[j] / divisor for j < n, into out[j]: a division per entry, or the exact reciprocal's
+// product, which gives the same bits several times faster.
+void divide_row(const double *row, std::size_t n, double divisor, double *out) {
+    if (exact_reciprocal(divisor)) {
+        const double reciprocal = 1.0 / divisor;
+        for (std::size_t j = 0; j < n; ++j)
+            out[j] = row[j] * reciprocal;
+    } else {
+        for (std::size_t j = 0; j < n; ++j)
+            out[j] = row[j] / divisor;
+    }
+}
+
+} // namespace
+
+void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t ld, double divisor,
+                           std::size_t keys, bool causal) {
+    for (std::size_t i = 0; i < m; ++i) {
+        double *row = s + i * ld;
+        const std::size_t visible = causal ? std::min(keys, i + 1) : keys;
+        divide_row(row, visible, divisor, row);
+        // As in softmax_rows: the row max keeps every exponent ≤ 0.
+        double max = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < visible; ++j)
+            max = std::max(max, row[j]);
+        double sum = 0.0;
+        for (std::size_t j = 0; j < visible; ++j) {
+            row[j] = std::exp(row[j] - max);
+            sum += row[j];
+        }
+        for (std::size_t j = 0; j < visible; ++j)
+            row[j] /= sum;
+        std::fill(row + visible, row + n, 0.0); // exp(−∞) / sum
+    }
+}
+
+matrix divided(const matrix &s, double divisor) {
+    matrix out({rows(s), cols(s)});
+    for (std::size_t i = 0; i < rows(s); ++i)
+        divide_row(&s(i, 0), cols(s), divisor, &out(i, 0));
+    return out;
+}
+
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps) {
     const std::size_t d = cols(x);
     if (gamma.size() != d || beta.size() != d)

@@ -24,6 +24,18 @@ matrix transpose(const matrix &a);
 // s: (M, N) → (M, N), each row exp(s − max) / Σ exp(s − max).
 matrix softmax_rows(const matrix &s);
 
+// Scale, mask and softmax fused, in place: row i of s becomes softmax(s_i / divisor) over its
+// first visible(i) entries, visible(i) = min(keys, i + 1) when causal, else keys, and exactly 0
+// after them. These are the operations of softmax_rows(s / divisor + M), M = 0 then −∞ along
+// each row, in the same order: the same bits, without the mask or the scaled copy. Masked
+// entries are never read, so they need not have been computed.
+// s: (M, N) with row stride ld; 1 ≤ keys ≤ N.
+void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t ld, double divisor,
+                           std::size_t keys, bool causal);
+
+// x / divisor for every entry. s: (M, N) → (M, N).
+matrix divided(const matrix &s, double divisor);
+
 // x: (T, D), gamma, beta: (D) → γ · (x − mean) / (std + eps) + β per row,
 // std the population standard deviation, as the lesson's layer_norm writes it.
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps = 1e-6);

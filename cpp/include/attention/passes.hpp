@@ -22,16 +22,18 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
                const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
                stage_at at);
 
-// 2–6 for one head: scores, scale, mask, softmax, weighted values, recorded with the row
-// dimensions t (queries) and tkv (keys). q: (T, DK), k: (T_kv, DK), v: (T_kv, DV),
-// mask: (T, T_kv) or null.
-head_result attend(const matrix &q, const matrix &k, const matrix &v, const matrix *mask,
+// 2–6 for one head: scores, scale, mask (when `masked`: attention_mask(c), c's causal mask and
+// padding keys), softmax, weighted values, recorded with the row dimensions t (queries) and tkv
+// (keys). Without a trace, 3–5 run fused in place on the visible scores only, with the same
+// bits. q: (T, DK), k: (T_kv, DK), v: (T_kv, DV).
+head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
                    const attention_config &c, trace *out, stage_at at, const dim &t,
                    const dim &tkv);
 
-// 7–8: the heads side by side, then W_O when c.output_projection, recorded with each head's
-// share of the output. heads: H × (T, DV) → (T, D), or (T, H·DV) without W_O.
-matrix combine(const std::vector<matrix> &heads, const matrix &w_o, const attention_config &c,
-               trace *out, stage_at at, const dim &t);
+// 7–8: the concat of the heads, then W_O when c.output_projection, recorded with each head's
+// share of the output. concat: (T, H·DV) → (T, D), or the concat itself without W_O;
+// heads: the H × (T, DV) it joins, recorded as its operands (may be empty without a trace).
+matrix combine(matrix concat, const std::vector<matrix> &heads, const matrix &w_o,
+               const attention_config &c, trace *out, stage_at at, const dim &t);
 
 } // namespace attention
