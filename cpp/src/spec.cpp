@@ -170,10 +170,10 @@ void checked_kv(const explicit_spec &spec, problem &p) {
 void draw_ffn(numpy_random &rng, problem &p) {
     const attention_config &c = p.config;
     const double scale = c.weight_scale;
-    p.ffn.w1 = rng.randn(c.d_model, c.d_ff) * scale; // (D, DFF)
-    p.ffn.w2 = rng.randn(c.d_ff, c.d_model) * scale; // (DFF, D)
-    p.ffn.b1 = rng.randn(1, c.d_ff) * scale;         // (1, DFF)
-    p.ffn.b2 = rng.randn(1, c.d_model) * scale;      // (1, D)
+    p.ffn.w1 = rng.randn(c.d_model, c.d_ff, scale); // (D, DFF)
+    p.ffn.w2 = rng.randn(c.d_ff, c.d_model, scale); // (DFF, D)
+    p.ffn.b1 = rng.randn(1, c.d_ff, scale);         // (1, DFF)
+    p.ffn.b2 = rng.randn(1, c.d_model, scale);      // (1, D)
 }
 
 } // namespace
@@ -199,13 +199,13 @@ problem make_problem(const generated_spec &spec, bool traced) {
         p.params.x_kv = rng.randn(c.kv_len, c.d_model); // (T_kv, D)
     const double scale = c.weight_scale;
     for (std::size_t i = 0; i < c.num_heads; ++i)
-        p.params.w_q.push_back(rng.randn(c.d_model, c.d_k) * scale);
+        p.params.w_q.push_back(rng.randn(c.d_model, c.d_k, scale));
     for (std::size_t g = 0; g < c.num_kv_heads; ++g)
-        p.params.w_k.push_back(rng.randn(c.d_model, c.d_k) * scale);
+        p.params.w_k.push_back(rng.randn(c.d_model, c.d_k, scale));
     for (std::size_t g = 0; g < c.num_kv_heads; ++g)
-        p.params.w_v.push_back(rng.randn(c.d_model, c.d_v) * scale);
+        p.params.w_v.push_back(rng.randn(c.d_model, c.d_v, scale));
     if (c.output_projection)
-        p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model) * scale;
+        p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model, scale);
     if (c.kind == problem_kind::encoder_layer)
         draw_ffn(rng, p);
     return p;
