@@ -51,7 +51,7 @@ async function load(browser, url, body = null) {
   page.on('response', (r) => bodies.set(r.url(), r.body().then((b) => ({ raw: b.length, gzip: gzipSync(b, { level: 9 }).length })).catch(() => null)));
   await page.addInitScript(watchFirstStage);
   await page.goto(url);
-  await page.waitForFunction(() => window.firstStagePaintMs !== undefined, null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.firstStagePaintMs !== undefined, null, { timeout: 90_000 });
   const seen = await page.evaluate(() => ({
     ms: window.firstStagePaintMs,
     resources: performance.getEntriesByType('resource').map((e) => ({ url: e.name, end: e.responseEnd, start: e.startTime })),

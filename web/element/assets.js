@@ -28,7 +28,9 @@ export function addDocumentFonts() {
 }
 
 let shared = null;
-const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+// After the frame that shows the first stage and the fonts it asked for: what loads then does not
+// compete with the first paint.
+const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
 /**
  * One engine (one WASM instance), its catalog and one typesetter for every element on the page:

@@ -3,6 +3,7 @@
 // goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
 // shows a message inside the element.
 
+import { runForm } from '../app/actions.js';
 import { mountStepper } from '../app/mount-stepper.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
 import { CORE_CHAPTERS } from '../engine-split.js';
@@ -92,10 +93,25 @@ export class AttentionStepper extends HTMLElement {
 
   _showMessage(title, lines) {
     this._teardown();
+    this._clearNotice();
     this._root.textContent = '';
     this._root.append(message(title, lines));
     this.dataset.error = 'true';
     delete this.dataset.ready;
+  }
+
+  // Attributes that cannot be used after a good view: the view stays, the message above it.
+  _refuse(title, lines) {
+    if (!this._stepper) return this._showMessage(title, lines);
+    this._clearNotice();
+    this._notice = message(title, lines);
+    this.shadowRoot.insertBefore(this._notice, this._root);
+    this.dataset.error = 'true';
+  }
+
+  _clearNotice() {
+    this._notice?.remove();
+    this._notice = null;
   }
 
   async _build() {
@@ -104,9 +120,10 @@ export class AttentionStepper extends HTMLElement {
     if (typeof WebAssembly !== 'object') {
       return this._showMessage('This browser cannot run the attention stepper:', ['it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.']);
     }
-    this._teardown();
-    this._root.textContent = '';
-    this._root.append(el('p', 'as-loading', 'Loading the attention engine\u2026'));
+    if (!this._stepper) {
+      this._root.textContent = '';
+      this._root.append(el('p', 'as-loading', 'Loading the attention engine\u2026'));
+    }
     let shared;
     try {
       shared = await sharedEngine();
@@ -116,7 +133,7 @@ export class AttentionStepper extends HTMLElement {
     if (this._pending || !this.isConnected) return; // attributes changed meanwhile: a newer build runs
     this._catalog = shared.catalog;
     const read = readAttributes(shared.catalog, (name) => this.getAttribute(name));
-    if (read.errors.length) return this._showMessage('This attention stepper has attributes it cannot use:', read.errors);
+    if (read.errors.length) return this._refuse('This attention stepper has attributes it cannot use:', read.errors);
     if (!CORE_CHAPTERS.includes(read.wanted.form.chapter)) {
       await shared.rest(); // this chapter's first view runs code from the engine's rest
       if (this._pending || !this.isConnected) return;
@@ -130,16 +147,26 @@ export class AttentionStepper extends HTMLElement {
     this.classList.add(`theme-${theme}`);
   }
 
+  // Why the engine cannot show these attributes ([title, lines]), or null.
+  _rejection(s, read) {
+    if (s.engineError) return ['The attention engine rejected these attributes:', [s.engineError]];
+    if (!s.steps?.length) return ['This attention stepper has nothing to show:', [`stages: none of ${read.stages.join(', ')} is part of this configuration.`]];
+    return null;
+  }
+
   _mount({ engine, catalog, typesetter }, read) {
+    // Over a good view, try the configuration first, so that a refused one keeps that view.
+    const refused = this._stepper && this._rejection(runForm(engine, catalog, read.wanted.form, read.stages), read);
+    if (refused) return this._refuse(...refused);
     this._teardown();
+    this._clearNotice();
     this._stepper = mountStepper(this._root, {
       engine, catalog, katex: typesetter, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
       keyTarget: this.shadowRoot, onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);
-    const s = this._stepper.state();
-    if (s.engineError) return this._showMessage('The attention engine rejected these attributes:', [s.engineError]);
-    if (!s.steps.length) return this._showMessage('This attention stepper has nothing to show:', [`stages: none of ${read.stages.join(', ')} is part of this configuration.`]);
+    const rejected = this._rejection(this._stepper.state(), read);
+    if (rejected) return this._showMessage(...rejected);
     delete this.dataset.error;
     this.dataset.ready = 'true';
     this.dispatchEvent(new CustomEvent('ready', { bubbles: true, detail: this.current }));
@@ -148,6 +175,8 @@ export class AttentionStepper extends HTMLElement {
   _move() {
     const read = readAttributes(this._catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._schedule();
+    this._clearNotice();
+    delete this.dataset.error;
     this._stepper.goTo(read.wanted.stage, read.wanted.head, read.wanted.time);
   }
 

@@ -14,19 +14,41 @@ function wholeNumber(raw, lo, hi) {
   return v >= lo && v <= hi ? v : null;
 }
 
-function checkTokens(form, field, errors) {
-  const tokens = splitTokens(form[field]);
-  if (tokens.length < 1 || tokens.length > LIMITS.tokens) {
-    const what = field === 'tokens' ? 'T = number of tokens' : 'T_kv = number of source tokens';
-    errors[field] = `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
+// Tokens are labels (and the designed heads' words): printable words of at most 40 characters
+// (UTF-16 units, as the engine counts them). Control characters and lone surrogates are no
+// labels; bidirectional controls (U+202E, …) would reorder the labels and the text around them.
+export const MAX_TOKEN_CHARS = 40;
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const CONTROL = /[\p{Cc}\p{Cs}]/u;
+const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+const ordinal = (i) => `token ${i + 1}`;
+
+function tokenProblem(label, tokens) {
+  for (const [i, token] of tokens.entries()) {
+    if (token.length > MAX_TOKEN_CHARS) return `${label} must each have at most ${MAX_TOKEN_CHARS} characters (${ordinal(i)} has ${token.length}).`;
+    const bidi = BIDI.exec(token);
+    if (bidi) return `${label} must not hold bidirectional controls, which reorder the text around them (${ordinal(i)} holds ${codePoint(bidi[0])}).`;
+    const control = CONTROL.exec(token);
+    if (control) return `${label} must not hold control characters (${ordinal(i)} holds ${codePoint(control[0])}).`;
   }
+  return null;
+}
+
+function checkTokens(form, f, errors) {
+  const tokens = splitTokens(form[f.field]);
+  if (tokens.length < 1 || tokens.length > LIMITS.tokens) {
+    const what = f.field === 'tokens' ? 'T = number of tokens' : 'T_kv = number of source tokens';
+    errors[f.field] = `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
+  }
+  const problem = errors[f.field] ? null : tokenProblem(f.label, tokens);
+  if (problem) errors[f.field] = problem;
   return tokens;
 }
 
 // A decimal in (min, max], e.g. the weight scale 0.1.
 function checkDecimal(f, raw, errors) {
   const text = String(raw ?? '').trim();
-  const v = /^(\d+\.?\d*|\.\d+)$/.test(text) ? Number(text) : NaN;
+  const v = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN; // 0.1, .5, 1e-3
   if (v > f.min && v <= f.max) return v;
   errors[f.field] = `${f.label} must be a number above ${f.min} and at most ${f.max} (the lesson uses 0.1).`;
   return null;
@@ -35,8 +57,14 @@ function checkDecimal(f, raw, errors) {
 // Head numbers separated by commas or spaces → [i, …] (blank: none).
 function checkHeads(f, raw, errors) {
   const parts = String(raw ?? '').split(/[\s,]+/).filter(Boolean);
-  if (parts.every((p) => /^\d+$/.test(p))) return parts.map(Number);
-  errors[f.field] = `${f.label} must be head numbers separated by commas, e.g. 1, 3.`;
+  if (!parts.every((p) => /^\d{1,6}$/.test(p))) {
+    errors[f.field] = `${f.label} must be head numbers separated by commas, e.g. 1, 3.`;
+    return null;
+  }
+  const heads = parts.map(Number);
+  const twice = heads.find((h, i) => heads.indexOf(h) !== i);
+  if (twice === undefined) return heads;
+  errors[f.field] = `${f.label} must name each head once (head ${twice} is named twice).`;
   return null;
 }
 
@@ -104,8 +132,9 @@ function matchesPreset(catalog, form, tokens, keyTokens) {
 export function validateForm(catalog, form) {
   const errors = {};
   const chapter = chapterById(form.chapter) ?? chapterById(DEFAULT_CHAPTER);
-  const tokens = checkTokens(form, 'tokens', errors);
-  const keyTokens = chapter.fields.includes('keyTokens') ? checkTokens(form, 'keyTokens', errors) : [];
+  const own = new Map(fieldsOf(chapter).map((f) => [f.field, f]));
+  const tokens = checkTokens(form, own.get('tokens'), errors);
+  const keyTokens = own.has('keyTokens') ? checkTokens(form, own.get('keyTokens'), errors) : [];
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
   if (preset) return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
   const values = specValues(form, chapter, errors);

@@ -8,14 +8,14 @@ import { FIELDS, fieldsOf, readAttributeValue } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
 import { STAGES, stageById } from '../model/stage-table.js';
 import { validateForm } from '../model/validate.js';
-import { changeField, presetForm } from './form.js';
+import { changeField, headCount, presetForm } from './form.js';
+import { quoted } from './quote.js';
 
 export const CONTROLS = ['none', 'compact', 'full'];
 export const THEMES = ['light', 'dark', 'auto'];
 
 export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'step', 'stages', 'controls', 'theme', 'quiz'];
 
-const quoted = (v) => `"${v}"`;
 const oneOf = (list) => list.map(quoted).join(', ');
 const attributeOf = (field) => FIELDS.find((f) => f.field === field)?.attribute ?? field;
 
@@ -106,7 +106,7 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
     controls: readChoice(get, 'controls', CONTROLS, controls, errors),
     theme: readChoice(get, 'theme', THEMES, theme, errors),
   };
-  const heads = chapterById(form.chapter).fields.includes('heads') ? Number(form.heads) : 1; // flash: one head
-  if (!errors.length && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
+  const heads = headCount(form); // flash: one head; designed: the engine's four, not checked here
+  if (!errors.length && heads !== null && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
   return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false, quiz: readQuiz(get) } };
 }

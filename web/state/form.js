@@ -2,6 +2,7 @@
 // and how one edited field changes it. Editing anything but the tokens (or their count) turns
 // a preset into a custom configuration with the same values.
 
+import { chapterById } from '../model/chapters.js';
 import { fieldById } from '../model/fields.js';
 import { scaledGeometry } from '../model/panels.js';
 import { defaultPreset, presetById } from '../model/presets.js';
@@ -37,17 +38,32 @@ export function presetForm(catalog, id, chapterId) {
   };
 }
 
+// A form read from a link may carry linkNotes (url-hash.js): what the link held that the page
+// could not use. They describe the link, so the first edit drops them.
+function withoutNotes(form) {
+  const { linkNotes, ...rest } = form;
+  return rest;
+}
+
 function sameTokenCount(form, preset, field, value) {
   const now = splitTokens(value).length;
   if (field === 'tokens') return now === preset.tokens.length;
   return field === 'keyTokens' && now === (preset.keyTokens ?? []).length;
 }
 
+/** How many heads the form's configuration has, or null when the form does not say (designed
+ * heads: the engine builds them; a heads field that is not a whole number yet). */
+export function headCount(form) {
+  const chapter = chapterById(form.chapter);
+  if (!chapter.fields.includes('heads')) return chapter.kind === 'flash' ? 1 : null;
+  return /^\s*\d+\s*$/.test(form.heads) ? Number(form.heads) : null;
+}
+
 export function changeField(catalog, form, field, value) {
   if (field === 'chapter') return presetForm(catalog, null, value);
-  if (field === 'preset') return value === 'custom' ? { ...form, preset: 'custom' } : presetForm(catalog, value, form.chapter);
+  if (field === 'preset') return value === 'custom' ? { ...withoutNotes(form), preset: 'custom' } : presetForm(catalog, value, form.chapter);
   if (!fieldById(field)) throw new Error(`form: no field ${field}`);
-  const next = { ...form, [field]: value };
+  const next = { ...withoutNotes(form), [field]: value };
   const preset = presetById(catalog, form.preset);
   if (preset && !sameTokenCount(form, preset, field, value)) next.preset = 'custom';
   return next;

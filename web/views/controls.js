@@ -85,7 +85,13 @@ export function createControls(host, { onChange }) {
   root.addEventListener('submit', (e) => e.preventDefault());
   const engineError = el('p', 'engine-error');
   engineError.setAttribute('role', 'alert');
-  root.append(engineError);
+  // Messages with no field to stand under: hidden fields' (pruned heads, normals skipped), and
+  // what a link held that the page could not use (form.linkNotes, from state/url-hash.js).
+  const otherErrors = el('p', 'field-error form-error');
+  otherErrors.setAttribute('role', 'alert');
+  const linkNotes = el('ul', 'link-notes');
+  linkNotes.setAttribute('aria-label', 'What the link held that this page could not use');
+  root.append(engineError, otherErrors, linkNotes);
   host.append(root);
   let chapter = null;
   let parts = null;
@@ -110,6 +116,9 @@ export function createControls(host, { onChange }) {
         if (label) label.textContent = `${view.fields.find((f) => f.field === field).label} (${count.symbol} = ${count.n})`;
       }
       engineError.textContent = view.engineError ? `The engine rejected this configuration: ${view.engineError}` : '';
+      otherErrors.textContent = Object.entries(errors).filter(([field]) => !parts.messages[field]).map(([, m]) => m).join(' ');
+      linkNotes.replaceChildren(...(form.linkNotes ?? []).map((note) => el('li', 'field-error', note)));
+      linkNotes.hidden = !form.linkNotes;
     },
     destroy() {
       root.remove();

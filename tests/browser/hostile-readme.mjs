@@ -1,0 +1,54 @@
+// README.md's bad-input table, generated from hostile-cases.mjs (hostile.test.mjs checks that
+// README.md holds exactly this):
+//   node tests/browser/hostile-readme.mjs           prints the table
+//   node tests/browser/hostile-readme.mjs --write   puts it into README.md between the markers
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { fieldById } from '../../web/model/fields.js';
+import { ALL_CASES, escaped } from './hostile-cases.mjs';
+
+export const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md');
+export const START = '<!-- bad-input table: node tests/browser/hostile-readme.mjs --write -->';
+export const END = '<!-- end of the bad-input table -->';
+
+// As the table shows it: escaped, a run of one character as c×n, of a pair as (ab)×n.
+const shown = (text) => escaped(text)
+  .replace(/(.)\1{11,}/gu, (run, c) => `${c}×${Array.from(run).length}`)
+  .replace(/(..)\1{11,}/gu, (run, pair) => `(${pair})×${run.length / pair.length}`);
+const code = (text) => `\`${shown(text).replace(/\|/g, '\\|')}\``;
+const prose = (text) => shown(text).replace(/[&<>|]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '|': '\\|' })[c]);
+
+function inputOf(c) {
+  if (c.call) return code(String(c.call).replace(/\s+/g, ' ').replace(/^\(e\) => e\./, '')); // one line, however formatted
+  if (c.where === 'URL hash') {
+    const changes = [...Object.entries(c.set ?? {}).map(([k, v]) => `${k}=${v}`), ...Object.entries(c.add ?? {}).map(([k, v]) => `+${k}=${v}`)];
+    return `${c.base}: ${changes.map(code).join(' ')}`;
+  }
+  if (c.where === 'attribute') return Object.entries(c.set).map(([k, v]) => code(`${k}="${v}"`)).join(' ');
+  return `${fieldById(c.field).label} ← ${code(`"${c.value}"`)}`;
+}
+
+/** The table's markdown, one row a case. */
+export function table() {
+  const rows = ALL_CASES.map((c, i) => `| ${i + 1} | ${c.where} | ${inputOf(c)} | ${prose(c.message)} |`);
+  return ['| # | where | input | message (… : the rest is elided here) |', '|---:|---|---|---|', ...rows].join('\n');
+}
+
+/** README.md's text between the markers, or null without them. */
+export function tableInReadme(text = readFileSync(README, 'utf8')) {
+  const a = text.indexOf(START);
+  const b = text.indexOf(END);
+  return a < 0 || b < a ? null : text.slice(a + START.length, b).trim();
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (!process.argv.includes('--write')) console.log(table());
+  else {
+    const text = readFileSync(README, 'utf8');
+    if (tableInReadme(text) === null) throw new Error(`README.md has no ${START} … ${END} markers`);
+    const out = text.slice(0, text.indexOf(START) + START.length) + `\n${table()}\n` + text.slice(text.indexOf(END));
+    writeFileSync(README, out);
+  }
+}

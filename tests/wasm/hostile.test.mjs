@@ -1,0 +1,57 @@
+// The bad-input table's engine cases (tests/browser/hostile-cases.mjs): each call throws a real
+// Error with the table's message (hidden characters compared as \uXXXX, "…" ending a prefix),
+// or for an accepted input returns a trace; after each the engine does not abort and gives the
+// next preset exactly as before any error, and the heap does not grow.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { createEngine } from '../../dist/engine.js';
+import { API_CASES, escaped, sameMessage } from '../browser/hostile-cases.mjs';
+
+let engine;
+let baselines; // [preset id, trace before any error]
+let turn = 0;
+before(async () => {
+  engine = await createEngine();
+  baselines = engine.presets().map(({ id }) => [id, engine.run({ preset: id })]);
+});
+
+// The next preset in turn gives exactly the trace it gave before any error.
+function assertStillServes() {
+  const [preset, baseline] = baselines[turn++ % baselines.length];
+  const again = engine.run({ preset });
+  assert.equal(again.stages.length, baseline.stages.length, `${preset} after the case`);
+  again.stages.forEach((s, i) => assert.deepEqual(s.values, baseline.stages[i].values, `${preset}: ${s.id}`));
+}
+
+describe('hostile: the engine API', () => {
+  API_CASES.forEach((c, i) => {
+    test(`${i + 1}. ${c.where}: ${escaped(String(c.call)).slice(0, 90)}`, () => {
+      if (c.accepted) {
+        assert.ok(c.call(engine).stages.length > 0);
+      } else {
+        assert.throws(() => c.call(engine), (err) => {
+          assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
+          assert.ok(sameMessage(err.message, c.message), `message ${JSON.stringify(escaped(err.message))} should be ${JSON.stringify(escaped(c.message))}`);
+          return true;
+        });
+      }
+      assertStillServes();
+    });
+  });
+
+  test('the heap is flat over every case, run five times', () => {
+    const run = () => API_CASES.forEach((c) => {
+      try {
+        c.call(engine);
+      } catch {
+        // refused, as the cases above check
+      }
+    });
+    run();
+    const inUse = engine.heapBytes().inUse;
+    for (let i = 0; i < 4; i += 1) run();
+    assert.ok(engine.heapBytes().inUse <= inUse + 4096, `heap in use ${inUse} → ${engine.heapBytes().inUse}`);
+    assertStillServes();
+  });
+});
