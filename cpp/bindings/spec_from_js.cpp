@@ -47,8 +47,67 @@ std::size_t checked_length(const val &array, const std::string &field, const cha
     return std::size_t(n);
 }
 
+// field: the argument's name in messages (spec, query); what: whose fields these are.
+void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
+                           const std::string &what, const char *field = "spec") {
+    const val keys = val::global("Object").call<val>("keys", spec);
+    for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
+        const std::string key = keys[i].as<std::string>();
+        if (!known.count(key)) {
+            std::string list;
+            for (const std::string &k : known)
+                list += (list.empty() ? "" : ", ") + k;
+            reject(field, "unknown field \"" + key.substr(0, 40) + "\" for " + what +
+                              " (known: " + list + ")");
+        }
+    }
+}
+
+// What a value is, for messages: "array", "null", JS's typeof, or a typed array's own name.
+std::string described(const val &v) {
+    if (type_of(v) == "object" && val::global("ArrayBuffer").call<bool>("isView", v))
+        return v["constructor"]["name"].as<std::string>();
+    return type_of(v);
+}
+
+// { shape: [rows, cols], values: Float64Array }: the shape and how many values there are are
+// checked (by the core) first, then the values are copied into the WASM heap by one set() and
+// checked there: a few ns a value, where reading arrays of rows through Embind takes ~1 µs.
+row_list flat_value(const val &m, const std::string &field, std::size_t max_rows,
+                    std::size_t max_cols) {
+    reject_unknown_fields(m, {"shape", "values"}, "a flat matrix", field.c_str());
+    const val shape = m["shape"];
+    if (!shape.isArray() || shape["length"].as<double>() != 2)
+        reject(field + ".shape",
+               "must be [rows, cols], got " +
+                   (shape.isArray() ? "an array of " + js_number(shape["length"].as<double>())
+                                    : described(shape)));
+    double sizes[2];
+    for (int i = 0; i < 2; ++i) {
+        if (type_of(shape[i]) != "number")
+            reject(field + ".shape[" + std::to_string(i) + "]",
+                   "must be a number, got " + described(shape[i]));
+        sizes[i] = shape[i].as<double>();
+    }
+    const val values = m["values"];
+    if (!values.instanceof (val::global("Float64Array")))
+        reject(field + ".values", "must be a Float64Array, got " + described(values));
+    const auto [r, c] =
+        flat_shape(field, sizes[0], sizes[1], values["length"].as<double>(), max_rows, max_cols);
+    std::vector<double> flat(r * c); // allocated first: the view below must not outlive a growth
+    val(emscripten::typed_memory_view(flat.size(), flat.data())).call<void>("set", values);
+    return flat_rows(field, c, flat);
+}
+
+// An object with a shape or values is a flat matrix; anything else must be an array of rows.
+bool is_flat(const val &m) {
+    return type_of(m) == "object" && (!m["shape"].isUndefined() || !m["values"].isUndefined());
+}
+
 row_list rows_value(const val &m, const std::string &field, std::size_t max_rows,
                     std::size_t max_cols) {
+    if (is_flat(m))
+        return flat_value(m, field, max_rows, max_cols);
     if (!m.isArray())
         reject(field, "must be an array of rows, got " + type_of(m));
     row_list out(checked_length(m, field, "rows", max_rows));
@@ -77,22 +136,6 @@ std::vector<row_list> per_head(const val &spec, const char *key) {
         out.push_back(rows_value(list[h], std::string(key) + "[" + std::to_string(h) + "]",
                                  limits::max_d_model, limits::max_head_dim));
     return out;
-}
-
-// field: the argument's name in messages (spec, query); what: whose fields these are.
-void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
-                           const std::string &what, const char *field = "spec") {
-    const val keys = val::global("Object").call<val>("keys", spec);
-    for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
-        const std::string key = keys[i].as<std::string>();
-        if (!known.count(key)) {
-            std::string list;
-            for (const std::string &k : known)
-                list += (list.empty() ? "" : ", ") + k;
-            reject(field, "unknown field \"" + key.substr(0, 40) + "\" for " + what +
-                              " (known: " + list + ")");
-        }
-    }
 }
 
 // The kind as JS spells it, in problem_kind's order.

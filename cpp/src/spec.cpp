@@ -251,6 +251,36 @@ problem make_problem(const explicit_spec &spec) {
     return p;
 }
 
+std::pair<std::size_t, std::size_t> flat_shape(const std::string &field, double rows, double cols,
+                                               double given, std::size_t max_rows,
+                                               std::size_t max_cols) {
+    const std::size_t r = whole_number(field + ".shape[0]", rows, 1, max_rows);
+    const std::size_t c = whole_number(field + ".shape[1]", cols, 1, max_cols);
+    if (given != double(r * c))
+        reject(field + ".values", js_number(given) + " numbers for shape (" + count(r) + ", " +
+                                      count(c) + ") (" + count(r * c) + " expected)");
+    return {r, c};
+}
+
+row_list flat_rows(const std::string &field, std::size_t cols, const std::vector<double> &values) {
+    row_list out(cols ? values.size() / cols : 0);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const double *row = values.data() + i * cols;
+        for (std::size_t j = 0; j < cols; ++j) {
+            if (std::isfinite(row[j]) && std::fabs(row[j]) <= limits::max_abs_value)
+                continue;
+            const std::string at = field + ".values[" + count(i * cols + j) + "]";
+            const std::string cell = " (row " + count(i) + ", column " + count(j) + ")";
+            reject(at, js_number(row[j]) +
+                           (std::isfinite(row[j]) ? " is outside [-1e6, 1e6]"
+                                                  : " is not a finite number") +
+                           cell);
+        }
+        out[i].assign(row, row + cols);
+    }
+    return out;
+}
+
 void check_trace_budget(const attention_config &c) {
     const std::size_t values = trace_value_count(c);
     if (values > limits::max_trace_values)

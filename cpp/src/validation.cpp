@@ -88,11 +88,10 @@ matrix checked_matrix(const std::string &field, const row_list &m, std::size_t m
                               " (rows must all have the same length)");
         for (std::size_t j = 0; j < m[i].size(); ++j) {
             const double v = m[i][j];
-            const std::string at = field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
-            if (!std::isfinite(v))
-                reject(at, js_number(v) + " is not a finite number");
-            if (std::fabs(v) > limits::max_abs_value)
-                reject(at, js_number(v) + " is outside [-1e6, 1e6]");
+            if (!std::isfinite(v) || std::fabs(v) > limits::max_abs_value) // named only then
+                reject(field + "[" + std::to_string(i) + "][" + std::to_string(j) + "]",
+                       js_number(v) + (std::isfinite(v) ? " is outside [-1e6, 1e6]"
+                                                        : " is not a finite number"));
             out(i, j) = v;
         }
     }

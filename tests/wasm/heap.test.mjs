@@ -26,6 +26,7 @@ const PRESET = { preset: 'lesson-multi-head' };
 const I2 = [[1, 0], [0, 1]];
 const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
 const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
+const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat()) });
 
 // kvCacheBytes queries refused for their type, an unknown field, a value, the product past 2⁵³.
 const KV_REFUSED = [
@@ -52,6 +53,9 @@ const FAILING = [
   () => engine.run(explicit({ X: [[1, 2], [3, 'x']] })),
   () => engine.run(explicit({ W_V: [[[1, 0], [0]]] })),
   () => engine.run(explicit({ W_O: [[1, 0, 0], [0, 1, 0]] })),
+  () => engine.run(explicit({ X: { shape: [2, 2], values: Float64Array.of(1, 2, NaN, 4) } })),
+  () => engine.forward(explicit({ W_Q: [{ shape: [2, 3], values: new Float64Array(5) }] })),
+  () => engine.run(explicit({ W_O: { shape: [3, 2], values: new Float64Array(6) } })),
   () => engine.forward(explicit({ W_K: [I2, I2] })),
   () => engine.explain(PRESET, { stage: 'q', head: 0, row: 9, col: 0 }),
   () => engine.explain(PRESET, { stage: 'nope', head: 0, row: 0, col: 0 }),
@@ -162,6 +166,8 @@ describe('heap', () => {
       { kind: 'encoder-layer', seqLen: 4, dModel: 8, numHeads: 2, prunedHeads: [0], weightScale: 2.5 },
       { kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, numHeads: 2, validKeys: 3, prunedHeads: [1] },
       explicit({ prunedHeads: [0] }),
+      explicit({ X: flat([[1, 2], [3, 4]]), W_Q: [flat(I2)], W_O: flat(I2), causal: true }),
+      explicitCross({ X_kv: flat([[1, 0], [0, 1], [1, 1]]), W_V: [flat(I2)], validKeys: 2 }),
     ];
     const round = () => specs.forEach((spec) => engine.run(spec));
     for (let i = 0; i < 50; i += 1) round(); // warm-up

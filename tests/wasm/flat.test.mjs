@@ -1,0 +1,145 @@
+// Explicit matrices given flat, { shape: [rows, cols], values: Float64Array }: the same trace as
+// the same matrices given as arrays of rows, bit for bit, for every explicit case numpy computed
+// (self, grouped-query, multi-query, cross with padding, causal, pruned) and with both forms
+// mixed in one spec; every wrong shape, count, type and value refused with a message that names
+// the field (X.shape[0], X.values, W_Q[1].values[5] …), after which the engine still serves.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { createEngine } from '../../dist/engine.js';
+import { CASES, sizesOf, explicitSpecFor } from './support.mjs';
+
+let engine;
+before(async () => {
+  engine = await createEngine();
+});
+
+const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat()) });
+
+// The spec with every matrix (X, X_q, X_kv, W_O and each W_Q, W_K, W_V) given flat.
+function flatSpec(spec) {
+  const out = { ...spec };
+  for (const key of ['X', 'X_q', 'X_kv', 'W_O']) if (out[key]) out[key] = flat(out[key]);
+  for (const key of ['W_Q', 'W_K', 'W_V']) out[key] = out[key].map(flat);
+  return out;
+}
+
+// Object.is: +0 and −0 differ, NaN equals NaN.
+function assertSameBits(name, got, want) {
+  assert.equal(got.length, want.length, `${name}: length`);
+  const at = got.findIndex((v, i) => !Object.is(v, want[i]));
+  assert.equal(at, -1, `${name}: first different value at ${at}: ${got[at]} vs ${want[at]}`);
+}
+
+function assertSameTrace(got, want) {
+  assert.deepEqual(got.config, want.config);
+  assert.equal(got.stages.length, want.stages.length);
+  got.stages.forEach((s, i) => {
+    const w = want.stages[i];
+    const name = `${s.id}/${s.head}`;
+    assert.equal(s.id, w.id);
+    assertSameBits(name, s.values, w.values);
+    s.operands.forEach((o, j) => assertSameBits(`${name} operand ${o.name}`, o.values, w.operands[j].values));
+  });
+}
+
+const EXPLICIT = CASES.filter(([name]) => ['self', 'cross'].includes(sizesOf(name).kind)).map(([name]) => name);
+
+describe('flat matrices: the same numbers as arrays of rows', () => {
+  for (const name of EXPLICIT) {
+    test(name, () => {
+      const rows = explicitSpecFor(name);
+      assertSameTrace(engine.run(flatSpec(rows)), engine.run(rows));
+      assertSameBits('forward', engine.forward(flatSpec(rows)).values, engine.forward(rows).values);
+    });
+  }
+
+  test('both forms in one spec, and a view into a larger buffer', () => {
+    const rows = explicitSpecFor('gqa-4-2');
+    const mixed = { ...rows, X: flat(rows.X), W_K: [flat(rows.W_K[0]), rows.W_K[1]] };
+    const { shape, values } = flat(rows.W_O);
+    const padded = new Float64Array(values.length + 10);
+    padded.set(values, 7);
+    mixed.W_O = { shape, values: padded.subarray(7, 7 + values.length) };
+    assertSameTrace(engine.run(mixed), engine.run(rows));
+  });
+
+  test('explain and pruneEach read flat matrices too', () => {
+    const rows = explicitSpecFor('lesson-multi-head');
+    const cell = { stage: 'scores', head: 1, row: 2, col: 3 };
+    assert.deepEqual(engine.explain(flatSpec(rows), cell), engine.explain(rows, cell));
+    assert.deepEqual(engine.pruneEach(flatSpec(rows)), engine.pruneEach(rows));
+  });
+
+  test('the caller\'s arrays are left as they were', () => {
+    const spec = flatSpec(explicitSpecFor('lesson-self-attention'));
+    const before = Float64Array.from(spec.X.values);
+    engine.run(spec);
+    assertSameBits('X.values', spec.X.values, before);
+  });
+});
+
+const I2 = [[1, 0], [0, 1]];
+const good = () => ({ X: flat([[1, 2], [3, 4]]), W_Q: [flat(I2)], W_K: [flat(I2)], W_V: [flat(I2)], W_O: flat(I2) });
+const of = (shape, values) => ({ shape, values: Float64Array.from(values) });
+
+// [title, fields replacing good()'s, the message]
+const REFUSED = [
+  ['too few values', { X: of([3, 4], new Array(11).fill(0)) }, 'X.values: 11 numbers for shape (3, 4) (12 expected)'],
+  ['too many values', { W_O: of([2, 2], [1, 0, 0, 1, 5]) }, 'W_O.values: 5 numbers for shape (2, 2) (4 expected)'],
+  ['a fractional row count', { X: of([2.5, 4], new Array(10).fill(0)) }, 'X.shape[0]: 2.5 is not a whole number'],
+  ['no rows', { X: of([0, 2], []) }, 'X.shape[0]: 0 is out of range [1, 1024]'],
+  ['negative columns', { X: of([2, -2], []) }, 'X.shape[1]: -2 is out of range [1, 1024]'],
+  ['NaN columns', { X: of([2, NaN], []) }, 'X.shape[1]: NaN is not a finite number'],
+  ['too many rows', { X: of([1025, 1], new Array(1025).fill(0)) }, 'X.shape[0]: 1025 is out of range [1, 1024]'],
+  ['a shape of one number', { X: of([4], [1, 2, 3, 4]) }, 'X.shape: must be [rows, cols], got an array of 1'],
+  ['a shape that is a string', { X: { shape: '2x2', values: Float64Array.of(1, 2, 3, 4) } },
+    'X.shape: must be [rows, cols], got string'],
+  ['no shape', { X: { values: Float64Array.of(1, 2, 3, 4) } }, 'X.shape: must be [rows, cols], got undefined'],
+  ['a size that is a string', { X: { shape: [2, '2'], values: Float64Array.of(1, 2, 3, 4) } },
+    'X.shape[1]: must be a number, got string'],
+  ['values as a plain array', { X: { shape: [2, 2], values: [1, 2, 3, 4] } }, 'X.values: must be a Float64Array, got array'],
+  ['values as a Float32Array', { X: { shape: [2, 2], values: new Float32Array(4) } },
+    'X.values: must be a Float64Array, got Float32Array'],
+  ['no values', { X: { shape: [2, 2] } }, 'X.values: must be a Float64Array, got undefined'],
+  ['a NaN', { X: of([2, 2], [1, 2, NaN, 4]) }, 'X.values[2]: NaN is not a finite number (row 1, column 0)'],
+  ['an infinity in a head', { W_Q: [of([2, 2], [1, 0, 0, -Infinity])] },
+    'W_Q[0].values[3]: -Infinity is not a finite number (row 1, column 1)'],
+  ['a value past 1e6', { W_V: [of([2, 2], [1, 2e6, 0, 1])] }, 'W_V[0].values[1]: 2000000 is outside [-1e6, 1e6] (row 0, column 1)'],
+  ['an unknown field', { X: { ...of([2, 2], [1, 2, 3, 4]), rows: 2 } },
+    'X: unknown field "rows" for a flat matrix (known: shape, values)'],
+  ['a shape that does not fit the others', { W_K: [of([3, 2], [1, 0, 0, 1, 0, 0])] },
+    'W_K[0]: shape (3, 2) should be (2, 2)'],
+  ['an empty object is still no matrix', { W_O: {} }, 'W_O: must be an array of rows, got object'],
+];
+
+describe('flat matrices: refused by name', () => {
+  const baseline = sameOutputEachTime();
+  for (const [title, fields, message] of REFUSED) {
+    for (const call of ['run', 'forward']) {
+      test(`${call}: ${title}`, () => {
+        assert.throws(() => engine[call]({ ...good(), ...fields }), (err) => {
+          assert.ok(err instanceof Error);
+          assert.ok(err.message.startsWith(message), `${JSON.stringify(err.message)} should start with ${JSON.stringify(message)}`);
+          return true;
+        });
+        baseline.check();
+      });
+    }
+  }
+  test('the spec these cases change is accepted', () => {
+    assert.equal(engine.run(good()).stages.at(-1).id, 'output');
+  });
+});
+
+// After each refusal the engine still gives the very trace it gave before any error.
+function sameOutputEachTime() {
+  let first = null;
+  return {
+    check() {
+      const now = engine.run(good()).stages.at(-1).values;
+      first ??= now;
+      assertSameBits('output after an error', now, first);
+    },
+  };
+}
