@@ -274,3 +274,9 @@ test('palette: weights use the sequential ramp from 0, scores the diverging one'
   const scores = at('scores').figure.find((i) => i.result).data;
   assert.match(scores.legend.gradient, /#1d5b9e/);
 });
+
+test('CSV export: a token a spreadsheet would read as a formula stays text; numbers stay numbers', async () => {
+  const { stageCsv } = await import('../../web/model/export/csv.js');
+  const csv = stageCsv({ shape: [2, 2], values: Float64Array.from([-0.5, 1, -Infinity, 0]) }, ['=1+2', '@SUM(A1)'], ['+x', 'cat'], 'T');
+  assert.equal(csv, "T,'+x,cat\r\n'=1+2,-0.5,1\r\n'@SUM(A1),-Infinity,0\r\n");
+});

@@ -11,17 +11,24 @@ export function csvField(text) {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+// A label a spreadsheet could take for a formula (=1+2, +A1, -A1, @SUM…) gets a leading ' so it
+// stays text: tokens come from links anyone can write. Numbers are never labels' business.
+export function labelField(text) {
+  const s = String(text);
+  return csvField(/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+}
+
 /** → CSV text; corner: the top-left cell (e.g. "T \\ T_kv"). Lines end in CRLF, as RFC 4180. */
 export function stageCsv({ shape, values }, rowLabels, colLabels, corner = '') {
   const [rows, cols] = shape;
   if (rowLabels.length !== rows || colLabels.length !== cols) {
     throw new Error(`csv: ${rowLabels.length} × ${colLabels.length} labels for shape (${rows}, ${cols})`);
   }
-  const lines = [[corner, ...colLabels].map(csvField).join(',')];
+  const lines = [[corner, ...colLabels].map(labelField).join(',')];
   for (let r = 0; r < rows; r += 1) {
-    const cells = [rowLabels[r]];
-    for (let c = 0; c < cols; c += 1) cells.push(fullText(values[r * cols + c]));
-    lines.push(cells.map(csvField).join(','));
+    const cells = [labelField(rowLabels[r])];
+    for (let c = 0; c < cols; c += 1) cells.push(csvField(fullText(values[r * cols + c])));
+    lines.push(cells.join(','));
   }
   return `${lines.join('\r\n')}\r\n`;
 }
