@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statS
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
+import { skipDataUriFetch } from './patch-classic.mjs';
 import { prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
 import { splitWasm } from './split-wasm.mjs';
 import { subsetFonts } from './subset-fonts.mjs';
@@ -31,19 +32,13 @@ function copy(from, to) {
   cpSync(from, to, { recursive: true });
 }
 
-// Emscripten 3.1.6's single-file build still tries fetch() on its own data: URI first and only
-// then decodes it in JS. Under `default-src 'self'` that fetch is a CSP violation (connect-src),
-// logged and reported as a securitypolicyviolation event, although loading then succeeds. Later
-// Emscripten releases skip the fetch for data: URIs; this applies the same test to the copy in
-// dist/, and stops the build if the code it expects is not there exactly once.
-const FETCH_CHECK = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){';
-const FETCH_CHECK_FIXED = 'if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){';
-
+// The single-file factory for file://, with its data: URI fetch skipped (scripts/patch-classic.mjs).
 function copyClassicFactory(from, to) {
-  const source = readFileSync(from, 'utf8');
-  const count = source.split(FETCH_CHECK).length - 1;
-  if (count !== 1) fail(`${from}: expected its data: URI fetch once, found it ${count} times (Emscripten changed?)`);
-  writeFileSync(to, source.replace(FETCH_CHECK, FETCH_CHECK_FIXED));
+  try {
+    writeFileSync(to, skipDataUriFetch(readFileSync(from, 'utf8'), from));
+  } catch (error) {
+    fail(error.message);
+  }
 }
 
 function countFiles(dir) {
