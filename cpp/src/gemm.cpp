@@ -17,21 +17,41 @@ namespace attention {
 namespace {
 
 using std::size_t;
-using v2d = double __attribute__((vector_size(16)));
 
-// Register tile: MR×NR = 4×4 doubles is 8 two-lane accumulators, plus 2 B vectors and one
+// Doubles per SIMD vector: 2 with SSE2 and wasm simd128; 4 or 8 when the native build is allowed
+// AVX or AVX-512 (-march=native, as the bench builds it once). Each lane does the same multiply
+// and add in the same order at any width (no fused multiply-add: ISO C++ keeps them apart), so
+// every width gives the same bits.
+#if defined(__AVX512F__)
+constexpr size_t VW = 8;
+#elif defined(__AVX__)
+constexpr size_t VW = 4;
+#else
+constexpr size_t VW = 2;
+#endif
+using vec = double __attribute__((vector_size(VW * sizeof(double))));
+
+// Register tile: MR×NR = 4×(2 vectors) doubles is 8 accumulators, plus 2 B vectors and one
 // broadcast A value, within the 16 SIMD registers of x86-64 SSE2 and of V8's wasm backend.
-// Measured alternatives: 6×4 and 8×2 run ~40% slower in V8; 2×8 is ~5% faster in WASM but
-// ~10% slower natively.
+// Measured alternatives (4×4 in doubles): 6×4 and 8×2 run ~40% slower in V8; 2×8 is as fast
+// in WASM but ~10% slower natively.
 constexpr size_t MR = 4;
-constexpr size_t NR = 4;
-constexpr size_t NV = NR / 2; // vectors per tile row (two doubles each)
-// Cache blocks: a KC×NR B panel is 8 KB (L1), an MC×KC A block 192 KB (L2),
+constexpr size_t NV = 2;       // vectors per tile row
+constexpr size_t NR = NV * VW; // 4 doubles, 8 with AVX, 16 with AVX-512
+// Cache blocks: a KC×NR B panel is 8 KB (L1) with SSE2, an MC×KC A block 192 KB (L2),
 // and NC bounds the packed B block (KC×NC, 8 MB) for very wide products.
 constexpr size_t KC = 256;
 constexpr size_t MC = 96;
 constexpr size_t NC = 4096;
-static_assert(NR % 2 == 0 && MC % MR == 0 && NC % NR == 0, "tile shape");
+static_assert(MC % MR == 0 && NC % NR == 0, "tile shape");
+
+// x in every lane.
+inline vec splat(double x) {
+    vec v;
+    for (size_t lane = 0; lane < VW; ++lane)
+        v[lane] = x;
+    return v;
+}
 
 // A strided read-only matrix view: element (r, c) lives at data[r * rs + c * cs].
 // B and Bᵀ differ only in their strides, so one code path serves gemm and gemm_bt.
@@ -69,45 +89,51 @@ void pack_b(View b, size_t p0, size_t kc, size_t j0, size_t nc, double *dst) {
     }
 }
 
-// Writes the valid rows × cols corner of a tile into C, adding to it unless this is the
-// first k-block (which overwrites, so C never needs a separate clearing pass).
-void store_tile(const double *tile, size_t rows, size_t cols, bool first, double *c, size_t ldc) {
-    for (size_t i = 0; i < rows; ++i, c += ldc, tile += NR)
-        for (size_t j = 0; j < cols; ++j)
-            c[j] = first ? tile[j] : c[j] + tile[j];
+// An unaligned vector load and store.
+inline vec load(const double *p) {
+    vec v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store(double *p, vec v) {
+    std::memcpy(p, &v, sizeof v);
 }
 
 // C's rows × cols corner (+)= A panel · B panel over kc steps. Per step: load one NR-wide row
 // of B, broadcast each of the MR values of A, and update the accumulators held in registers.
-// A whole tile goes from the registers straight into C (through a buffer, em++ calls memcpy
-// for every tile: a fifth of the time of a product with k = 64); edge tiles use store_tile.
+// A whole tile goes from the registers straight into C, an edge tile through a buffer, vector by
+// vector. (Copying the accumulators out as one array made em++ call memcpy for every tile, a
+// fifth of the time of a product with k = 64, and g++ keep them in memory throughout the loop.)
 void micro_kernel(size_t kc, const double *ap, const double *bp, size_t rows, size_t cols,
                   bool first, double *c, size_t ldc) {
-    v2d acc[MR][NV] = {};
+    vec acc[MR][NV] = {};
     for (size_t p = 0; p < kc; ++p, ap += MR, bp += NR) {
-        v2d b[NV];
-        std::memcpy(b, bp, sizeof b);
+        vec b[NV];
+        for (size_t v = 0; v < NV; ++v)
+            b[v] = load(bp + v * VW);
         for (size_t i = 0; i < MR; ++i) {
-            const v2d ai = {ap[i], ap[i]};
+            const vec ai = splat(ap[i]);
             for (size_t v = 0; v < NV; ++v)
                 acc[i][v] += ai * b[v];
         }
     }
     if (rows < MR || cols < NR) {
         double tile[MR * NR];
-        std::memcpy(tile, acc, sizeof acc);
-        return store_tile(tile, rows, cols, first, c, ldc);
+        for (size_t i = 0; i < MR; ++i)
+            for (size_t v = 0; v < NV; ++v)
+                store(tile + i * NR + v * VW, acc[i][v]);
+        for (size_t i = 0; i < rows; ++i, c += ldc)
+            for (size_t j = 0; j < cols; ++j)
+                c[j] = first ? tile[i * NR + j] : c[j] + tile[i * NR + j];
+        return;
     }
     for (size_t i = 0; i < MR; ++i)
         for (size_t v = 0; v < NV; ++v) {
-            double *to = c + i * ldc + 2 * v;
-            v2d sum = acc[i][v];
-            if (!first) {
-                v2d before;
-                std::memcpy(&before, to, sizeof before);
-                sum = before + sum;
-            }
-            std::memcpy(to, &sum, sizeof sum);
+            double *to = c + i * ldc + v * VW;
+            if (first)
+                store(to, acc[i][v]);
+            else
+                store(to, load(to) + acc[i][v]);
         }
 }
 
