@@ -10,6 +10,7 @@
 //   - large views (T = 512): a stage change → the next frame, and frames while scrolling.
 // Usage: node scripts/measure-page.mjs [dist …]: several dist folders are measured side by side,
 // their loads interleaved (e.g. a build of the previous commit beside this one).
+// MEASURE_PARTS=load,repaint,large (the default: all three) measures only the parts named.
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -170,12 +171,13 @@ async function largeViews(browser, base) {
   return { steps, frames };
 }
 
+const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large').split(',');
 const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
 const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const pages = [['index.html', null], ['examples/one-stepper.html', ONE_STEPPER]];
 const results = roots.map(() => pages.map(() => []));
-for (let i = 0; i < LOADS; i += 1) {
+for (let i = 0; i < (PARTS.includes('load') ? LOADS : 0); i += 1) {
   for (const [r, server] of servers.entries()) {
     for (const [p, [file, body]] of pages.entries()) {
       // A build whose element cannot load the engine itself gets both scripts, as its README said.
@@ -186,15 +188,19 @@ for (let i = 0; i < LOADS; i += 1) {
 }
 for (const [r, root] of roots.entries()) {
   const label = roots.length > 1 ? ` [${root}]` : '';
-  report(`page (index.html, lesson multi-head, 1280 px, cold, strict CSP)${label}:`, results[r][0]);
-  breakdown(results[r][0]);
-  report(`course page with one <attention-stepper> (lesson-self-attention, scores)${label}:`, results[r][1]);
-  const times = await repaints(browser, servers[r].url);
-  console.log(`  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
-    `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
-  const large = await largeViews(browser, servers[r].url);
-  if (!large) console.log('  T = 512: refused by this build');
-  else {
+  if (PARTS.includes('load')) {
+    report(`page (index.html, lesson multi-head, 1280 px, cold, strict CSP)${label}:`, results[r][0]);
+    breakdown(results[r][0]);
+    report(`course page with one <attention-stepper> (lesson-self-attention, scores)${label}:`, results[r][1]);
+  }
+  if (PARTS.includes('repaint')) {
+    const times = await repaints(browser, servers[r].url);
+    console.log(`  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
+      `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+  }
+  const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;
+  if (large === null) console.log('  T = 512: refused by this build');
+  else if (large) {
     const ms = large.steps.map(([, t]) => t);
     console.log(`  T = 512, d_model = 64, 4 heads: Next → painted median ${median(ms).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms ` +
       `(${large.steps.map(([id, t]) => `${id} ${t.toFixed(0)}`).join(', ')})`);
