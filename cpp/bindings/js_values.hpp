@@ -34,7 +34,7 @@ double seed_of(const val &spec);
 // A JS-owned copy of n doubles.
 val float64_array(const double *data, std::size_t n);
 
-// { config, layout (JSON text), values (one Float64Array) }: see trace_to_js.cpp.
+// { config, layout (JSON text), values (one Float64Array) }: see attention/trace_pack.hpp.
 val trace_js(const attention::trace &t, double seed);
 
 val explanation_js(const attention::cell_explanation &e);

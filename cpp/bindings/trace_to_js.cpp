@@ -1,16 +1,14 @@
-// The core's results → plain JS values: a trace as one Float64Array plus a JSON layout,
-// explanations, presets and models. Copies only; no math here.
+// The core's results → plain JS values: a trace as one Float64Array plus a JSON layout (both
+// computed by the core's trace_pack), explanations, presets and models. Copies only.
 #include <emscripten/val.h>
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
-#include <unordered_map>
 
 #include "attention/designed.hpp"
 #include "attention/engine.hpp"
 #include "attention/flash.hpp"
 #include "attention/presets.hpp"
+#include "attention/trace_pack.hpp"
 #include "js_values.hpp"
 
 namespace bindings {
@@ -19,143 +17,10 @@ using namespace attention;
 
 namespace {
 
-// A trace crosses into JS as one Float64Array holding every matrix back to back, plus a
-// JSON layout of stages and operands with offsets into it, and a matrix equal to one already
-// placed (an operand repeating a stage, e.g. X beside every Q) placed once and shared. The
-// buffer has exactly the size this trace needs: one sized for the largest possible trace was
-// 2.2× larger, and touching its fresh pages cost more than all the copies.
-class trace_packer {
-  public:
-    // Places m (or finds its twin); returns its layout fields.
-    std::string place(const matrix &m) {
-        const std::size_t offset = offset_of(m);
-        return "\"shape\":[" + std::to_string(rows(m)) + "," + std::to_string(cols(m)) +
-               "],\"offset\":" + std::to_string(offset);
-    }
-
-    // Every placed matrix, back to back, as a JS-owned Float64Array.
-    // Every placed matrix, back to back, in one JS-owned Float64Array. Each is copied straight
-    // from the trace: gathering them on the WASM heap first and copying that with slice() took
-    // 10% longer at (256, 256, 8).
-    val values() const {
-        val out = val::global("Float64Array").new_(end_);
-        for (const auto &[m, offset] : placed_)
-            out.call<void>("set", val(emscripten::typed_memory_view(m->size(), m->data())), offset);
-        return out;
-    }
-
-  private:
-    // A matrix's shape and three of its values' bits: twins (the same bits) have equal keys,
-    // and other matrices rarely do, so only a handful are compared in full.
-    static std::uint64_t key_of(const matrix &m) {
-        const auto bits = [&](std::size_t i) {
-            std::uint64_t b = 0;
-            if (m.size())
-                std::memcpy(&b, m.data() + i, sizeof b);
-            return b;
-        };
-        std::uint64_t key = rows(m) * 0x9e3779b97f4a7c15ull ^ cols(m);
-        for (std::size_t i : {std::size_t(0), m.size() / 2, m.size() ? m.size() - 1 : 0})
-            key = (key ^ bits(i)) * 0x100000001b3ull;
-        return key;
-    }
-
-    // Whether a and b hold the same n doubles, bit for bit (+0 and −0 differ; NaNs can match).
-    // musl's memcmp reads a byte at a time; blocks of 64-bit words OR-ed together vectorise.
-    static bool same_bits(const double *a, const double *b, std::size_t n) {
-        constexpr std::size_t block = 64;
-        for (std::size_t i = 0; i < n; i += block) {
-            std::uint64_t differ = 0;
-            for (std::size_t j = i; j < std::min(n, i + block); ++j) {
-                std::uint64_t x, y;
-                std::memcpy(&x, a + j, sizeof x);
-                std::memcpy(&y, b + j, sizeof y);
-                differ |= x ^ y;
-            }
-            if (differ)
-                return false;
-        }
-        return true;
-    }
-
-    std::size_t offset_of(const matrix &m) {
-        std::vector<std::size_t> &twins = by_key_[key_of(m)];
-        for (std::size_t i : twins) {
-            const matrix &placed = *placed_[i].first;
-            if (placed.shape() == m.shape() && same_bits(placed.data(), m.data(), m.size()))
-                return placed_[i].second;
-        }
-        twins.push_back(placed_.size());
-        placed_.emplace_back(&m, end_);
-        end_ += m.size();
-        return placed_.back().second;
-    }
-
-    std::vector<std::pair<const matrix *, std::size_t>> placed_; // matrices kept, their offsets
-    std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_key_; // indices in placed_
-    std::size_t end_ = 0;
-};
-
-std::string quoted(const std::string &text) {
-    std::string out = "\"";
-    for (char ch : text)
-        out += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
-    return out + "\"";
-}
-
-std::string head_json(int head) {
-    return head == no_head ? "null" : std::to_string(head);
-}
-
-// A tile's rows, half-open: {"queryRows":[a,b],"keyRows":[c,d]}, or null.
-std::string tile_json(const std::optional<tile_span> &t) {
-    if (!t)
-        return "null";
-    const auto pair = [](std::size_t a, std::size_t b) {
-        return "[" + std::to_string(a) + "," + std::to_string(b) + "]";
-    };
-    return "{\"queryRows\":" + pair(t->query_begin, t->query_end) +
-           ",\"keyRows\":" + pair(t->key_begin, t->key_end) + "}";
-}
-
-std::string axes_json(const axes &a) {
-    return "\"axes\":[" + quoted(a.rows) + "," + quoted(a.cols) + "]";
-}
-
-std::string operands_json(const stage &s, trace_packer &packer) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < s.operands.size(); ++i) {
-        const operand &op = s.operands[i];
-        out += std::string(i ? "," : "") + "{\"name\":" + quoted(op.name) +
-               ",\"head\":" + head_json(op.head) + "," + axes_json(op.ax) + "," +
-               packer.place(op.values) + "}";
-    }
-    return out + "]";
-}
-
-// The JSON layout of t's stages, placing every matrix into the packer as it goes.
-std::string layout_of(const trace &t, trace_packer &packer) {
-    std::string layout = "[";
-    for (const stage &s : t.stages) {
-        if (layout.size() > 1)
-            layout += ",";
-        layout += "{\"id\":" + quoted(name_of(s.id)) + ",\"head\":" + head_json(s.head) +
-                  ",\"kvHead\":" + head_json(s.kv_head) + ",\"step\":" + head_json(s.step) +
-                  ",\"tile\":" + tile_json(s.tile) + ",\"equation\":" + quoted(s.eq.numeric) +
-                  ",\"symbolic\":" + quoted(s.eq.symbolic) + "," + axes_json(s.ax) + "," +
-                  packer.place(s.values) + ",\"totals\":" +
-                  (s.totals.size() ? "{" + packer.place(s.totals) + "}" : std::string("null")) +
-                  ",\"operands\":" + operands_json(s, packer) + "}";
-    }
-    return layout + "]";
-}
-
 val optional_js(std::optional<std::size_t> v) {
     return v ? val(*v) : val::null();
 }
 
-// K/V parameters and cache values of this layer, and of the same layer with every head its
-// own K/V (multi-head attention): what grouped-query attention saves.
 // The designed heads' names, patterns and constructions (designed.hpp), for the page to show.
 val designed_heads_js() {
     val out = val::array();
@@ -169,6 +34,8 @@ val designed_heads_js() {
     return out;
 }
 
+// K/V parameters and cache values of this layer, and of the same layer with every head its
+// own K/V (multi-head attention): what grouped-query attention saves.
 val kv_sizes_js(const attention_config &c) {
     val o = val::object();
     o.set("params", kv_parameter_count(c, c.num_kv_heads));
@@ -352,14 +219,22 @@ val float64_array(const double *data, std::size_t n) {
     return val(emscripten::typed_memory_view(n, data)).call<val>("slice");
 }
 
+// The trace as the core packed it (trace_pack.hpp): its JSON layout, and every placed matrix
+// copied straight from the trace into one JS-owned Float64Array (gathering them on the WASM
+// heap first and copying that with slice() took 10% longer at (256, 256, 8)).
 val trace_js(const trace &t, double seed) {
-    trace_packer packer;
+    const trace_layout layout = layout_of(t);
+    val values = val::global("Float64Array").new_(layout.value_count);
+    for (const placed_matrix &p : layout.placed)
+        values.call<void>(
+            "set", val(emscripten::typed_memory_view(p.values->size(), p.values->data())),
+            p.offset);
     val o = val::object();
     val config = config_js(t.config, seed);
     add_checks(config, t);
     o.set("config", config);
-    o.set("layout", layout_of(t, packer));
-    o.set("values", packer.values());
+    o.set("layout", layout.json);
+    o.set("values", values);
     return o;
 }
 

@@ -1,0 +1,43 @@
+// A trace packed for the hand-off to JS: every matrix once, back to back in one flat buffer of
+// doubles, and a JSON layout of the stages and operands giving each one's shape and offset
+// into that buffer (web/engine-api.js's unpackTrace reads it). Pure C++: the bindings only
+// copy the placed matrices into a Float64Array and hand over the JSON text.
+// Legend: R, C = a stage's or operand's rows and columns; N = the buffer's length.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "attention/matrix.hpp"
+#include "attention/trace.hpp"
+
+namespace attention {
+
+// One matrix's place in the buffer: its R · C values, row-major, from `offset` on.
+struct placed_matrix {
+    const matrix *values; // (R, C), owned by the trace: valid while the trace lives
+    std::size_t offset;   // index of values(0, 0) in the buffer
+};
+
+// The layout of a packed trace. A matrix equal bit for bit to one already placed (an operand
+// repeating a stage, e.g. X beside every Q) is placed once and its offset shared.
+struct trace_layout {
+    // [{"id","head","kvHead","step","tile","equation","symbolic","axes","shape","offset",
+    //   "totals":{"shape","offset"}|null,"operands":[{"name","head","axes","shape","offset"}]}]
+    std::string json;
+    std::vector<placed_matrix> placed; // the distinct matrices, in buffer order, contiguous
+    std::size_t value_count = 0;       // N = Σ of the placed matrices' R · C
+};
+
+// The layout of t's stages (t must outlive it: placed points into t).
+trace_layout layout_of(const trace &t);
+
+// The buffer: every placed matrix copied to its offset. (N)
+std::vector<double> packed_values(const trace_layout &layout);
+
+// text as a JSON string literal: "…" with quotes, backslashes and control characters
+// (U+0000–U+001F) escaped; every other byte, UTF-8 included, kept as it is.
+std::string json_string(const std::string &text);
+
+} // namespace attention
