@@ -40,9 +40,12 @@ function plain(value, field) {
   }
 }
 
-/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach, heapBytes }. */
+// Each engine's module, for heapBytesOf alone: the engine itself holds no way to reach it.
+const modules = new WeakMap();
+
+/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach }. */
 export function wrapEngine(wasm) {
-  return Object.freeze({
+  const engine = Object.freeze({
     /** Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation, symbolic, values, totals, operands }] }. */
     run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
     /** The final output only, recording no trace: { shape, values }. */
@@ -59,7 +62,17 @@ export function wrapEngine(wasm) {
     pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
     /** The lesson's real models: [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }]. */
     models: () => wasm.models(),
-    /** Bytes malloc holds, the heap's top and the memory's size: for leak tests. */
-    heapBytes: () => ({ ...wasm.heapUsage(), memory: wasm.HEAP8.length }),
   });
+  modules.set(engine, wasm);
+  return engine;
+}
+
+/**
+ * For the leak tests only, no part of the engine's API (engine.js does not export it):
+ * { inUse, top, memory }, the bytes malloc holds, the heap's top and the WASM memory's size.
+ */
+export function heapBytesOf(engine) {
+  const wasm = modules.get(engine);
+  if (!wasm) throw new TypeError('heapBytesOf: not an engine made by wrapEngine');
+  return { ...wasm.heapUsage(), memory: wasm.HEAP8.length };
 }

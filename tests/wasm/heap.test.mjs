@@ -3,16 +3,17 @@
 // weights scaled), kvCacheBytes and pruneEach calls and refused calls must not grow the WASM
 // heap (a C++ leak) nor keep JS memory alive (a leaked Embind handle or copy).
 //
-// How the WASM heap is measured: engine.heapBytes() reports inUse (malloc's bytes in use,
-// mallinfo().uordblks), top (sbrk(0)) and memory (the WASM memory's size). inUse is exact:
-// after a batch of calls it must come back to the very same number, and top and memory
-// must not move.
+// How the WASM heap is measured: heapBytesOf(engine) (engine-api.js, for tests only; no part
+// of the engine) reports inUse (malloc's bytes in use, mallinfo().uordblks), top (sbrk(0)) and
+// memory (the WASM memory's size). inUse is exact: after a batch of calls it must come back to
+// the very same number, and top and memory must not move.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { createEngine } from '../../dist/engine.js';
+import { heapBytesOf } from '../../dist/engine-api.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc'); // a full collection, so arrayBuffers counts only live data
@@ -99,12 +100,12 @@ const failEach = () => FAILING.forEach((f) => assert.throws(f, Error));
 function assertStable(name, repeats, callsPer, body) {
   const calls = repeats * callsPer;
   gc();
-  const before = engine.heapBytes();
+  const before = heapBytesOf(engine);
   const jsBefore = process.memoryUsage().arrayBuffers;
   for (let i = 0; i < repeats; i += 1) body(i);
   gc();
   const jsGrowth = process.memoryUsage().arrayBuffers - jsBefore;
-  const after = engine.heapBytes();
+  const after = heapBytesOf(engine);
   assert.equal(after.memory, before.memory, `${name}: WASM memory grew from ${before.memory} to ${after.memory}`);
   assert.equal(after.inUse, before.inUse, `${name}: malloc's bytes in use went from ${before.inUse} to ${after.inUse} over ${calls} calls`);
   assert.equal(after.top, before.top, `${name}: the heap top moved from ${before.top} to ${after.top}`);
