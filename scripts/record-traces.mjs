@@ -10,8 +10,9 @@ import { arrayPool, cellKey, encodeValue, FIXTURE_DIR, VERSION } from '../tests/
 
 const GENERATOR = 'scripts/record-traces.mjs';
 
-// Specs no preset covers: GQA with d_k, d_v apart from d_model, unscaled scores, padding keys in
-// a cross pass, an encoder layer with its own d_ff.
+// Specs no preset covers: d_k ≠ d_v with causal, unscaled scores; a cross pass with padding keys
+// and unscaled scores; 6 query heads over 2 K/V heads, causal; a causal encoder layer with its
+// own d_ff.
 export const CUSTOM_SPECS = {
   'custom-self-causal-unscaled': { seed: 7, seqLen: 6, dModel: 12, numHeads: 3, dK: 5, dV: 2, causal: true, outputProjection: true, scaleScores: false },
   'custom-cross-valid-keys': { kind: 'cross', seed: 3, queryLen: 3, keyLen: 5, dModel: 6, numHeads: 3, dK: 2, dV: 3, validKeys: 4, outputProjection: true, scaleScores: false },

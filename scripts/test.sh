@@ -10,7 +10,7 @@ ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
 bash scripts/sanitize.sh
 bash scripts/fuzz.sh --replay
 
-node --test tests/wasm/ tests/package/
+node --test tests/model/ tests/wasm/ tests/package/
 node --test --test-concurrency=1 tests/browser/
 # The README's course recipes for real: MkDocs, a reveal.js deck, a Jupyter notebook (installs
 # Debian mkdocs and jupyter-notebook first, when missing).

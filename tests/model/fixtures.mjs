@@ -48,3 +48,10 @@ export function runOf(spec) {
   if (!run) throw new Error(`the engine never ran ${JSON.stringify(spec)}: add it to PAGE_SPECS in scripts/record-traces.mjs and ${RECORD}`);
   return { config: decodeValue(run.config, []), stageCount: run.stageCount };
 }
+
+/** Token labels for a trace's config, w0 w1 … (q…, k… for a cross pass), as the page passes them. */
+export const tokensFor = (c) => ({
+  T: Array.from({ length: c.seqLen }, (_, i) => `w${i}`),
+  T_q: Array.from({ length: c.seqLen }, (_, i) => `q${i}`),
+  T_kv: Array.from({ length: c.kvLen }, (_, i) => `k${i}`),
+});
