@@ -6,7 +6,8 @@
 // the cells engine.explain(spec, cell) was asked about and its answers. Every Float64Array is
 // { $f64: i }, an index into `arrays` (identical arrays are stored once: an operand is often
 // another stage's result); a list of objects with the same keys is { $keys, $rows }; in `arrays`
-// and as { $num } elsewhere, a number JSON cannot hold (−∞ in a mask, −0) is its string, "-Infinity".
+// and as { $num } elsewhere, a number JSON cannot hold (−∞ in a mask, −0) is its string:
+// "-Infinity", "-0".
 import { readFileSync } from 'node:fs';
 
 export const VERSION = 1;
