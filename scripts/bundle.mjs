@@ -3,12 +3,16 @@
 //   attention-stepper.classic.js        the same as a classic script, for file:// and plain <script>
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
+//   attention-stepper-later.js          what no first stage needs (web/later/), loaded after the
+//                                       first paint by every page and both element bundles
 //   attention-stepper-katex.js          KaTeX (from node_modules), loaded after the first paint
 //   attention-stepper.css               the element's styles (read into its shadow root)
 //   attention-stepper-page.css          index.html's styles
 // Classic bundles take the engine from engine-classic.js (the split .wasm over http, the classic
 // single-file factory from file://). Every bundle typesets the stage table's formulas from the
 // build's prerendered module (scripts/prerender-formulas.mjs), KaTeX's runtime is not in them.
+// In the bundles that paint the first stage, the modules LATER names are swapped for their
+// stand-ins in web/later/, which wait for the later script (web/later/load.js).
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -22,6 +26,26 @@ function enginePlugin(web, mode) {
       b.onResolve({ filter: /(^|\/)engine\.js$/ }, (args) => {
         if (path.resolve(args.resolveDir, args.path) !== path.join(web, 'engine.js')) return undefined;
         return mode === 'classic' ? { path: path.join(web, 'engine-classic.js') } : { path: './engine.js', external: true };
+      });
+    },
+  };
+}
+
+// web/<module> → web/<stand-in>, wherever it is imported from outside web/later/.
+const LATER = {
+  'app/export-data.js': 'later/export-data.js',
+  'views/export-menu.js': 'later/export-menu.js',
+};
+
+function laterPlugin(web) {
+  const swaps = new Map(Object.entries(LATER).map(([from, to]) => [path.join(web, from), path.join(web, to)]));
+  return {
+    name: 'later',
+    setup(b) {
+      b.onResolve({ filter: /\.js$/ }, (args) => {
+        if (args.kind === 'entry-point' || args.importer.startsWith(path.join(web, 'later') + path.sep)) return undefined;
+        const swap = swaps.get(path.resolve(args.resolveDir, args.path));
+        return swap ? { path: swap } : undefined;
       });
     },
   };
@@ -42,13 +66,14 @@ const COMMON = { bundle: true, target: ['es2020', 'chrome100', 'firefox100', 'sa
 
 /** Writes the bundles into dist; formulas: the prerendered module's source (or null). */
 export async function bundle({ web, dist, formulas = null }) {
-  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas)];
+  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas), laterPlugin(web)];
   const classic = { ...COMMON, format: 'iife', plugins: plugins('classic'), define: { ATTENTION_STEPPER_CLASSIC: 'true' }, logOverride: { 'empty-import-meta': 'silent' } };
   await Promise.all([
     build({ ...COMMON, format: 'esm', plugins: plugins('esm'), define: { ATTENTION_STEPPER_CLASSIC: 'false' }, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.classic.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'main.js')], outfile: path.join(dist, 'attention-stepper-page.classic.js') }),
     build({ ...classic, entryPoints: [path.join(web, 'embed.js')], outfile: path.join(dist, 'attention-stepper-embed.classic.js') }),
+    build({ ...classic, entryPoints: [path.join(web, 'later', 'index.js')], outfile: path.join(dist, 'attention-stepper-later.js') }),
     build({ ...COMMON, format: 'iife', entryPoints: [path.join(web, 'katex-global.js')], outfile: path.join(dist, 'attention-stepper-katex.js') }),
     build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'element.css')], outfile: path.join(dist, 'attention-stepper.css') }),
     build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'page.css')], outfile: path.join(dist, 'attention-stepper-page.css') }),

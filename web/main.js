@@ -1,14 +1,16 @@
 // The page: wiring only. The stepper with full controls, its view kept in the URL hash.
 // Bundled as a classic script (scripts/bundle.mjs) so the page also opens from file://.
 // The first stage is painted as soon as the engine's core is in (engine.js) with the
-// build's typeset formulas (typeset.js); the engine's rest and KaTeX load after that paint,
-// and body[data-ready] says both are in.
+// build's typeset formulas (typeset.js); the engine's rest, KaTeX and the later script
+// (later/load.js: the export menu's files) load after that paint, and body[data-ready] says
+// all three are in.
 
 import { CORE_CHAPTERS, loadEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
+import { loadLater } from './later/load.js';
 import { createTypesetter } from './typeset.js';
 
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
@@ -49,7 +51,7 @@ async function start() {
   window.addEventListener('hashchange', () => stepper.update(stateFromHash(catalog, window.location.hash)));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
   await afterPaint();
-  await Promise.all([rest(), typesetter.load()]);
+  await Promise.all([rest(), typesetter.load(), loadLater()]);
   document.body.dataset.ready = 'true';
 }
 

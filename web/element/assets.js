@@ -1,10 +1,11 @@
 // What every <attention-stepper> on a page shares: where the built files are, KaTeX's fonts in
 // the document, one engine and one typesetter. The ES bundle finds its files from
 // import.meta.url; the classic bundle from its own <script> src, captured while it runs
-// (document.currentScript is null later). The engine's rest and KaTeX load after the first
-// paint (engine.js, typeset.js).
+// (document.currentScript is null later). The engine's rest, KaTeX and the later script load
+// after the first paint (engine.js, typeset.js, later/load.js).
 
 import { loadEngine } from '../engine.js';
+import { loadLater } from '../later/load.js';
 import { catalogFrom } from '../model/presets.js';
 import { createTypesetter } from '../typeset.js';
 
@@ -35,12 +36,12 @@ const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => se
 /**
  * One engine (one WASM instance), its catalog and one typesetter for every element on the page:
  * { engine, catalog, typesetter, rest() }, rest() → a promise of the engine's rest (engine.js).
- * Both the rest and KaTeX start loading after the first elements' paint.
+ * The rest, KaTeX and the later script start loading after the first elements' paint.
  */
 export function sharedEngine() {
   shared ??= loadEngine().then(({ engine, rest }) => {
     const typesetter = createTypesetter(SCRIPT_URL);
-    afterPaint().then(() => Promise.all([rest(), typesetter.load()])).catch(() => {});
+    afterPaint().then(() => Promise.all([rest(), typesetter.load(), loadLater()])).catch(() => {});
     return { engine, catalog: catalogFrom(engine), typesetter, rest };
   });
   return shared;

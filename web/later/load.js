@@ -1,0 +1,40 @@
+// The later script (attention-stepper-later.js, one classic script for every page and both
+// element bundles, built by scripts/bundle.mjs from ./index.js): what no first stage needs, held
+// back so that the first paint fetches less. Today the export menu's data and files. The page and
+// the element load it after the first paint, with the engine's rest and KaTeX (main.js,
+// element/assets.js); stand-ins in the first bundles (./export-data.js, ./export-menu.js) wait
+// for it. A classic script, so it also loads from file:// and under script-src 'self'.
+//   loadLater() → a promise of its exports (once); laterNow() → them, or null before they are in;
+//   whenLater() → a promise of them that does not start the load.
+
+// Beside the bundle that holds this module, as element/assets.js finds it (read while it runs).
+const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
+const LATER_FILE = 'attention-stepper-later.js';
+const GLOBAL = 'attentionStepperLater';
+
+let loading = null;
+let arrive;
+const arrived = new Promise((resolve) => { arrive = resolve; });
+
+export const laterNow = () => globalThis[GLOBAL] ?? null;
+export const whenLater = () => arrived;
+if (laterNow()) arrive(laterNow()); // a page that loaded the script itself
+
+export function loadLater() {
+  if (laterNow()) return Promise.resolve(laterNow());
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = new URL(LATER_FILE, SCRIPT_URL).href;
+    script.addEventListener('load', () => {
+      if (!laterNow()) return reject(new Error(`${script.src} defined nothing`));
+      arrive(laterNow());
+      return resolve(laterNow());
+    });
+    script.addEventListener('error', () => {
+      loading = null; // a later call tries again
+      reject(new Error(`${script.src} could not be loaded`));
+    });
+    document.head.append(script);
+  });
+  return loading;
+}
