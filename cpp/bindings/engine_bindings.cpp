@@ -11,6 +11,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
+#include "attention/message_text.hpp"
 #include "attention/rng.hpp"
 #include "attention/validation.hpp"
 #include "js_values.hpp"
@@ -50,11 +51,11 @@ val forward_js(val spec) {
 stage_id stage_of(const val &cell) {
     if (type_of(cell["stage"]) != "string")
         reject("stage", "must be a stage id string");
-    const std::string name = cell["stage"].as<std::string>();
+    const std::string name = well_formed_string(cell["stage"], "stage");
     const auto id = stage_named(name);
     if (!id)
         reject("stage",
-               "\"" + name.substr(0, 40) + "\" is not a stage; the stages are " + stage_names());
+               quoted_for_message(name) + " is not a stage; the stages are " + stage_names());
     return *id;
 }
 
@@ -62,6 +63,7 @@ val explain_js(val spec, val cell) {
     return result_of([&] {
         if (type_of(cell) != "object")
             reject("cell", "must be an object { stage, head, step?, row, col }");
+        reject_unknown_fields(cell, {"stage", "head", "step", "row", "col"}, "a cell", "cell");
         const stage_id id = stage_of(cell);
         const bool per_head = !cell["head"].isNull() && !cell["head"].isUndefined();
         const int head =

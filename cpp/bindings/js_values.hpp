@@ -4,6 +4,7 @@
 
 #include <emscripten/val.h>
 
+#include <set>
 #include <string>
 
 #include "attention/explain.hpp"
@@ -17,6 +18,15 @@ using emscripten::val;
 std::string type_of(const val &v);
 
 [[noreturn]] void reject(const std::string &field, const std::string &rule);
+
+// Rejects a key of `v` not in `known`, naming it and listing the known ones; field: the
+// argument's name in messages (spec, query, cell); what: whose fields these are.
+void reject_unknown_fields(const val &v, const std::set<std::string> &known,
+                           const std::string &what, const char *field = "spec");
+
+// A JS string as UTF-8; a lone surrogate (which UTF-8 cannot hold: Embind would turn it and
+// the next unit into another character) is refused, naming the field, the unit and its index.
+std::string well_formed_string(const val &s, const std::string &field);
 
 // A number field, `fallback` when absent; rejects any other type by name.
 double number_field(const val &spec, const char *key, double fallback);

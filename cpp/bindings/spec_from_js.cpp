@@ -2,11 +2,14 @@
 // JS name; ranges and shapes are checked by the core (spec.cpp, validation.cpp).
 #include <emscripten/val.h>
 
+#include <cstdio>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include "attention/kv_size.hpp"
+#include "attention/message_text.hpp"
 #include "attention/presets.hpp"
 #include "attention/validation.hpp"
 #include "js_values.hpp"
@@ -47,20 +50,16 @@ std::size_t checked_length(const val &array, const std::string &field, const cha
     return std::size_t(n);
 }
 
-// field: the argument's name in messages (spec, query); what: whose fields these are.
-void reject_unknown_fields(const val &spec, const std::set<std::string> &known,
-                           const std::string &what, const char *field = "spec") {
-    const val keys = val::global("Object").call<val>("keys", spec);
-    for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
-        const std::string key = keys[i].as<std::string>();
-        if (!known.count(key)) {
-            std::string list;
-            for (const std::string &k : known)
-                list += (list.empty() ? "" : ", ") + k;
-            reject(field, "unknown field \"" + key.substr(0, 40) + "\" for " + what +
-                              " (known: " + list + ")");
-        }
-    }
+// "a lone surrogate (U+D800 at index 3)" when the JS string s holds one, else nothing.
+std::optional<std::string> lone_surrogate(const val &s) {
+    // \p{Cs} with the u flag matches only a surrogate that is not half of a pair.
+    const val pattern = val::global("RegExp").new_(std::string("\\p{Cs}"), std::string("u"));
+    const int at = s.call<int>("search", pattern);
+    if (at < 0)
+        return std::nullopt;
+    char unit[8];
+    std::snprintf(unit, sizeof unit, "U+%04X", s.call<unsigned>("charCodeAt", at));
+    return std::string("a lone surrogate (") + unit + " at index " + std::to_string(at) + ")";
 }
 
 // What a value is, for messages: "array", "null", JS's typeof, or a typed array's own name.
@@ -148,12 +147,12 @@ problem_kind kind_of(const val &spec) {
         return problem_kind::self;
     if (type_of(v) != "string")
         reject("kind", "must be a string, got " + type_of(v));
-    const std::string kind = v.as<std::string>();
+    const std::string kind = well_formed_string(v, "kind");
     for (int k = 0; k < int(std::size(kind_names)); ++k)
         if (kind == kind_names[k])
             return static_cast<problem_kind>(k);
-    reject("kind", "\"" + kind.substr(0, 40) +
-                       "\" is not one of self, cross, encoder-layer, kv-cache, flash, designed");
+    reject("kind", quoted_for_message(kind) +
+                       " is not one of self, cross, encoder-layer, kv-cache, flash, designed");
 }
 
 // The fields each kind of generated spec takes.
@@ -216,7 +215,7 @@ std::vector<std::string> words_value(const val &spec, const char *key, std::size
             reject(at, "must be a string, got " + type_of(list[i]));
         if (list[i]["length"].as<double>() > 40)
             reject(at, "is longer than 40 characters");
-        out.push_back(list[i].as<std::string>());
+        out.push_back(well_formed_string(list[i], at));
     }
     return out;
 }
@@ -312,6 +311,28 @@ void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
 }
 
+void reject_unknown_fields(const val &v, const std::set<std::string> &known,
+                           const std::string &what, const char *field) {
+    const val keys = val::global("Object").call<val>("keys", v);
+    for (std::size_t i = 0; i < keys["length"].as<std::size_t>(); ++i) {
+        const std::string key = keys[i].as<std::string>(); // a lone surrogate: no known key
+        if (!known.count(key)) {
+            const std::optional<std::string> lone = lone_surrogate(keys[i]);
+            std::string list;
+            for (const std::string &k : known)
+                list += (list.empty() ? "" : ", ") + k;
+            reject(field, "unknown field " + (lone ? "holding " + *lone : quoted_for_message(key)) +
+                              " for " + what + " (known: " + list + ")");
+        }
+    }
+}
+
+std::string well_formed_string(const val &s, const std::string &field) {
+    if (const std::optional<std::string> lone = lone_surrogate(s))
+        reject(field, "holds " + *lone + "; give well-formed text");
+    return s.as<std::string>();
+}
+
 double number_field(const val &spec, const char *key, double fallback) {
     const val v = spec[key];
     if (v.isUndefined())
@@ -328,7 +349,7 @@ problem problem_from(const val &spec, bool traced) {
         reject_unknown_fields(spec, {"preset"}, "a preset");
         if (type_of(spec["preset"]) != "string")
             reject("preset", "must be a string");
-        return make_problem(preset(spec["preset"].as<std::string>()), traced);
+        return make_problem(preset(well_formed_string(spec["preset"], "preset")), traced);
     }
     if (is_explicit(spec))
         return make_problem(explicit_from(spec));

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "attention/message_text.hpp"
+
 namespace attention {
 
 namespace {
@@ -171,7 +173,7 @@ generated_spec preset(const std::string &id) {
             return p.spec;
         known += (known.empty() ? "" : ", ") + p.id;
     }
-    throw std::invalid_argument("preset: \"" + id.substr(0, 40) + "\" is not one of " + known);
+    throw std::invalid_argument("preset: " + quoted_for_message(id) + " is not one of " + known);
 }
 
 const std::vector<model_info> &models() {

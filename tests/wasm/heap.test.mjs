@@ -89,6 +89,10 @@ const FAILING = [
   () => engine.run({ seqLen: 3, dModel: 8, weightScale: 11 }),
   () => engine.explain({ seqLen: 3, dModel: 8, numHeads: 2, prunedHeads: [1] },
     { stage: 'pruned', head: null, row: 3, col: 0 }),
+  () => engine.explain(PRESET, { stage: 'scores', head: 0, row: 0, col: 0, colour: 1 }),
+  () => engine.run({ kind: 'designed', tokens: ['the', '\uD800'] }),
+  () => engine.run({ preset: `x${'\u202E😀'.repeat(40)}` }),
+  () => engine.run({ seqLen: 2, dModel: 4, '\uDBFFx': 1 }),
   ...KV_REFUSED,
   ...PRUNE_REFUSED,
 ];
