@@ -226,9 +226,9 @@ val trace_js(const trace &t, double seed) {
     const trace_layout layout = layout_of(t);
     val values = val::global("Float64Array").new_(layout.value_count);
     for (const placed_matrix &p : layout.placed)
-        values.call<void>(
-            "set", val(emscripten::typed_memory_view(p.values->size(), p.values->data())),
-            p.offset);
+        values.call<void>("set",
+                          val(emscripten::typed_memory_view(p.values->size(), p.values->data())),
+                          p.offset);
     val o = val::object();
     val config = config_js(t.config, seed);
     add_checks(config, t);

@@ -80,13 +80,20 @@ class json_checker {
         if (i_ >= s_.size())
             return false;
         switch (s_[i_]) {
-        case '"': return string();
-        case '[': return list('[', ']', [&] { return value(); });
-        case '{': return list('{', '}', [&] { return string() && eat(':') && value(); });
-        case 'n': return word("null");
-        case 't': return word("true");
-        case 'f': return word("false");
-        default: return number();
+        case '"':
+            return string();
+        case '[':
+            return list('[', ']', [&] { return value(); });
+        case '{':
+            return list('{', '}', [&] { return string() && eat(':') && value(); });
+        case 'n':
+            return word("null");
+        case 't':
+            return word("true");
+        case 'f':
+            return word("false");
+        default:
+            return number();
         }
     }
     const std::string &s_;
@@ -144,8 +151,8 @@ stage hand_stage(stage_id id, const matrix &values, axes ax, equation eq) {
 // X (the same bits as x: shared) and W_Q (2, 1), and totals (2, 1) equal to q (shared too).
 trace hand_trace() {
     trace t;
-    t.stages.push_back(hand_stage(stage_id::x, m({{1, 2}, {3, 4}}), {"T", "d_model"},
-                                  {"(2, 2)", "(T, d_model)"}));
+    t.stages.push_back(
+        hand_stage(stage_id::x, m({{1, 2}, {3, 4}}), {"T", "d_model"}, {"(2, 2)", "(T, d_model)"}));
     stage q = hand_stage(stage_id::q, m({{5}, {6}}), {"T", "d_k"},
                          {"(2, 2) @ (2, 1) → (2, 1)", "(T, d_model) @ (d_model, d_k) → (T, d_k)"});
     q.head = 0;
@@ -182,7 +189,8 @@ TEST_CASE("trace_pack: a hand-made trace's layout, written out in full", "[trace
 
 TEST_CASE("trace_pack: a tile and a step appear in the layout", "[trace_pack]") {
     trace t;
-    stage s = hand_stage(stage_id::tile_scores, m({{0.25}}), {"B_r", "B_c"}, {"(1, 1)", "(B_r, B_c)"});
+    stage s =
+        hand_stage(stage_id::tile_scores, m({{0.25}}), {"B_r", "B_c"}, {"(1, 1)", "(B_r, B_c)"});
     s.head = 0;
     s.step = 3;
     s.tile = tile_span{2, 3, 0, 1};
@@ -240,7 +248,7 @@ TEST_CASE("trace_pack: twins are compared bit for bit", "[trace_pack]") {
     trace t;
     t.stages.push_back(hand_stage(stage_id::x, m({{0.0, nan}}), {"1", "2"}, {"", ""}));
     stage q = hand_stage(stage_id::q, m({{-0.0, nan}}), {"1", "2"}, {"", ""}); // −0 ≠ +0
-    q.operands.push_back({"X", no_head, m({{0.0, nan}}), {"1", "2"}});  // the same bits as x
+    q.operands.push_back({"X", no_head, m({{0.0, nan}}), {"1", "2"}});         // the same bits as x
     q.operands.push_back({"Y", no_head, m({{0.0}, {nan}}), {"2", "1"}}); // x's bits, not its shape
     t.stages.push_back(std::move(q));
     const trace_layout layout = layout_of(t);
