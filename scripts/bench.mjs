@@ -1,14 +1,17 @@
-// `npm run bench`: one table of the multi-head forward and the traced run, native C++ vs
-// WASM (same source, -msimd128) vs plain JavaScript; then, C++ only, FlashAttention's tiled
-// pass against ordinary attention and decoding with a KV cache against recomputing.
-// float64, one thread, median ms.
+// `npm run bench`: one table of the multi-head forward and the traced run, native C++ (SSE2, and
+// -march=native) vs WASM (same source, -msimd128) vs plain JavaScript; then, C++ only,
+// FlashAttention's tiled pass against ordinary attention and decoding with a KV cache against
+// recomputing; then the JS engine's own figures: forward and run() with the trace handed to JS,
+// and explicit matrices read as arrays of rows and as flat Float64Arrays.
+// float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
+import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
 
-const CONFIGS = [[5, 16, 4], [64, 128, 8], [256, 256, 8], [1024, 768, 12]];
-const TRACED = CONFIGS.slice(0, 3);
+const FORWARD = [[5, 16, 4, true], [64, 128, 8, true], [256, 256, 8, true], [1024, 768, 12, true], [1024, 768, 12, false]];
+const TRACED = FORWARD.slice(0, 3);
 const flops = (t, d) => 8 * t * d * d + 4 * t * t * d;
 
 function medianMs(work, budgetMs) {
@@ -26,12 +29,12 @@ function medianMs(work, budgetMs) {
 }
 
 // The same X and weights the engine draws for { seed: 42, … }, for the JS baseline.
-function plainInputs(engine, [t, d, h]) {
+function plainInputs(engine, [t, d, h, causal]) {
   const dk = d / h;
   const draw = (r, c) => engine.randn(42, r, c);  // values only need the right shapes here
   const scaled = (m) => m.map((v) => v * 0.1);
   const per = () => Array.from({ length: h }, () => scaled(draw(d, dk)));
-  return { x: draw(t, d), wq: per(), wk: per(), wv: per(), wo: scaled(draw(h * dk, d)), t, d, h, dk };
+  return { x: draw(t, d), wq: per(), wk: per(), wv: per(), wo: scaled(draw(h * dk, d)), t, d, h, dk, causal };
 }
 
 // bench.cpp's JSON lines, run natively or as WASM under node (the decode part takes minutes).
@@ -39,48 +42,81 @@ function cppLines(command, args) {
   const lines = execFileSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
   return lines.map((line) => JSON.parse(line));
 }
-const forwardMs = (all) => (t, d, h, traced) =>
-  all.find((n) => n.what === undefined && n.t === t && n.d === d && n.h === h && n.traced === traced).ms;
+const forwardMs = (all) => (t, d, h, causal, traced) =>
+  all.find((n) => n.what === undefined && n.t === t && n.d === d && n.h === h && n.causal === causal && n.traced === traced)?.ms;
 
 const engine = await createEngine();
 const nativeLines = cppLines('build/native/attention_bench', []);
+// -march=native: forward and flash only (decoding without a cache would add two minutes).
+const marchLines = cppLines('build/native-march/attention_bench', ['forward', 'flash']);
 const wasmLines = cppLines('node', ['build/wasm/attention_bench_wasm.cjs']);
-const nativeMs = forwardMs(nativeLines);
-const wasmForwardMs = forwardMs(wasmLines);
+const [nativeMs, marchMs, wasmMs] = [nativeLines, marchLines, wasmLines].map(forwardMs);
 
-// forward: the product of a prepared problem (bench.cpp, native and WASM). run() + trace:
-// spec → trace, natively (bench.cpp) and through the JS engine, which also hands every
-// stage to JS as Float64Arrays.
+// forward: the product of a prepared problem (bench.cpp). run() + trace: spec → trace (bench.cpp;
+// the JS engine's run(), which also hands every stage to JS, is in the engine table below).
 const rows = [];
 for (const traced of [false, true]) {
-  for (const [t, d, h] of traced ? TRACED : CONFIGS) {
-    const spec = { seed: 42, seqLen: t, dModel: d, numHeads: h };
+  for (const [t, d, h, causal] of traced ? TRACED : FORWARD) {
     const budget = t >= 1024 ? 3000 : 400;
-    const wasm = traced ? medianMs(() => engine.run(spec), budget) : wasmForwardMs(t, d, h, false);
-    const inputs = plainInputs(engine, [t, d, h]);
+    const inputs = plainInputs(engine, [t, d, h, causal]);
     const js = medianMs(() => multiHeadAttention(inputs, traced ? [] : null), budget);
-    rows.push({ what: traced ? 'run() + trace' : 'forward', shape: `(${t}, ${d}, ${h})`, t,
-      native: nativeMs(t, d, h, traced), wasm, js, gflop: flops(t, d) / 1e9 });
+    const what = `${traced ? 'run() + trace' : 'forward'}${causal ? '' : ', no mask'}`;
+    rows.push({ what, shape: `(${t}, ${d}, ${h})`, t, causal, traced,
+      native: nativeMs(t, d, h, causal, traced), march: marchMs(t, d, h, causal, traced),
+      wasm: wasmMs(t, d, h, causal, traced), js, gflop: flops(t, d) / 1e9 });
   }
 }
 const decode = decodeRows(nativeLines, wasmLines);
-const flash = flashRows(nativeLines, wasmLines);
+const flash = flashRows(nativeLines, wasmLines, marchLines);
 rows.push(...decode.rows, ...flash.rows);
 
 const pad = (s, n) => String(s).padStart(n);
-const rate = (gflop, ms) => (gflop / (ms / 1e3)).toFixed(2);
-console.log('float64, one thread; ms = median; GFLOP/s with FLOPs = 8·T·d² + 4·T²·d for forward and run()\n');
-console.log(['what', '(T, d_model, h)', 'native ms', 'GFLOP/s', 'WASM ms', 'GFLOP/s', 'JS ms', 'GFLOP/s', 'WASM/native']
-  .map((h, i) => pad(h, i === 0 ? 24 : i === 1 ? 16 : 11)).join(' '));
+const ms = (v) => (v === undefined ? '—' : v.toFixed(3));
+const rate = (gflop, v) => (v === undefined ? '—' : (gflop / (v / 1e3)).toFixed(2));
+const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
+console.log('float64, one thread, causal unless "no mask"; ms = median; GFLOP/s with FLOPs = 8·T·d² + 4·T²·d for forward and run()');
+console.log('native: g++ -O3 (SSE2); march: g++ -O3 -march=native -ffp-contract=off (AVX-512 here, the same bits)\n');
+const head = ['what', '(T, d_model, h)', 'native ms', 'GFLOP/s', 'march ms', 'GFLOP/s', 'WASM ms', 'GFLOP/s', 'JS ms', 'GFLOP/s',
+  'WASM/native', 'WASM/march'];
+console.log(head.map((s, i) => pad(s, i === 0 ? 24 : i === 1 ? 22 : 11)).join(' '));
 for (const r of rows) {
-  console.log([pad(r.what, 24), pad(r.shape, 16),
-    pad(r.native.toFixed(3), 11), pad(rate(r.gflop, r.native), 11),
-    pad(r.wasm.toFixed(3), 11), pad(rate(r.gflop, r.wasm), 11),
-    pad(r.js === undefined ? '—' : r.js.toFixed(3), 11), pad(r.js === undefined ? '—' : rate(r.gflop, r.js), 11),
-    pad((r.wasm / r.native).toFixed(2) + '×', 11)].join(' '));
+  console.log([pad(r.what, 24), pad(r.shape, 22),
+    pad(ms(r.native), 11), pad(rate(r.gflop, r.native), 11), pad(ms(r.march), 11), pad(rate(r.gflop, r.march), 11),
+    pad(ms(r.wasm), 11), pad(rate(r.gflop, r.wasm), 11), pad(ms(r.js), 11), pad(rate(r.gflop, r.js), 11),
+    pad(ratio(r.wasm, r.native), 11), pad(ratio(r.wasm, r.march), 11)].join(' '));
 }
 console.log(`\n${decode.notes}\n${flash.notes}`);
+
+// The JS engine: forward and run() in turns; explicit matrices read two ways.
+const engineTable = engineRows(engine);
+const explicit = explicitRows(engine, [64, 128, 8], wasmMs(64, 128, 8, true, false));
+console.log('\nthrough the JS engine (WASM), causal unless "no mask": median ms [p10 – p90], CPU ms per call');
+const spread = (s) => `${s.median.toFixed(2)} [${s.p10.toFixed(2)} – ${s.p90.toFixed(2)}], CPU ${s.cpu.toFixed(2)}`;
+for (const r of engineTable) {
+  const shape = `(${r.t}, ${r.d}, ${r.h})${r.causal ? '' : ' no mask'}`;
+  const gflops = (flops(r.t, r.d) / 1e9 / (r.forward.median / 1e3)).toFixed(2);
+  console.log(`${pad(shape, 24)}  engine.forward ${spread(r.forward)} (${gflops} GFLOP/s)`);
+  if (r.run) {
+    console.log(`${pad('', 24)}  engine.run     ${spread(r.run)}: ${(r.run.median / r.forward.median).toFixed(2)}× forward ` +
+      `(CPU ${(r.run.cpu / r.forward.cpu).toFixed(2)}×), p90/p10 ${(r.run.p90 / r.run.p10).toFixed(2)}`);
+  }
+}
+const flatText = explicit.flat ? `${spread(explicit.flat)} (${explicit.flat.ns.toFixed(1)} ns a value)` : 'not taken by this build';
+console.log(`explicit matrices at (64, 128, 8), ${explicit.values} values, engine.forward: arrays of rows ${spread(explicit.rows)} ` +
+  `(${explicit.rows.ns.toFixed(0)} ns a value beyond the C++ forward), flat Float64Arrays ${flatText}`);
+
+// The targets of the engine-speed issue.
+const at256 = engineTable.find((r) => r.t === 256);
+const at64 = engineTable.find((r) => r.t === 64);
 const big = rows.find((r) => r.what === 'forward' && r.t === 1024);
+const bigEngine = engineTable.find((r) => r.t === 1024 && r.causal);
+const check = (ok) => (ok ? 'met' : 'NOT met');
+const runRatio = at256.run.median / at256.forward.median;
 const wasmRate = big.gflop / (big.wasm / 1e3);
-console.log(`\ntargets at (1024, 768, 12): WASM ≥ 12 GFLOP/s: ${wasmRate.toFixed(2)} ${wasmRate >= 12 ? 'met' : 'NOT met'}; ` +
-  `WASM ≤ 2× native: ${(big.wasm / big.native).toFixed(2)}× ${big.wasm <= 2 * big.native ? 'met' : 'NOT met'}`);
+const engineRate = big.gflop / (bigEngine.forward.median / 1e3);
+console.log(`\ntargets: run() ≤ 1.5× forward() at (256, 256, 8): ${runRatio.toFixed(2)}× ${check(runRatio <= 1.5)}; ` +
+  `run() at (64, 128, 8) p90/p10 ${(at64.run.p90 / at64.run.p10).toFixed(2)}; ` +
+  `flat input ≤ 50 ns a value: ${explicit.flat ? `${explicit.flat.ns.toFixed(1)} ${check(explicit.flat.ns <= 50)}` : '—'}; ` +
+  `C++ forward in WASM ≥ 19 GFLOP/s at (1024, 768, 12): ${wasmRate.toFixed(2)} ${check(wasmRate >= 19)}; ` +
+  `engine.forward ≥ 17: ${engineRate.toFixed(2)} ${check(engineRate >= 17)}; ` +
+  `WASM/native ${(big.wasm / big.native).toFixed(2)}×, WASM/march ${(big.wasm / big.march).toFixed(2)}×`);

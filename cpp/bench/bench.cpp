@@ -1,9 +1,12 @@
-// Timings for `npm run bench`, built natively and for WASM from this one source: the
-// multi-head forward without a trace, and spec → trace, at the bench's configs; FlashAttention's
-// tiled pass against ordinary attention; decoding with a KV cache against recomputing.
-// Prints one JSON line per measurement. `attention_bench forward|flash|decode` runs one part.
+// Timings for `npm run bench`, built natively (SSE2, and once more with -march=native) and for
+// WASM from this one source: the multi-head forward without a trace, and spec → trace, at the
+// bench's configs, causal; FlashAttention's tiled pass against ordinary attention; decoding with
+// a KV cache against recomputing. Prints one JSON line per measurement.
+// `attention_bench [forward] [flash] [decode]` runs only the parts named.
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -20,12 +23,13 @@ namespace {
 
 struct bench_config {
     std::size_t t, d, h;
-    bool traced;
+    bool traced, causal;
 };
 
 void bench_forward(const bench_config &b) {
     generated_spec spec;
     spec.seq_len = double(b.t), spec.d_model = double(b.d), spec.num_heads = double(b.h);
+    spec.causal = b.causal;
     const problem p = make_problem(spec);
     // forward: the prepared problem's product only. traced: spec → trace, as run() does.
     const auto work = [&] {
@@ -33,8 +37,10 @@ void bench_forward(const bench_config &b) {
     };
     const double budget_ms = b.t * b.d >= 256 * 256 ? 400.0 : 50.0; // repeats for a stable median
     const int repeats = bench::repeats_for(bench::ms_of(work), budget_ms, 5);
-    std::printf("{\"t\":%zu,\"d\":%zu,\"h\":%zu,\"traced\":%s,\"ms\":%.6f,\"repeats\":%d}\n", b.t,
-                b.d, b.h, b.traced ? "true" : "false", bench::median_ms(work, repeats), repeats);
+    std::printf("{\"t\":%zu,\"d\":%zu,\"h\":%zu,\"traced\":%s,\"causal\":%s,\"ms\":%.6f,"
+                "\"repeats\":%d}\n",
+                b.t, b.d, b.h, b.traced ? "true" : "false", b.causal ? "true" : "false",
+                bench::median_ms(work, repeats), repeats);
 }
 
 } // namespace
@@ -47,11 +53,16 @@ int main(int argc, char **argv) {
     mallopt(M_MMAP_THRESHOLD, 1 << 30);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
-    const std::string only = argc > 1 ? argv[1] : "";
-    const auto wanted = [&](const char *part) { return only.empty() || only == part; };
-    const bench_config configs[] = {
-        {5, 16, 4, false}, {64, 128, 8, false}, {256, 256, 8, false}, {1024, 768, 12, false},
-        {5, 16, 4, true},  {64, 128, 8, true},  {256, 256, 8, true}};
+    const std::vector<std::string> parts(argv + 1, argv + argc);
+    const auto wanted = [&](const char *part) {
+        return parts.empty() || std::find(parts.begin(), parts.end(), part) != parts.end();
+    };
+    // Causal (each head leaves the hidden half of its scores out); the largest also without a
+    // mask, where nothing is left out.
+    const bench_config configs[] = {{5, 16, 4, false, true},       {64, 128, 8, false, true},
+                                    {256, 256, 8, false, true},    {1024, 768, 12, false, true},
+                                    {1024, 768, 12, false, false}, {5, 16, 4, true, true},
+                                    {64, 128, 8, true, true},      {256, 256, 8, true, true}};
     if (wanted("forward"))
         for (const bench_config &b : configs)
             bench_forward(b);

@@ -24,34 +24,36 @@ function matmulBt(a, b, m, k, n) {
   return c;
 }
 
-// s: (t, t) scaled in place by 1/divisor, then softmax per row (max subtracted).
-function scaledSoftmaxRows(s, t, divisor) {
+// s: (t, t) scaled by 1/divisor, then softmax per row (max subtracted); under the causal mask
+// row i keeps keys j ≤ i and the rest of the row is 0.
+function scaledSoftmaxRows(s, t, divisor, causal) {
   const w = new Float64Array(t * t);
   for (let i = 0; i < t; i++) {
+    const keys = causal ? i + 1 : t;
     let max = -Infinity;
-    for (let j = 0; j < t; j++) max = Math.max(max, s[i * t + j] / divisor);
+    for (let j = 0; j < keys; j++) max = Math.max(max, s[i * t + j] / divisor);
     let sum = 0;
-    for (let j = 0; j < t; j++) {
+    for (let j = 0; j < keys; j++) {
       w[i * t + j] = Math.exp(s[i * t + j] / divisor - max);
       sum += w[i * t + j];
     }
-    for (let j = 0; j < t; j++) w[i * t + j] /= sum;
+    for (let j = 0; j < keys; j++) w[i * t + j] /= sum;
   }
   return w;
 }
 
 /**
- * x: (t, d); wq, wk, wv: h arrays (d, dk); wo: (h·dk, d) → (t, d).
+ * x: (t, d); wq, wk, wv: h arrays (d, dk); wo: (h·dk, d) → (t, d), causal or not.
  * With trace, every intermediate is kept, as the engine's run() keeps its stages.
  */
-export function multiHeadAttention({ x, wq, wk, wv, wo, t, d, h, dk }, trace = null) {
+export function multiHeadAttention({ x, wq, wk, wv, wo, t, d, h, dk, causal }, trace = null) {
   const concat = new Float64Array(t * h * dk);
   for (let head = 0; head < h; head++) {
     const q = matmul(x, wq[head], t, d, dk);
     const k = matmul(x, wk[head], t, d, dk);
     const v = matmul(x, wv[head], t, d, dk);
     const scores = matmulBt(q, k, t, dk, t);
-    const weights = scaledSoftmaxRows(scores, t, Math.sqrt(dk));
+    const weights = scaledSoftmaxRows(scores, t, Math.sqrt(dk), causal);
     const out = matmul(weights, v, t, t, dk);
     for (let i = 0; i < t; i++) concat.set(out.subarray(i * dk, (i + 1) * dk), i * h * dk + head * dk);
     trace?.push(q, k, v, scores, weights, out);
