@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
 import { skipDataUriFetch } from './patch-classic.mjs';
-import { prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
+import { firstFormulas, prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
 import { splitWasm } from './split-wasm.mjs';
 import { subsetFonts } from './subset-fonts.mjs';
 
@@ -63,6 +63,7 @@ for (const f of WEB_FILES) {
 
 const missing = ENGINE_FILES.filter((f) => !existsSync(path.join(wasmDir, f)));
 let formulas = {};
+let first = [];
 if (missing.length) {
   console.warn(`build-page: skipped the engine: build/wasm/${missing.join(', build/wasm/')} not found (build it with bash scripts/build.sh)`);
 } else {
@@ -73,10 +74,10 @@ if (missing.length) {
   const parts = await splitWasm({ dist, work: path.join(root, 'build', 'split-wasm') });
   console.log(`build-page: attention-wasm.wasm cut into core (${parts.core} B) and rest (${parts.rest} B)`);
   const { createEngine } = await import(path.join(dist, 'engine.js'));
-  formulas = prerenderFormulas(await createEngine());
+  const engine = await createEngine();
+  formulas = prerenderFormulas(engine);
+  first = firstFormulas(engine);
 }
-await bundle({ web, dist, formulas: prerenderedModule(formulas) });
-
 const vendor = path.join(dist, 'vendor', 'katex');
 mkdirSync(vendor, { recursive: true });
 // Every browser that runs WebAssembly reads woff2, the first format katex.min.css offers, so
@@ -84,8 +85,13 @@ mkdirSync(vendor, { recursive: true });
 // CSS's references to them.
 cpSync(path.join(katex, 'fonts'), path.join(vendor, 'fonts'), { recursive: true, filter: (src) => !/\.(woff|ttf)$/.test(src) });
 const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace(/,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g, '');
-// The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs).
-const subsets = subsetFonts(Object.values(formulas), path.join(katex, 'fonts'), path.join(vendor, 'fonts'));
-writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets);
+// The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs): the
+// first stages' glyphs in one, the others' in a face fetched after the first paint.
+const html = (texs) => texs.filter((tex) => tex in formulas).map((tex) => formulas[tex]);
+const later = Object.keys(formulas).filter((tex) => !first.includes(tex));
+const subsets = subsetFonts({ first: html(first), later: html(later) }, path.join(katex, 'fonts'), path.join(vendor, 'fonts'));
+writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets.css);
+// The bundles typeset from the prerendered module, which also names the first faces (to preload).
+await bundle({ web, dist, formulas: prerenderedModule(formulas, subsets.first.map((f) => `vendor/katex/fonts/${f}`)) });
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

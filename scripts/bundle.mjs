@@ -57,7 +57,7 @@ function formulasPlugin(source) {
     name: 'formulas',
     setup(b) {
       b.onResolve({ filter: new RegExp(`^${PRERENDERED}$`) }, () => ({ path: PRERENDERED, namespace: 'formulas' }));
-      b.onLoad({ filter: /.*/, namespace: 'formulas' }, () => ({ contents: source ?? 'export const PRERENDERED = {};', loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'formulas' }, () => ({ contents: source ?? 'export const PRERENDERED = {}; export const FIRST_FACES = [];', loader: 'js' }));
     },
   };
 }

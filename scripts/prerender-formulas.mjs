@@ -4,9 +4,10 @@
 // chapters the engine's core serves (CORE_CHAPTERS, whose first view does not wait for KaTeX)
 // and a few variants of each meet all of theirs. KaTeX's inline styles become data-s attributes
 // (typeset.js sets them through the CSSOM, which the strict CSP allows).
-//   prerenderFormulas(engine) → { tex: html } with the options createFormula passes to render.
+//   prerenderFormulas(engine) → { tex: html } with the options createFormula passes to render;
+//   firstFormulas(engine) → the TeX of the formulas a first view may show (FIRST_STAGES).
 import katex from 'katex';
-import { CORE_CHAPTERS } from '../web/engine-split.js';
+import { CORE_CHAPTERS, CORE_PRESETS } from '../web/engine-split.js';
 import { STAGES } from '../web/model/stage-table.js';
 
 const OPTIONS = { displayMode: true, throwOnError: true, output: 'htmlAndMathml' };
@@ -28,6 +29,20 @@ function traces(engine) {
   return out;
 }
 
+// The lesson's opening stages: the first views of the page, the element and the course examples
+// open on one of them (their fonts' glyphs come before the first paint, scripts/subset-fonts.mjs).
+export const FIRST_STAGES = ['x', 'q', 'k', 'v', 'scores'];
+
+export function firstFormulas(engine) {
+  const byId = new Map(STAGES.map((s) => [s.id, s]));
+  const texs = new Set();
+  for (const id of CORE_PRESETS) {
+    const trace = engine.run({ preset: id });
+    for (const stage of trace.stages.filter((st) => FIRST_STAGES.includes(st.id))) texs.add(byId.get(stage.id).formula(trace.config));
+  }
+  return [...texs];
+}
+
 const STYLE = /\sstyle=(?:"([^"]*)"|'([^']*)')/g;
 
 export function prerenderFormulas(engine) {
@@ -43,7 +58,8 @@ export function prerenderFormulas(engine) {
   return formulas;
 }
 
-/** The module the bundles import as attention-stepper:prerendered-formulas. */
-export function prerenderedModule(formulas) {
-  return `// Made by scripts/prerender-formulas.mjs.\nexport const PRERENDERED = ${JSON.stringify(formulas)};\n`;
+/** The module the bundles import as attention-stepper:prerendered-formulas; faces: the font
+ * files (dist/ paths) of the first stages' formulas (scripts/subset-fonts.mjs). */
+export function prerenderedModule(formulas, faces = []) {
+  return `// Made by scripts/prerender-formulas.mjs.\nexport const PRERENDERED = ${JSON.stringify(formulas)};\nexport const FIRST_FACES = ${JSON.stringify(faces)};\n`;
 }

@@ -3,24 +3,23 @@
 // examples runs, and attention-wasm.rest.wasm, the others. The browser fetches the core before the
 // first paint and the rest after it (web/engine-split.js). Which functions are "run" is measured:
 // an instrumented copy drives the page's own first-view actions in node (presets, models, the run,
-// each head pruned alone, the KV calculator) for every example of CORE_CHAPTERS and a few edits,
-// and writes wasm-split's profile. Then the two parts are checked against the whole module: every
+// each head pruned alone, the KV calculator) for every example of CORE_PRESETS, as it opens, and
+// writes wasm-split's profile. Edits are left out: a reader makes them after the first paint,
+// when the rest is on its way (one made before it is in fetches the rest at once). Then the two parts are checked against the whole module: every
 // preset's trace, and an explained cell, bit for bit.
 //   splitWasm({ dist, work }) → { core, rest } (bytes of each file)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { editField, pruneEachOf, runForm, sizeTable } from '../web/app/actions.js';
+import { pruneEachOf, runForm, sizeTable } from '../web/app/actions.js';
 import { wrapEngine } from '../web/engine-api.js';
-import { CORE_CHAPTERS, CORE_FILE, REST_FILE, instantiateSplit } from '../web/engine-split.js';
+import { CORE_FILE, CORE_PRESETS, REST_FILE, instantiateSplit } from '../web/engine-split.js';
 import { DEFAULT_CALCULATOR } from '../web/model/kv-calculator.js';
-import { catalogFrom, presetsOf } from '../web/model/presets.js';
+import { catalogFrom } from '../web/model/presets.js';
 import { presetForm } from '../web/state/form.js';
 
 const FEATURES = '--all-features'; // parse what the module uses (SIMD, bulk memory, …); add nothing
-// Edits a reader makes on a first view, beyond the examples as they are.
-const EDITS = [['causal', true], ['causal', false], ['noScale', true], ['outputProjection', false], ['prunedHeads', '1'], ['heads', '1']];
 
 function wasmSplit(args) {
   execFileSync('wasm-split', [FEATURES, ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -45,15 +44,7 @@ async function writeProfile(factory, instrumented, profile) {
   });
   const engine = wrapEngine(module);
   const catalog = catalogFrom(engine);
-  for (const chapter of CORE_CHAPTERS) {
-    for (const preset of presetsOf(catalog, chapter)) {
-      const s = firstView(engine, catalog, presetForm(catalog, preset.id));
-      for (const [field, value] of EDITS) {
-        const edited = editField(engine, catalog, s, field, value, null);
-        if (edited.trace) firstView(engine, catalog, edited.form);
-      }
-    }
-  }
+  for (const id of CORE_PRESETS) firstView(engine, catalog, presetForm(catalog, id));
   const size = 1 << 16;
   const at = module._malloc(size);
   const written = instance.exports.__write_profile(at, size);

@@ -4,7 +4,11 @@
 // explain-a-number line, a formula the build did not meet). Made from KaTeX's TrueType files:
 // glyphs not kept are emptied (glyph ids, metrics and cmap stay as they are, so nothing else
 // changes), glyph names dropped (post 3.0), and the result wrapped as WOFF 2.0 (brotli, no glyf transform).
-//   subsetFonts(prerendered, fontsDir, outDir) → the CSS to append to katex.min.css
+// Two faces a font: the glyphs of the first formulas (those a first view shows), and the others'
+// glyphs in a later face, which the first paint does not wait for (unicode-range: a browser
+// fetches a face only for characters it draws); web/typeset.js fetches the later faces after it.
+//   subsetFonts({ first, later }, fontsDir, outDir) → { css: the rules to append to katex.min.css,
+//   first: the first faces' file names }; first, later: the prerendered formulas' HTML
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
@@ -257,21 +261,39 @@ export function woff2(tablesMap, flavor = 0x00010000) {
 
 const hex = (c) => c.toString(16).toUpperCase();
 
+// One face of a font: KaTeX_<font>.<suffix>.woff2 in outDir → its @font-face rule.
+const faceFile = (font, suffix) => `KaTeX_${font}.${suffix}.woff2`;
+
+function face(font, ttf, codes, suffix, outDir) {
+  const file = faceFile(font, suffix);
+  writeFileSync(path.join(outDir, file), woff2(subsetTtf(ttf, codes)));
+  const { family, weight, style } = FAMILY(font);
+  return `@font-face{font-family:${family};src:url(fonts/${file}) format("woff2");font-weight:${weight};font-style:${style};unicode-range:${codes.map((c) => `U+${hex(c)}`).join(',')}}`;
+}
+
 /**
- * Writes KaTeX_<font>.subset.woff for each font the formulas use into outDir (beside KaTeX's
- * fonts) → the @font-face rules to append to katex.min.css, or '' when there is nothing.
+ * Writes KaTeX_<font>.subset.woff2 (the first formulas' glyphs) and KaTeX_<font>.later.woff2
+ * (the other formulas' glyphs, and the zero-width space) for each font they use into outDir
+ * (beside KaTeX's fonts) → { css: the @font-face rules to append to katex.min.css, first: the
+ * .subset.woff2 files }. Only the zero-width space may be in both faces: where the first formulas draw it. A
+ * browser takes a character from the last face declared that covers it, so the later face
+ * comes first.
  */
-export function subsetFonts(htmls, ttfDir, outDir) {
+export function subsetFonts({ first, later }, ttfDir, outDir) {
   const rules = [];
-  for (const [font, chars] of charsByFont(htmls)) {
+  const firstFiles = [];
+  const firstChars = charsByFont(first);
+  for (const [font, chars] of charsByFont([...first, ...later])) {
     const ttf = readFileSync(path.join(ttfDir, `KaTeX_${font}.ttf`));
     const have = cmapGlyphs(tables(ttf).get('cmap'));
-    const codes = [...chars].filter((c) => have.has(c) || ZERO_WIDTH.includes(c)).concat(ZERO_WIDTH).filter((c, i, all) => all.indexOf(c) === i).sort((a, b) => a - b);
-    if (!codes.length) continue;
-    const file = `KaTeX_${font}.subset.woff2`;
-    writeFileSync(path.join(outDir, file), woff2(subsetTtf(ttf, codes)));
-    const { family, weight, style } = FAMILY(font);
-    rules.push(`@font-face{font-family:${family};src:url(fonts/${file}) format("woff2");font-weight:${weight};font-style:${style};unicode-range:${codes.map((c) => `U+${hex(c)}`).join(',')}}`);
+    const kept = (c) => have.has(c) || ZERO_WIDTH.includes(c);
+    const early = [...(firstChars.get(font) ?? [])].filter(kept).sort((a, b) => a - b);
+    const rest = [...chars, ...ZERO_WIDTH].filter((c, i, all) => kept(c) && all.indexOf(c) === i && (!early.includes(c) || ZERO_WIDTH.includes(c)));
+    rules.push(face(font, ttf, rest.sort((a, b) => a - b), 'later', outDir));
+    if (early.some((c) => !ZERO_WIDTH.includes(c))) {
+      rules.push(face(font, ttf, early, 'subset', outDir));
+      firstFiles.push(faceFile(font, 'subset'));
+    }
   }
-  return rules.join('');
+  return { css: rules.join(''), first: firstFiles };
 }

@@ -5,7 +5,7 @@
 // attention-wasm.classic.js (the whole wasm inlined) with a plain <script>, which defines
 // createAttentionModule globally. A page that loaded that script itself gets its engine.
 import { wrapEngine } from './engine-api.js';
-import { instantiateSplit } from './engine-split.js';
+import { instantiateSplit, prefetchCore } from './engine-split.js';
 
 export { CORE_CHAPTERS } from './engine-split.js';
 
@@ -29,6 +29,7 @@ function loadFactoryScript() {
 
 async function loadSplit() {
   const factoryUrl = new URL(ES_FACTORY_FILE, SCRIPT_URL).href;
+  prefetchCore(factoryUrl); // the core's bytes and the factory's script arrive side by side
   const { default: factory } = await import(factoryUrl);
   const split = await instantiateSplit(factory, factoryUrl);
   return { engine: wrapEngine(split.module), rest: () => split.loadRest() };

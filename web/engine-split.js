@@ -8,17 +8,41 @@
 export const CORE_FILE = 'attention-wasm.core.wasm';
 export const REST_FILE = 'attention-wasm.rest.wasm';
 
-// The chapters whose examples scripts/split-wasm.mjs runs to choose the core's functions: their
-// first view needs nothing from the rest. Other chapters wait for the rest before running.
+// The examples whose first view (as they open, before any edit) scripts/split-wasm.mjs runs to
+// choose the core's functions: the lesson's three. Their first view needs nothing from the rest;
+// any other first view waits for the rest before running (else its first call of a function
+// the core lacks would fetch the rest synchronously).
+export const CORE_PRESETS = ['lesson-multi-head', 'lesson-self-attention', 'lesson-causal'];
+// Their chapter, whose formulas the build typesets (scripts/prerender-formulas.mjs).
 export const CORE_CHAPTERS = ['attention'];
 
 const tableOf = (instance) => Object.values(instance.exports).find((v) => v instanceof WebAssembly.Table);
+
+// Responses asked for before the factory is in (prefetchCore), by URL: each is used once.
+const early = new Map();
+
+/** Starts fetching the core beside baseUrl now, e.g. while the factory's script is on its way;
+ * instantiateSplit then takes this response. */
+export function prefetchCore(baseUrl) {
+  const url = new URL(CORE_FILE, baseUrl).href;
+  if (!early.has(url)) {
+    const response = fetch(url);
+    response.catch(() => {}); // a failure surfaces when instantiateUrl awaits it
+    early.set(url, response);
+  }
+}
+
+function fetchOnce(url) {
+  const response = early.get(url) ?? fetch(url);
+  early.delete(url);
+  return response;
+}
 
 // instantiateStreaming compiles while the bytes arrive; a server that does not send .wasm as
 // application/wasm gets the plain fetch-then-compile instead.
 async function instantiateUrl(url, imports) {
   try {
-    return await WebAssembly.instantiateStreaming(fetch(url), imports);
+    return await WebAssembly.instantiateStreaming(fetchOnce(url), imports);
   } catch {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

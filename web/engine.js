@@ -4,7 +4,7 @@
 // loadEngine() → { engine, rest() }: in a browser the engine as soon as the core of its split
 // WebAssembly is in (engine-split.js), and rest() → a promise of the rest; the page paints its
 // first stage in between. Every call works before rest() resolves (a placeholder fetches what
-// is missing), but the core's chapters (CORE_CHAPTERS) need nothing more.
+// is missing), but the first views of the core's examples (CORE_PRESETS) need nothing more.
 import createAttentionModule from './attention-wasm.mjs';
 import { wrapEngine } from './engine-api.js';
 import { instantiateSplit } from './engine-split.js';

@@ -5,13 +5,14 @@
 // (later/load.js: the export menu's files) load after that paint, and body[data-ready] says
 // all three are in.
 
-import { CORE_CHAPTERS, loadEngine } from './engine.js';
+import { loadEngine } from './engine.js';
+import { CORE_PRESETS } from './engine-split.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
 import { loadLater } from './later/load.js';
-import { createTypesetter } from './typeset.js';
+import { createTypesetter, preloadFirstFaces } from './typeset.js';
 
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const themeNow = () => (darkQuery.matches ? 'dark' : 'light');
@@ -30,6 +31,7 @@ function writeHash(catalog, s) {
 
 async function start() {
   mark('script');
+  preloadFirstFaces(SCRIPT_URL);
   const app = document.getElementById('app');
   let loaded;
   try {
@@ -42,7 +44,7 @@ async function start() {
   mark('engine');
   const catalog = catalogFrom(engine);
   const wanted = stateFromHash(catalog, window.location.hash);
-  if (!CORE_CHAPTERS.includes(wanted.form.chapter)) await rest();
+  if (!CORE_PRESETS.includes(wanted.form.preset)) await rest(); // its first view needs the rest
   const typesetter = createTypesetter(SCRIPT_URL);
   const stepper = mountStepper(app, { engine, catalog, katex: typesetter, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
   mark('mounted');

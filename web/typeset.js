@@ -4,9 +4,13 @@
 // page) loads after the first paint, for explain-a-number's lines and any formula the build did
 // not meet. Until it is in, such a formula shows its TeX and is typeset when KaTeX arrives.
 //   createTypesetter(baseUrl) → { render(tex, root, options), load() }: render has
-//   katex.render's signature and throws its errors once KaTeX is in; load() → a promise of KaTeX.
+//   katex.render's signature and throws its errors once KaTeX is in; load() → a promise of KaTeX,
+//   and it fetches the later faces of the formulas' fonts (scripts/subset-fonts.mjs: the first
+//   paint fetched only the first stages' glyphs), so that a later stage does not wait for them.
+//   preloadFirstFaces(baseUrl): asks for the first stages' faces now, before a formula is laid
+//   out (over http; from file:// the fonts come when the formula asks).
 
-import { PRERENDERED } from 'attention-stepper:prerendered-formulas';
+import { FIRST_FACES, PRERENDERED } from 'attention-stepper:prerendered-formulas';
 
 const KATEX_FILE = 'attention-stepper-katex.js';
 const GLOBAL = 'attentionStepperKatex';
@@ -51,6 +55,26 @@ function typesetWaiting() {
   }
 }
 
+export function preloadFirstFaces(baseUrl) {
+  if (typeof document === 'undefined' || new URL(baseUrl).protocol === 'file:') return;
+  for (const file of FIRST_FACES) {
+    const href = new URL(file, baseUrl).href;
+    if ([...document.querySelectorAll('link[rel="preload"][as="font"]')].some((l) => l.href === href)) continue;
+    const link = document.createElement('link');
+    Object.assign(link, { rel: 'preload', as: 'font', type: 'font/woff2', crossOrigin: 'anonymous', href });
+    document.head.append(link);
+  }
+}
+
+// The build's small KaTeX faces (a unicode-range of their own; KaTeX's whole fonts have none)
+// that no formula has asked for yet.
+function loadLaterFaces() {
+  if (typeof document === 'undefined' || !document.fonts?.forEach) return;
+  document.fonts.forEach((face) => {
+    if (/KaTeX_/.test(face.family) && face.unicodeRange !== 'U+0-10FFFF' && face.status === 'unloaded') face.load().catch(() => {});
+  });
+}
+
 function loadKatex(baseUrl) {
   katex ??= globalThis[GLOBAL] ?? null;
   if (katex) return Promise.resolve(katex);
@@ -80,6 +104,10 @@ export function createTypesetter(baseUrl) {
       loadKatex(baseUrl).catch(() => {}); // the TeX stays readable if KaTeX cannot load
       return undefined;
     },
-    load: () => loadKatex(baseUrl),
+    load() {
+      const loaded = loadKatex(baseUrl);
+      loaded.then(loadLaterFaces, () => {}); // once the script is in: well after the first paint
+      return loaded;
+    },
   };
 }

@@ -7,7 +7,7 @@
 import { loadEngine } from '../engine.js';
 import { loadLater } from '../later/load.js';
 import { catalogFrom } from '../model/presets.js';
-import { createTypesetter } from '../typeset.js';
+import { createTypesetter, preloadFirstFaces } from '../typeset.js';
 
 const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
 
@@ -18,7 +18,8 @@ export function assetUrl(file) {
 
 export const STYLESHEETS = ['vendor/katex/katex.min.css', 'attention-stepper.css'];
 
-// Chromium ignores @font-face inside shadow roots: KaTeX's fonts must be declared in the document.
+// Chromium ignores @font-face inside shadow roots: KaTeX's fonts must be declared in the document
+// (and the first stages' faces asked for at once).
 export function addDocumentFonts() {
   if (document.querySelector('link[data-attention-stepper="katex"]')) return;
   const link = document.createElement('link');
@@ -26,6 +27,7 @@ export function addDocumentFonts() {
   link.href = assetUrl('vendor/katex/katex.min.css');
   link.dataset.attentionStepper = 'katex';
   document.head.append(link);
+  preloadFirstFaces(SCRIPT_URL);
 }
 
 let shared = null;
