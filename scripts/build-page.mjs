@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
 import { skipDataUriFetch } from './patch-classic.mjs';
-import { firstFormulas, prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
+import { firstFormulas, laterModule, prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
 import { splitWasm } from './split-wasm.mjs';
 import { subsetFonts } from './subset-fonts.mjs';
 
@@ -91,7 +91,9 @@ const html = (texs) => texs.filter((tex) => tex in formulas).map((tex) => formul
 const later = Object.keys(formulas).filter((tex) => !first.includes(tex));
 const subsets = subsetFonts({ first: html(first), later: html(later) }, path.join(katex, 'fonts'), path.join(vendor, 'fonts'));
 writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets.css);
-// The bundles typeset from the prerendered module, which also names the first faces (to preload).
-await bundle({ web, dist, formulas: prerenderedModule(formulas, subsets.first.map((f) => `vendor/katex/fonts/${f}`)) });
+// The first bundles hold the opening stages' formulas and name their faces (to preload them);
+// the later script holds the other formulas.
+const some = (texs) => Object.fromEntries(texs.filter((tex) => tex in formulas).map((tex) => [tex, formulas[tex]]));
+await bundle({ web, dist, formulas: prerenderedModule(some(first), subsets.first.map((f) => `vendor/katex/fonts/${f}`)), laterFormulas: laterModule(some(later)) });
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

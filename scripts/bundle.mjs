@@ -17,6 +17,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 const PRERENDERED = 'attention-stepper:prerendered-formulas';
+const LATER_FORMULAS = 'attention-stepper:later-formulas';
 
 // './engine.js' → the classic engine, or left as an import of the engine beside the bundle.
 function enginePlugin(web, mode) {
@@ -35,6 +36,10 @@ function enginePlugin(web, mode) {
 const LATER = {
   'app/export-data.js': 'later/export-data.js',
   'views/export-menu.js': 'later/export-menu.js',
+  'views/chapter-panel.js': 'later/views.js',
+  'views/kv-calculator.js': 'later/views.js',
+  'views/pruning.js': 'later/views.js',
+  'views/explain-panel.js': 'later/views.js',
 };
 
 function laterPlugin(web) {
@@ -51,22 +56,27 @@ function laterPlugin(web) {
   };
 }
 
-// The prerendered formulas' module: the build's text, or none (every formula then waits for KaTeX).
-function formulasPlugin(source) {
+// The prerendered formulas' modules: the build's text, or none (every formula then waits for
+// KaTeX). PRERENDERED for the first bundles, LATER_FORMULAS for the later script.
+function formulasPlugin(first, later) {
+  const sources = {
+    [PRERENDERED]: first ?? 'export const PRERENDERED = {}; export const FIRST_FACES = [];',
+    [LATER_FORMULAS]: later ?? 'export const LATER_FORMULAS = {};',
+  };
   return {
     name: 'formulas',
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${PRERENDERED}$`) }, () => ({ path: PRERENDERED, namespace: 'formulas' }));
-      b.onLoad({ filter: /.*/, namespace: 'formulas' }, () => ({ contents: source ?? 'export const PRERENDERED = {}; export const FIRST_FACES = [];', loader: 'js' }));
+      b.onResolve({ filter: /^attention-stepper:/ }, (args) => (args.path in sources ? { path: args.path, namespace: 'formulas' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'formulas' }, (args) => ({ contents: sources[args.path], loader: 'js' }));
     },
   };
 }
 
 const COMMON = { bundle: true, target: ['es2020', 'chrome100', 'firefox100', 'safari15'], legalComments: 'none', logLevel: 'warning', minify: true };
 
-/** Writes the bundles into dist; formulas: the prerendered module's source (or null). */
-export async function bundle({ web, dist, formulas = null }) {
-  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas), laterPlugin(web)];
+/** Writes the bundles into dist; formulas, laterFormulas: the prerendered modules' sources (or null). */
+export async function bundle({ web, dist, formulas = null, laterFormulas = null }) {
+  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas, laterFormulas), laterPlugin(web)];
   const classic = { ...COMMON, format: 'iife', plugins: plugins('classic'), define: { ATTENTION_STEPPER_CLASSIC: 'true' }, logOverride: { 'empty-import-meta': 'silent' } };
   await Promise.all([
     build({ ...COMMON, format: 'esm', plugins: plugins('esm'), define: { ATTENTION_STEPPER_CLASSIC: 'false' }, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.js') }),

@@ -5,9 +5,11 @@
 // and a few variants of each meet all of theirs. KaTeX's inline styles become data-s attributes
 // (typeset.js sets them through the CSSOM, which the strict CSP allows).
 //   prerenderFormulas(engine) → { tex: html } with the options createFormula passes to render;
-//   firstFormulas(engine) → the TeX of the formulas a first view may show (FIRST_STAGES).
+//   firstFormulas(engine) → the TeX of the formulas a first view may show (FIRST_STAGES);
+//   prerenderedModule(first, faces), laterModule(later) → the bundles' modules (scripts/bundle.mjs).
 import katex from 'katex';
 import { CORE_CHAPTERS, CORE_PRESETS } from '../web/engine-split.js';
+import { FIRST_STAGES } from '../web/later/first-view.js';
 import { STAGES } from '../web/model/stage-table.js';
 
 const OPTIONS = { displayMode: true, throwOnError: true, output: 'htmlAndMathml' };
@@ -29,10 +31,8 @@ function traces(engine) {
   return out;
 }
 
-// The lesson's opening stages: the first views of the page, the element and the course examples
-// open on one of them (their fonts' glyphs come before the first paint, scripts/subset-fonts.mjs).
-export const FIRST_STAGES = ['x', 'q', 'k', 'v', 'scores'];
-
+// The formulas of the lesson's opening stages (FIRST_STAGES: web/later/first-view.js): the first
+// bundles hold them, and their fonts' glyphs come before the first paint (scripts/subset-fonts.mjs).
 export function firstFormulas(engine) {
   const byId = new Map(STAGES.map((s) => [s.id, s]));
   const texs = new Set();
@@ -62,4 +62,9 @@ export function prerenderFormulas(engine) {
  * files (dist/ paths) of the first stages' formulas (scripts/subset-fonts.mjs). */
 export function prerenderedModule(formulas, faces = []) {
   return `// Made by scripts/prerender-formulas.mjs.\nexport const PRERENDERED = ${JSON.stringify(formulas)};\nexport const FIRST_FACES = ${JSON.stringify(faces)};\n`;
+}
+
+/** The later script's module (web/later/index.js): the formulas the first bundles leave out. */
+export function laterModule(formulas) {
+  return `// Made by scripts/prerender-formulas.mjs.\nexport const LATER_FORMULAS = ${JSON.stringify(formulas)};\n`;
 }

@@ -6,11 +6,11 @@
 // all three are in.
 
 import { loadEngine } from './engine.js';
-import { CORE_PRESETS } from './engine-split.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
+import { paintsFirst } from './later/first-view.js';
 import { loadLater } from './later/load.js';
 import { createTypesetter, preloadFirstFaces } from './typeset.js';
 
@@ -44,7 +44,7 @@ async function start() {
   mark('engine');
   const catalog = catalogFrom(engine);
   const wanted = stateFromHash(catalog, window.location.hash);
-  if (!CORE_PRESETS.includes(wanted.form.preset)) await rest(); // its first view needs the rest
+  if (!paintsFirst(wanted)) await Promise.all([rest(), loadLater()]); // this first view needs them
   const typesetter = createTypesetter(SCRIPT_URL);
   const stepper = mountStepper(app, { engine, catalog, katex: typesetter, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
   mark('mounted');

@@ -1,8 +1,9 @@
 // Formulas without KaTeX's runtime before the first paint. The stage table's formulas come
 // typeset at build time (scripts/prerender-formulas.mjs: KaTeX's own HTML and MathML for every
-// formula the examples show); KaTeX itself (attention-stepper-katex.js, one classic script per
-// page) loads after the first paint, for explain-a-number's lines and any formula the build did
-// not meet. Until it is in, such a formula shows its TeX and is typeset when KaTeX arrives.
+// formula the examples show): the opening stages' in this bundle, the others in the later script
+// (later/load.js); KaTeX itself (attention-stepper-katex.js, one classic script per page) loads
+// after the first paint, for explain-a-number's lines and any formula the build did not meet.
+// Until its HTML or KaTeX is in, a formula shows its TeX and is typeset when they arrive.
 //   createTypesetter(baseUrl) → { render(tex, root, options), load() }: render has
 //   katex.render's signature and throws its errors once KaTeX is in; load() → a promise of KaTeX,
 //   and it fetches the later faces of the formulas' fonts (scripts/subset-fonts.mjs: the first
@@ -11,6 +12,7 @@
 //   out (over http; from file:// the fonts come when the formula asks).
 
 import { FIRST_FACES, PRERENDERED } from 'attention-stepper:prerendered-formulas';
+import { laterNow, loadLater } from './later/load.js';
 
 const KATEX_FILE = 'attention-stepper-katex.js';
 const GLOBAL = 'attentionStepperKatex';
@@ -37,18 +39,25 @@ function parsePrerendered(html) {
 }
 
 function prerendered(tex) {
-  const html = PRERENDERED[tex];
+  const html = PRERENDERED[tex] ?? laterNow()?.formulas[tex];
   if (html === undefined) return null;
   if (!fragments.has(tex)) fragments.set(tex, parsePrerendered(html));
   return fragments.get(tex).cloneNode(true);
 }
 
+// Typesets what waits and can be typeset now: from the later script's HTML, else with KaTeX.
 function typesetWaiting() {
   for (const [root, [tex, options]] of waiting) {
+    if (!root.isConnected || root.dataset.tex !== tex) { // redrawn or gone meanwhile
+      waiting.delete(root);
+      continue;
+    }
+    const ready = options.displayMode ? prerendered(tex) : null;
+    if (!ready && !katex) continue;
     waiting.delete(root);
-    if (!root.isConnected || root.dataset.tex !== tex) continue; // redrawn or gone meanwhile
     try {
-      katex.render(tex, root, options);
+      if (ready) root.replaceChildren(ready);
+      else katex.render(tex, root, options);
     } catch (error) {
       root.dataset.error = error.message; // the TeX stays, as createFormula shows it
     }
@@ -101,7 +110,10 @@ export function createTypesetter(baseUrl) {
       if (katex) return katex.render(tex, root, options);
       root.textContent = tex;
       waiting.set(root, [tex, options]);
-      loadKatex(baseUrl).catch(() => {}); // the TeX stays readable if KaTeX cannot load
+      // The later script may hold its HTML; if not (or it cannot load), KaTeX. The TeX stays
+      // readable if neither can.
+      const later = options.displayMode && !laterNow() ? loadLater().then(typesetWaiting) : Promise.resolve();
+      later.catch(() => {}).then(() => waiting.has(root) && loadKatex(baseUrl)).catch(() => {});
       return undefined;
     },
     load() {

@@ -37,14 +37,16 @@ const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => se
 
 /**
  * One engine (one WASM instance), its catalog and one typesetter for every element on the page:
- * { engine, catalog, typesetter, rest() }, rest() → a promise of the engine's rest (engine.js).
+ * { engine, catalog, typesetter, rest() }, rest() → a promise of the engine's rest (engine.js)
+ * and the later script (later/load.js): what a first view beyond later/first-view.js needs.
  * The rest, KaTeX and the later script start loading after the first elements' paint.
  */
 export function sharedEngine() {
   shared ??= loadEngine().then(({ engine, rest }) => {
     const typesetter = createTypesetter(SCRIPT_URL);
     afterPaint().then(() => Promise.all([rest(), typesetter.load(), loadLater()])).catch(() => {});
-    return { engine, catalog: catalogFrom(engine), typesetter, rest };
+    const whole = () => Promise.all([rest(), loadLater()]).then(() => undefined);
+    return { engine, catalog: catalogFrom(engine), typesetter, rest: whole };
   });
   return shared;
 }

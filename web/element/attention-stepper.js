@@ -6,7 +6,7 @@
 import { runForm } from '../app/actions.js';
 import { mountStepper } from '../app/mount-stepper.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
-import { CORE_PRESETS } from '../engine-split.js';
+import { paintsFirst } from '../later/first-view.js';
 import { el } from '../views/dom.js';
 import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.js';
 
@@ -134,8 +134,8 @@ export class AttentionStepper extends HTMLElement {
     this._catalog = shared.catalog;
     const read = readAttributes(shared.catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._refuse('This attention stepper has attributes it cannot use:', read.errors);
-    if (!CORE_PRESETS.includes(read.wanted.form.preset)) {
-      await shared.rest(); // this view's first run needs code from the engine's rest
+    if (!paintsFirst(read.wanted)) {
+      await shared.rest(); // this first view needs the engine's rest and the later script
       if (this._pending || !this.isConnected) return;
     }
     this._mount(shared, read);

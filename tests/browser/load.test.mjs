@@ -1,0 +1,141 @@
+// What loads when, in headless Chromium under the strict CSP: the first stage (the page's and a
+// course page element's) is painted, its formula typeset in its fonts, while everything meant for
+// after the first paint is held back (the engine's rest, KaTeX, the later script, the later font
+// faces); once they are let through, what they bring works: the export menu (also when it was
+// opened before they arrived), explain-a-number, head pruning. A first view beyond the opening
+// stages waits for the later script and is whole when it is first painted.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import { formatCell } from '../../web/model/format.js';
+import { CSP, newPage, setup } from './harness.mjs';
+
+let env;
+
+before(async () => {
+  env = await setup();
+});
+
+after(async () => {
+  await env?.close();
+});
+
+// Loaded after the first paint: held until release() (every request for them waits).
+const LATER = /\/(attention-wasm\.rest\.wasm|attention-stepper-katex\.js|attention-stepper-later\.js|vendor\/katex\/fonts\/[^/]*\.later\.woff2)$/;
+
+async function holdLater(context) {
+  const held = [];
+  const asked = new Set();
+  let open = false;
+  await context.route(LATER, (route) => {
+    asked.add(new URL(route.request().url()).pathname);
+    if (open) route.continue();
+    else held.push(route);
+  });
+  return {
+    asked,
+    release() {
+      open = true;
+      for (const route of held.splice(0)) route.continue();
+    },
+  };
+}
+
+async function until(check, what, ms = 20_000) {
+  for (const end = Date.now() + ms; !check(); await new Promise((done) => setTimeout(done, 50))) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+  }
+}
+
+const resultOf = (page, scope) => page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+
+// The KaTeX faces the document has loaded (family and range), as the first paint needs them.
+const loadedFaces = (page) => page.evaluate(async () => {
+  await document.fonts.ready;
+  return [...document.fonts].filter((f) => /KaTeX/.test(f.family) && f.status === 'loaded').map((f) => f.family);
+});
+
+test('index.html: the first stage is painted, typeset in its fonts, with the later files held back; then the export menu, explain and pruning work', async () => {
+  const { page, context } = await newPage(env);
+  const later = await holdLater(context);
+  await page.goto(env.server.url);
+  await page.waitForSelector('body[data-stage="x"] #figure .is-result td.hm-cell');
+  const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
+  assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
+  assert.ok(await page.$('#formula .katex .katex-html'), 'the formula is typeset (the build\u2019s HTML), not TeX');
+  assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math'], 'the formula\u2019s faces are in');
+  assert.equal(await page.evaluate(() => typeof window.attentionStepperLater), 'undefined', 'the later script is held');
+  assert.ok(await page.$('.export-toggle'), 'the export button is part of the first paint');
+  await until(() => later.asked.has('/attention-stepper-later.js'), 'the page asks for the later script after its first paint');
+  // Pressed before the later script is in: the menu waits for its files and then opens.
+  await page.click('.export-toggle');
+  assert.equal(await page.$eval('.export-panel', (p) => p.hidden), true, 'not open without its files');
+  later.release();
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('.export-panel:not([hidden]) .export-file[data-format="json"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.export-file[data-format="json"]')]);
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual([doc.id, doc.shape, doc.values.flat()], ['x', [...x.shape], Array.from(x.values)], 'the JSON is the engine\u2019s stage');
+  assert.match(await page.inputValue('#export-link'), /^http:\/\/127\.0\.0\.1:\d+\/#.*preset=lesson-multi-head&stage=x$/);
+  await page.keyboard.press('Escape');
+  // Explain-a-number and head pruning come with the later script.
+  await page.evaluate(() => { window.location.hash = '#preset=lesson-multi-head&stage=scores&head=0'; });
+  await page.waitForSelector('body[data-stage="scores"]');
+  await page.click('#figure .is-result td.hm-cell');
+  await page.waitForSelector('#explain .explain-panel:not([hidden])');
+  await page.evaluate(() => { window.location.hash = '#preset=lesson-multi-head&stage=output'; });
+  await page.waitForSelector('body[data-stage="output"]');
+  await page.waitForSelector('#pruning .pruning .head-button');
+  await page.waitForSelector('#formula .katex .katex-html');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+test('a first view beyond the opening stages waits for the later script: its panels and formula are there when it is first painted', async () => {
+  const { page, context } = await newPage(env);
+  await context.addInitScript(() => {
+    // At the first frame that shows a stage: is the later script in, is the formula typeset?
+    const look = () => {
+      if (!document.body?.dataset.stage) return requestAnimationFrame(look);
+      window.firstLook = { later: typeof window.attentionStepperLater, katex: Boolean(document.querySelector('#formula .katex .katex-html')), pruning: document.querySelector('#pruning')?.textContent ?? '' };
+      return undefined;
+    };
+    requestAnimationFrame(look);
+  });
+  await page.goto(`${env.server.url}#preset=lesson-multi-head&stage=output`);
+  await page.waitForFunction(() => window.firstLook);
+  const look = await page.evaluate(() => window.firstLook);
+  assert.equal(look.later, 'object');
+  assert.ok(look.katex, 'the formula typeset at the first paint');
+  assert.match(look.pruning, /head 3/, 'the pruning switches at the first paint');
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+test('a course page element paints its first stage with the later files held back; its export menu works once they are in', async () => {
+  const { page, context } = await newPage(env);
+  const later = await holdLater(context);
+  await context.route(`${env.server.url}examples/one.html`, (route) => route.fulfill({ status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
+    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title><link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head><body><main><attention-stepper id="s" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights" controls="compact"></attention-stepper></main></body></html>' }));
+  await page.goto(`${env.server.url}examples/one.html`);
+  await page.waitForSelector('#s[data-ready="true"][data-stage="scores"]');
+  await page.waitForSelector('#s .figure-slot.is-result td.hm-cell');
+  const scores = env.engine.run({ preset: 'lesson-self-attention' }).stages.find((s) => s.id === 'scores');
+  assert.deepEqual(await resultOf(page, '#s'), Array.from(scores.values, formatCell));
+  assert.ok(await page.$('#s #formula .katex .katex-html'), 'typeset');
+  assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_Main', 'KaTeX_Math']);
+  assert.equal(await page.evaluate(() => typeof window.attentionStepperLater), 'undefined', 'the later script is held');
+  later.release();
+  await page.waitForFunction(() => typeof window.attentionStepperLater === 'object');
+  await page.click('#s .export-toggle');
+  await page.waitForSelector('#s .export-file[data-format="json"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#s .export-file[data-format="json"]')]);
+  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual([doc.id, doc.values.flat()], ['scores', Array.from(scores.values)]);
+  await page.click('#s .step-next');
+  await page.waitForSelector('#s[data-stage="scaled"]');
+  await page.waitForSelector('#s #formula .katex .katex-html');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
