@@ -1,7 +1,8 @@
 // The export menu's data for the current state: the files it offers (named, made only when
 // asked for), a link to this stage and an <attention-stepper> snippet. Built on every render,
-// but cheap: the files themselves are made by save(format) when a button is pressed.
-//   exportMenuData(s, view, catalog, within) → { formats, link, snippet, save(format) }
+// but cheap: the files themselves are made by save(format) when a button is pressed, the link
+// and the snippet by link() and snippet() when the menu is open.
+//   exportMenuData(s, view, catalog, within) → { formats, link(), snippet(), save(format) }
 // within: a node of the stepper (is it in an element's shadow root? where to put the <a>).
 
 import { assetUrl } from '../element/assets.js';
@@ -32,7 +33,8 @@ async function save(format, ctx, within) {
 export function exportMenuData(s, view, catalog, within) {
   const step = s.steps[s.step];
   const where = { stage: step.id, head: step.head === null ? null : currentHead(s.steps, s.step, s.head), step: step.step };
-  const attrs = elementAttributes(catalog, s.form, where);
+  let attrs = null;
+  const attributes = () => (attrs ??= elementAttributes(catalog, s.form, where));
   const ctx = {
     stage: step.stage,
     view,
@@ -46,8 +48,8 @@ export function exportMenuData(s, view, catalog, within) {
   const base = fileBase(ctx);
   return {
     formats: FORMATS.map((f) => ({ id: f.id, label: f.label, hint: f.hint, filename: `${base}.${f.ext}` })),
-    link: linkTo(s, catalog, attrs, where, within),
-    snippet: elementSnippet(attrs),
+    link: () => linkTo(s, catalog, attributes(), where, within),
+    snippet: () => elementSnippet(attributes()),
     save: (format) => save(format, ctx, within),
   };
 }

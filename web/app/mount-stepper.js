@@ -39,6 +39,7 @@ import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
 import { createExportMenu } from '../views/export-menu.js';
+import { afterPaint } from '../views/dom.js';
 import { exportMenuData } from './export-data.js';
 import { createQuiz } from '../views/quiz.js';
 
@@ -84,7 +85,24 @@ function renderHeading(parts, marker, view, chapter) {
   marker.dataset.step = view.step ?? '';
 }
 
-function renderChapter(parts, views, catalog, s, head) {
+// The panels' engine figures (each head pruned alone, the KV calculator's sizes), asked for
+// only when their panel is shown, once per trace and calculator input: a config change whose
+// stage shows neither panel costs no engine call for them.
+function createPanelFigures(engine, catalog) {
+  let key = [];
+  let memo = {};
+  const once = (s, name, make) => {
+    if (key[0] !== s.trace || key[1] !== s.calc) [key, memo] = [[s.trace, s.calc], {}];
+    if (!(name in memo)) memo[name] = make();
+    return memo[name];
+  };
+  return {
+    pruneEach: (s) => once(s, 'pruneEach', () => act.pruneEachOf(engine, s.spec, s.trace.config)),
+    calculator: (s) => once(s, 'calculator', () => act.sizeTable(engine, catalog, s.calc, s.trace.config)),
+  };
+}
+
+function renderChapter(parts, views, catalog, s, head, figures) {
   const chapter = chapterById(s.form.chapter);
   const config = s.trace.config;
   views.chapterPicker.update({ chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })) });
@@ -92,17 +110,18 @@ function renderChapter(parts, views, catalog, s, head) {
   const step = s.steps[s.step];
   views.chapterPanel.update(panelView({ chapterId: chapter.id, config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel, steps: s.steps, index: s.step }));
   views.timeSlider.update(timeView(s.steps, s.step, config, s.tokens));
-  views.calculator.update(chapter.panel === 'decode' ? s.calculator : null);
-  views.pruning.update(pruningView(config, stageById(step.id), s.pruneEach));
+  views.calculator.update(chapter.panel === 'decode' ? figures.calculator(s) : null);
+  const entry = stageById(step.id);
+  views.pruning.update(pruningView(config, entry, entry.view?.pruning ? figures.pruneEach(s) : null));
 }
 
-function renderStage(parts, views, catalog, marker, s) {
+function renderStage(parts, views, catalog, marker, s, figures) {
   const config = s.trace.config;
   const head = currentHead(s.steps, s.step, s.head);
   const ctx = { trace: s.trace, tokens: s.tokens, theme: s.theme, selection: s.selection, explained: s.explained, showContributions: s.showContributions, preset: s.preset, models: catalog.models };
   const view = stageView(s.steps, s.step, ctx);
   renderHeading(parts, marker, view, s.form.chapter);
-  renderChapter(parts, views, catalog, s, head);
+  renderChapter(parts, views, catalog, s, head, figures);
   views.stepper.update(progressView(s.steps, s.step, config));
   views.headPicker.update(headPickerView(config.numHeads, head));
   views.stageList.update(stageListView(s.steps, s.step, s.head, config));
@@ -112,7 +131,7 @@ function renderStage(parts, views, catalog, marker, s) {
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
   views.sumFigure.update({ items: view.sumFigure ?? [] });
-  views.overview.update(view.overview);
+  afterPaint(views.overview, () => views.overview.update(view.overview?.() ?? null)); // below the figure: drawn after it
   views.exportMenu.update(exportMenuData(s, view, catalog, parts.exportMenu));
   const step = s.steps[s.step];
   const label = view.figure.find((i) => i.result)?.data.label ?? step.id;
@@ -144,10 +163,9 @@ function statusText(s) {
 
 export function mountStepper(root, { engine, catalog, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
   const parts = buildLayout(root, { controls });
-  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, calculator: null, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
-  let calc = DEFAULT_CALCULATOR;
-  // Every change of the trace resizes the calculator's own row and re-prunes each head alone.
-  const set = (patch) => store.set(patch.trace ? { ...patch, calculator: act.sizeTable(engine, catalog, calc, patch.trace.config), pruneEach: act.pruneEachOf(engine, patch.spec, patch.trace.config) } : patch);
+  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, calc: DEFAULT_CALCULATOR, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
+  const figures = createPanelFigures(engine, catalog);
+  const set = (patch) => store.set(patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
     pickChapter: (id) => set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
@@ -162,10 +180,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     pickHead: (head) => set(act.pickHead(store.get(), head)),
     pickTime: (time) => set(act.goToTime(store.get(), timeline(store.get().steps).indexOf(time))),
     slideTime: (position) => set(act.goToTime(store.get(), position)),
-    editCalculator: (field, value) => {
-      calc = { ...calc, [field]: value };
-      set({ calculator: act.sizeTable(engine, catalog, calc, store.get().trace?.config) });
-    },
+    editCalculator: (field, value) => set({ calc: { ...store.get().calc, [field]: value } }),
     togglePrune: (head) => set({ ...act.togglePrune(engine, catalog, store.get(), head, stages), loadedModel: null }),
     goToIndex,
     selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
@@ -181,7 +196,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
     parts.status.textContent = statusText(s);
     parts.status.hidden = !parts.status.textContent;
     if (!s.trace || !s.steps.length) return;
-    renderStage(parts, views, catalog, marker, s);
+    renderStage(parts, views, catalog, marker, s, figures);
     renderQuiz(parts, views, s);
     onChange(s, previous);
   }

@@ -3,7 +3,7 @@
 
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
-import { cellColours, rampGradient, sequentialColours, symmetricRange, headColourIndex } from './palette.js';
+import { cellColours, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 
@@ -12,6 +12,14 @@ export function transposed(values, rows, cols) {
   const out = new Float64Array(values.length);
   for (let i = 0; i < rows; i += 1) for (let j = 0; j < cols; j += 1) out[j * rows + i] = values[i * cols + j];
   return out;
+}
+
+// The transpose made once per matrix, so that the same matrix keeps the same values (a heatmap
+// given the very same values draws nothing again).
+const transposes = new WeakMap();
+function transposedOf(values, rows, cols) {
+  if (!transposes.has(values)) transposes.set(values, transposed(values, rows, cols));
+  return transposes.get(values);
 }
 
 // Token labels for a token axis (T, T_q, T_kv) when there is one per row or column.
@@ -77,12 +85,12 @@ export function matrixView(spec) {
   if (values.length !== rows * cols) {
     throw new Error(`matrix ${key}: ${values.length} values for shape (${rows}, ${cols})`);
   }
+  const range = rangeOf(values); // the transpose has the same range
   if (spec.transpose) {
-    values = transposed(values, rows, cols);
+    values = transposedOf(values, rows, cols);
     [rows, cols] = [cols, rows];
     axes = [axes[1], axes[0]];
   }
-  const range = symmetricRange(values);
   const hl = spec.highlight ?? {};
   const cell = cellMaker(values, range, theme, spec.maskedZero, spec.sequential);
   let cells = null;

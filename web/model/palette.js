@@ -63,6 +63,12 @@ export function sequentialColours(v, max, theme) {
   return colours(along(SEQUENTIAL_RGB[theme] ?? SEQUENTIAL_RGB.light, max > 0 ? v / max : 0));
 }
 
+/** The fill alone as [r, g, b] (no ink: small multiples draw no text), diverging or sequential. */
+export function fillRgb(v, range, theme, sequential = false) {
+  if (sequential) return along(SEQUENTIAL_RGB[theme] ?? SEQUENTIAL_RGB.light, range > 0 ? v / range : 0);
+  return along(RGB[theme] ?? RGB.light, ((range > 0 ? v / range : 0) + 1) / 2);
+}
+
 // The legend's gradient, left (−range, or 0) to right (+range, or max).
 export function rampGradient(theme, sequential = false) {
   const ramps = sequential ? SEQUENTIAL : RAMPS;
@@ -74,6 +80,14 @@ export function symmetricRange(values) {
   let m = 0;
   for (const v of values) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
   return m;
+}
+
+// symmetricRange once per array: a trace's matrices never change, and a large one is read on
+// every render (its heatmap, the head overview's shared scale).
+const ranges = new WeakMap();
+export function rangeOf(values) {
+  if (!ranges.has(values)) ranges.set(values, symmetricRange(values));
+  return ranges.get(values);
 }
 
 // Categorical colours for heads (Okabe–Ito, wrapped); the CSS defines --head-0 … --head-7.

@@ -5,7 +5,7 @@
 import { alignEquation } from './dims.js';
 import { formatCell } from './format.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
-import { cellColours, sequentialColours, symmetricRange } from './palette.js';
+import { fillRgb, rangeOf } from './palette.js';
 import { NON_NEGATIVE_OPERANDS, operandLabel, stageById, titleOf } from './stage-table.js';
 
 const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
@@ -17,6 +17,10 @@ function ownerOf(op, stage, c) {
   return { head: c.numHeads > 1 ? op.head : null, suffix: '' }; // one head: no badge to tell apart
 }
 
+// A matrix's key names its place (stage, head, decode step or tile, operand), not its index in
+// this trace's steps: the same place in a new trace (a config change) keeps its view, refilled.
+const placeKey = (step, part) => `${step.id}.${step.head ?? ''}.${step.step ?? ''}:${part}`;
+
 function operandItem(step, entry, index, item, ctx) {
   const op = step.stage.operands[index];
   const lit = ctx.selection && entry.highlight ? entry.highlight(ctx.selection, ctx.explained, ctx.config, step.stage) : {};
@@ -24,7 +28,7 @@ function operandItem(step, entry, index, item, ctx) {
   return {
     kind: 'matrix',
     data: matrixView({
-      key: `${step.index}:${index}`,
+      key: placeKey(step, index),
       name: op.name,
       label: `${item.label ?? operandLabel(op)}${owner.suffix}`,
       head: owner.head,
@@ -70,7 +74,7 @@ function resultItem(step, entry, ctx) {
     kind: 'matrix',
     result: true,
     data: matrixView({
-      key: `${step.index}:result`,
+      key: placeKey(step, 'result'),
       name: entry.result,
       label: entry.result,
       head: ctx.config.numHeads > 1 ? stage.head : null,
@@ -90,24 +94,43 @@ function resultItem(step, entry, ctx) {
   };
 }
 
-// Small multiples of every head's weights at this step (fills only), on one shared scale so
-// heads compare. A matrix larger than OVERVIEW_SIDE a side is sampled (every k-th row and
-// column, no arithmetic), so a 512 × 512 stage draws 128 × 128 fills a head.
+// Small multiples of every head's weights at this step (fills only, as RGBA pixels), on one
+// shared scale so heads compare. A matrix larger than OVERVIEW_SIDE a side is sampled (every k-th
+// row and column, no arithmetic), so a 512 × 512 stage draws 128 × 128 fills a head. The pixels
+// of a matrix are made once per scale and theme (a new trace brings new matrices).
 const OVERVIEW_SIDE = 128;
+const overviewPixels = new WeakMap(); // stage values → Map(scale key → { rows, cols, pixels })
 
 const sampled = (n) => Array.from({ length: Math.min(n, OVERVIEW_SIDE) }, (_, i) => Math.floor((i * n) / Math.min(n, OVERVIEW_SIDE)));
+
+function thumbnailPixels(stage, range, theme, sequential) {
+  const key = `${range}:${theme}:${sequential}`;
+  if (!overviewPixels.has(stage.values)) overviewPixels.set(stage.values, new Map());
+  const made = overviewPixels.get(stage.values);
+  if (made.has(key)) return made.get(key);
+  const [rows, cols] = stage.shape;
+  const [rs, cs] = [sampled(rows), sampled(cols)];
+  const pixels = new Uint8ClampedArray(rs.length * cs.length * 4);
+  let k = 0;
+  for (const r of rs) {
+    for (const c of cs) {
+      const rgb = fillRgb(stage.values[r * cols + c], range, theme, sequential);
+      pixels[k] = rgb[0];
+      pixels[k + 1] = rgb[1];
+      pixels[k + 2] = rgb[2];
+      pixels[k + 3] = 255;
+      k += 4;
+    }
+  }
+  made.set(key, { rows: rs.length, cols: cs.length, pixels });
+  return made.get(key);
+}
 
 function headOverview(steps, step, ctx, sequential) {
   if (ctx.config.numHeads < 2) return null;
   const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
-  const range = Math.max(...all.map((s) => symmetricRange(s.stage.values)));
-  const paint = sequential ? sequentialColours : cellColours;
-  return all.map((s) => {
-    const [rows, cols] = s.stage.shape;
-    const [rs, cs] = [sampled(rows), sampled(cols)];
-    const fills = rs.flatMap((r) => cs.map((c) => paint(s.stage.values[r * cols + c], range, ctx.theme).fill));
-    return { head: s.head, rows: rs.length, cols: cs.length, fills, current: s.head === step.head, label: `Head ${s.head}` };
-  });
+  const range = Math.max(...all.map((s) => rangeOf(s.stage.values)));
+  return all.map((s) => ({ head: s.head, ...thumbnailPixels(s.stage, range, ctx.theme, Boolean(sequential)), current: s.head === step.head, label: `Head ${s.head}` }));
 }
 
 // Arcs for every query–key pair read well up to this many tokens; beyond, the heatmap alone.
@@ -178,6 +201,6 @@ export function stageView(steps, index, ctx) {
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
     hasSumToggle: Boolean(view.sumFigure),
-    overview: view.overview ? headOverview(steps, step, context, view.sequential) : null,
+    overview: view.overview ? () => headOverview(steps, step, context, view.sequential) : null, // made when drawn
   };
 }

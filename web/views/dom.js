@@ -8,12 +8,16 @@ export function el(tag, className, text) {
   return node;
 }
 
-// A view over root (appended to host) that empties and redraws it on every update, and
-// hides it when given nothing to show: { update(data), destroy() }.
+// A view over root (appended to host) that empties and redraws it on every update (but not
+// for the very data it drew last), and hides it when given nothing to show:
+// { update(data), destroy() }.
 export function redrawingView(host, root, draw) {
   host.append(root);
+  let drawn;
   return {
     update(data) {
+      if (data && data === drawn) return;
+      drawn = data;
       root.textContent = '';
       root.hidden = !data;
       if (data) draw(data);
@@ -22,4 +26,24 @@ export function redrawingView(host, root, draw) {
       root.remove();
     },
   };
+}
+
+// Jobs run after the next frame has painted (a task after its animation frame), the newest per
+// key: what is not the stage's figure (the arcs, the head overview) is drawn after the frame that
+// shows the figure, not before it.
+const jobs = new Map();
+let pending = false;
+
+function runJobs() {
+  pending = false;
+  const now = [...jobs.values()];
+  jobs.clear();
+  for (const job of now) job();
+}
+
+export function afterPaint(key, job) {
+  jobs.set(key, job);
+  if (pending) return;
+  pending = true;
+  requestAnimationFrame(() => setTimeout(runJobs, 0));
 }

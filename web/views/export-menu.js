@@ -1,7 +1,8 @@
 // "Export" beside the stage title: a disclosure button (shortcut x) opening a panel with one
 // download button per format, the link to this stage and an <attention-stepper> snippet, each
 // in a read-only field with a Copy button (the field also shows the text where the clipboard
-// is not available). update({ formats, link, snippet, save(format) → Promise<filename> | filename }).
+// is not available). update({ formats, link(), snippet(), save(format) → Promise<filename> | filename }):
+// the link and the snippet are asked for while the panel is open, not on every update.
 
 import { el } from './dom.js';
 
@@ -113,7 +114,12 @@ export function createExportMenu(host) {
   const panel = buildPanel(state);
   root.append(toggle, panel);
   host.append(root);
+  const fillCopies = () => {
+    state.link.field.value = state.data.link();
+    state.snippet.field.value = state.data.snippet();
+  };
   const open = (yes, focus = false) => {
+    if (yes) fillCopies();
     panel.hidden = !yes;
     toggle.setAttribute('aria-expanded', String(yes));
     if (yes && focus) state.files.querySelector('button')?.focus();
@@ -134,8 +140,7 @@ export function createExportMenu(host) {
     update(data) {
       state.data = data;
       fileButtons(state, data.formats);
-      state.link.field.value = data.link;
-      state.snippet.field.value = data.snippet;
+      if (!panel.hidden) fillCopies();
     },
     destroy() {
       unlisten();

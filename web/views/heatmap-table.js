@@ -48,18 +48,30 @@ function headerRow(data) {
   return tr;
 }
 
+// A cell's number, kind, full precision and colours, set on a new or reused td.
+// Nothing is written for a cell that shows the same already (a refill with a twin matrix).
+export function paintCell(td, cell) {
+  const was = td.shownCell;
+  if (was && was.text === cell.text && was.full === cell.full && was.kind === cell.kind && was.fill === cell.fill && was.ink === cell.ink) return;
+  td.shownCell = cell;
+  td.className = `hm-cell is-${cell.kind}`;
+  const text = td.firstChild;
+  if (text && text === td.lastChild && text.nodeType === 3) {
+    if (text.data !== cell.text) text.data = cell.text; // cheaper to lay out than a new node
+  } else {
+    td.textContent = cell.text;
+  }
+  td.title = cell.full;
+  td.style.backgroundColor = cell.fill ?? '';
+  td.style.color = cell.ink ?? '';
+}
+
 function bodyCell(data, r, c) {
-  const i = r * data.cols + c;
-  const cell = data.cell(i);
-  const td = el('td', `hm-cell is-${cell.kind}`, cell.text);
+  const td = el('td');
+  paintCell(td, data.cell(r * data.cols + c));
   td.dataset.r = r;
   td.dataset.c = c;
-  td.title = cell.full;
   td.tabIndex = -1;
-  if (cell.fill) {
-    td.style.backgroundColor = cell.fill;
-    td.style.color = cell.ink;
-  }
   return td;
 }
 
@@ -84,19 +96,38 @@ function bodyRow(data, r) {
 export function legend(data) {
   const box = el('span', 'hm-legend');
   const bar = el('span', 'hm-legend-bar');
-  bar.style.backgroundImage = data.legend.gradient;
-  box.append(el('span', 'hm-legend-end', data.legend.min), bar, el('span', 'hm-legend-end', data.legend.max));
+  box.append(el('span', 'hm-legend-end'), bar, el('span', 'hm-legend-end'));
+  fillLegend(box, data);
   return box;
 }
 
+/** The legend's ends and ramp for data, in place. */
+export function fillLegend(box, data) {
+  const [min, bar, max] = box.children;
+  min.textContent = data.legend.min;
+  max.textContent = data.legend.max;
+  bar.style.backgroundImage = data.legend.gradient;
+}
 
-// The whole figure's children for data → { caption, scroll, grid, foot, readout }.
+const gridLabel = (data, more = '') => `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ${data.rows} by ${data.cols}${more}`;
+
+/** Whether a heatmap drawn for old can show next by refilling its cells: the same size, the
+ *  same bands and the same columns besides the cells (totals). */
+export function sameFrame(old, next) {
+  const bands = (b) => (b ? b.map((x) => `${x.start}+${x.span}:${x.colour}:${x.label}`).join() : '');
+  return old.rows === next.rows && old.cols === next.cols && Boolean(old.totals) === Boolean(next.totals)
+    && bands(old.colBands) === bands(next.colBands) && bands(old.rowBands) === bands(next.rowBands)
+    && old.rowAxisIsTokens === next.rowAxisIsTokens && old.colAxisIsTokens === next.colAxisIsTokens;
+}
+
+// The whole figure's children for data → { caption, scroll, grid, foot, readout, refill(next) }:
+// refill(next) redraws the same frame (sameFrame) for new data in place: caption, labels,
+// cells' numbers and colours, totals and legend, no new cells.
 export function buildHeatmap(data) {
   const grid = el('table', 'hm-grid');
   grid.setAttribute('role', 'grid');
   grid.setAttribute('aria-readonly', 'true');
-  const head = data.head !== null && data.head !== undefined ? ` (head ${data.head})` : '';
-  grid.setAttribute('aria-label', `${data.label}${head}, ${data.rows} by ${data.cols}`);
+  grid.setAttribute('aria-label', gridLabel(data));
   const thead = el('thead');
   if (data.colBands) thead.append(bandRow(data));
   thead.append(headerRow(data));
@@ -107,6 +138,29 @@ export function buildHeatmap(data) {
   scroll.append(grid);
   const readout = el('p', 'hm-readout', '\u00a0');
   const foot = el('div', 'hm-foot');
-  foot.append(legend(data), readout);
-  return { caption: caption(data), scroll, grid, foot, readout };
+  const key = legend(data);
+  foot.append(key, readout);
+  const parts = { caption: caption(data), scroll, grid, foot, readout };
+  const cells = [...tbody.querySelectorAll('td.hm-cell')];
+  const rowHeads = [...tbody.querySelectorAll('th.hm-row')];
+  const colHeads = [...thead.querySelectorAll('th.hm-col')];
+  const totals = [...tbody.querySelectorAll('td.hm-total')];
+  parts.refill = (next) => {
+    grid.setAttribute('aria-label', gridLabel(next));
+    parts.caption.replaceWith(parts.caption = caption(next));
+    refillLabels(rowHeads, next.rowLabels, next.rowAxisIsTokens);
+    refillLabels(colHeads, next.colLabels, next.colAxisIsTokens);
+    for (let i = 0; i < cells.length; i += 1) paintCell(cells[i], next.cell(i));
+    totals.forEach((td, r) => { td.textContent = `\u03a3 = ${next.totals.texts[r]}`; });
+    fillLegend(key, next);
+    return parts.caption;
+  };
+  return parts;
+}
+
+function refillLabels(ths, labels, tokens) {
+  ths.forEach((th, i) => {
+    if (th.textContent !== labels[i]) th.textContent = labels[i];
+    if (tokens && th.title !== labels[i]) th.title = labels[i];
+  });
 }

@@ -10,7 +10,7 @@
 // the keys scroll the window to the cell they move to.
 
 import { el } from './dom.js';
-import { buildHeatmap, checkData } from './heatmap-table.js';
+import { buildHeatmap, checkData, sameFrame } from './heatmap-table.js';
 import { buildWindow, WINDOW_CELLS } from './heatmap-window.js';
 
 const KEYS = {
@@ -79,12 +79,14 @@ function rovingStop(state) {
 function build(state) {
   const { root, data } = state;
   state.window?.destroy();
+  state.lit = false;
   root.textContent = '';
   root.dataset.matrix = data.name;
   root.dataset.key = data.key;
   root.classList.toggle('is-interactive', data.interactive);
   const parts = data.rows * data.cols > WINDOW_CELLS ? buildWindow(data) : buildHeatmap(data);
   state.window = parts.window ?? null;
+  state.refill = parts.refill ?? parts.window.refill;
   state.grid = parts.grid;
   state.readout = parts.readout;
   root.append(parts.caption, parts.scroll, parts.foot);
@@ -100,7 +102,7 @@ function build(state) {
   if (state.window) {
     state.window.attach(() => {
       rovingStop(state);
-      if (state.data === data) paintHighlight(state);
+      paintHighlight(state); // state.data: refill() may have swapped it since
     });
     if (data.selected) state.window.reveal(data.selected.row, data.selected.col);
     return;
@@ -109,9 +111,14 @@ function build(state) {
   if (first) first.tabIndex = 0; // an empty matrix (a cache before its first row) has no cell
 }
 
-function paintHighlight({ grid, data }) {
+// Skipped while nothing is lit and nothing was at the last paint (new cells start plain).
+function paintHighlight(state) {
+  const { grid, data } = state;
   const { rows, cols, cells } = data.highlight;
   const sel = data.selected;
+  const lit = Boolean(rows.size || cols.size || cells.size || sel);
+  if (!lit && !state.lit) return;
+  state.lit = lit;
   for (const td of grid.querySelectorAll('td.hm-cell')) {
     const [r, c] = position(td);
     const selected = Boolean(sel && sel.row === r && sel.col === c);
@@ -126,8 +133,19 @@ function paintHighlight({ grid, data }) {
   for (const th of grid.querySelectorAll('th.hm-col')) th.classList.toggle('hl', cols.has(Number(th.dataset.c)));
 }
 
+// New values in the same frame (a new trace, or the next matrix of the same size): the cells
+// are refilled in place, not rebuilt, and keep the focus position (and a window its scroll).
+function refill(state) {
+  const { root, data } = state;
+  root.dataset.matrix = data.name;
+  root.dataset.key = data.key;
+  root.classList.toggle('is-interactive', data.interactive);
+  state.refill(data);
+  state.readout.textContent = '\u00a0'; // it showed a number of the old trace
+}
+
 export function createHeatmap(host, { onActivate = () => {} } = {}) {
-  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, window: null, focusCell: [0, 0], onActivate };
+  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, window: null, refill: null, lit: false, focusCell: [0, 0], onActivate };
   host.append(state.root);
   return {
     update(next) {
@@ -135,7 +153,8 @@ export function createHeatmap(host, { onActivate = () => {} } = {}) {
       const old = state.data;
       const same = old && next.key === old.key && next.values === old.values && next.legend.gradient === old.legend.gradient;
       state.data = next;
-      if (!same) build(state);
+      if (!same && old && sameFrame(old, next)) refill(state);
+      else if (!same) build(state);
       paintHighlight(state);
     },
     destroy() {
