@@ -46,10 +46,20 @@ function along(stops, u) {
   return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
 }
 
+// One { fill, ink } per colour, made once: the ramps give a few thousand colours at most, and
+// a heatmap asks for one per cell on every refill.
+const made = new Map();
+
 function colours(rgb) {
-  const l = luminance(rgb);
-  const ink = contrast(l, INK_LUMINANCE.dark) >= contrast(l, INK_LUMINANCE.light) ? INKS.dark : INKS.light;
-  return { fill: `rgb(${rgb.join(', ')})`, ink };
+  const key = (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
+  let c = made.get(key);
+  if (!c) {
+    const l = luminance(rgb);
+    const ink = contrast(l, INK_LUMINANCE.dark) >= contrast(l, INK_LUMINANCE.light) ? INKS.dark : INKS.light;
+    c = Object.freeze({ fill: `rgb(${rgb.join(', ')})`, ink });
+    made.set(key, c);
+  }
+  return c;
 }
 
 // One cell's fill and ink for value v in a symmetric range ±range (the diverging ramp).

@@ -49,21 +49,21 @@ function headerRow(data) {
 }
 
 // A cell's number, kind, full precision and colours, set on a new or reused td.
-// Nothing is written for a cell that shows the same already (a refill with a twin matrix).
+// A cell's number, kind, full precision and colours, set on a new or reused td: only what
+// differs from what it shows (a refill with a twin matrix writes nothing; each write costs the
+// cell a style recalculation or a layout).
 export function paintCell(td, cell) {
-  const was = td.shownCell;
-  if (was && was.text === cell.text && was.full === cell.full && was.kind === cell.kind && was.fill === cell.fill && was.ink === cell.ink) return;
+  const was = td.shownCell ?? {};
   td.shownCell = cell;
-  td.className = `hm-cell is-${cell.kind}`;
-  const text = td.firstChild;
-  if (text && text === td.lastChild && text.nodeType === 3) {
-    if (text.data !== cell.text) text.data = cell.text; // cheaper to lay out than a new node
-  } else {
-    td.textContent = cell.text;
+  if (was.kind !== cell.kind) td.className = `hm-cell is-${cell.kind}`;
+  if (was.text !== cell.text) {
+    const text = td.firstChild;
+    if (text && text === td.lastChild && text.nodeType === 3) text.data = cell.text; // cheaper to lay out than a new node
+    else td.textContent = cell.text;
   }
-  td.title = cell.full;
-  td.style.backgroundColor = cell.fill ?? '';
-  td.style.color = cell.ink ?? '';
+  if (was.full !== cell.full) td.title = cell.full;
+  if (was.fill !== cell.fill) td.style.backgroundColor = cell.fill ?? '';
+  if (was.ink !== cell.ink) td.style.color = cell.ink ?? '';
 }
 
 function bodyCell(data, r, c) {
