@@ -71,7 +71,10 @@ async function render(body, shot) {
   const page = watchProblems(await context.newPage());
   await page.goto(server.url + 'page.html');
   await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="weights"]');
-  await page.evaluate(() => document.fonts.ready);
+  // The engine's rest, KaTeX and the formulas' second font faces arrive after the first paint:
+  // compare the element once everything is in, not while a face is swapping.
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
   const styles = await page.$eval('attention-stepper', (host, names) => {
     const all = [host, ...host.shadowRoot.querySelectorAll('*')].filter((e) => !['link', 'style'].includes(e.localName));
     return all.map((e) => {
