@@ -39,7 +39,7 @@ import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
 import { createExportMenu } from '../views/export-menu.js';
-import { afterPaint } from '../views/dom.js';
+import { afterPaint, setText } from '../views/dom.js';
 import { exportMenuData } from './export-data.js';
 import { createQuiz } from '../views/quiz.js';
 
@@ -74,9 +74,9 @@ function createViews(parts, katex, on) {
 }
 
 function renderHeading(parts, marker, view, chapter) {
-  parts.stageTitle.textContent = view.title;
+  setText(parts.stageTitle, view.title);
   parts.stageHead.hidden = !view.headLabel;
-  parts.stageHead.textContent = view.headLabel ?? '';
+  setText(parts.stageHead, view.headLabel ?? '');
   parts.stageHead.className = `stage-head-badge head-${(view.head ?? 0) % 8}`;
   if (!marker) return;
   marker.dataset.chapter = chapter;
@@ -106,7 +106,7 @@ function renderChapter(parts, views, catalog, s, head, figures) {
   const chapter = chapterById(s.form.chapter);
   const config = s.trace.config;
   views.chapterPicker.update({ chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })) });
-  parts.chapterLead.textContent = chapter.lead;
+  setText(parts.chapterLead, chapter.lead);
   const step = s.steps[s.step];
   views.chapterPanel.update(panelView({ chapterId: chapter.id, config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel, steps: s.steps, index: s.step }));
   views.timeSlider.update(timeView(s.steps, s.step, config, s.tokens));
@@ -193,7 +193,7 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
 
   function render(s, previous) {
     renderControls(views, catalog, s);
-    parts.status.textContent = statusText(s);
+    setText(parts.status, statusText(s));
     parts.status.hidden = !parts.status.textContent;
     if (!s.trace || !s.steps.length) return;
     renderStage(parts, views, catalog, marker, s, figures);

@@ -3,7 +3,7 @@
 // update({ chapter, fields, presets, form, errors, engineError, counts: { field: { symbol, n } } });
 // onChange(field, value).
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 function messageFor(field) {
   const p = el('p', 'field-error');
@@ -108,15 +108,15 @@ export function createControls(host, { onChange }) {
         else if (input.value !== String(form[field] ?? '')) input.value = String(form[field] ?? '');
       }
       for (const [field, msg] of Object.entries(parts.messages)) {
-        msg.textContent = errors[field] ?? '';
+        setText(msg, errors[field] ?? '');
         parts.inputs[field].setAttribute('aria-invalid', String(Boolean(errors[field])));
       }
       for (const [field, count] of Object.entries(view.counts)) {
         const label = parts.labels[field];
-        if (label) label.textContent = `${view.fields.find((f) => f.field === field).label} (${count.symbol} = ${count.n})`;
+        if (label) setText(label, `${view.fields.find((f) => f.field === field).label} (${count.symbol} = ${count.n})`);
       }
-      engineError.textContent = view.engineError ? `The engine rejected this configuration: ${view.engineError}` : '';
-      otherErrors.textContent = Object.entries(errors).filter(([field]) => !parts.messages[field]).map(([, m]) => m).join(' ');
+      setText(engineError, view.engineError ? `The engine rejected this configuration: ${view.engineError}` : '');
+      setText(otherErrors, Object.entries(errors).filter(([field]) => !parts.messages[field]).map(([, m]) => m).join(' '));
       linkNotes.replaceChildren(...(form.linkNotes ?? []).map((note) => el('li', 'field-error', note)));
       linkNotes.hidden = !form.linkNotes;
     },

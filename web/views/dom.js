@@ -8,16 +8,25 @@ export function el(tag, className, text) {
   return node;
 }
 
+/** Sets node's text only when it differs: the same text written again is a new text node to
+ *  lay out (a config change rewrote every title, label and count on the page). */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 // A view over root (appended to host) that empties and redraws it on every update (but not
-// for the very data it drew last), and hides it when given nothing to show:
+// for data equal to what it drew last: JSON-equal), and hides it when given nothing to show:
 // { update(data), destroy() }.
 export function redrawingView(host, root, draw) {
   host.append(root);
   let drawn;
+  let drawnJson = null;
   return {
     update(data) {
       if (data && data === drawn) return;
-      drawn = data;
+      const json = data ? JSON.stringify(data) : null;
+      if (data && json === drawnJson) return;
+      [drawn, drawnJson] = [data, json];
       root.textContent = '';
       root.hidden = !data;
       if (data) draw(data);

@@ -1,13 +1,13 @@
 // A short paragraph of explanation. update({ text }).
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export function createExplanation(host) {
   const root = el('p', 'explanation');
   host.append(root);
   return {
     update({ text }) {
-      root.textContent = text;
+      setText(root, text);
     },
     destroy() {
       root.remove();

@@ -1,7 +1,7 @@
 // The DOM of one heatmap: caption, table (bands, labels, cells, totals) and legend. Builders
 // only; heatmap.js adds focus, keys and highlights. Knows nothing of attention.
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 import { drawShapeTokens } from './shape-tokens.js';
 
 export function checkData(data) {
@@ -104,9 +104,19 @@ export function legend(data) {
 /** The legend's ends and ramp for data, in place. */
 export function fillLegend(box, data) {
   const [min, bar, max] = box.children;
-  min.textContent = data.legend.min;
-  max.textContent = data.legend.max;
-  bar.style.backgroundImage = data.legend.gradient;
+  setText(min, data.legend.min);
+  setText(max, data.legend.max);
+  if (bar.dataset.gradient !== data.legend.gradient) bar.style.backgroundImage = bar.dataset.gradient = data.legend.gradient;
+}
+
+/** The caption for data in place of cap, unless cap shows the same already; → the caption. */
+export function recaption(cap, data) {
+  const key = JSON.stringify([data.label, data.head, data.captionTokens]);
+  if (cap.dataset.shown === key) return cap;
+  const next = caption(data);
+  next.dataset.shown = key;
+  cap.replaceWith(next);
+  return next;
 }
 
 const gridLabel = (data, more = '') => `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ${data.rows} by ${data.cols}${more}`;
@@ -147,11 +157,11 @@ export function buildHeatmap(data) {
   const totals = [...tbody.querySelectorAll('td.hm-total')];
   parts.refill = (next) => {
     grid.setAttribute('aria-label', gridLabel(next));
-    parts.caption.replaceWith(parts.caption = caption(next));
+    parts.caption = recaption(parts.caption, next);
     refillLabels(rowHeads, next.rowLabels, next.rowAxisIsTokens);
     refillLabels(colHeads, next.colLabels, next.colAxisIsTokens);
     for (let i = 0; i < cells.length; i += 1) paintCell(cells[i], next.cell(i));
-    totals.forEach((td, r) => { td.textContent = `\u03a3 = ${next.totals.texts[r]}`; });
+    totals.forEach((td, r) => setText(td, `\u03a3 = ${next.totals.texts[r]}`));
     fillLegend(key, next);
     return parts.caption;
   };

@@ -8,7 +8,7 @@
 //   window: { attach(onPaint), reveal(r, c), destroy() }
 
 import { el } from './dom.js';
-import { caption, fillLegend, legend, paintCell } from './heatmap-table.js';
+import { caption, fillLegend, legend, paintCell, recaption } from './heatmap-table.js';
 
 /** Matrices with more cells than this are drawn windowed. */
 export const WINDOW_CELLS = 64 * 64;
@@ -252,7 +252,7 @@ export function buildWindow(first) {
       refill(next) {
         data = next;
         grid.setAttribute('aria-label', label());
-        parts.caption.replaceWith(parts.caption = caption(data));
+        parts.caption = recaption(parts.caption, data);
         fillLegend(key, data);
         if (view.pool) paint(true);
       },

@@ -9,6 +9,8 @@ export function createShapeEquation(host) {
   host.append(root);
   return {
     update({ text, symbolic, tokens }) {
+      if (root.dataset.equation === text && root.dataset.symbolic === symbolic) return; // drawn
+      root.dataset.symbolic = symbolic;
       root.setAttribute('aria-label', `Shape: ${text}, that is ${symbolic}`);
       if (tokens) {
         drawShapeTokens(root, tokens, { stacked: true });

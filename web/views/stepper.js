@@ -1,6 +1,6 @@
 // Prev / Next buttons and the progress indicator. update({ index, total, text, atStart, atEnd }).
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 export function createStepper(host, { onPrev, onNext }) {
   const root = el('div', 'stepper');
@@ -22,7 +22,7 @@ export function createStepper(host, { onPrev, onNext }) {
     update(view) {
       progress.max = view.total;
       progress.value = view.index + 1;
-      text.textContent = view.text;
+      setText(text, view.text);
       // A focused button about to be disabled hands the focus to the other one: else it falls
       // to <body>, and the next arrow key would leave the stepper (a slide deck would move).
       const focused = root.getRootNode().activeElement;
