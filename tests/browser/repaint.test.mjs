@@ -105,6 +105,8 @@ test('T = 512: Next refills the windows and the operand table from the next matr
   assert.deepEqual(await titles(':not(.is-result) table:not(.is-windowed)'), Array.from(k.operands[1].values, formatFull), 'every W_K weight');
   assert.equal(await page.$$eval('#figure table.hm-grid[data-kept]', (t) => t.length), 3, 'X, W_K and K refilled, not rebuilt');
   assert.match(await page.getAttribute('#figure .is-result .hm-grid', 'aria-label'), /^K \(head 0\), 512 by 16/);
+  const shown = await page.$$eval('#figure .is-result tbody tr:first-child td.hm-cell', (tds) => tds.length);
+  assert.ok(shown >= 12, `the window takes the figure's width (1280 px: 14 of K's 16 columns), not its caption's: ${shown}`);
   // Far (the whole window refilled), then by a few rows and columns either way (the rows and
   // columns still in view kept, the others moved over and refilled): every cell and label right.
   for (const [top, left] of [[300, 0], [302, 0], [303, 1], [301, 2], [299, 1], [306, 0], [0, 0]]) {

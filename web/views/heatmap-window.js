@@ -120,6 +120,8 @@ export function buildWindow(first) {
   // width (fit-content, at most 100 %) the first time it is laid out.
   sizer.style.width = `${fixedW + data.cols * CELL_W}px`;
   sizer.style.height = `${headH + data.rows * CELL_H}px`;
+  // The box is size-contained (heatmap.css): it asks the figure for the matrix's whole width.
+  scroll.style.containIntrinsicWidth = sizer.style.width;
   sizer.append(grid);
   scroll.append(sizer);
   const readout = el('p', 'hm-readout', '\u00a0');
