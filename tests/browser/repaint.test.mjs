@@ -1,7 +1,7 @@
 // Repainting in place, in headless Chromium: a config change refills the heatmaps whose size
 // stays (the same tables, the new trace's numbers exactly), a panel asked of the engine only
 // when it is shown (each head pruned alone) shows the engine's numbers for the trace in view,
-// and a large view's windows refill from the next matrix and as they scroll.
+// and a large view's windows (its operands' too) refill from the next matrix and as they scroll.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatFull } from '../../web/model/format.js';
@@ -80,8 +80,8 @@ async function waitForFirstCell(title) {
   await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.title === t, title);
 }
 
-// The cells a window shows, each with its place and title.
-const windowCells = () => page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.title]));
+// The cells a window shows (the result's, or a slot's), each with its place and title.
+const windowCells = (slot = '.is-result') => page.$$eval(`#figure ${slot} td.hm-cell`, (tds) => tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.title]));
 
 function assertWindow(cells, stage, what) {
   const cols = stage.shape[1];
@@ -89,7 +89,7 @@ function assertWindow(cells, stage, what) {
   for (const [r, c, title] of cells) assert.equal(title, formatFull(stage.values[r * cols + c]), `${what}: cell (${r}, ${c})`);
 }
 
-test('T = 512: Next refills the windows and the operand table from the next matrix; scrolling refills from the same', async () => {
+test('T = 512: Next refills the windows, the operands\u2019 too, from the next matrix; scrolling refills from the same', async () => {
   const tokens = Array.from({ length: 512 }, (_, i) => `t${i}`).join('+');
   await goToHash(page, `#chapter=attention&tokens=${tokens}&dModel=64&heads=4&seed=42&stage=q&head=0`);
   await waitForStage(page, 'q', 0);
@@ -102,8 +102,9 @@ test('T = 512: Next refills the windows and the operand table from the next matr
   await waitForStage(page, 'k', 0);
   await waitForFirstCell(formatFull(k.values[0]));
   assertWindow(await windowCells(), k, 'K');
-  assert.deepEqual(await titles(':not(.is-result) table:not(.is-windowed)'), Array.from(k.operands[1].values, formatFull), 'every W_K weight');
-  assert.equal(await page.$$eval('#figure table.hm-grid[data-kept]', (t) => t.length), 3, 'X, W_K and K refilled, not rebuilt');
+  const wk = { values: k.operands[1].values, shape: k.operands[1].shape };
+  assertWindow(await windowCells('.figure-slot:not(.is-result) .hm[data-matrix="W_K"]'), wk, 'W_K (64 × 16: a window too in a large view)');
+  assert.equal(await page.$$eval('#figure table.hm-grid.is-windowed[data-kept]', (t) => t.length), 3, 'X, W_K and K refilled, not rebuilt');
   assert.match(await page.getAttribute('#figure .is-result .hm-grid', 'aria-label'), /^K \(head 0\), 512 by 16/);
   const shown = await page.$$eval('#figure .is-result tbody tr:first-child td.hm-cell', (tds) => tds.length);
   assert.ok(shown >= 12, `the window takes the figure's width (1280 px: 14 of K's 16 columns), not its caption's: ${shown}`);

@@ -186,7 +186,10 @@ export function stageView(steps, index, ctx) {
   const figure = figureItems(step, entry, entry.figure(context.config), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
   figure.push(resultItem(step, entry, context));
-  if (view.arcs && Math.max(...step.stage.shape) <= ARC_TOKENS) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
+  // A large view (more tokens than the arcs take): its operands are drawn summarised too.
+  const large = Math.max(...step.stage.shape) > ARC_TOKENS;
+  for (const item of figure) if (item.kind === 'matrix') item.data.large = large;
+  if (view.arcs && !large) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
   const sum = view.sumFigure && ctx.showContributions ? figureItems(step, entry, view.sumFigure, context) : null;
   return {
     id: step.id,

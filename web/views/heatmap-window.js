@@ -12,6 +12,11 @@ import { caption, fillLegend, legend, paintCell, recaption } from './heatmap-tab
 
 /** Matrices with more cells than this are drawn windowed. */
 export const WINDOW_CELLS = 64 * 64;
+/** In a large view (data.large: T = 512, say) any matrix of more than this many cells is too:
+ *  a 64 × 16 W_Q drawn whole cost a Next more than the windows beside it. */
+export const LARGE_VIEW_CELLS = 512;
+
+export const isWindowed = (data) => data.rows * data.cols > (data.large ? LARGE_VIEW_CELLS : WINDOW_CELLS);
 
 const CELL_W = 58;
 const CELL_H = 24;

@@ -6,12 +6,13 @@
 //   interactive, legend }
 // One cell at a time is in the tab order (roving tabindex); arrows move, Enter/Space activates;
 // hover or focus shows the cell's full precision under the table. A matrix of more than
-// WINDOW_CELLS cells is virtualised (heatmap-window.js): only the cells in view are drawn, and
+// WINDOW_CELLS cells (in a large view, data.large, of more than LARGE_VIEW_CELLS) is virtualised
+// (heatmap-window.js): only the cells in view are drawn, and
 // the keys scroll the window to the cell they move to.
 
 import { el } from './dom.js';
 import { buildHeatmap, checkData, sameFrame } from './heatmap-table.js';
-import { buildWindow, WINDOW_CELLS } from './heatmap-window.js';
+import { buildWindow, isWindowed } from './heatmap-window.js';
 
 const KEYS = {
   ArrowLeft: ([r, c]) => [r, c - 1],
@@ -84,7 +85,7 @@ function build(state) {
   root.dataset.matrix = data.name;
   root.dataset.key = data.key;
   root.classList.toggle('is-interactive', data.interactive);
-  const parts = data.rows * data.cols > WINDOW_CELLS ? buildWindow(data) : buildHeatmap(data);
+  const parts = isWindowed(data) ? buildWindow(data) : buildHeatmap(data);
   state.window = parts.window ?? null;
   state.refill = parts.refill ?? parts.window.refill;
   state.grid = parts.grid;
@@ -153,7 +154,7 @@ export function createHeatmap(host, { onActivate = () => {} } = {}) {
       const old = state.data;
       const same = old && next.key === old.key && next.values === old.values && next.legend.gradient === old.legend.gradient;
       state.data = next;
-      if (!same && old && sameFrame(old, next)) refill(state);
+      if (!same && old && sameFrame(old, next) && isWindowed(old) === isWindowed(next)) refill(state);
       else if (!same) build(state);
       paintHighlight(state);
     },
