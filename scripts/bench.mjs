@@ -10,7 +10,13 @@ import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
 
-const FORWARD = [[5, 16, 4, true], [64, 128, 8, true], [256, 256, 8, true], [1024, 768, 12, true], [1024, 768, 12, false]];
+const FORWARD = [
+  [5, 16, 4, true],
+  [64, 128, 8, true],
+  [256, 256, 8, true],
+  [1024, 768, 12, true],
+  [1024, 768, 12, false],
+];
 const TRACED = FORWARD.slice(0, 3);
 const flops = (t, d) => 8 * t * d * d + 4 * t * t * d;
 
@@ -31,7 +37,7 @@ function medianMs(work, budgetMs) {
 // The same X and weights the engine draws for { seed: 42, … }, for the JS baseline.
 function plainInputs(engine, [t, d, h, causal]) {
   const dk = d / h;
-  const draw = (r, c) => engine.randn(42, r, c);  // values only need the right shapes here
+  const draw = (r, c) => engine.randn(42, r, c); // values only need the right shapes here
   const scaled = (m) => m.map((v) => v * 0.1);
   const per = () => Array.from({ length: h }, () => scaled(draw(d, dk)));
   return { x: draw(t, d), wq: per(), wk: per(), wv: per(), wo: scaled(draw(h * dk, d)), t, d, h, dk, causal };
@@ -39,11 +45,15 @@ function plainInputs(engine, [t, d, h, causal]) {
 
 // bench.cpp's JSON lines, run natively or as WASM under node (the decode part takes minutes).
 function cppLines(command, args) {
-  const lines = execFileSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 24 }).trim().split('\n');
+  const lines = execFileSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 24 })
+    .trim()
+    .split('\n');
   return lines.map((line) => JSON.parse(line));
 }
 const forwardMs = (all) => (t, d, h, causal, traced) =>
-  all.find((n) => n.what === undefined && n.t === t && n.d === d && n.h === h && n.causal === causal && n.traced === traced)?.ms;
+  all.find(
+    (n) => n.what === undefined && n.t === t && n.d === d && n.h === h && n.causal === causal && n.traced === traced,
+  )?.ms;
 
 const engine = await createEngine();
 const nativeLines = cppLines('build/native/attention_bench', []);
@@ -61,9 +71,18 @@ for (const traced of [false, true]) {
     const inputs = plainInputs(engine, [t, d, h, causal]);
     const js = medianMs(() => multiHeadAttention(inputs, traced ? [] : null), budget);
     const what = `${traced ? 'run() + trace' : 'forward'}${causal ? '' : ', no mask'}`;
-    rows.push({ what, shape: `(${t}, ${d}, ${h})`, t, causal, traced,
-      native: nativeMs(t, d, h, causal, traced), march: marchMs(t, d, h, causal, traced),
-      wasm: wasmMs(t, d, h, causal, traced), js, gflop: flops(t, d) / 1e9 });
+    rows.push({
+      what,
+      shape: `(${t}, ${d}, ${h})`,
+      t,
+      causal,
+      traced,
+      native: nativeMs(t, d, h, causal, traced),
+      march: marchMs(t, d, h, causal, traced),
+      wasm: wasmMs(t, d, h, causal, traced),
+      js,
+      gflop: flops(t, d) / 1e9,
+    });
   }
 }
 const decode = decodeRows(nativeLines, wasmLines);
@@ -74,16 +93,43 @@ const pad = (s, n) => String(s).padStart(n);
 const ms = (v) => (v === undefined ? '—' : v.toFixed(3));
 const rate = (gflop, v) => (v === undefined ? '—' : (gflop / (v / 1e3)).toFixed(2));
 const ratio = (a, b) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
-console.log('float64, one thread, causal unless "no mask"; ms = median; GFLOP/s with FLOPs = 8·T·d² + 4·T²·d for forward and run()');
+console.log(
+  'float64, one thread, causal unless "no mask"; ms = median; ' +
+    'GFLOP/s with FLOPs = 8·T·d² + 4·T²·d for forward and run()',
+);
 console.log('native: g++ -O3 (SSE2); march: g++ -O3 -march=native -ffp-contract=off (AVX-512 here, the same bits)\n');
-const head = ['what', '(T, d_model, h)', 'native ms', 'GFLOP/s', 'march ms', 'GFLOP/s', 'WASM ms', 'GFLOP/s', 'JS ms', 'GFLOP/s',
-  'WASM/native', 'WASM/march'];
+const head = [
+  'what',
+  '(T, d_model, h)',
+  'native ms',
+  'GFLOP/s',
+  'march ms',
+  'GFLOP/s',
+  'WASM ms',
+  'GFLOP/s',
+  'JS ms',
+  'GFLOP/s',
+  'WASM/native',
+  'WASM/march',
+];
 console.log(head.map((s, i) => pad(s, i === 0 ? 24 : i === 1 ? 22 : 11)).join(' '));
 for (const r of rows) {
-  console.log([pad(r.what, 24), pad(r.shape, 22),
-    pad(ms(r.native), 11), pad(rate(r.gflop, r.native), 11), pad(ms(r.march), 11), pad(rate(r.gflop, r.march), 11),
-    pad(ms(r.wasm), 11), pad(rate(r.gflop, r.wasm), 11), pad(ms(r.js), 11), pad(rate(r.gflop, r.js), 11),
-    pad(ratio(r.wasm, r.native), 11), pad(ratio(r.wasm, r.march), 11)].join(' '));
+  console.log(
+    [
+      pad(r.what, 24),
+      pad(r.shape, 22),
+      pad(ms(r.native), 11),
+      pad(rate(r.gflop, r.native), 11),
+      pad(ms(r.march), 11),
+      pad(rate(r.gflop, r.march), 11),
+      pad(ms(r.wasm), 11),
+      pad(rate(r.gflop, r.wasm), 11),
+      pad(ms(r.js), 11),
+      pad(rate(r.gflop, r.js), 11),
+      pad(ratio(r.wasm, r.native), 11),
+      pad(ratio(r.wasm, r.march), 11),
+    ].join(' '),
+  );
 }
 console.log(`\n${decode.notes}\n${flash.notes}`);
 
@@ -97,13 +143,20 @@ for (const r of engineTable) {
   const gflops = (flops(r.t, r.d) / 1e9 / (r.forward.median / 1e3)).toFixed(2);
   console.log(`${pad(shape, 24)}  engine.forward ${spread(r.forward)} (${gflops} GFLOP/s)`);
   if (r.run) {
-    console.log(`${pad('', 24)}  engine.run     ${spread(r.run)}: ${(r.run.median / r.forward.median).toFixed(2)}× forward ` +
-      `(CPU ${(r.run.cpu / r.forward.cpu).toFixed(2)}×), p90/p10 ${(r.run.p90 / r.run.p10).toFixed(2)}`);
+    console.log(
+      `${pad('', 24)}  engine.run     ${spread(r.run)}: ${(r.run.median / r.forward.median).toFixed(2)}× forward ` +
+        `(CPU ${(r.run.cpu / r.forward.cpu).toFixed(2)}×), p90/p10 ${(r.run.p90 / r.run.p10).toFixed(2)}`,
+    );
   }
 }
-const flatText = explicit.flat ? `${spread(explicit.flat)} (${explicit.flat.ns.toFixed(1)} ns a value)` : 'not taken by this build';
-console.log(`explicit matrices at (64, 128, 8), ${explicit.values} values, engine.forward: arrays of rows ${spread(explicit.rows)} ` +
-  `(${explicit.rows.ns.toFixed(0)} ns a value beyond the C++ forward), flat Float64Arrays ${flatText}`);
+const flatText = explicit.flat
+  ? `${spread(explicit.flat)} (${explicit.flat.ns.toFixed(1)} ns a value)`
+  : 'not taken by this build';
+console.log(
+  `explicit matrices at (64, 128, 8), ${explicit.values} values, engine.forward: ` +
+    `arrays of rows ${spread(explicit.rows)} ` +
+    `(${explicit.rows.ns.toFixed(0)} ns a value beyond the C++ forward), flat Float64Arrays ${flatText}`,
+);
 
 // The targets of the engine-speed issue.
 const at256 = engineTable.find((r) => r.t === 256);
@@ -112,11 +165,14 @@ const big = rows.find((r) => r.what === 'forward' && r.t === 1024);
 const bigEngine = engineTable.find((r) => r.t === 1024 && r.causal);
 const check = (ok) => (ok ? 'met' : 'NOT met');
 const runRatio = at256.run.median / at256.forward.median;
+const flatFigure = explicit.flat ? `${explicit.flat.ns.toFixed(1)} ${check(explicit.flat.ns <= 50)}` : '—';
 const wasmRate = big.gflop / (big.wasm / 1e3);
 const engineRate = big.gflop / (bigEngine.forward.median / 1e3);
-console.log(`\ntargets: run() ≤ 1.5× forward() at (256, 256, 8): ${runRatio.toFixed(2)}× ${check(runRatio <= 1.5)}; ` +
-  `run() at (64, 128, 8) p90/p10 ${(at64.run.p90 / at64.run.p10).toFixed(2)}; ` +
-  `flat input ≤ 50 ns a value: ${explicit.flat ? `${explicit.flat.ns.toFixed(1)} ${check(explicit.flat.ns <= 50)}` : '—'}; ` +
-  `C++ forward in WASM ≥ 19 GFLOP/s at (1024, 768, 12): ${wasmRate.toFixed(2)} ${check(wasmRate >= 19)}; ` +
-  `engine.forward ≥ 17: ${engineRate.toFixed(2)} ${check(engineRate >= 17)}; ` +
-  `WASM/native ${(big.wasm / big.native).toFixed(2)}×, WASM/march ${(big.wasm / big.march).toFixed(2)}×`);
+console.log(
+  `\ntargets: run() ≤ 1.5× forward() at (256, 256, 8): ${runRatio.toFixed(2)}× ${check(runRatio <= 1.5)}; ` +
+    `run() at (64, 128, 8) p90/p10 ${(at64.run.p90 / at64.run.p10).toFixed(2)}; ` +
+    `flat input ≤ 50 ns a value: ${flatFigure}; ` +
+    `C++ forward in WASM ≥ 19 GFLOP/s at (1024, 768, 12): ${wasmRate.toFixed(2)} ${check(wasmRate >= 19)}; ` +
+    `engine.forward ≥ 17: ${engineRate.toFixed(2)} ${check(engineRate >= 17)}; ` +
+    `WASM/native ${(big.wasm / big.native).toFixed(2)}×, WASM/march ${(big.wasm / big.march).toFixed(2)}×`,
+);

@@ -14,10 +14,50 @@ const GENERATOR = 'scripts/record-traces.mjs';
 // and unscaled scores; 6 query heads over 2 K/V heads, causal; a causal encoder layer with its
 // own d_ff.
 export const CUSTOM_SPECS = {
-  'custom-self-causal-unscaled': { seed: 7, seqLen: 6, dModel: 12, numHeads: 3, dK: 5, dV: 2, causal: true, outputProjection: true, scaleScores: false },
-  'custom-cross-valid-keys': { kind: 'cross', seed: 3, queryLen: 3, keyLen: 5, dModel: 6, numHeads: 3, dK: 2, dV: 3, validKeys: 4, outputProjection: true, scaleScores: false },
-  'custom-gqa-6-2-causal': { seed: 5, seqLen: 4, dModel: 12, numHeads: 6, numKvHeads: 2, causal: true, outputProjection: true },
-  'custom-encoder-dff7': { kind: 'encoder-layer', seed: 9, seqLen: 3, dModel: 10, numHeads: 2, dK: 3, dV: 4, dFF: 7, causal: true },
+  'custom-self-causal-unscaled': {
+    seed: 7,
+    seqLen: 6,
+    dModel: 12,
+    numHeads: 3,
+    dK: 5,
+    dV: 2,
+    causal: true,
+    outputProjection: true,
+    scaleScores: false,
+  },
+  'custom-cross-valid-keys': {
+    kind: 'cross',
+    seed: 3,
+    queryLen: 3,
+    keyLen: 5,
+    dModel: 6,
+    numHeads: 3,
+    dK: 2,
+    dV: 3,
+    validKeys: 4,
+    outputProjection: true,
+    scaleScores: false,
+  },
+  'custom-gqa-6-2-causal': {
+    seed: 5,
+    seqLen: 4,
+    dModel: 12,
+    numHeads: 6,
+    numKvHeads: 2,
+    causal: true,
+    outputProjection: true,
+  },
+  'custom-encoder-dff7': {
+    kind: 'encoder-layer',
+    seed: 9,
+    seqLen: 3,
+    dModel: 10,
+    numHeads: 2,
+    dK: 3,
+    dV: 4,
+    dFF: 7,
+    causal: true,
+  },
 };
 
 // Presets whose trace is not recorded, to keep the fixtures small (about 300 KiB each); the
@@ -29,18 +69,61 @@ export const LEFT_OUT = {
 // The specs the model tests have the page build from a form (a custom cross pass, an encoder
 // layer with d_ff left blank, each real model's scaled geometry): only their config and stage
 // count are kept (the real models' traces would be megabytes).
-const model = (dModel, numHeads, numKvHeads) => ({ kind: 'self', seqLen: 6, dModel, numHeads, numKvHeads, seed: 42, weightScale: 0.1, skip: 0, causal: true, outputProjection: true, scaleScores: true });
+const model = (dModel, numHeads, numKvHeads) => ({
+  kind: 'self',
+  seqLen: 6,
+  dModel,
+  numHeads,
+  numKvHeads,
+  seed: 42,
+  weightScale: 0.1,
+  skip: 0,
+  causal: true,
+  outputProjection: true,
+  scaleScores: true,
+});
 export const PAGE_SPECS = [
-  { kind: 'cross', queryLen: 2, keyLen: 5, validKeys: 3, dModel: 8, numHeads: 2, dK: 4, dV: 4, seed: 42, weightScale: 0.1, skip: 0, outputProjection: true, scaleScores: true },
-  { kind: 'encoder-layer', seqLen: 5, dModel: 16, numHeads: 4, seed: 42, weightScale: 0.1, skip: 0, causal: false, scaleScores: true },
-  model(48, 12, 12), model(64, 16, 16), model(64, 16, 4), model(64, 16, 2),
+  {
+    kind: 'cross',
+    queryLen: 2,
+    keyLen: 5,
+    validKeys: 3,
+    dModel: 8,
+    numHeads: 2,
+    dK: 4,
+    dV: 4,
+    seed: 42,
+    weightScale: 0.1,
+    skip: 0,
+    outputProjection: true,
+    scaleScores: true,
+  },
+  {
+    kind: 'encoder-layer',
+    seqLen: 5,
+    dModel: 16,
+    numHeads: 4,
+    seed: 42,
+    weightScale: 0.1,
+    skip: 0,
+    causal: false,
+    scaleScores: true,
+  },
+  model(48, 12, 12),
+  model(64, 16, 16),
+  model(64, 16, 4),
+  model(64, 16, 2),
 ];
 
 // The cells the tests explain: three corners of every stage the stage table explains.
 export function explainCells(stage) {
   if (!stageById(stage.id)?.explain) return [];
   const [rows, cols] = stage.shape;
-  return [[0, 0], [rows - 1, cols - 1], [0, cols - 1]].map(([row, col]) => ({ stage: stage.id, head: stage.head, step: stage.step, row, col }));
+  return [
+    [0, 0],
+    [rows - 1, cols - 1],
+    [0, cols - 1],
+  ].map(([row, col]) => ({ stage: stage.id, head: stage.head, step: stage.step, row, col }));
 }
 
 // An encoded list as text, an item (or a table's row) a line.
@@ -56,9 +139,12 @@ function traceFixture(engine, spec) {
   const { config, stages } = engine.run(spec);
   const cells = [...new Map(stages.flatMap(explainCells).map((c) => [cellKey(c), c])).values()];
   const answers = cells.map((cell) => engine.explain(spec, cell));
-  return `{"version":${VERSION},\n"trace":{"config":${JSON.stringify(encodeValue(config, pool))},\n"stages":${tableLines(encodeValue(stages, pool))}},\n`
-    + `"cells":${tableLines(encodeValue(cells, pool))},\n"answers":${tableLines(encodeValue(answers, pool))},\n`
-    + `"arrays":${tableLines(pool.arrays)}}\n`;
+  return (
+    `{"version":${VERSION},\n"trace":{"config":${JSON.stringify(encodeValue(config, pool))},\n` +
+    `"stages":${tableLines(encodeValue(stages, pool))}},\n` +
+    `"cells":${tableLines(encodeValue(cells, pool))},\n"answers":${tableLines(encodeValue(answers, pool))},\n` +
+    `"arrays":${tableLines(pool.arrays)}}\n`
+  );
 }
 
 /** Every fixture file's name → its text, from the engine as it is. */
@@ -70,7 +156,7 @@ export function recordFixtures(engine) {
     ...Object.entries(CUSTOM_SPECS).map(([name, spec]) => ({ name, spec })),
   ];
   const files = new Map();
-  const fileOf = new Map();  // text → file: a spec that traces like an earlier one shares its file
+  const fileOf = new Map(); // text → file: a spec that traces like an earlier one shares its file
   const traces = specs.map(({ name, spec }) => {
     const text = traceFixture(engine, spec);
     if (!fileOf.has(text)) fileOf.set(text, `${name}.json`);
@@ -92,7 +178,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const files = recordFixtures(await createEngine());
   const dir = fileURLToPath(FIXTURE_DIR);
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir).filter((f) => f.endsWith('.json') && !files.has(f))) rmSync(new URL(old, FIXTURE_DIR));
+  for (const old of readdirSync(dir).filter((f) => f.endsWith('.json') && !files.has(f)))
+    rmSync(new URL(old, FIXTURE_DIR));
   for (const [file, text] of files) writeFileSync(new URL(file, FIXTURE_DIR), text);
   const bytes = [...files.values()].reduce((n, text) => n + Buffer.byteLength(text), 0);
   console.log(`${files.size} files, ${(bytes / 1024).toFixed(0)} KiB in ${dir}`);

@@ -33,7 +33,7 @@ export function startServer({ root = DIST, port = 0, csp = null } = {}) {
   const server = http.createServer(async (req, res) => {
     if (req.url === '/favicon.ico') return void res.writeHead(204).end();
     try {
-      const file = resolveInside(root, req.url);  // throws on a malformed %-escape
+      const file = resolveInside(root, req.url); // throws on a malformed %-escape
       if (!file) throw new Error('outside root');
       const body = await readFile(file);
       const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' };

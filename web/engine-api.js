@@ -32,7 +32,7 @@ function unpackTrace({ config, layout, values }) {
 // A plain copy of what the caller passed, so that no getter or Proxy of theirs runs (and
 // throws) while C++ is halfway through reading it: C++ cleanup would then be skipped.
 function plain(value, field) {
-  if (typeof value !== 'object' || value === null) return value;  // C++ names the wrong type
+  if (typeof value !== 'object' || value === null) return value; // C++ names the wrong type
   try {
     return structuredClone(value);
   } catch (error) {
@@ -43,10 +43,16 @@ function plain(value, field) {
 // Each engine's module, for heapBytesOf alone: the engine itself holds no way to reach it.
 const modules = new WeakMap();
 
-/** The engine over an instantiated module: { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach }. */
+/**
+ * The engine over an instantiated module:
+ * { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach }.
+ */
 export function wrapEngine(wasm) {
   const engine = Object.freeze({
-    /** Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation, symbolic, values, totals, operands }] }. */
+    /**
+     * Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation,
+     * symbolic, values, totals, operands }] }.
+     */
     run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
@@ -60,7 +66,10 @@ export function wrapEngine(wasm) {
     kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),
     /** For each head alone, ‖Δoutput‖ / ‖output‖ when it is pruned: [{ head, change }]. */
     pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
-    /** The lesson's real models: [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }]. */
+    /**
+     * The lesson's real models:
+     * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].
+     */
     models: () => wasm.models(),
   });
   modules.set(engine, wasm);

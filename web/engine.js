@@ -1,5 +1,6 @@
 // The engine loader (ES module): the only importer of the Emscripten ES factory.
-// createEngine() → { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach }; errors from C++ arrive as thrown Errors.
+// createEngine() → { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach };
+// errors from C++ arrive as thrown Errors.
 // (The leak tests read the heap through engine-api.js's heapBytesOf(engine), which is not exported here.)
 // loadEngine() → { engine, rest() }: in a browser the engine as soon as the core of its split
 // WebAssembly is in (engine-split.js), and rest() → a promise of the rest; the page paints its

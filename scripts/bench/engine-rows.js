@@ -40,7 +40,10 @@ const spec = (t, d, h, causal = true) => ({ seed: 42, seqLen: t, dModel: d, numH
 // causal and not.
 export function engineRows(engine) {
   const rows = [];
-  for (const [t, d, h, rounds] of [[64, 128, 8, 200], [256, 256, 8, 40]]) {
+  for (const [t, d, h, rounds] of [
+    [64, 128, 8, 200],
+    [256, 256, 8, 40],
+  ]) {
     const [forward, run] = timeInTurns([() => engine.forward(spec(t, d, h)), () => engine.run(spec(t, d, h))], rounds);
     rows.push({ t, d, h, causal: true, forward, run });
   }
@@ -58,11 +61,29 @@ const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64A
 function explicitSpecs(engine, [t, d, h]) {
   const dk = d / h;
   const rowsOf = (v, r, c) => Array.from({ length: r }, (_, i) => Array.from(v.subarray(i * c, (i + 1) * c)));
-  const draw = (seed, r, c) => rowsOf(engine.randn(seed, r, c).map((x) => x * 0.1), r, c);
+  const draw = (seed, r, c) =>
+    rowsOf(
+      engine.randn(seed, r, c).map((x) => x * 0.1),
+      r,
+      c,
+    );
   const heads = (from) => Array.from({ length: h }, (_, i) => draw(from + i, d, dk));
-  const rows = { X: draw(1, t, d), W_Q: heads(10), W_K: heads(100), W_V: heads(1000), W_O: draw(2, d, d), causal: true };
-  const flatSpec = { ...rows, X: flat(rows.X), W_Q: rows.W_Q.map(flat), W_K: rows.W_K.map(flat),
-    W_V: rows.W_V.map(flat), W_O: flat(rows.W_O) };
+  const rows = {
+    X: draw(1, t, d),
+    W_Q: heads(10),
+    W_K: heads(100),
+    W_V: heads(1000),
+    W_O: draw(2, d, d),
+    causal: true,
+  };
+  const flatSpec = {
+    ...rows,
+    X: flat(rows.X),
+    W_Q: rows.W_Q.map(flat),
+    W_K: rows.W_K.map(flat),
+    W_V: rows.W_V.map(flat),
+    W_O: flat(rows.W_O),
+  };
   return { rows, flat: flatSpec, values: t * d + 4 * d * d };
 }
 

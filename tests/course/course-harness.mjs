@@ -15,12 +15,28 @@ export const SHOTS = path.join(ROOT, 'build', 'screenshots');
 export const WORK = path.join(ROOT, 'build', 'course');
 export { DIST, startServer };
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function requireDist() {
-  for (const f of ['embed.html', 'attention-wasm.classic.js', 'attention-stepper.classic.js', 'attention-stepper.css']) {
-    if (!existsSync(path.join(DIST, f))) throw new Error(`dist/${f} is missing: run npm run build (or node scripts/build-page.mjs after the engine build)`);
+  for (const f of [
+    'embed.html',
+    'attention-wasm.classic.js',
+    'attention-stepper.classic.js',
+    'attention-stepper.css',
+  ]) {
+    if (!existsSync(path.join(DIST, f)))
+      throw new Error(
+        `dist/${f} is missing: run npm run build (or node scripts/build-page.mjs after the engine build)`,
+      );
   }
 }
 
@@ -68,8 +84,12 @@ export function watchProblems(page) {
 export function startProcess(command, args, options = {}) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
   let log = '';
-  child.stdout.on('data', (d) => { log += d; });
-  child.stderr.on('data', (d) => { log += d; });
+  child.stdout.on('data', (d) => {
+    log += d;
+  });
+  child.stderr.on('data', (d) => {
+    log += d;
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     child,
@@ -91,8 +111,10 @@ export async function waitForHttp(url, proc, timeoutMs = 20000) {
       await fetch(url);
       return;
     } catch {
-      if (proc.child.exitCode !== null) throw new Error(`${url}: the server exited (${proc.child.exitCode}):\n${proc.output()}`);
-      if (Date.now() - start > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);
+      if (proc.child.exitCode !== null)
+        throw new Error(`${url}: the server exited (${proc.child.exitCode}):\n${proc.output()}`);
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${proc.output()}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -30,19 +30,72 @@ const HOSTILE_CSS = `.hostile {
 attention-stepper { width: 1100px; }`;
 
 // The properties the host resets, compared on every element inside the shadow root.
-const RESET = ['direction', 'writing-mode', 'text-orientation', 'text-align', 'text-align-last', 'text-indent',
-  'text-transform', 'text-shadow', 'text-emphasis-style', 'text-underline-offset', 'text-rendering',
-  'letter-spacing', 'word-spacing', 'line-height', 'font-size', 'font-style', 'font-weight', 'font-family',
-  'font-variant-caps', 'font-variant-numeric', 'font-feature-settings', 'font-kerning', 'font-size-adjust',
-  'font-stretch', 'font-synthesis-weight', 'font-palette', 'white-space-collapse', 'text-wrap-mode',
-  'text-wrap-style', 'word-break', 'overflow-wrap', 'line-break', 'hyphens', 'tab-size',
-  '-webkit-text-fill-color', '-webkit-text-stroke-width', 'list-style-type', 'list-style-position',
-  'border-collapse', 'border-spacing', 'empty-cells', 'caption-side', 'quotes', 'accent-color',
-  'caret-color', 'color', 'fill', 'fill-opacity', 'stroke', 'stroke-opacity', 'stroke-width',
-  'stroke-dasharray', 'stroke-linecap', 'stroke-linejoin', 'paint-order', 'text-anchor',
-  'dominant-baseline', 'shape-rendering', 'image-rendering', 'color-interpolation'];
+const RESET = [
+  'direction',
+  'writing-mode',
+  'text-orientation',
+  'text-align',
+  'text-align-last',
+  'text-indent',
+  'text-transform',
+  'text-shadow',
+  'text-emphasis-style',
+  'text-underline-offset',
+  'text-rendering',
+  'letter-spacing',
+  'word-spacing',
+  'line-height',
+  'font-size',
+  'font-style',
+  'font-weight',
+  'font-family',
+  'font-variant-caps',
+  'font-variant-numeric',
+  'font-feature-settings',
+  'font-kerning',
+  'font-size-adjust',
+  'font-stretch',
+  'font-synthesis-weight',
+  'font-palette',
+  'white-space-collapse',
+  'text-wrap-mode',
+  'text-wrap-style',
+  'word-break',
+  'overflow-wrap',
+  'line-break',
+  'hyphens',
+  'tab-size',
+  '-webkit-text-fill-color',
+  '-webkit-text-stroke-width',
+  'list-style-type',
+  'list-style-position',
+  'border-collapse',
+  'border-spacing',
+  'empty-cells',
+  'caption-side',
+  'quotes',
+  'accent-color',
+  'caret-color',
+  'color',
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-opacity',
+  'stroke-width',
+  'stroke-dasharray',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'paint-order',
+  'text-anchor',
+  'dominant-baseline',
+  'shape-rendering',
+  'image-rendering',
+  'color-interpolation',
+];
 
-const ELEMENT = '<attention-stepper preset="lesson-multi-head" stage="weights" head="1" controls="full" theme="light"></attention-stepper>';
+const ELEMENT =
+  '<attention-stepper preset="lesson-multi-head" stage="weights" head="1" controls="full" theme="light">' +
+  '</attention-stepper>';
 const html = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host reset</title>
 <link rel="stylesheet" href="hostile.css"><script defer src="attention-wasm.classic.js"></script>
 <script defer src="attention-stepper.classic.js"></script></head><body>${body}</body></html>`;
@@ -66,7 +119,9 @@ async function render(body, shot) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const files = { 'page.html': [html(body), 'text/html'], 'hostile.css': [HOSTILE_CSS, 'text/css'] };
   for (const [name, [text, type]] of Object.entries(files)) {
-    await context.route(server.url + name, (r) => r.fulfill({ status: 200, body: text, headers: { 'Content-Type': type, 'Content-Security-Policy': CSP } }));
+    await context.route(server.url + name, (r) =>
+      r.fulfill({ status: 200, body: text, headers: { 'Content-Type': type, 'Content-Security-Policy': CSP } }),
+    );
   }
   const page = watchProblems(await context.newPage());
   await page.goto(server.url + 'page.html');
@@ -74,29 +129,50 @@ async function render(body, shot) {
   // The engine's rest, KaTeX and the formulas' second font faces arrive after the first paint:
   // compare the element once everything is in, not while a face is swapping.
   await page.waitForLoadState('networkidle');
-  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
-  const styles = await page.$eval('attention-stepper', (host, names) => {
-    const all = [host, ...host.shadowRoot.querySelectorAll('*')].filter((e) => !['link', 'style'].includes(e.localName));
-    return all.map((e) => {
-      const cs = getComputedStyle(e);
-      return [e === host ? ':host' : `${e.localName}.${String(e.getAttribute('class') ?? '').split(' ')[0]}`, names.map((n) => cs.getPropertyValue(n))];
-    });
-  }, RESET);
+  await page.evaluate(() =>
+    document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))),
+  );
+  const styles = await page.$eval(
+    'attention-stepper',
+    (host, names) => {
+      const all = [host, ...host.shadowRoot.querySelectorAll('*')].filter(
+        (e) => !['link', 'style'].includes(e.localName),
+      );
+      return all.map((e) => {
+        const cs = getComputedStyle(e);
+        return [
+          e === host ? ':host' : `${e.localName}.${String(e.getAttribute('class') ?? '').split(' ')[0]}`,
+          names.map((n) => cs.getPropertyValue(n)),
+        ];
+      });
+    },
+    RESET,
+  );
   const png = await page.locator('attention-stepper').screenshot({ path: shot, animations: 'disabled' });
   assert.deepEqual(page.problems, []);
   await context.close();
   return { styles, png };
 }
 
-test('a host page\'s inherited text, direction, writing-mode and SVG settings do not reach inside the element', async () => {
+const NO_LEAK =
+  "a host page's inherited text, direction, writing-mode and SVG settings do not reach inside the element";
+test(NO_LEAK, async () => {
   const plain = await render(ELEMENT, path.join(SHOTS, 'course-host-plain.png'));
-  const hostile = await render(`<div class="hostile" dir="rtl">${ELEMENT}</div>`, path.join(SHOTS, 'course-host-hostile.png'));
+  const hostile = await render(
+    `<div class="hostile" dir="rtl">${ELEMENT}</div>`,
+    path.join(SHOTS, 'course-host-hostile.png'),
+  );
   assert.equal(hostile.styles.length, plain.styles.length, 'same elements inside');
   const leaks = [];
-  plain.styles.forEach(([name, values], i) => values.forEach((v, j) => {
-    const got = hostile.styles[i][1][j];
-    if (got !== v) leaks.push(`${name} ${RESET[j]}: ${v} → ${got}`);
-  }));
+  plain.styles.forEach(([name, values], i) =>
+    values.forEach((v, j) => {
+      const got = hostile.styles[i][1][j];
+      if (got !== v) leaks.push(`${name} ${RESET[j]}: ${v} → ${got}`);
+    }),
+  );
   assert.deepEqual(leaks.slice(0, 20), [], `${leaks.length} inherited values leaked in`);
-  assert.ok(plain.png.equals(hostile.png), 'the element looks the same, pixel for pixel (build/screenshots/course-host-*.png)');
+  assert.ok(
+    plain.png.equals(hostile.png),
+    'the element looks the same, pixel for pixel (build/screenshots/course-host-*.png)',
+  );
 });

@@ -16,5 +16,8 @@ export function readmeBlock(marker, lang) {
 
 // Its non-empty lines, trimmed.
 export function readmeLines(marker, lang) {
-  return readmeBlock(marker, lang).split('\n').map((l) => l.trim()).filter(Boolean);
+  return readmeBlock(marker, lang)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

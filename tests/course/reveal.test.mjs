@@ -6,7 +6,17 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { COURSE, DIST, ROOT, SHOTS, launch, requireDist, startServer, watchProblems, workDir } from './course-harness.mjs';
+import {
+  COURSE,
+  DIST,
+  ROOT,
+  SHOTS,
+  launch,
+  requireDist,
+  startServer,
+  watchProblems,
+  workDir,
+} from './course-harness.mjs';
 import { readmeLines } from './readme.mjs';
 
 const REVEAL = path.join(ROOT, 'node_modules', 'reveal.js');
@@ -17,7 +27,8 @@ let page;
 
 before(async () => {
   requireDist();
-  if (!existsSync(path.join(REVEAL, 'dist', 'reveal.js'))) throw new Error('node_modules/reveal.js is missing: run npm ci (reveal.js is a devDependency)');
+  if (!existsSync(path.join(REVEAL, 'dist', 'reveal.js')))
+    throw new Error('node_modules/reveal.js is missing: run npm ci (reveal.js is a devDependency)');
   // The deck's folder as the README has it: reveal.js/ and attention-stepper/ beside the deck.
   const dir = workDir('reveal');
   for (const f of ['deck.html', 'deck.js']) copyFileSync(path.join(COURSE, 'reveal', f), path.join(dir, f));
@@ -34,24 +45,33 @@ after(async () => {
   await server?.close();
 });
 
-const deck = () => page.evaluate(() => {
-  const el = document.querySelector('attention-stepper');
-  return { slide: Reveal.getIndices().h, stage: el.dataset.stage };
-});
+const deck = () =>
+  page.evaluate(() => {
+    const el = document.querySelector('attention-stepper');
+    return { slide: Reveal.getIndices().h, stage: el.dataset.stage };
+  });
 const settled = () => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
 
-test('the deck is the README\'s recipe, with reveal.js 5, the pinned devDependency', () => {
-  const deckHtml = readFileSync(path.join(COURSE, 'reveal', 'deck.html'), 'utf8').split('\n').map((l) => l.trim());
-  for (const line of readmeLines('**reveal.js.**', 'html')) assert.ok(deckHtml.includes(line), `deck.html has the README's line ${line}`);
-  const deckJs = readFileSync(path.join(COURSE, 'reveal', 'deck.js'), 'utf8').split('\n').map((l) => l.trim());
-  for (const line of readmeLines('**reveal.js.**', 'js')) assert.ok(deckJs.includes(line), `deck.js has the README's line ${line}`);
+test("the deck is the README's recipe, with reveal.js 5, the pinned devDependency", () => {
+  const deckHtml = readFileSync(path.join(COURSE, 'reveal', 'deck.html'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  for (const line of readmeLines('**reveal.js.**', 'html'))
+    assert.ok(deckHtml.includes(line), `deck.html has the README's line ${line}`);
+  const deckJs = readFileSync(path.join(COURSE, 'reveal', 'deck.js'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  for (const line of readmeLines('**reveal.js.**', 'js'))
+    assert.ok(deckJs.includes(line), `deck.js has the README's line ${line}`);
   const { version } = JSON.parse(readFileSync(path.join(REVEAL, 'package.json'), 'utf8'));
   assert.match(version, /^5\./);
   const pinned = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).devDependencies['reveal.js'];
   assert.equal(pinned, version, 'package.json pins the version installed');
 });
 
-test('the slide shows the stepper at its stage, inside the slide, without the deck\'s centred uppercase text', async () => {
+const IN_SLIDE =
+  "the slide shows the stepper at its stage, inside the slide, without the deck's centred uppercase text";
+test(IN_SLIDE, async () => {
   await page.keyboard.press('ArrowRight');
   await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="masked"]');
   assert.deepEqual(await deck(), { slide: 1, stage: 'masked' });
@@ -61,21 +81,34 @@ test('the slide shows the stepper at its stage, inside the slide, without the de
     return {
       slide: pick(el.closest('section'), 'text-align'),
       heading: pick(el.closest('section').querySelector('h2'), 'text-transform'),
-      description: pick(el.shadowRoot.querySelector('p.explanation'), 'text-align', 'text-transform', 'letter-spacing', 'line-height', 'font-size'),
+      description: pick(
+        el.shadowRoot.querySelector('p.explanation'),
+        'text-align',
+        'text-transform',
+        'letter-spacing',
+        'line-height',
+        'font-size',
+      ),
       title: pick(el.shadowRoot.querySelector('.stage-heading h2'), 'text-align', 'text-transform', 'letter-spacing'),
     };
   });
   assert.deepEqual(looks.slide, ['center'], 'the deck centres its text');
   assert.deepEqual(looks.heading, ['uppercase'], 'and capitalises its headings');
-  assert.deepEqual(looks.description, ['start', 'none', 'normal', '24px', '16px'], 'the stepper\'s text is its own');
+  assert.deepEqual(looks.description, ['start', 'none', 'normal', '24px', '16px'], "the stepper's text is its own");
   assert.deepEqual(looks.title, ['start', 'none', 'normal']);
   // The deck's 1200 × 800 (deck.js, as in the README) leaves room for every stage under the heading.
   for (const stage of ['scaled', 'masked', 'weights']) {
     await page.$eval('attention-stepper', (el, s) => el.goTo(s), stage);
     await page.waitForSelector(`attention-stepper[data-stage="${stage}"]`);
-    const [element, slides] = await page.evaluate(() => [document.querySelector('attention-stepper'), document.querySelector('.reveal .slides')]
-      .map((e) => e.getBoundingClientRect().toJSON()));
-    assert.ok(element.bottom <= slides.bottom + 1 && element.top >= slides.top - 1, `${stage}: the element (${element.top}–${element.bottom}) fits the slide (${slides.top}–${slides.bottom})`);
+    const [element, slides] = await page.evaluate(() =>
+      [document.querySelector('attention-stepper'), document.querySelector('.reveal .slides')].map((e) =>
+        e.getBoundingClientRect().toJSON(),
+      ),
+    );
+    assert.ok(
+      element.bottom <= slides.bottom + 1 && element.top >= slides.top - 1,
+      `${stage}: the element (${element.top}–${element.bottom}) fits the slide (${slides.top}–${slides.bottom})`,
+    );
   }
   await page.$eval('attention-stepper', (el) => el.goTo('masked'));
   await page.waitForSelector('attention-stepper[data-stage="masked"]');
@@ -114,7 +147,11 @@ test('the focus stays inside the stepper when the button it is on becomes disabl
   await page.locator('attention-stepper .step-next').focus();
   await page.keyboard.press('ArrowRight');
   await page.waitForSelector('attention-stepper[data-stage="weights"]');
-  assert.equal(await page.evaluate(() => document.activeElement.localName), 'attention-stepper', 'focus still inside the element');
+  assert.equal(
+    await page.evaluate(() => document.activeElement.localName),
+    'attention-stepper',
+    'focus still inside the element',
+  );
   await page.keyboard.press('ArrowLeft');
   assert.deepEqual(await deck(), { slide: 1, stage: 'masked' }, '← steps back instead of leaving the slide');
 });

@@ -71,6 +71,7 @@ export function cellKey({ stage, head, step, row, col }) {
 
 export function readJson(file) {
   const data = JSON.parse(readFileSync(new URL(file, FIXTURE_DIR), 'utf8'));
-  if (data.version !== VERSION) throw new Error(`${file}: fixture version ${data.version}, expected ${VERSION}: ${RECORD}`);
+  if (data.version !== VERSION)
+    throw new Error(`${file}: fixture version ${data.version}, expected ${VERSION}: ${RECORD}`);
   return data;
 }

@@ -16,7 +16,8 @@ export const SPECS = INDEX.traces.map(({ spec }) => spec);
 const byFile = new Map();
 function fixtureOf(spec) {
   const entry = INDEX.traces.find((t) => JSON.stringify(t.spec) === JSON.stringify(spec));
-  if (!entry) throw new Error(`no recorded trace for ${JSON.stringify(spec)}: add it to scripts/record-traces.mjs and ${RECORD}`);
+  if (!entry)
+    throw new Error(`no recorded trace for ${JSON.stringify(spec)}: add it to scripts/record-traces.mjs and ${RECORD}`);
   if (!byFile.has(entry.file)) {
     const { trace, cells, answers, arrays } = readJson(entry.file);
     const decoded = decodeValue(answers, arrays);
@@ -45,7 +46,10 @@ export function explainOf(spec, cell) {
 /** A spec the page builds, run by the engine when recorded: { config, stageCount }. */
 export function runOf(spec) {
   const run = INDEX.runs.find((r) => JSON.stringify(r.spec) === JSON.stringify(spec));
-  if (!run) throw new Error(`the engine never ran ${JSON.stringify(spec)}: add it to PAGE_SPECS in scripts/record-traces.mjs and ${RECORD}`);
+  if (!run)
+    throw new Error(
+      `the engine never ran ${JSON.stringify(spec)}: add it to PAGE_SPECS in scripts/record-traces.mjs and ${RECORD}`,
+    );
   return { config: decodeValue(run.config, []), stageCount: run.stageCount };
 }
 

@@ -20,7 +20,18 @@ test('validation: rules are named, the engine spec comes out when valid', () => 
   assert.match(errors({ dK: '2.5' }).dK, /d_k must be a whole number/);
   assert.match(errors({ seed: '-1' }).seed, /seed must be a whole number/);
   const ok = validateForm(catalog, { ...form, tokens: 'a b c' });
-  assert.deepEqual(ok.spec, { kind: 'self', seqLen: 3, dModel: 16, numHeads: 4, seed: 42, weightScale: 0.1, skip: 0, causal: false, outputProjection: true, scaleScores: true });
+  assert.deepEqual(ok.spec, {
+    kind: 'self',
+    seqLen: 3,
+    dModel: 16,
+    numHeads: 4,
+    seed: 42,
+    weightScale: 0.1,
+    skip: 0,
+    causal: false,
+    outputProjection: true,
+    scaleScores: true,
+  });
   assert.match(errors({ weightScale: '0' }).weightScale, /weight scale must be a number above 0 and at most 10/);
   assert.deepEqual(validateForm(catalog, { ...form, prunedHeads: '1, 3' }).spec.prunedHeads, [1, 3]);
   assert.match(errors({ prunedHeads: '4' }).prunedHeads, /between 0 and 3/);
@@ -28,17 +39,26 @@ test('validation: rules are named, the engine spec comes out when valid', () => 
   assert.deepEqual(validateForm(catalog, presetForm(catalog, 'lesson-causal')).spec, { preset: 'lesson-causal' });
 });
 
-test('validation per chapter: K/V heads divide heads; valid keys fit the source; the spec has the chapter\u2019s kind', () => {
+const PER_CHAPTER =
+  'validation per chapter: K/V heads divide heads; valid keys fit the source; the spec has the chapter\u2019s kind';
+test(PER_CHAPTER, () => {
   const gqa = { ...presetForm(catalog, 'gqa-4-2'), preset: 'custom' };
   assert.match(validateForm(catalog, { ...gqa, kvHeads: '3' }).errors.kvHeads, /K\/V heads must divide heads/);
   assert.equal(validateForm(catalog, { ...gqa, kvHeads: '1' }).spec.numKvHeads, 1);
   const cross = { ...presetForm(catalog, 'cross-padding'), preset: 'custom' };
-  assert.match(validateForm(catalog, { ...cross, validKeys: '5' }).errors.validKeys, /at most the number of source tokens \(4\)/);
+  assert.match(
+    validateForm(catalog, { ...cross, validKeys: '5' }).errors.validKeys,
+    /at most the number of source tokens \(4\)/,
+  );
   assert.match(validateForm(catalog, { ...cross, keyTokens: '' }).errors.keyTokens, /T_kv = number of source tokens/);
   const spec = validateForm(catalog, { ...cross, keyTokens: 'a b c d e' }).spec;
   assert.deepEqual([spec.kind, spec.queryLen, spec.keyLen, spec.validKeys, spec.causal], ['cross', 2, 5, 3, undefined]);
   const layer = validateForm(catalog, { ...presetForm(catalog, 'encoder-layer'), preset: 'custom', dFF: '' }).spec;
-  assert.deepEqual([layer.kind, layer.dFF, layer.outputProjection], ['encoder-layer', undefined, undefined], 'd_ff blank: the engine\u2019s 4 · d_model');
+  assert.deepEqual(
+    [layer.kind, layer.dFF, layer.outputProjection],
+    ['encoder-layer', undefined, undefined],
+    'd_ff blank: the engine\u2019s 4 · d_model',
+  );
   for (const built of [spec, layer]) assert.ok(runOf(built).stageCount > 0, 'the engine takes what the page builds');
 });
 
@@ -48,10 +68,21 @@ test('fields: one table names every form field, hash key and attribute once; eve
     assert.equal(new Set(values).size, values.length, `${key}s are unique`);
   }
   for (const chapter of CHAPTERS) {
-    for (const field of chapter.fields) assert.ok(FIELDS.some((f) => f.field === field), `${chapter.id}: ${field}`);
-    assert.ok(catalog.presets.some((p) => p.chapter === chapter.id), `${chapter.id} has a preset from the engine`);
+    for (const field of chapter.fields)
+      assert.ok(
+        FIELDS.some((f) => f.field === field),
+        `${chapter.id}: ${field}`,
+      );
+    assert.ok(
+      catalog.presets.some((p) => p.chapter === chapter.id),
+      `${chapter.id} has a preset from the engine`,
+    );
   }
-  for (const p of catalog.presets) assert.ok(CHAPTERS.some((c) => c.id === p.chapter), `${p.id}: chapter ${p.chapter}`);
+  for (const p of catalog.presets)
+    assert.ok(
+      CHAPTERS.some((c) => c.id === p.chapter),
+      `${p.id}: chapter ${p.chapter}`,
+    );
 });
 
 test('form: editing a preset keeps it only for same-count tokens; a chapter opens its first preset', () => {
@@ -61,7 +92,10 @@ test('form: editing a preset keeps it only for same-count tokens; a chapter open
   assert.equal(changeField(catalog, base, 'causal', true).preset, 'custom');
   assert.equal(changeField(catalog, base, 'preset', 'lesson-causal').tokens, 'the cat sat down');
   const cross = changeField(catalog, base, 'chapter', 'cross');
-  assert.deepEqual([cross.chapter, cross.preset, cross.tokens, cross.keyTokens], ['cross', 'cross-translation', 'le chat', 'the cat sat']);
+  assert.deepEqual(
+    [cross.chapter, cross.preset, cross.tokens, cross.keyTokens],
+    ['cross', 'cross-translation', 'le chat', 'the cat sat'],
+  );
   assert.equal(changeField(catalog, cross, 'keyTokens', 'a b c').preset, 'cross-translation');
   assert.equal(changeField(catalog, cross, 'keyTokens', 'a b').preset, 'custom');
 });
@@ -70,24 +104,38 @@ test('url hash: the declared fields round-trip in every chapter', () => {
   for (const hash of [
     '#chapter=attention&preset=lesson-multi-head&stage=weights&head=2',
     '#chapter=attention&preset=lesson-causal&tokens=I+saw+it+rain&stage=masked&head=0&cell=2.1',
-    '#chapter=attention&tokens=a+b+c&dModel=8&heads=2&dK=4&dV=&seed=7&ws=1&causal=1&wo=1&scale=0&prune=1&stage=output&head=1&sum=1',
+    '#chapter=attention&tokens=a+b+c&dModel=8&heads=2&dK=4&dV=' +
+      '&seed=7&ws=1&causal=1&wo=1&scale=0&prune=1&stage=output&head=1&sum=1',
     '#chapter=designed-heads&tokens=a+b+a&causal=1&prune=2&stage=weights&head=1',
     '#chapter=cross&preset=cross-padding&keys=un+deux+trois+pad&stage=masked&head=1',
-    '#chapter=cross&tokens=a+b&keys=c+d+e&valid=2&dModel=8&heads=2&dK=&dV=&seed=1&ws=0.1&wo=0&scale=1&stage=weights&head=0',
+    '#chapter=cross&tokens=a+b&keys=c+d+e&valid=2&dModel=8&heads=2&dK=&dV=' +
+      '&seed=1&ws=0.1&wo=0&scale=1&stage=weights&head=0',
     '#chapter=gqa&tokens=a+b+c&dModel=16&heads=8&kvHeads=2&dK=&dV=&seed=3&ws=0.1&causal=1&wo=1&scale=1&stage=k&head=5',
-    '#chapter=encoder-layer&tokens=a+b&dModel=8&heads=2&dK=&dV=&dFF=12&seed=4&ws=0.1&causal=0&scale=1&stage=norm2&head=0',
-    '#chapter=attention&tokens=a+b+c+d&dModel=8&heads=1&dK=4&dV=4&seed=42&ws=0.1&skip=1104&causal=1&wo=0&scale=1&stage=x&head=0',
+    '#chapter=encoder-layer&tokens=a+b&dModel=8&heads=2&dK=&dV=&dFF=12' +
+      '&seed=4&ws=0.1&causal=0&scale=1&stage=norm2&head=0',
+    '#chapter=attention&tokens=a+b+c+d&dModel=8&heads=1&dK=4&dV=4' +
+      '&seed=42&ws=0.1&skip=1104&causal=1&wo=0&scale=1&stage=x&head=0',
   ]) {
     assert.equal(hashFromState(catalog, stateFromHash(catalog, hash)), hash);
   }
   const s = stateFromHash(catalog, '#preset=lesson-self-attention&tokens=only+three+words');
   assert.equal(s.form.preset, 'custom', 'a preset with the wrong token count becomes custom');
   assert.equal(stateFromHash(catalog, '#preset=gqa-4-2').form.chapter, 'gqa', 'a preset brings its chapter');
-  assert.equal(stateFromHash(catalog, '#chapter=cross&preset=gqa-4-2').form.preset, 'cross-translation', 'a preset of another chapter is ignored');
+  assert.equal(
+    stateFromHash(catalog, '#chapter=cross&preset=gqa-4-2').form.preset,
+    'cross-translation',
+    'a preset of another chapter is ignored',
+  );
 });
 
 test('real models: the geometry keeps query heads per K/V head, within 16 heads, and the engine runs it', () => {
-  const expected = { 'gpt2-117m': [12, 12], 'gpt2-1.5b': [16, 16], 'gpt3-175b': [16, 16], 'llama3-8b': [16, 4], 'llama3-70b': [16, 2] };
+  const expected = {
+    'gpt2-117m': [12, 12],
+    'gpt2-1.5b': [16, 16],
+    'gpt3-175b': [16, 16],
+    'llama3-8b': [16, 4],
+    'llama3-70b': [16, 2],
+  };
   for (const model of catalog.models) {
     const g = scaledGeometry(model);
     assert.deepEqual([g.heads, g.kvHeads], expected[model.id], model.id);

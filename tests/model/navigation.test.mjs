@@ -14,10 +14,15 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
   assert.equal(findStepIndex(steps, 'nonsense', 0), 0);
   const noProjection = buildSteps(traceOf({ preset: 'lesson-self-attention' }));
   assert.equal(noProjection[findStepIndex(noProjection, 'output', 0)].id, noProjection.at(-1).id);
-  assert.deepEqual(STAGES.filter((s) => s.group === 'head').map((s) => s.id), ['q', 'k', 'v', 'k_new', 'v_new', 'k_cache', 'v_cache', 'scores', 'scaled', 'masked', 'weights', 'head']);
+  assert.deepEqual(
+    STAGES.filter((s) => s.group === 'head').map((s) => s.id),
+    ['q', 'k', 'v', 'k_new', 'v_new', 'k_cache', 'v_cache', 'scores', 'scaled', 'masked', 'weights', 'head'],
+  );
 });
 
-test('navigation with shared K/V: a query head\u2019s list holds its group\u2019s K and V, in the lesson\u2019s order', () => {
+const SHARED_KV =
+  'navigation with shared K/V: a query head\u2019s list holds its group\u2019s K and V, in the lesson\u2019s order';
+test(SHARED_KV, () => {
   const trace = traceOf({ preset: 'gqa-4-2' });
   const steps = buildSteps(trace);
   const k = steps[findStepIndex(steps, 'k', 3)];
@@ -25,6 +30,9 @@ test('navigation with shared K/V: a query head\u2019s list holds its group\u2019
   const list = stageListView(steps, findStepIndex(steps, 'scores', 3), 3, trace.config);
   const head = list.groups.find((g) => g.id === 'head');
   assert.equal(head.title, 'Head 3 of 4');
-  assert.deepEqual(head.items.map((i) => i.label.split(' (')[0]), ['Queries Q', 'Keys K', 'Values V', 'Scores', 'Scaled scores', 'Attention weights', 'Weighted values']);
+  assert.deepEqual(
+    head.items.map((i) => i.label.split(' (')[0]),
+    ['Queries Q', 'Keys K', 'Values V', 'Scores', 'Scaled scores', 'Attention weights', 'Weighted values'],
+  );
   assert.match(head.items[1].label, /K\/V head 1, shared/);
 });

@@ -18,17 +18,35 @@ test('stage table: every stage the engine traces has an entry, and explainable o
       const entry = stageById(stage.id);
       assert.ok(entry, `${JSON.stringify(spec)}: stage ${stage.id} missing from the stage table`);
       if (entry.explain) {
-        const e = explainOf(spec, { stage: stage.id, head: stage.head, step: stage.step, row: 0, col: stage.shape[1] - 1 });
-        const view = explainView(e, { stageId: stage.id, head: stage.head, row: 0, col: stage.shape[1] - 1, config: trace.config, keyTokens: [], label: entry.result });
+        const e = explainOf(spec, {
+          stage: stage.id,
+          head: stage.head,
+          step: stage.step,
+          row: 0,
+          col: stage.shape[1] - 1,
+        });
+        const view = explainView(e, {
+          stageId: stage.id,
+          head: stage.head,
+          row: 0,
+          col: stage.shape[1] - 1,
+          config: trace.config,
+          keyTokens: [],
+          label: entry.result,
+        });
         assert.match(view.filledTex, /=/, `${stage.id}: filled formula`);
-        assert.ok(!view.filledTex.includes('undefined') && !view.filledTex.includes('NaN'), `${stage.id}: ${view.filledTex}`);
+        assert.ok(
+          !view.filledTex.includes('undefined') && !view.filledTex.includes('NaN'),
+          `${stage.id}: ${view.filledTex}`,
+        );
       }
     }
   }
 });
 
 test('TeX: every formula and every explain line of every spec typesets in KaTeX without an error', () => {
-  const typeset = (tex, what) => assert.doesNotThrow(() => katex.renderToString(tex, { throwOnError: true }), `${what}: ${tex}`);
+  const typeset = (tex, what) =>
+    assert.doesNotThrow(() => katex.renderToString(tex, { throwOnError: true }), `${what}: ${tex}`);
   for (const spec of SPECS) {
     const trace = traceOf(spec);
     for (const stage of trace.stages) {
@@ -36,9 +54,21 @@ test('TeX: every formula and every explain line of every spec typesets in KaTeX 
       typeset(entry.formula(trace.config), `${stage.id} formula`);
       if (!entry.explain) continue;
       const [rows, cols] = stage.shape;
-      for (const [row, col] of [[0, 0], [rows - 1, cols - 1], [0, cols - 1]]) {
+      for (const [row, col] of [
+        [0, 0],
+        [rows - 1, cols - 1],
+        [0, cols - 1],
+      ]) {
         const e = explainOf(spec, { stage: stage.id, head: stage.head, step: stage.step, row, col });
-        const view = explainView(e, { stageId: stage.id, head: stage.head, row, col, config: trace.config, keyTokens: [], label: entry.result });
+        const view = explainView(e, {
+          stageId: stage.id,
+          head: stage.head,
+          row,
+          col,
+          config: trace.config,
+          keyTokens: [],
+          label: entry.result,
+        });
         typeset(view.symbolicTex, `${stage.id} symbolic`);
         typeset(view.filledTex, `${stage.id} filled`);
       }
@@ -54,7 +84,10 @@ test('shape equations: numbers and symbols zip token by token on every stage', (
       const text = tokens.map((t) => (t.kind === 'dim' ? t.value : t.text)).join('');
       assert.equal(text, stage.equation);
       for (const t of tokens.filter((x) => x.kind === 'dim' && x.symbol !== x.value)) {
-        assert.ok(t.parts.every((p) => p.dim), `${stage.id}: ${t.symbol} has a colour`);
+        assert.ok(
+          t.parts.every((p) => p.dim),
+          `${stage.id}: ${t.symbol} has a colour`,
+        );
       }
     }
   }
@@ -67,12 +100,23 @@ test('stage views: every step of every spec builds, with operands and a result',
     const tokens = tokensFor(trace.config);
     for (const step of steps) {
       for (const showContributions of [false, true]) {
-        const view = stageView(steps, step.index, { trace, tokens, theme: 'light', selection: null, explained: null, showContributions, preset: null, models: catalog.models });
+        const view = stageView(steps, step.index, {
+          trace,
+          tokens,
+          theme: 'light',
+          selection: null,
+          explained: null,
+          showContributions,
+          preset: null,
+          models: catalog.models,
+        });
         const result = view.figure.find((i) => i.result);
         assert.deepEqual([result.data.rows, result.data.cols], step.stage.shape);
         assert.equal(result.data.cells[0].text, formatCell(step.stage.values[0]));
         const operands = view.figure.filter((i) => i.kind === 'matrix' && !i.result);
-        const shown = stageById(step.id).figure(trace.config).filter((i) => i.operand !== undefined || i.list).length;
+        const shown = stageById(step.id)
+          .figure(trace.config)
+          .filter((i) => i.operand !== undefined || i.list).length;
         assert.ok(operands.length >= shown, `${step.id}: operands in the figure`);
         assert.ok(!/undefined|\bnull\b/.test(view.explanation), `${step.id}: ${view.explanation}`);
       }

@@ -17,27 +17,59 @@ test('numbers: three decimals with a real minus, \u2212\u221e, and back', () => 
 
 test('matrix view: a wrong number of values throws and names the matrix', () => {
   assert.throws(
-    () => matrixView({ key: 'k', name: 'scores', shape: [2, 3], values: new Float64Array(5), tokens: [], theme: 'light' }),
+    () =>
+      matrixView({ key: 'k', name: 'scores', shape: [2, 3], values: new Float64Array(5), tokens: [], theme: 'light' }),
     /matrix k: 5 values for shape \(2, 3\)/,
   );
 });
 
 test('panels: cross marks padding keys; GQA groups and sizes are the engine\u2019s; the layer marks its part', () => {
   const cross = traceOf({ preset: 'cross-padding' });
-  const seq = panelView({ chapterId: 'cross', config: cross.config, tokens: { T_q: ['le', 'chat'], T_kv: ['the', 'black', 'cat', '<pad>'] } });
-  assert.deepEqual(seq.keys.map((k) => k.padding), [false, false, false, true]);
+  const seq = panelView({
+    chapterId: 'cross',
+    config: cross.config,
+    tokens: { T_q: ['le', 'chat'], T_kv: ['the', 'black', 'cat', '<pad>'] },
+  });
+  assert.deepEqual(
+    seq.keys.map((k) => k.padding),
+    [false, false, false, true],
+  );
   assert.equal(seq.shape, '2 \u00d7 4');
   const gqa = traceOf({ preset: 'gqa-4-2' }).config;
   const groups = panelView({ chapterId: 'gqa', config: gqa, head: 3, models: catalog.models, loadedModel: null });
-  assert.deepEqual(groups.groups.map((g) => g.heads.map((h) => h.head)), [[0, 1], [2, 3]]);
-  assert.deepEqual(groups.sizes.rows.map((r) => r.slice(1)), [[String(gqa.kv.params), String(gqa.kv.paramsMha)], [String(gqa.kv.cacheValues), String(gqa.kv.cacheValuesMha)]]);
+  assert.deepEqual(
+    groups.groups.map((g) => g.heads.map((h) => h.head)),
+    [
+      [0, 1],
+      [2, 3],
+    ],
+  );
+  assert.deepEqual(
+    groups.sizes.rows.map((r) => r.slice(1)),
+    [
+      [String(gqa.kv.params), String(gqa.kv.paramsMha)],
+      [String(gqa.kv.cacheValues), String(gqa.kv.cacheValuesMha)],
+    ],
+  );
   assert.equal(groups.models.length, 5);
-  const layer = panelView({ chapterId: 'encoder-layer', config: traceOf({ preset: 'encoder-layer' }).config, stageId: 'ffn_hidden' });
-  assert.deepEqual(layer.parts.map((p) => p.current), [false, false, true, false]);
+  const layer = panelView({
+    chapterId: 'encoder-layer',
+    config: traceOf({ preset: 'encoder-layer' }).config,
+    stageId: 'ffn_hidden',
+  });
+  assert.deepEqual(
+    layer.parts.map((p) => p.current),
+    [false, false, true, false],
+  );
   assert.deepEqual(layer.widths, ['16', '64', '16']);
 });
 
 test('CSV export: a token a spreadsheet would read as a formula stays text; numbers stay numbers', () => {
-  const csv = stageCsv({ shape: [2, 2], values: Float64Array.from([-0.5, 1, -Infinity, 0]) }, ['=1+2', '@SUM(A1)'], ['+x', 'cat'], 'T');
+  const csv = stageCsv(
+    { shape: [2, 2], values: Float64Array.from([-0.5, 1, -Infinity, 0]) },
+    ['=1+2', '@SUM(A1)'],
+    ['+x', 'cat'],
+    'T',
+  );
   assert.equal(csv, "T,'+x,cat\r\n'=1+2,-0.5,1\r\n'@SUM(A1),-Infinity,0\r\n");
 });

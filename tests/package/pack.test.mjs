@@ -29,8 +29,19 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the built engine and no sources or tests', () => {
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-  const files = ['engine.js', 'engine-api.js', 'attention-wasm.mjs', 'attention-wasm.wasm', 'attention-stepper.js', 'attention-stepper.css',
-    'attention-stepper.classic.js', 'attention-wasm.classic.js', 'index.html', 'embed.html', 'vendor/katex/katex.min.css'];
+  const files = [
+    'engine.js',
+    'engine-api.js',
+    'attention-wasm.mjs',
+    'attention-wasm.wasm',
+    'attention-stepper.js',
+    'attention-stepper.css',
+    'attention-stepper.classic.js',
+    'attention-wasm.classic.js',
+    'index.html',
+    'embed.html',
+    'vendor/katex/katex.min.css',
+  ];
   for (const file of [...files.map((f) => `package/dist/${f}`), 'package/README.md']) {
     assert.ok(listing.includes(file), `${file} is in the tarball`);
   }
@@ -48,20 +59,37 @@ test('installed into an empty folder, attention-stepper/engine runs the lesson e
   const result = JSON.parse(execFileSync('node', ['check.mjs'], { cwd: app, encoding: 'utf8' }));
   assert.equal(result.x00, 0.4967141530112327);
   assert.deepEqual(result.ids, ['x', 'q', 'k', 'v', 'scores', 'scaled', 'weights', 'head']);
-  const manifest = JSON.parse(readFileSync(path.join(app, 'node_modules', 'attention-stepper', 'package.json'), 'utf8'));
+  const manifest = JSON.parse(
+    readFileSync(path.join(app, 'node_modules', 'attention-stepper', 'package.json'), 'utf8'),
+  );
   assert.equal(manifest.exports['./engine'], './dist/engine.js');
   assert.equal(manifest.exports['./element'], './dist/attention-stepper.js');
 });
 
 test('installed into an empty folder, the element file defines <attention-stepper> in a browser', async () => {
   const app = path.join(work, 'app');
-  writeFileSync(path.join(app, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>package</title>
+  writeFileSync(
+    path.join(app, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>package</title>
     <script type="module" src="node_modules/attention-stepper/dist/attention-stepper.js"></script></head>
-    <body><attention-stepper preset="lesson-self-attention" stage="weights"></attention-stepper></body></html>`);
+    <body><attention-stepper preset="lesson-self-attention" stage="weights"></attention-stepper></body></html>`,
+  );
   const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
   const [server, browser] = await Promise.all([
     startServer({ root: app, csp }),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] }),
+    chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    }),
   ]);
   try {
     const page = await browser.newPage();

@@ -5,18 +5,26 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { skipDataUriFetch } from '../../scripts/patch-classic.mjs';
 
-const MINIFIED = 'x;if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){return fetch(f)}}';
+const MINIFIED =
+  'x;if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"){return fetch(f)}}';
 const DEBUG = `  if (!wasmBinary && (ENVIRONMENT_IS_WEB || ENVIRONMENT_IS_WORKER)) {
     if (typeof fetch == 'function'
     ) {`;
 
 test('the patch skips the data: URI fetch in a Release (minified) and a Debug build', () => {
-  assert.equal(skipDataUriFetch(MINIFIED), 'x;if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){return fetch(f)}}');
+  assert.equal(
+    skipDataUriFetch(MINIFIED),
+    'x;if(!wasmBinary&&(ENVIRONMENT_IS_WEB||ENVIRONMENT_IS_WORKER)){' +
+      'if(typeof fetch=="function"&&!isDataURI(wasmBinaryFile)){return fetch(f)}}',
+  );
   assert.match(skipDataUriFetch(DEBUG), /typeof fetch == 'function'&&!isDataURI\(wasmBinaryFile\)\n {4}\) \{/);
 });
 
 test('the patch fails loudly when the code is not there exactly once', () => {
-  assert.throws(() => skipDataUriFetch('if(typeof fetch=="function"){}', 'f.js'), /f\.js: expected its data: URI fetch once, found it 0 times/);
+  assert.throws(
+    () => skipDataUriFetch('if(typeof fetch=="function"){}', 'f.js'),
+    /f\.js: expected its data: URI fetch once, found it 0 times/,
+  );
   assert.throws(() => skipDataUriFetch(MINIFIED + MINIFIED), /found it 2 times/);
 });
 

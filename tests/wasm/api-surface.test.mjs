@@ -41,7 +41,7 @@ test('dist/engine.js exports the loader only, nothing for tests', () => {
   assert.deepEqual(Object.keys(engineModule).sort(), ['CORE_CHAPTERS', 'createEngine', 'loadEngine']);
 });
 
-test('heapBytesOf (tests only) reads an engine\'s heap and refuses anything else', () => {
+test("heapBytesOf (tests only) reads an engine's heap and refuses anything else", () => {
   const bytes = heapBytesOf(engine);
   assert.deepEqual(Object.keys(bytes).sort(), ['inUse', 'memory', 'top']);
   for (const [key, value] of Object.entries(bytes)) assert.ok(Number.isInteger(value) && value > 0, `${key}: ${value}`);

@@ -42,7 +42,9 @@ describe('edges: the largest logits a spec allows', () => {
     const column = (v) => Array.from({ length: D }, () => [v]);
     const spec = {
       X: [Array(D).fill(1e6), Array(D).fill(-1e6)],
-      W_Q: [column(1e6)], W_K: [column(1e6)], W_V: [column(1)],
+      W_Q: [column(1e6)],
+      W_K: [column(1e6)],
+      W_V: [column(1)],
     };
     for (const causal of [false, true]) {
       const trace = engine.run({ ...spec, causal });
@@ -58,9 +60,13 @@ describe('edges: the largest logits a spec allows', () => {
 
 describe('edges: no row has every key masked; the closest rows are exact', () => {
   test('validKeys 0 is refused by name, and the engine serves the next call', () => {
-    assert.throws(() => engine.run({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 0 }),
-      { message: 'validKeys: 0 is out of range [1, 3]' });
-    assert.equal(engine.run({ preset: 'cross-padding' }).config.validKeys, engine.presets().find((p) => p.id === 'cross-padding').spec.validKeys);
+    assert.throws(() => engine.run({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 0 }), {
+      message: 'validKeys: 0 is out of range [1, 3]',
+    });
+    assert.equal(
+      engine.run({ preset: 'cross-padding' }).config.validKeys,
+      engine.presets().find((p) => p.id === 'cross-padding').spec.validKeys,
+    );
   });
 
   test('validKeys 1: every query puts exactly 1 on key 0 and reads V row 0', () => {
@@ -86,7 +92,16 @@ describe('edges: no row has every key masked; the closest rows are exact', () =>
 
   test('a FlashAttention tile row that sees no key keeps m, l and O exactly', () => {
     for (const blockRows of [4, 3, 2]) {
-      const trace = engine.run({ kind: 'flash', seqLen: 4, dModel: 6, dK: 3, dV: 2, blockRows, blockCols: 1, causal: true });
+      const trace = engine.run({
+        kind: 'flash',
+        seqLen: 4,
+        dModel: 6,
+        dK: 3,
+        dV: 2,
+        blockRows,
+        blockCols: 1,
+        causal: true,
+      });
       assertFinite(trace);
       let hidden = 0;
       for (const out of stagesOf(trace, 'tile_out')) {
@@ -140,7 +155,10 @@ describe('edges: T = 1, d_k = 1, d_model = 1', () => {
   }
 
   test('d_k = 1: scaled equals scores bit for bit', () => {
-    for (const spec of [{ seqLen: 5, dModel: 4, numHeads: 4 }, { seqLen: 3, dModel: 1, causal: true }]) {
+    for (const spec of [
+      { seqLen: 5, dModel: 4, numHeads: 4 },
+      { seqLen: 3, dModel: 1, causal: true },
+    ]) {
       const trace = engine.run(spec);
       assertFinite(trace);
       for (const s of stagesOf(trace, 'scaled')) {
@@ -169,31 +187,59 @@ describe('edges: denormals', () => {
     { kind: 'flash', seqLen: 4, dModel: 8, dK: 4, dV: 4, blockRows: 2, blockCols: 2, causal: true },
   ];
   for (const spec of KINDS) {
-    test(`weightScale 5e-324: ${spec.kind ?? 'self'}${spec.causal ? ', causal' : ''}: scores underflow to exactly 0`, () => {
+    const name = `${spec.kind ?? 'self'}${spec.causal ? ', causal' : ''}`;
+    test(`weightScale 5e-324: ${name}: scores underflow to exactly 0`, () => {
       const trace = engine.run({ ...spec, weightScale: 5e-324 });
       assertFinite(trace);
       for (const s of [...stagesOf(trace, 'scores'), ...stagesOf(trace, 'scaled')]) {
-        assert.ok(s.values.every((v) => v === 0), `${s.id}/${s.head}@${s.step}`);
+        assert.ok(
+          s.values.every((v) => v === 0),
+          `${s.id}/${s.head}@${s.step}`,
+        );
       }
       if (!spec.causal && spec.kind !== 'kv-cache') {
-        for (const w of stagesOf(trace, 'weights')) assert.ok(w.values.every((v) => v === 0.25), `weights/${w.head}: 1/T`);
+        for (const w of stagesOf(trace, 'weights'))
+          assert.ok(
+            w.values.every((v) => v === 0.25),
+            `weights/${w.head}: 1/T`,
+          );
       }
       const out = trace.stages.at(-1);
       assert.ok(out.values.every(Number.isFinite), out.id);
-      if (trace.config.maxDifference !== undefined) assert.ok(trace.config.maxDifference <= 5e-324, 'at most a subnormal apart');
+      if (trace.config.maxDifference !== undefined)
+        assert.ok(trace.config.maxDifference <= 5e-324, 'at most a subnormal apart');
     });
   }
 
   test('weightScale 1e-160: subnormal scores, exactly uniform weights', () => {
     const trace = engine.run({ seqLen: 4, dModel: 8, numHeads: 2, weightScale: 1e-160 });
     assertFinite(trace);
-    assert.ok(stagesOf(trace, 'scores').some((s) => s.values.some(isSubnormal)), 'some scores are subnormal');
-    for (const w of stagesOf(trace, 'weights')) assert.ok(w.values.every((v) => v === 0.25), `weights/${w.head}`);
+    assert.ok(
+      stagesOf(trace, 'scores').some((s) => s.values.some(isSubnormal)),
+      'some scores are subnormal',
+    );
+    for (const w of stagesOf(trace, 'weights'))
+      assert.ok(
+        w.values.every((v) => v === 0.25),
+        `weights/${w.head}`,
+      );
   });
 
   test('explicit subnormal X: products underflow to exactly 0', () => {
-    const I2 = [[1, 0], [0, 1]];
-    const trace = engine.run({ X: [[5e-324, 0], [0, -5e-324]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2 });
+    const I2 = [
+      [1, 0],
+      [0, 1],
+    ];
+    const trace = engine.run({
+      X: [
+        [5e-324, 0],
+        [0, -5e-324],
+      ],
+      W_Q: [I2],
+      W_K: [I2],
+      W_V: [I2],
+      W_O: I2,
+    });
     assertFinite(trace);
     assert.ok(stageOf(trace, 'q', 0).values.filter(isSubnormal).length === 2, 'q keeps the subnormals');
     assert.deepEqual(Array.from(stageOf(trace, 'scores', 0).values, Math.abs), [0, 0, 0, 0]);

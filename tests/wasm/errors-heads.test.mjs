@@ -22,7 +22,10 @@ before(async () => {
 function assertRefused(f, text) {
   assert.throws(f, (err) => {
     assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
-    assert.ok(err.message.includes(text), `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`);
+    assert.ok(
+      err.message.includes(text),
+      `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`,
+    );
     return true;
   });
   const [preset, baseline] = baselines[turn++ % baselines.length];
@@ -32,7 +35,10 @@ function assertRefused(f, text) {
   assert.deepEqual(again.config, baseline.config, `${preset} after the error: config and checks`);
 }
 
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 const generated = (fields) => ({ seqLen: 3, dModel: 8, numHeads: 4, ...fields }); // 4 heads, W_O
 const designed = (fields) => ({ kind: 'designed', tokens: ['the', 'cat', 'sat'], ...fields });
 const explicit = (fields) => ({ X: I2, W_Q: [I2, I2], W_K: [I2, I2], W_V: [I2, I2], W_O: [...I2, ...I2], ...fields });
@@ -59,12 +65,19 @@ const TOKEN_CASES = [
   ['a 41-character word', designed({ tokens: ['the', 'x'.repeat(41)] }), 'tokens[1]: is longer than 40 characters'],
   ['an empty word', designed({ tokens: ['the', ''] }), 'tokens[1]: must be a word of 1 to 160 bytes'],
   ['causal a string', designed({ causal: 'yes' }), 'causal: must be true or false, got string'],
-  ['seed on designed', designed({ seed: 1 }), unknown('seed', 'kind "designed" (known: causal, kind, prunedHeads, tokens)')],
+  [
+    'seed on designed',
+    designed({ seed: 1 }),
+    unknown('seed', 'kind "designed" (known: causal, kind, prunedHeads, tokens)'),
+  ],
   ['seqLen on designed', designed({ seqLen: 3 }), unknown('seqLen', 'kind "designed"')],
   ['weightScale on designed', designed({ weightScale: 1 }), unknown('weightScale', 'kind "designed"')],
   ['tokens on self', generated({ tokens: ['a'] }), unknown('tokens', 'self-attention')],
-  ['designed with matrices', { kind: 'designed', X: I2 },
-    'kind: "designed" takes no explicit matrices; give sizes and a seed (or tokens)'],
+  [
+    'designed with matrices',
+    { kind: 'designed', X: I2 },
+    'kind: "designed" takes no explicit matrices; give sizes and a seed (or tokens)',
+  ],
 ];
 
 // prunedHeads: an array of distinct whole numbers in [0, H − 1], with W_O.
@@ -72,8 +85,11 @@ const PRUNED_CASES = [
   ['not an array: a number', generated({ prunedHeads: 1 }), 'prunedHeads: must be an array of numbers, got number'],
   ['not an array: a string', generated({ prunedHeads: '1,3' }), 'prunedHeads: must be an array of numbers, got string'],
   ['not an array: null', generated({ prunedHeads: null }), 'prunedHeads: must be an array of numbers, got null'],
-  ['not an array: an object', generated({ prunedHeads: { 0: 1, length: 1 } }),
-    'prunedHeads: must be an array of numbers, got object'],
+  [
+    'not an array: an object',
+    generated({ prunedHeads: { 0: 1, length: 1 } }),
+    'prunedHeads: must be an array of numbers, got object',
+  ],
   ['an element a string', generated({ prunedHeads: ['1'] }), 'prunedHeads[0]: must be a number, got string'],
   ['an element null', generated({ prunedHeads: [0, null] }), 'prunedHeads[1]: must be a number, got null'],
   ['an element an array', generated({ prunedHeads: [[1]] }), 'prunedHeads[0]: must be a number, got array'],
@@ -85,8 +101,11 @@ const PRUNED_CASES = [
   ['head Infinity', generated({ prunedHeads: [Infinity] }), 'prunedHeads: Infinity is not a finite number'],
   ['head 1 twice', generated({ prunedHeads: [1, 3, 1] }), 'prunedHeads: head 1 is listed twice'],
   ['65 heads listed', generated({ prunedHeads: Array(65).fill(0) }), 'prunedHeads: 65 numbers, more than the limit 64'],
-  ['2^31 heads listed', generated({ prunedHeads: new Array(2 ** 31) }),
-    'prunedHeads: 2147483648 numbers, more than the limit 64'],
+  [
+    '2^31 heads listed',
+    generated({ prunedHeads: new Array(2 ** 31) }),
+    'prunedHeads: 2147483648 numbers, more than the limit 64',
+  ],
   ['without W_O', generated({ outputProjection: false, prunedHeads: [0] }), NO_W_O],
   ['explicit without W_O', explicit({ W_O: undefined, prunedHeads: [0] }), NO_W_O],
   ['explicit head 2 of 2', explicit({ prunedHeads: [2] }), 'prunedHeads: 2 is out of range [0, 1]'],
@@ -132,8 +151,15 @@ const ACCEPTED = [
   ['encoder-layer, its one head pruned', encoder({ prunedHeads: [0] }), { outputChange: 1 }],
 ];
 
-const forms = [['run', (spec) => engine.run(spec)], ['forward', (spec) => engine.forward(spec)]];
-for (const [group, cases] of [['tokens', TOKEN_CASES], ['prunedHeads', PRUNED_CASES], ['weightScale', SCALE_CASES]]) {
+const forms = [
+  ['run', (spec) => engine.run(spec)],
+  ['forward', (spec) => engine.forward(spec)],
+];
+for (const [group, cases] of [
+  ['tokens', TOKEN_CASES],
+  ['prunedHeads', PRUNED_CASES],
+  ['weightScale', SCALE_CASES],
+]) {
   describe(`errors heads: ${group}`, () => {
     for (const [title, spec, text] of cases) {
       for (const [call, f] of forms) test(`${call}: ${title}`, () => assertRefused(() => f(spec), text));
@@ -151,9 +177,10 @@ describe('errors heads: accepted beside the refused', () => {
 });
 
 describe('errors heads: pruneEach', () => {
-  const NEEDS = 'spec: pruning needs the output projection W_O (self-, cross-, designed attention or the encoder layer)';
+  const NEEDS =
+    'spec: pruning needs the output projection W_O (self-, cross-, designed attention or the encoder layer)';
   const CASES = [
-    ['the lesson\'s single head without W_O', { preset: 'lesson-self-attention' }, NEEDS],
+    ["the lesson's single head without W_O", { preset: 'lesson-self-attention' }, NEEDS],
     ['KV-cache decoding', { preset: 'kv-cache-gqa' }, NEEDS],
     ['FlashAttention', { preset: 'flash-full' }, NEEDS],
     ['self-attention without W_O', generated({ outputProjection: false }), NEEDS],
@@ -167,6 +194,9 @@ describe('errors heads: pruneEach', () => {
   ];
   for (const [title, spec, text] of CASES) test(title, () => assertRefused(() => engine.pruneEach(spec), text));
   test('accepted: the spec used above with W_O gives one entry per head', () => {
-    assert.deepEqual(engine.pruneEach(generated({})).map((e) => e.head), [0, 1, 2, 3]);
+    assert.deepEqual(
+      engine.pruneEach(generated({})).map((e) => e.head),
+      [0, 1, 2, 3],
+    );
   });
 });

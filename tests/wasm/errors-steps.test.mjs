@@ -21,7 +21,10 @@ before(async () => {
 function assertRefused(f, text) {
   assert.throws(f, (err) => {
     assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
-    assert.ok(err.message.includes(text), `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`);
+    assert.ok(
+      err.message.includes(text),
+      `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`,
+    );
     return true;
   });
   const [preset, baseline] = baselines[turn++ % baselines.length];
@@ -31,7 +34,10 @@ function assertRefused(f, text) {
   assert.deepEqual(again.config, baseline.config, `${preset} after the error: config and checks`);
 }
 
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 const decode = (fields) => ({ kind: 'kv-cache', seqLen: 3, dModel: 8, numHeads: 4, ...fields });
 const flash = (fields) => ({ kind: 'flash', seqLen: 5, dModel: 8, blockRows: 2, blockCols: 2, ...fields });
 const unknown = (field, kind) => `spec: unknown field "${field}" for kind "${kind}"`;
@@ -54,8 +60,16 @@ const KIND_CASES = [
   ['numKvHeads 0 in kv-cache', decode({ numKvHeads: 0 }), 'numKvHeads: 0 is out of range [1, 4]'],
   ['seqLen 0 in kv-cache', decode({ seqLen: 0 }), 'seqLen: 0 is out of range [1, 1024]'],
   ['seqLen missing in flash', flash({ seqLen: undefined }), 'seqLen: is missing; give a whole number'],
-  ['explicit kv-cache', { kind: 'kv-cache', X: I2 }, 'kind: "kv-cache" takes no explicit matrices; give sizes and a seed (or tokens)'],
-  ['explicit flash', { kind: 'flash', X: I2 }, 'kind: "flash" takes no explicit matrices; give sizes and a seed (or tokens)'],
+  [
+    'explicit kv-cache',
+    { kind: 'kv-cache', X: I2 },
+    'kind: "kv-cache" takes no explicit matrices; give sizes and a seed (or tokens)',
+  ],
+  [
+    'explicit flash',
+    { kind: 'flash', X: I2 },
+    'kind: "flash" takes no explicit matrices; give sizes and a seed (or tokens)',
+  ],
   ...['blockRows', 'blockCols'].flatMap((f) => [
     [`${f} missing`, flash({ [f]: undefined }), `${f}: is missing; give a whole number`],
     [`${f} 0`, flash({ [f]: 0 }), `${f}: 0 is out of range [1, 5]`],
@@ -90,13 +104,38 @@ const STEP_CASES = [
   ['step 2^21', KV, cell({ step: 2 ** 21 }), 'step: 2097152 is out of range [0, 1048576]'],
   ['step 5 of 5 steps', KV, cell({ step: 5 }), 'stage: no stage "k_cache" for head 0 at step 5 in this trace'],
   ['a decode stage without its step', KV, cell({}), 'stage: no stage "k_cache" for head 0 in this trace'],
-  ['the cache of head 1, kept under head 0', KV, cell({ head: 1, step: 0 }), 'stage: no stage "k_cache" for head 1 at step 0'],
-  ['a row past step 2\'s cache', KV, cell({ step: 2, row: 3 }), "cell: (3, 0) is outside k_cache's shape (3, 4)"],
-  ['a step on a stage without steps', { preset: 'lesson-multi-head' }, cell({ stage: 'q', step: 0 }), 'stage: no stage "q" for head 0 at step 0'],
-  ['stacked at a step', KV, cell({ stage: 'stacked', head: null, step: 0 }), 'stage: no stage "stacked" for head -1 at step 0'],
+  [
+    'the cache of head 1, kept under head 0',
+    KV,
+    cell({ head: 1, step: 0 }),
+    'stage: no stage "k_cache" for head 1 at step 0',
+  ],
+  ["a row past step 2's cache", KV, cell({ step: 2, row: 3 }), "cell: (3, 0) is outside k_cache's shape (3, 4)"],
+  [
+    'a step on a stage without steps',
+    { preset: 'lesson-multi-head' },
+    cell({ stage: 'q', step: 0 }),
+    'stage: no stage "q" for head 0 at step 0',
+  ],
+  [
+    'stacked at a step',
+    KV,
+    cell({ stage: 'stacked', head: null, step: 0 }),
+    'stage: no stage "stacked" for head -1 at step 0',
+  ],
   ['tile 6 of 6', FLASH, cell({ stage: 'tile_out', step: 6 }), 'stage: no stage "tile_out" for head 0 at step 6'],
-  ['block_out at a tile that ends no block', FLASH, cell({ stage: 'block_out', step: 1 }), 'stage: no stage "block_out" for head 0 at step 1'],
-  ['a tile cell past the short block', FLASH, cell({ stage: 'tile_scores', step: 5, row: 1 }), "cell: (1, 0) is outside tile_scores's shape (1, 1)"],
+  [
+    'block_out at a tile that ends no block',
+    FLASH,
+    cell({ stage: 'block_out', step: 1 }),
+    'stage: no stage "block_out" for head 0 at step 1',
+  ],
+  [
+    'a tile cell past the short block',
+    FLASH,
+    cell({ stage: 'tile_scores', step: 5, row: 1 }),
+    "cell: (1, 0) is outside tile_scores's shape (1, 1)",
+  ],
 ];
 
 // kvCacheBytes: the query's type, its fields, each field's values, and products past 2⁵³.
@@ -106,11 +145,19 @@ const NOT_AN_OBJECT = 'query: must be an object { seqLen, dHead, numKvHeads, num
 const FIELDS = ['seqLen', 'dHead', 'numKvHeads', 'numLayers', 'bytesPerValue', 'batch'];
 const badValues = (field) => {
   const range = field === 'bytesPerValue' ? '[1, 16]' : '[1, 4294967295]';
-  return [[0, `0 is out of range ${range}`], [-2, `-2 is out of range ${range}`], [2.5, '2.5 is not a whole number'],
-    [NaN, 'NaN is not a finite number'], [Infinity, 'Infinity is not a finite number'],
-    [-Infinity, '-Infinity is not a finite number'], [2 ** 32, `4294967296 is out of range ${range}`],
-    [1e300, `1e+300 is out of range ${range}`], ['8', 'must be a number, got string'], [null, 'must be a number, got null'],
-    [true, 'must be a number, got boolean']];
+  return [
+    [0, `0 is out of range ${range}`],
+    [-2, `-2 is out of range ${range}`],
+    [2.5, '2.5 is not a whole number'],
+    [NaN, 'NaN is not a finite number'],
+    [Infinity, 'Infinity is not a finite number'],
+    [-Infinity, '-Infinity is not a finite number'],
+    [2 ** 32, `4294967296 is out of range ${range}`],
+    [1e300, `1e+300 is out of range ${range}`],
+    ['8', 'must be a number, got string'],
+    [null, 'must be a number, got null'],
+    [true, 'must be a number, got boolean'],
+  ];
 };
 const KV_BYTES_CASES = [
   ['query undefined', undefined, NOT_AN_OBJECT],
@@ -119,14 +166,32 @@ const KV_BYTES_CASES = [
   ['query a string', 'gpt2-117m', NOT_AN_OBJECT],
   ['query an array', [1024, 64, 12, 12, 2], NOT_AN_OBJECT],
   ['query a function', () => 1, NOT_AN_OBJECT],
-  ['unknown field', fp16({ layers: 12 }),
-    'query: unknown field "layers" for kvCacheBytes (known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen)'],
+  [
+    'unknown field',
+    fp16({ layers: 12 }),
+    'query: unknown field "layers" for kvCacheBytes ' +
+      '(known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen)',
+  ],
   ...FIELDS.slice(0, 5).map((f) => [`${f} missing`, fp16({ [f]: undefined }), `${f}: is missing; give a whole number`]),
-  ...FIELDS.flatMap((f) => badValues(f).map(([v, rule]) => [`${f} ${typeof v === 'string' ? `'${v}'` : String(v)}`, fp16({ [f]: v }), `${f}: ${rule}`])),
+  ...FIELDS.flatMap((f) =>
+    badValues(f).map(([v, rule]) => [
+      `${f} ${typeof v === 'string' ? `'${v}'` : String(v)}`,
+      fp16({ [f]: v }),
+      `${f}: ${rule}`,
+    ]),
+  ),
   ['bytesPerValue 17', fp16({ bytesPerValue: 17 }), 'bytesPerValue: 17 is out of range [1, 16]'],
   ['2^54 bytes', { seqLen: 2 ** 26, dHead: 1024, numKvHeads: 256, numLayers: 16, bytesPerValue: 4, batch: 8 }, OVER],
-  ['2^53 + 2^33 - 2^21 - 2 bytes', { seqLen: 2 ** 32 - 1, dHead: 2 ** 20 + 1, numKvHeads: 1, numLayers: 1, bytesPerValue: 1 }, OVER],
-  ['every field at 2^32 - 1', Object.fromEntries(FIELDS.map((f) => [f, f === 'bytesPerValue' ? 16 : 2 ** 32 - 1])), OVER],
+  [
+    '2^53 + 2^33 - 2^21 - 2 bytes',
+    { seqLen: 2 ** 32 - 1, dHead: 2 ** 20 + 1, numKvHeads: 1, numLayers: 1, bytesPerValue: 1 },
+    OVER,
+  ],
+  [
+    'every field at 2^32 - 1',
+    Object.fromEntries(FIELDS.map((f) => [f, f === 'bytesPerValue' ? 16 : 2 ** 32 - 1])),
+    OVER,
+  ],
 ];
 
 describe('errors steps: the fields of kv-cache and flash', () => {
@@ -143,8 +208,9 @@ describe('errors steps: the fields of kv-cache and flash', () => {
 });
 
 describe('errors steps: explain with a step', () => {
-  for (const [title, spec, c, text] of STEP_CASES) test(title, () => assertRefused(() => engine.explain(spec, c), text));
-  test('accepted: step 3\'s cache row 2 is step 2\'s k_new', () => {
+  for (const [title, spec, c, text] of STEP_CASES)
+    test(title, () => assertRefused(() => engine.explain(spec, c), text));
+  test("accepted: step 3's cache row 2 is step 2's k_new", () => {
     const kNew = engine.run(KV).stages.find((s) => s.id === 'k_new' && s.head === 2 && s.step === 2);
     assert.equal(engine.explain(KV, cell({ head: 2, step: 3, row: 2, col: 1 })).value, kNew.values[1]);
   });
@@ -154,7 +220,8 @@ describe('errors steps: explain with a step', () => {
 });
 
 describe('errors steps: kvCacheBytes', () => {
-  for (const [title, query, text] of KV_BYTES_CASES) test(title, () => assertRefused(() => engine.kvCacheBytes(query), text));
+  for (const [title, query, text] of KV_BYTES_CASES)
+    test(title, () => assertRefused(() => engine.kvCacheBytes(query), text));
   test('accepted: the query used above, GPT-2 117M in fp16, 36 MiB', () => {
     assert.equal(engine.kvCacheBytes(fp16({})), 37748736);
   });

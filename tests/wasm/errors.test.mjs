@@ -18,8 +18,21 @@ before(async () => {
 
 const generated = (fields) => ({ seqLen: 3, dModel: 4, ...fields });
 // A valid explicit spec: T = D = 2, one head, DK = DV = 2, with W_O.
-const I2 = [[1, 0], [0, 1]];
-const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
+const explicit = (fields) => ({
+  X: [
+    [1, 2],
+    [3, 4],
+  ],
+  W_Q: [I2],
+  W_K: [I2],
+  W_V: [I2],
+  W_O: I2,
+  ...fields,
+});
 
 // [title, call, text the message must contain]
 const SPEC_CASES = [
@@ -31,9 +44,17 @@ const SPEC_CASES = [
   ['spec boolean', (e) => e.run(true), 'spec: must be an object, got boolean'],
   ['spec function', (e) => e.run(() => 1), 'spec: must be an object, got function'],
   ['forward of a non-object', (e) => e.forward(7), 'spec: must be an object, got number'],
-  ['unknown field beside a preset', (e) => e.run({ preset: 'lesson-multi-head', extra: 1 }), 'spec: unknown field "extra"'],
+  [
+    'unknown field beside a preset',
+    (e) => e.run({ preset: 'lesson-multi-head', extra: 1 }),
+    'spec: unknown field "extra"',
+  ],
   ['unknown generated field', (e) => e.run(generated({ heads: 2 })), 'spec: unknown field "heads"'],
-  ['unknown explicit field', (e) => e.run(explicit({ seqLen: 2 })), 'spec: unknown field "seqLen" for explicit self-attention'],
+  [
+    'unknown explicit field',
+    (e) => e.run(explicit({ seqLen: 2 })),
+    'spec: unknown field "seqLen" for explicit self-attention',
+  ],
 ];
 
 const TYPE_CASES = [
@@ -44,14 +65,45 @@ const TYPE_CASES = [
   ['dV object', generated({ dV: {} }), 'dV: must be a number, got object'],
   ['seed string', generated({ seed: '42' }), 'seed: must be a number, got string'],
   ['causal number', generated({ causal: 1 }), 'causal: must be true or false, got number'],
-  ['outputProjection string', generated({ outputProjection: 'yes' }), 'outputProjection: must be true or false, got string'],
+  [
+    'outputProjection string',
+    generated({ outputProjection: 'yes' }),
+    'outputProjection: must be true or false, got string',
+  ],
   ['scaleScores null', generated({ scaleScores: null }), 'scaleScores: must be true or false, got null'],
   ['preset number', { preset: 42 }, 'preset: must be a string'],
   ['X string', explicit({ X: 'abc' }), 'X: must be an array of rows, got string'],
   ['X flat array', explicit({ X: [1, 2] }), 'X[0]: must be an array of numbers, got number'],
-  ['X string entry', explicit({ X: [[1, '2'], [3, 4]] }), 'X[0][1]: must be a number, got string'],
-  ['X null entry', explicit({ X: [[1, 2], [null, 4]] }), 'X[1][0]: must be a number, got null'],
-  ['X undefined entry', explicit({ X: [[1, 2], [3, undefined]] }), 'X[1][1]: must be a number, got undefined'],
+  [
+    'X string entry',
+    explicit({
+      X: [
+        [1, '2'],
+        [3, 4],
+      ],
+    }),
+    'X[0][1]: must be a number, got string',
+  ],
+  [
+    'X null entry',
+    explicit({
+      X: [
+        [1, 2],
+        [null, 4],
+      ],
+    }),
+    'X[1][0]: must be a number, got null',
+  ],
+  [
+    'X undefined entry',
+    explicit({
+      X: [
+        [1, 2],
+        [3, undefined],
+      ],
+    }),
+    'X[1][1]: must be a number, got undefined',
+  ],
   ['W_Q string', explicit({ W_Q: 'x' }), 'W_Q: must be an array with one matrix per head, got string'],
   ['W_K missing', explicit({ W_K: undefined }), 'W_K: must be an array with one matrix per head, got undefined'],
   ['W_V second head a number', explicit({ W_V: [I2, 5] }), 'W_V[1]: must be an array of rows, got number'],
@@ -86,21 +138,95 @@ const RULE_CASES = [
   ['X empty', explicit({ X: [] }), 'X: needs at least one row and one column'],
   ['X one empty row', explicit({ X: [[]] }), 'X: needs at least one row and one column'],
   ['X ragged', explicit({ X: [[1, 2], [3]] }), 'X: row 1 has 1 values but row 0 has 2'],
-  ['X NaN', explicit({ X: [[1, NaN], [3, 4]] }), 'X[0][1]: NaN is not a finite number'],
-  ['X Infinity', explicit({ X: [[1, 2], [Infinity, 4]] }), 'X[1][0]: Infinity is not a finite number'],
-  ['X |v| > 1e6', explicit({ X: [[1, 2], [3, -1000001]] }), 'X[1][1]: -1000001 is outside [-1e6, 1e6]'],
-  ['X with 1025 rows', explicit({ X: Array.from({ length: 1025 }, () => [1, 2]) }), 'X: 1025 rows, more than the limit 1024'],
+  [
+    'X NaN',
+    explicit({
+      X: [
+        [1, NaN],
+        [3, 4],
+      ],
+    }),
+    'X[0][1]: NaN is not a finite number',
+  ],
+  [
+    'X Infinity',
+    explicit({
+      X: [
+        [1, 2],
+        [Infinity, 4],
+      ],
+    }),
+    'X[1][0]: Infinity is not a finite number',
+  ],
+  [
+    'X |v| > 1e6',
+    explicit({
+      X: [
+        [1, 2],
+        [3, -1000001],
+      ],
+    }),
+    'X[1][1]: -1000001 is outside [-1e6, 1e6]',
+  ],
+  [
+    'X with 1025 rows',
+    explicit({ X: Array.from({ length: 1025 }, () => [1, 2]) }),
+    'X: 1025 rows, more than the limit 1024',
+  ],
   // A long (sparse) array must be refused by its length, before anything is allocated for it.
   ['X with 2^28 rows', explicit({ X: new Array(2 ** 28) }), 'X: 268435456 rows, more than the limit 1024'],
   ['X with 2^31 rows', explicit({ X: new Array(2 ** 31) }), 'X: 2147483648 rows, more than the limit 1024'],
   ['W_Q no heads', explicit({ W_Q: [] }), 'W_Q: 0 matrices'],
   ['W_K count', explicit({ W_K: [I2, I2] }), "W_K: 2 matrices; give one per K/V head, a number that divides W_Q's 1"],
   ['W_V count', explicit({ W_V: [] }), 'W_V: 0 matrices, but W_K has 1 (one W_K and one W_V per K/V head)'],
-  ['W_Q shape', explicit({ W_Q: [[[1, 0], [0, 1], [1, 1]]] }), 'W_Q[0]: shape (3, 2) should be (2, 2)'],
-  ['W_K shape', explicit({ W_K: [[[1, 0, 0], [0, 1, 0]]] }), 'W_K[0]: shape (2, 3) should be (2, 2)'],
+  [
+    'W_Q shape',
+    explicit({
+      W_Q: [
+        [
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ],
+      ],
+    }),
+    'W_Q[0]: shape (3, 2) should be (2, 2)',
+  ],
+  [
+    'W_K shape',
+    explicit({
+      W_K: [
+        [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      ],
+    }),
+    'W_K[0]: shape (2, 3) should be (2, 2)',
+  ],
   ['W_V ragged', explicit({ W_V: [[[1, 0], [0]]] }), 'W_V[0]: row 1 has 1 values but row 0 has 2'],
-  ['W_V NaN', explicit({ W_V: [[[1, 0], [0, NaN]]] }), 'W_V[0][1][1]: NaN is not a finite number'],
-  ['W_O shape', explicit({ W_O: [[1, 0, 0], [0, 1, 0]] }), 'W_O: shape (2, 3) should be (2, 2)'],
+  [
+    'W_V NaN',
+    explicit({
+      W_V: [
+        [
+          [1, 0],
+          [0, NaN],
+        ],
+      ],
+    }),
+    'W_V[0][1][1]: NaN is not a finite number',
+  ],
+  [
+    'W_O shape',
+    explicit({
+      W_O: [
+        [1, 0, 0],
+        [0, 1, 0],
+      ],
+    }),
+    'W_O: shape (2, 3) should be (2, 2)',
+  ],
 ];
 
 const cross = (fields) => ({ kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, numHeads: 2, ...fields });
@@ -108,20 +234,44 @@ const encoder = (fields) => ({ kind: 'encoder-layer', seqLen: 3, dModel: 8, numH
 const gqa = (fields) => ({ seqLen: 3, dModel: 8, numHeads: 4, ...fields });
 const known = (what) => `for ${what} (known: `;
 // Explicit cross (2 queries, 3 keys) and grouped-query (4 query heads, 2 K/V heads) specs.
-const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
+const explicitCross = (fields) => ({
+  kind: 'cross',
+  X_q: I2,
+  X_kv: [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ],
+  W_Q: [I2],
+  W_K: [I2],
+  W_V: [I2],
+  ...fields,
+});
 const col = [[1], [0]];
 const explicitGqa = (fields) => ({ X: I2, W_Q: [col, col, col, col], W_K: [col, col], W_V: [col, col], ...fields });
 
 // The kind, the fields each kind takes, and the new fields' rules: [title, spec, text].
 const KIND_CASES = [
-  ['kind "x"', generated({ kind: 'x' }), 'kind: "x" is not one of self, cross, encoder-layer, kv-cache, flash, designed'],
+  [
+    'kind "x"',
+    generated({ kind: 'x' }),
+    'kind: "x" is not one of self, cross, encoder-layer, kv-cache, flash, designed',
+  ],
   ['kind a number', generated({ kind: 5 }), 'kind: must be a string, got number'],
   ['kind null', generated({ kind: null }), 'kind: must be a string, got null'],
   ['causal on cross', cross({ causal: true }), `spec: unknown field "causal" ${known('kind "cross"')}`],
   ['seqLen on cross', cross({ seqLen: 2 }), 'spec: unknown field "seqLen" for kind "cross"'],
   ['numKvHeads on cross', cross({ numKvHeads: 1 }), 'spec: unknown field "numKvHeads" for kind "cross"'],
-  ['numKvHeads on encoder-layer', encoder({ numKvHeads: 1 }), `spec: unknown field "numKvHeads" ${known('kind "encoder-layer"')}`],
-  ['outputProjection on encoder-layer', encoder({ outputProjection: false }), 'spec: unknown field "outputProjection" for kind "encoder-layer"'],
+  [
+    'numKvHeads on encoder-layer',
+    encoder({ numKvHeads: 1 }),
+    `spec: unknown field "numKvHeads" ${known('kind "encoder-layer"')}`,
+  ],
+  [
+    'outputProjection on encoder-layer',
+    encoder({ outputProjection: false }),
+    'spec: unknown field "outputProjection" for kind "encoder-layer"',
+  ],
   ['validKeys on encoder-layer', encoder({ validKeys: 2 }), 'spec: unknown field "validKeys" for kind "encoder-layer"'],
   ['validKeys on self', generated({ validKeys: 2 }), `spec: unknown field "validKeys" ${known('self-attention')}`],
   ['dFF on self', generated({ dFF: 16 }), 'spec: unknown field "dFF" for self-attention'],
@@ -135,7 +285,11 @@ const KIND_CASES = [
   ['validKeys 5 of 4 keys', cross({ validKeys: 5 }), 'validKeys: 5 is out of range [1, 4]'],
   ['validKeys 1.5', cross({ validKeys: 1.5 }), 'validKeys: 1.5 is not a whole number'],
   ['validKeys null', cross({ validKeys: null }), 'validKeys: must be a number, got null'],
-  ['numKvHeads 3 of 4', gqa({ numKvHeads: 3 }), 'numKvHeads: 3 does not divide numHeads 4 (each K/V head serves a whole group of query heads)'],
+  [
+    'numKvHeads 3 of 4',
+    gqa({ numKvHeads: 3 }),
+    'numKvHeads: 3 does not divide numHeads 4 (each K/V head serves a whole group of query heads)',
+  ],
   ['numKvHeads 8 of 4', gqa({ numKvHeads: 8 }), 'numKvHeads: 8 is out of range [1, 4]'],
   ['numKvHeads 0', gqa({ numKvHeads: 0 }), 'numKvHeads: 0 is out of range [1, 4]'],
   ['numKvHeads a string', gqa({ numKvHeads: '2' }), 'numKvHeads: must be a number, got string'],
@@ -145,19 +299,58 @@ const KIND_CASES = [
   ['skip -1', generated({ skip: -1 }), 'skip: -1 is out of range [0, 16777216]'],
   ['skip 0.5', generated({ skip: 0.5 }), 'skip: 0.5 is not a whole number'],
   ['skip a string', generated({ skip: '3' }), 'skip: must be a number, got string'],
-  ['dK only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dK: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
-  ['dV only, dModel 16 over 3 heads', generated({ dModel: 16, numHeads: 3, dV: 4 }), 'numHeads: 3 does not divide dModel 16; give dK and dV'],
-  ['explicit encoder-layer', { kind: 'encoder-layer', X: I2 }, 'kind: "encoder-layer" takes no explicit matrices; give sizes and a seed (or tokens)'],
+  [
+    'dK only, dModel 16 over 3 heads',
+    generated({ dModel: 16, numHeads: 3, dK: 4 }),
+    'numHeads: 3 does not divide dModel 16; give dK and dV',
+  ],
+  [
+    'dV only, dModel 16 over 3 heads',
+    generated({ dModel: 16, numHeads: 3, dV: 4 }),
+    'numHeads: 3 does not divide dModel 16; give dK and dV',
+  ],
+  [
+    'explicit encoder-layer',
+    { kind: 'encoder-layer', X: I2 },
+    'kind: "encoder-layer" takes no explicit matrices; give sizes and a seed (or tokens)',
+  ],
   ['explicit cross with X', explicitCross({ X: I2, X_q: undefined }), 'spec: unknown field "X" for kind "cross"'],
   ['explicit cross with causal', explicitCross({ causal: true }), 'spec: unknown field "causal" for kind "cross"'],
   ['explicit self with X_kv', explicit({ X_kv: I2 }), 'spec: unknown field "X_kv" for explicit self-attention'],
-  ['explicit self with validKeys', explicit({ validKeys: 1 }), 'spec: unknown field "validKeys" for explicit self-attention'],
+  [
+    'explicit self with validKeys',
+    explicit({ validKeys: 1 }),
+    'spec: unknown field "validKeys" for explicit self-attention',
+  ],
   ['explicit cross without X_kv', explicitCross({ X_kv: undefined }), 'X_kv: must be an array of rows, got undefined'],
-  ['X_kv of another d_model', explicitCross({ X_kv: [[1, 0, 0], [0, 1, 0], [1, 1, 0]] }), 'X_kv: shape (3, 3) should be (3, 2) (d_model = 2 columns like X_q)'],
+  [
+    'X_kv of another d_model',
+    explicitCross({
+      X_kv: [
+        [1, 0, 0],
+        [0, 1, 0],
+        [1, 1, 0],
+      ],
+    }),
+    'X_kv: shape (3, 3) should be (3, 2) (d_model = 2 columns like X_q)',
+  ],
   ['explicit validKeys 4 of 3 keys', explicitCross({ validKeys: 4 }), 'validKeys: 4 is out of range [1, 3]'],
-  ['W_K count not dividing W_Q', explicitGqa({ W_K: [col, col, col], W_V: [col, col, col] }), "W_K: 3 matrices; give one per K/V head, a number that divides W_Q's 4 (as many as W_Q for multi-head, 1 for multi-query)"],
-  ['W_K more than W_Q', explicitGqa({ W_K: Array(8).fill(col), W_V: Array(8).fill(col) }), "W_K: 8 matrices; give one per K/V head, a number that divides W_Q's 4"],
-  ['W_V count other than W_K', explicitGqa({ W_V: [col] }), 'W_V: 1 matrices, but W_K has 2 (one W_K and one W_V per K/V head)'],
+  [
+    'W_K count not dividing W_Q',
+    explicitGqa({ W_K: [col, col, col], W_V: [col, col, col] }),
+    "W_K: 3 matrices; give one per K/V head, a number that divides W_Q's 4 " +
+      '(as many as W_Q for multi-head, 1 for multi-query)',
+  ],
+  [
+    'W_K more than W_Q',
+    explicitGqa({ W_K: Array(8).fill(col), W_V: Array(8).fill(col) }),
+    "W_K: 8 matrices; give one per K/V head, a number that divides W_Q's 4",
+  ],
+  [
+    'W_V count other than W_K',
+    explicitGqa({ W_V: [col] }),
+    'W_V: 1 matrices, but W_K has 2 (one W_K and one W_V per K/V head)',
+  ],
   ['W_V heads of two widths', explicitGqa({ W_V: [col, I2] }), 'W_V[1]: shape (2, 2) should be (2, 1)'],
 ];
 
@@ -177,10 +370,14 @@ const EXPLAIN_CASES = [
   ['cell a string', 'q', 'cell: must be an object'],
   ['cell null', null, 'cell: must be an object'],
   ['stage a number', cell({ stage: 5 }), 'stage: must be a stage id string'],
-  ['unknown stage', cell({ stage: 'nope' }), 'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, '
-    + 'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, '
-    + 'residual2, norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, tile_scores, tile_max, '
-    + 'tile_sum, tile_out, block_out, reference, pruned'],
+  [
+    'unknown stage',
+    cell({ stage: 'nope' }),
+    'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, ' +
+      'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, ' +
+      'residual2, norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, tile_scores, tile_max, ' +
+      'tile_sum, tile_out, block_out, reference, pruned',
+  ],
   ['a stage of another kind', cell({ stage: 'norm1', head: null }), 'stage: no stage "norm1"'],
   ['masked without a mask', cell({ stage: 'masked' }), 'stage: no stage "masked"'],
   ['head 9', cell({ head: 9 }), 'stage: no stage "q" for head 9'],
@@ -215,7 +412,10 @@ const RANDN_CASES = [
 function assertRefused(f, text) {
   assert.throws(f, (err) => {
     assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
-    assert.ok(err.message.includes(text), `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`);
+    assert.ok(
+      err.message.includes(text),
+      `message ${JSON.stringify(err.message)} should contain ${JSON.stringify(text)}`,
+    );
     return true;
   });
   const [preset, baseline] = baselines[turn++ % baselines.length];
@@ -277,13 +477,18 @@ describe('errors: explain cells', () => {
   test('a bad spec is named before the cell', () => {
     assertRefused(() => engine.explain(generated({ seqLen: 0 }), cell({})), 'seqLen: 0 is out of range');
   });
-  test('k of a grouped-query trace lives under its group\'s first query head', () => {
-    assertRefused(() => engine.explain({ preset: 'gqa-4-2' }, cell({ stage: 'k', head: 1 })), 'stage: no stage "k" for head 1');
+  test("k of a grouped-query trace lives under its group's first query head", () => {
+    assertRefused(
+      () => engine.explain({ preset: 'gqa-4-2' }, cell({ stage: 'k', head: 1 })),
+      'stage: no stage "k" for head 1',
+    );
     assert.equal(engine.explain({ preset: 'gqa-4-2' }, cell({ stage: 'k', head: 2 })).terms.length, 16);
   });
   test('a cell past the keys of a cross trace', () => {
-    assertRefused(() => engine.explain({ preset: 'cross-translation' }, cell({ stage: 'weights', col: 3 })),
-      "cell: (0, 3) is outside weights's shape (2, 3)");
+    assertRefused(
+      () => engine.explain({ preset: 'cross-translation' }, cell({ stage: 'weights', col: 3 })),
+      "cell: (0, 3) is outside weights's shape (2, 3)",
+    );
   });
   test('explicit specs explain too', () => {
     const e = engine.explain(explicitSpecFor('lesson-causal'), { stage: 'weights', head: 0, row: 0, col: 3 });

@@ -12,13 +12,40 @@ const engine = await createEngine();
 
 // How each stage's cells are taken apart (the engine's stage table, written out by hand).
 const RULE = {
-  x: 'none', x_q: 'none', x_kv: 'none', q: 'dot', k: 'dot', v: 'dot', scores: 'dotRows',
-  scaled: 'scaledDot', masked: 'mask', weights: 'softmax', head: 'dot', concat: 'copyColumn',
-  output: 'dot', residual1: 'sum', norm1: 'norm', ffn_pre: 'affine', ffn_hidden: 'relu',
-  ffn_out: 'affine', residual2: 'sum', norm2: 'norm', x_t: 'none', k_new: 'dot', v_new: 'dot',
-  k_cache: 'none', v_cache: 'none', stacked: 'none', causal_reference: 'none',
-  tile_scores: 'scaledDotRows', tile_max: 'runningMax', tile_sum: 'runningSum',
-  tile_out: 'runningOut', block_out: 'divideRows', reference: 'none', pruned: 'gate',
+  x: 'none',
+  x_q: 'none',
+  x_kv: 'none',
+  q: 'dot',
+  k: 'dot',
+  v: 'dot',
+  scores: 'dotRows',
+  scaled: 'scaledDot',
+  masked: 'mask',
+  weights: 'softmax',
+  head: 'dot',
+  concat: 'copyColumn',
+  output: 'dot',
+  residual1: 'sum',
+  norm1: 'norm',
+  ffn_pre: 'affine',
+  ffn_hidden: 'relu',
+  ffn_out: 'affine',
+  residual2: 'sum',
+  norm2: 'norm',
+  x_t: 'none',
+  k_new: 'dot',
+  v_new: 'dot',
+  k_cache: 'none',
+  v_cache: 'none',
+  stacked: 'none',
+  causal_reference: 'none',
+  tile_scores: 'scaledDotRows',
+  tile_max: 'runningMax',
+  tile_sum: 'runningSum',
+  tile_out: 'runningOut',
+  block_out: 'divideRows',
+  reference: 'none',
+  pruned: 'gate',
 };
 // The stage with this id and head at the same decode step or tile (step null for neither).
 const sibling = (trace, id, head, step) => trace.stages.find((x) => x.id === id && x.head === head && x.step === step);
@@ -41,7 +68,19 @@ function assertTerms(e, left, row, where) {
 // rule → (trace, stage, row, col, explanation, where) → asserts. Operands are read by position.
 const CHECKS = {
   none(trace, s, row, col, e, where) {
-    for (const key of ['terms', 'softmax', 'input', 'mask', 'gate', 'bias', 'addends', 'norm', 'source', 'rowMax', 'row']) {
+    for (const key of [
+      'terms',
+      'softmax',
+      'input',
+      'mask',
+      'gate',
+      'bias',
+      'addends',
+      'norm',
+      'source',
+      'rowMax',
+      'row',
+    ]) {
       assert.equal(e[key], null, `${where}: ${key}`);
     }
   },
@@ -90,13 +129,21 @@ const CHECKS = {
     assert.equal(at(head, row, e.source.col), e.value, `${where}: the head's cell`);
   },
   sum(trace, s, row, col, e, where) {
-    assert.deepEqual([...e.addends], s.operands.map((o) => at(o, row, col)), `${where}: addends`);
+    assert.deepEqual(
+      [...e.addends],
+      s.operands.map((o) => at(o, row, col)),
+      `${where}: addends`,
+    );
     assert.equal(e.addends[0] + e.addends[1], e.value, `${where}: Σ addends`);
   },
   norm(trace, s, row, col, e, where) {
     const { mean, std, eps, row: values } = e.norm;
     const d = s.shape[1];
-    assert.deepEqual([...values], Array.from({ length: d }, (_, k) => at(s.operands[0], row, k)), `${where}: row`);
+    assert.deepEqual(
+      [...values],
+      Array.from({ length: d }, (_, k) => at(s.operands[0], row, k)),
+      `${where}: row`,
+    );
     const m = sumOf([...values]) / d;
     assert.ok(near(mean, m), `${where}: mean`);
     assert.ok(near(std, Math.sqrt(sumOf([...values].map((v) => (v - m) ** 2)) / d)), `${where}: population std`);
@@ -129,14 +176,22 @@ const CHECKS = {
   runningMax(trace, s, row, col, e, where) {
     const [m, scores] = s.operands;
     assert.equal(e.previous, at(m, row, 0), `${where}: previous m`);
-    assert.equal(e.rowMax, Math.max(...Array.from({ length: scores.shape[1] }, (_, k) => at(scores, row, k))), `${where}: row max`);
+    assert.equal(
+      e.rowMax,
+      Math.max(...Array.from({ length: scores.shape[1] }, (_, k) => at(scores, row, k))),
+      `${where}: row max`,
+    );
     assert.equal(Math.max(e.previous, e.rowMax), e.value, `${where}: max(previous, rowMax)`);
   },
   runningSum(trace, s, row, col, e, where) {
     const [l, alpha, p] = s.operands;
     assert.equal(e.previous, at(l, row, 0), `${where}: previous l`);
     assert.equal(e.alpha, at(alpha, row, 0), `${where}: α`);
-    assert.deepEqual([...e.row], Array.from({ length: p.shape[1] }, (_, k) => at(p, row, k)), `${where}: P's row`);
+    assert.deepEqual(
+      [...e.row],
+      Array.from({ length: p.shape[1] }, (_, k) => at(p, row, k)),
+      `${where}: P's row`,
+    );
     assert.equal(sumOf([...e.row]), e.sum, `${where}: Σ row`);
     assert.ok(near(e.alpha * e.previous + e.sum, e.value), `${where}: α·l + Σ P`);
   },
@@ -200,8 +255,35 @@ describe('explain: cross-attention by hand', () => {
   // W_V = [[1, 2], [3, 4]]: scaled = ln 2 · [[1, 0, 1], [0, 1, 1]], V = [[1, 2], [3, 4], [4, 6]].
   const c = Math.SQRT2 * Math.LN2;
   const spec = (fields) => ({
-    kind: 'cross', X_q: [[1, 0], [0, 1]], X_kv: [[1, 0], [0, 1], [1, 1]],
-    W_Q: [[[c, 0], [0, c]]], W_K: [[[1, 0], [0, 1]]], W_V: [[[1, 2], [3, 4]]], ...fields,
+    kind: 'cross',
+    X_q: [
+      [1, 0],
+      [0, 1],
+    ],
+    X_kv: [
+      [1, 0],
+      [0, 1],
+      [1, 1],
+    ],
+    W_Q: [
+      [
+        [c, 0],
+        [0, c],
+      ],
+    ],
+    W_K: [
+      [
+        [1, 0],
+        [0, 1],
+      ],
+    ],
+    W_V: [
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    ],
+    ...fields,
   });
   const cell = (stage, row, col) => ({ stage, head: 0, row, col });
 
@@ -215,7 +297,10 @@ describe('explain: cross-attention by hand', () => {
 
   test('head (1, 0): 0.2·1 + 0.4·3 + 0.4·4 = 3', () => {
     const e = engine.explain(spec({}), cell('head', 1, 0));
-    assert.deepEqual(e.terms.map((t) => t.b), [1, 3, 4]);
+    assert.deepEqual(
+      e.terms.map((t) => t.b),
+      [1, 3, 4],
+    );
     [0.2, 0.4, 0.4].forEach((w, k) => assert.ok(Math.abs(e.terms[k].a - w) < 1e-15, `weight ${k}`));
     assert.ok(Math.abs(e.value - 3) < 1e-14);
   });

@@ -71,7 +71,7 @@ describe('flat matrices: the same numbers as arrays of rows', () => {
     assert.deepEqual(engine.pruneEach(flatSpec(rows)), engine.pruneEach(rows));
   });
 
-  test('the caller\'s arrays are left as they were', () => {
+  test("the caller's arrays are left as they were", () => {
     const spec = flatSpec(explicitSpecFor('lesson-self-attention'));
     const before = Float64Array.from(spec.X.values);
     engine.run(spec);
@@ -79,8 +79,20 @@ describe('flat matrices: the same numbers as arrays of rows', () => {
   });
 });
 
-const I2 = [[1, 0], [0, 1]];
-const good = () => ({ X: flat([[1, 2], [3, 4]]), W_Q: [flat(I2)], W_K: [flat(I2)], W_V: [flat(I2)], W_O: flat(I2) });
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
+const good = () => ({
+  X: flat([
+    [1, 2],
+    [3, 4],
+  ]),
+  W_Q: [flat(I2)],
+  W_K: [flat(I2)],
+  W_V: [flat(I2)],
+  W_O: flat(I2),
+});
 const of = (shape, values) => ({ shape, values: Float64Array.from(values) });
 
 // [title, fields replacing good()'s, the message]
@@ -93,23 +105,49 @@ const REFUSED = [
   ['NaN columns', { X: of([2, NaN], []) }, 'X.shape[1]: NaN is not a finite number'],
   ['too many rows', { X: of([1025, 1], new Array(1025).fill(0)) }, 'X.shape[0]: 1025 is out of range [1, 1024]'],
   ['a shape of one number', { X: of([4], [1, 2, 3, 4]) }, 'X.shape: must be [rows, cols], got an array of 1'],
-  ['a shape that is a string', { X: { shape: '2x2', values: Float64Array.of(1, 2, 3, 4) } },
-    'X.shape: must be [rows, cols], got string'],
+  [
+    'a shape that is a string',
+    { X: { shape: '2x2', values: Float64Array.of(1, 2, 3, 4) } },
+    'X.shape: must be [rows, cols], got string',
+  ],
   ['no shape', { X: { values: Float64Array.of(1, 2, 3, 4) } }, 'X.shape: must be [rows, cols], got undefined'],
-  ['a size that is a string', { X: { shape: [2, '2'], values: Float64Array.of(1, 2, 3, 4) } },
-    'X.shape[1]: must be a number, got string'],
-  ['values as a plain array', { X: { shape: [2, 2], values: [1, 2, 3, 4] } }, 'X.values: must be a Float64Array, got array'],
-  ['values as a Float32Array', { X: { shape: [2, 2], values: new Float32Array(4) } },
-    'X.values: must be a Float64Array, got Float32Array'],
+  [
+    'a size that is a string',
+    { X: { shape: [2, '2'], values: Float64Array.of(1, 2, 3, 4) } },
+    'X.shape[1]: must be a number, got string',
+  ],
+  [
+    'values as a plain array',
+    { X: { shape: [2, 2], values: [1, 2, 3, 4] } },
+    'X.values: must be a Float64Array, got array',
+  ],
+  [
+    'values as a Float32Array',
+    { X: { shape: [2, 2], values: new Float32Array(4) } },
+    'X.values: must be a Float64Array, got Float32Array',
+  ],
   ['no values', { X: { shape: [2, 2] } }, 'X.values: must be a Float64Array, got undefined'],
   ['a NaN', { X: of([2, 2], [1, 2, NaN, 4]) }, 'X.values[2]: NaN is not a finite number (row 1, column 0)'],
-  ['an infinity in a head', { W_Q: [of([2, 2], [1, 0, 0, -Infinity])] },
-    'W_Q[0].values[3]: -Infinity is not a finite number (row 1, column 1)'],
-  ['a value past 1e6', { W_V: [of([2, 2], [1, 2e6, 0, 1])] }, 'W_V[0].values[1]: 2000000 is outside [-1e6, 1e6] (row 0, column 1)'],
-  ['an unknown field', { X: { ...of([2, 2], [1, 2, 3, 4]), rows: 2 } },
-    'X: unknown field "rows" for a flat matrix (known: shape, values)'],
-  ['a shape that does not fit the others', { W_K: [of([3, 2], [1, 0, 0, 1, 0, 0])] },
-    'W_K[0]: shape (3, 2) should be (2, 2)'],
+  [
+    'an infinity in a head',
+    { W_Q: [of([2, 2], [1, 0, 0, -Infinity])] },
+    'W_Q[0].values[3]: -Infinity is not a finite number (row 1, column 1)',
+  ],
+  [
+    'a value past 1e6',
+    { W_V: [of([2, 2], [1, 2e6, 0, 1])] },
+    'W_V[0].values[1]: 2000000 is outside [-1e6, 1e6] (row 0, column 1)',
+  ],
+  [
+    'an unknown field',
+    { X: { ...of([2, 2], [1, 2, 3, 4]), rows: 2 } },
+    'X: unknown field "rows" for a flat matrix (known: shape, values)',
+  ],
+  [
+    'a shape that does not fit the others',
+    { W_K: [of([3, 2], [1, 0, 0, 1, 0, 0])] },
+    'W_K[0]: shape (3, 2) should be (2, 2)',
+  ],
   ['an empty object is still no matrix', { W_O: {} }, 'W_O: must be an array of rows, got object'],
 ];
 
@@ -118,11 +156,17 @@ describe('flat matrices: refused by name', () => {
   for (const [title, fields, message] of REFUSED) {
     for (const call of ['run', 'forward']) {
       test(`${call}: ${title}`, () => {
-        assert.throws(() => engine[call]({ ...good(), ...fields }), (err) => {
-          assert.ok(err instanceof Error);
-          assert.ok(err.message.startsWith(message), `${JSON.stringify(err.message)} should start with ${JSON.stringify(message)}`);
-          return true;
-        });
+        assert.throws(
+          () => engine[call]({ ...good(), ...fields }),
+          (err) => {
+            assert.ok(err instanceof Error);
+            assert.ok(
+              err.message.startsWith(message),
+              `${JSON.stringify(err.message)} should start with ${JSON.stringify(message)}`,
+            );
+            return true;
+          },
+        );
         baseline.check();
       });
     }

@@ -124,13 +124,39 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
 
 // Each stage's result as the dimensions of its rows and columns.
 const RESULT = {
-  x: ['t', 'd'], x_q: ['t', 'd'], x_kv: ['tkv', 'd'], q: ['t', 'dk'], k: ['tkv', 'dk'], v: ['tkv', 'dv'],
-  scores: ['t', 'tkv'], scaled: ['t', 'tkv'], masked: ['t', 'tkv'], weights: ['t', 'tkv'], head: ['t', 'dv'],
-  concat: ['t', 'hdv'], pruned: ['t', 'hdv'], output: ['t', 'd'], residual1: ['t', 'd'], norm1: ['t', 'd'],
-  ffn_pre: ['t', 'dff'], ffn_hidden: ['t', 'dff'], ffn_out: ['t', 'd'], residual2: ['t', 'd'], norm2: ['t', 'd'],
-  x_t: ['t', 'd'], k_new: ['t', 'dk'], v_new: ['t', 'dv'], k_cache: ['tkv', 'dk'], v_cache: ['tkv', 'dv'],
-  stacked: ['whole', 'out'], causal_reference: ['whole', 'out'], reference: ['whole', 'out'],
-  tile_scores: ['br', 'bc'], tile_max: ['br', 'one'], tile_sum: ['br', 'one'], tile_out: ['br', 'dv'],
+  x: ['t', 'd'],
+  x_q: ['t', 'd'],
+  x_kv: ['tkv', 'd'],
+  q: ['t', 'dk'],
+  k: ['tkv', 'dk'],
+  v: ['tkv', 'dv'],
+  scores: ['t', 'tkv'],
+  scaled: ['t', 'tkv'],
+  masked: ['t', 'tkv'],
+  weights: ['t', 'tkv'],
+  head: ['t', 'dv'],
+  concat: ['t', 'hdv'],
+  pruned: ['t', 'hdv'],
+  output: ['t', 'd'],
+  residual1: ['t', 'd'],
+  norm1: ['t', 'd'],
+  ffn_pre: ['t', 'dff'],
+  ffn_hidden: ['t', 'dff'],
+  ffn_out: ['t', 'd'],
+  residual2: ['t', 'd'],
+  norm2: ['t', 'd'],
+  x_t: ['t', 'd'],
+  k_new: ['t', 'dk'],
+  v_new: ['t', 'dv'],
+  k_cache: ['tkv', 'dk'],
+  v_cache: ['tkv', 'dv'],
+  stacked: ['whole', 'out'],
+  causal_reference: ['whole', 'out'],
+  reference: ['whole', 'out'],
+  tile_scores: ['br', 'bc'],
+  tile_max: ['br', 'one'],
+  tile_sum: ['br', 'one'],
+  tile_out: ['br', 'dv'],
   block_out: ['br', 'dv'],
 };
 
@@ -198,7 +224,9 @@ export function expectedForm(id, sizes, at = {}) {
  * layer's, and the same layer's with one K/V head per query head (multi-head attention). */
 export function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
   return {
-    params: numKvHeads * dModel * (dK + dV), paramsMha: numHeads * dModel * (dK + dV),
-    cacheValues: kvLen * numKvHeads * (dK + dV), cacheValuesMha: kvLen * numHeads * (dK + dV),
+    params: numKvHeads * dModel * (dK + dV),
+    paramsMha: numHeads * dModel * (dK + dV),
+    cacheValues: kvLen * numKvHeads * (dK + dV),
+    cacheValuesMha: kvLen * numHeads * (dK + dV),
   };
 }

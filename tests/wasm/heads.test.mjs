@@ -39,20 +39,40 @@ function matmul(a, b) {
 }
 
 // The presets whose kind has W_O to prune before: self with W_O, cross, encoder, designed.
-const PRUNABLE = engine.presets().filter(({ id, spec }) =>
-  ['self', 'cross', 'encoder-layer', 'designed'].includes(spec.kind) && engine.run({ preset: id }).config.outputProjection);
+const PRUNABLE = engine
+  .presets()
+  .filter(
+    ({ id, spec }) =>
+      ['self', 'cross', 'encoder-layer', 'designed'].includes(spec.kind) &&
+      engine.run({ preset: id }).config.outputProjection,
+  );
 
 describe('pruneEach', () => {
   test('the prunable presets are the ones with W_O', () => {
-    assert.deepEqual(PRUNABLE.map((p) => p.id), ['lesson-multi-head', 'cross-translation', 'cross-padding', 'gqa-4-2',
-      'mqa-4-1', 'gqa-4-4', 'encoder-layer', 'designed-heads', 'designed-heads-causal']);
+    assert.deepEqual(
+      PRUNABLE.map((p) => p.id),
+      [
+        'lesson-multi-head',
+        'cross-translation',
+        'cross-padding',
+        'gqa-4-2',
+        'mqa-4-1',
+        'gqa-4-4',
+        'encoder-layer',
+        'designed-heads',
+        'designed-heads-causal',
+      ],
+    );
   });
 
   for (const { id, spec } of PRUNABLE) {
     test(`${id}: each entry is a run with that head alone pruned, and the Frobenius change by hand`, () => {
       const whole = stageOf(engine.run(spec), 'output');
       const each = engine.pruneEach({ preset: id });
-      assert.deepEqual(each.map((e) => e.head), Array.from({ length: each.length }, (_, h) => h));
+      assert.deepEqual(
+        each.map((e) => e.head),
+        Array.from({ length: each.length }, (_, h) => h),
+      );
       assert.equal(each.length, engine.run(spec).config.numHeads);
       for (const { head, change } of each) {
         const pruned = engine.run({ ...spec, prunedHeads: [head] });
@@ -72,7 +92,7 @@ describe('a pruned run', () => {
   const trace = engine.run(spec);
   const whole = engine.run({ ...spec, prunedHeads: [] });
 
-  test('pruned = concat with heads 1 and 3\'s columns 0; output = pruned · W_O', () => {
+  test("pruned = concat with heads 1 and 3's columns 0; output = pruned · W_O", () => {
     const concat = stageOf(trace, 'concat');
     const pruned = stageOf(trace, 'pruned');
     assertClose('concat', concat, stageOf(whole, 'concat'), 0);
@@ -103,8 +123,27 @@ describe('a pruned run', () => {
     // concat = ½ everywhere; output = [[½, 1], [½, 1]], ‖output‖² = 2.5. Without head 1:
     // ‖Δ‖² = 2 → √0.8; without head 0: ‖Δ‖² = 0.5 → √0.2; without both: 1.
     const tiny = (prunedHeads) => ({
-      X: [[1, 0], [0, 1]], W_Q: [[[0], [0]], [[0], [0]]], W_K: [[[0], [0]], [[0], [0]]],
-      W_V: [[[1], [0]], [[0], [1]]], W_O: [[1, 0], [0, 2]], prunedHeads,
+      X: [
+        [1, 0],
+        [0, 1],
+      ],
+      W_Q: [
+        [[0], [0]],
+        [[0], [0]],
+      ],
+      W_K: [
+        [[0], [0]],
+        [[0], [0]],
+      ],
+      W_V: [
+        [[1], [0]],
+        [[0], [1]],
+      ],
+      W_O: [
+        [1, 0],
+        [0, 2],
+      ],
+      prunedHeads,
     });
     assert.ok(Math.abs(engine.run(tiny([1])).config.outputChange - Math.sqrt(0.8)) <= 1e-15);
     assert.ok(Math.abs(engine.run(tiny([0])).config.outputChange - Math.sqrt(0.2)) <= 1e-15);

@@ -24,9 +24,34 @@ before(async () => {
 });
 
 const PRESET = { preset: 'lesson-multi-head' };
-const I2 = [[1, 0], [0, 1]];
-const explicit = (fields) => ({ X: [[1, 2], [3, 4]], W_Q: [I2], W_K: [I2], W_V: [I2], W_O: I2, ...fields });
-const explicitCross = (fields) => ({ kind: 'cross', X_q: I2, X_kv: [[1, 0], [0, 1], [1, 1]], W_Q: [I2], W_K: [I2], W_V: [I2], ...fields });
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
+const explicit = (fields) => ({
+  X: [
+    [1, 2],
+    [3, 4],
+  ],
+  W_Q: [I2],
+  W_K: [I2],
+  W_V: [I2],
+  W_O: I2,
+  ...fields,
+});
+const explicitCross = (fields) => ({
+  kind: 'cross',
+  X_q: I2,
+  X_kv: [
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ],
+  W_Q: [I2],
+  W_K: [I2],
+  W_V: [I2],
+  ...fields,
+});
 const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat()) });
 
 // kvCacheBytes queries refused for their type, an unknown field, a value, the product past 2⁵³.
@@ -51,9 +76,25 @@ const FAILING = [
   () => engine.run({ ...PRESET, extra: 1 }),
   () => engine.run({ seqLen: '5', dModel: 8 }),
   () => engine.run({ seqLen: 5, dModel: 16, numHeads: 3 }),
-  () => engine.run(explicit({ X: [[1, 2], [3, 'x']] })),
+  () =>
+    engine.run(
+      explicit({
+        X: [
+          [1, 2],
+          [3, 'x'],
+        ],
+      }),
+    ),
   () => engine.run(explicit({ W_V: [[[1, 0], [0]]] })),
-  () => engine.run(explicit({ W_O: [[1, 0, 0], [0, 1, 0]] })),
+  () =>
+    engine.run(
+      explicit({
+        W_O: [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      }),
+    ),
   () => engine.run(explicit({ X: { shape: [2, 2], values: Float64Array.of(1, 2, NaN, 4) } })),
   () => engine.forward(explicit({ W_Q: [{ shape: [2, 3], values: new Float64Array(5) }] })),
   () => engine.run(explicit({ W_O: { shape: [3, 2], values: new Float64Array(6) } })),
@@ -66,7 +107,15 @@ const FAILING = [
   () => engine.forward({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 4 }),
   () => engine.run({ seqLen: 3, dModel: 8, numHeads: 4, numKvHeads: 3 }),
   () => engine.run({ kind: 'encoder-layer', seqLen: 3, dModel: 8, dFF: 0 }),
-  () => engine.run(explicitCross({ X_kv: [[1, 0, 0], [0, 1, 0]] })),
+  () =>
+    engine.run(
+      explicitCross({
+        X_kv: [
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+      }),
+    ),
   () => engine.forward(explicitCross({ W_K: [I2, I2, I2], W_V: [I2, I2, I2] })),
   () => engine.explain({ preset: 'gqa-4-2' }, { stage: 'k', head: 1, row: 0, col: 0 }),
   () => engine.explain({ preset: 'encoder-layer' }, { stage: 'norm1', head: null, row: 5, col: 0 }),
@@ -87,8 +136,11 @@ const FAILING = [
   () => engine.forward({ seqLen: 3, dModel: 8, numHeads: 4, prunedHeads: [4] }),
   () => engine.run({ seqLen: 3, dModel: 8, outputProjection: false, prunedHeads: [0] }),
   () => engine.run({ seqLen: 3, dModel: 8, weightScale: 11 }),
-  () => engine.explain({ seqLen: 3, dModel: 8, numHeads: 2, prunedHeads: [1] },
-    { stage: 'pruned', head: null, row: 3, col: 0 }),
+  () =>
+    engine.explain(
+      { seqLen: 3, dModel: 8, numHeads: 2, prunedHeads: [1] },
+      { stage: 'pruned', head: null, row: 3, col: 0 },
+    ),
   () => engine.explain(PRESET, { stage: 'scores', head: 0, row: 0, col: 0, colour: 1 }),
   () => engine.run({ kind: 'designed', tokens: ['the', '\uD800'] }),
   () => engine.run({ preset: `x${'\u202E😀'.repeat(40)}` }),
@@ -111,7 +163,11 @@ function assertStable(name, repeats, callsPer, body) {
   const jsGrowth = process.memoryUsage().arrayBuffers - jsBefore;
   const after = heapBytesOf(engine);
   assert.equal(after.memory, before.memory, `${name}: WASM memory grew from ${before.memory} to ${after.memory}`);
-  assert.equal(after.inUse, before.inUse, `${name}: malloc's bytes in use went from ${before.inUse} to ${after.inUse} over ${calls} calls`);
+  assert.equal(
+    after.inUse,
+    before.inUse,
+    `${name}: malloc's bytes in use went from ${before.inUse} to ${after.inUse} over ${calls} calls`,
+  );
   assert.equal(after.top, before.top, `${name}: the heap top moved from ${before.top} to ${after.top}`);
   return jsGrowth;
 }
@@ -144,11 +200,12 @@ describe('heap', () => {
       const last = stages.findLast((s) => s.step !== null) ?? stages.at(-1);
       return { stage: last.id, head: last.head, step: last.step, row: 0, col: 0 };
     });
-    const round = () => ids.forEach((preset, i) => {
-      engine.run({ preset });
-      engine.forward({ preset });
-      engine.explain({ preset }, cells[i]);
-    });
+    const round = () =>
+      ids.forEach((preset, i) => {
+        engine.run({ preset });
+        engine.forward({ preset });
+        engine.explain({ preset }, cells[i]);
+      });
     for (let i = 0; i < 20; i += 1) round(); // warm-up
     const jsGrowth = assertStable('every preset', 300, 3 * ids.length, round);
     assert.ok(jsGrowth < 16 * 1024 * 1024, `JS array buffers grew by ${jsGrowth} bytes`);
@@ -156,7 +213,8 @@ describe('heap', () => {
 
   test('runs of every kind of explicit and generated spec do not grow the WASM heap', () => {
     const specs = [
-      explicit({}), explicitCross({ validKeys: 2 }),
+      explicit({}),
+      explicitCross({ validKeys: 2 }),
       { X: I2, W_Q: [I2, I2, I2, I2], W_K: [I2, I2], W_V: [I2, I2] },
       { kind: 'cross', queryLen: 3, keyLen: 5, dModel: 8, numHeads: 2, validKeys: 4 },
       { seqLen: 4, dModel: 8, numHeads: 4, numKvHeads: 1, causal: true },
@@ -171,8 +229,24 @@ describe('heap', () => {
       { kind: 'encoder-layer', seqLen: 4, dModel: 8, numHeads: 2, prunedHeads: [0], weightScale: 2.5 },
       { kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, numHeads: 2, validKeys: 3, prunedHeads: [1] },
       explicit({ prunedHeads: [0] }),
-      explicit({ X: flat([[1, 2], [3, 4]]), W_Q: [flat(I2)], W_O: flat(I2), causal: true }),
-      explicitCross({ X_kv: flat([[1, 0], [0, 1], [1, 1]]), W_V: [flat(I2)], validKeys: 2 }),
+      explicit({
+        X: flat([
+          [1, 2],
+          [3, 4],
+        ]),
+        W_Q: [flat(I2)],
+        W_O: flat(I2),
+        causal: true,
+      }),
+      explicitCross({
+        X_kv: flat([
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ]),
+        W_V: [flat(I2)],
+        validKeys: 2,
+      }),
     ];
     const round = () => specs.forEach((spec) => engine.run(spec));
     for (let i = 0; i < 50; i += 1) round(); // warm-up
@@ -181,7 +255,11 @@ describe('heap', () => {
 
   test('kvCacheBytes, accepted and refused, does not grow the WASM heap', () => {
     const models = engine.models().map((m) => ({
-      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
+      seqLen: m.contextLength,
+      dHead: m.dK,
+      numKvHeads: m.numKvHeads,
+      numLayers: m.numLayers,
+      bytesPerValue: 2,
     }));
     const round = (i) => {
       for (const query of models) assert.ok(engine.kvCacheBytes(query) > 0);
@@ -193,8 +271,13 @@ describe('heap', () => {
   });
 
   test('pruneEach, accepted and refused, does not grow the WASM heap', () => {
-    const specs = [PRESET, { preset: 'designed-heads' }, { preset: 'encoder-layer' }, { preset: 'cross-padding' },
-      { kind: 'designed', tokens: ['a', 'b', 'a'], causal: true }];
+    const specs = [
+      PRESET,
+      { preset: 'designed-heads' },
+      { preset: 'encoder-layer' },
+      { preset: 'cross-padding' },
+      { kind: 'designed', tokens: ['a', 'b', 'a'], causal: true },
+    ];
     const round = (i) => {
       for (const spec of specs) assert.equal(engine.pruneEach(spec).length > 0, true);
       assert.throws(PRUNE_REFUSED[i % PRUNE_REFUSED.length], Error);
@@ -216,7 +299,12 @@ describe('heap', () => {
     // the C++ frames that were reading the spec; what they had allocated (the rows copied so
     // far, the partial spec) must not be lost with them.
     const trap = explicit({});
-    Object.defineProperty(trap, 'W_V', { enumerable: true, get() { throw new Error('getter'); } });
+    Object.defineProperty(trap, 'W_V', {
+      enumerable: true,
+      get() {
+        throw new Error('getter');
+      },
+    });
     const call = () => assert.throws(() => engine.run(trap), /getter/);
     call(); // warm-up
     assertStable('throwing getter', 10_000, 1, call);

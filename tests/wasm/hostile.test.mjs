@@ -31,24 +31,31 @@ describe('hostile: the engine API', () => {
       if (c.accepted) {
         assert.ok(c.call(engine).stages.length > 0);
       } else {
-        assert.throws(() => c.call(engine), (err) => {
-          assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
-          assert.ok(sameMessage(err.message, c.message), `message ${JSON.stringify(escaped(err.message))} should be ${JSON.stringify(escaped(c.message))}`);
-          return true;
-        });
+        assert.throws(
+          () => c.call(engine),
+          (err) => {
+            assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
+            assert.ok(
+              sameMessage(err.message, c.message),
+              `message ${JSON.stringify(escaped(err.message))} should be ${JSON.stringify(escaped(c.message))}`,
+            );
+            return true;
+          },
+        );
       }
       assertStillServes();
     });
   });
 
   test('the heap is flat over every case, run five times', () => {
-    const run = () => API_CASES.forEach((c) => {
-      try {
-        c.call(engine);
-      } catch {
-        // refused, as the cases above check
-      }
-    });
+    const run = () =>
+      API_CASES.forEach((c) => {
+        try {
+          c.call(engine);
+        } catch {
+          // refused, as the cases above check
+        }
+      });
     run();
     const inUse = heapBytesOf(engine).inUse;
     for (let i = 0; i < 4; i += 1) run();

@@ -41,17 +41,25 @@ const LESSON = { preset: 'lesson-multi-head' };
 
 describe("explain: the cell's fields", () => {
   test('an unknown cell field is refused by name, listing the known ones', () => {
-    assert.equal(messageOf(() => engine.explain(LESSON, { ...CELL, colour: 1 })),
-      'cell: unknown field "colour" for a cell (known: col, head, row, stage, step)');
+    assert.equal(
+      messageOf(() => engine.explain(LESSON, { ...CELL, colour: 1 })),
+      'cell: unknown field "colour" for a cell (known: col, head, row, stage, step)',
+    );
   });
 
   test('the check comes before any other: a typo beside a bad stage names the typo', () => {
-    assert.match(messageOf(() => engine.explain(LESSON, { stage: 'nope', rows: 0, col: 0 })), /^cell: unknown field "rows"/);
+    assert.match(
+      messageOf(() => engine.explain(LESSON, { stage: 'nope', rows: 0, col: 0 })),
+      /^cell: unknown field "rows"/,
+    );
   });
 
   test('the known fields, step included, are still taken', () => {
     assert.equal(typeof engine.explain(LESSON, CELL).value, 'number');
-    assert.equal(typeof engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 1, row: 0, col: 0 }).value, 'number');
+    assert.equal(
+      typeof engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'k_cache', head: 0, step: 1, row: 0, col: 0 }).value,
+      'number',
+    );
   });
 });
 
@@ -70,10 +78,19 @@ describe('echoed names: cut on a code point, hidden characters shown', () => {
   }
 
   const CLASSES = [
-    ['C0 control', '\u0007'], ['NUL', '\u0000'], ['DEL', '\u007F'], ['C1 control', '\u0085'],
-    ['zero-width space', '\u200B'], ['right-to-left mark', '\u200F'], ['RLO', '\u202E'],
-    ['LRE', '\u202A'], ['first-strong isolate', '\u2068'], ['pop isolate', '\u2069'],
-    ['byte-order mark', '\uFEFF'], ['line separator', '\u2028'], ['Arabic letter mark', '\u061C'],
+    ['C0 control', '\u0007'],
+    ['NUL', '\u0000'],
+    ['DEL', '\u007F'],
+    ['C1 control', '\u0085'],
+    ['zero-width space', '\u200B'],
+    ['right-to-left mark', '\u200F'],
+    ['RLO', '\u202E'],
+    ['LRE', '\u202A'],
+    ['first-strong isolate', '\u2068'],
+    ['pop isolate', '\u2069'],
+    ['byte-order mark', '\uFEFF'],
+    ['line separator', '\u2028'],
+    ['Arabic letter mark', '\u061C'],
   ];
   const escapeOf = (c) => `\\u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
   for (const [name, c] of CLASSES) {
@@ -97,7 +114,9 @@ describe('echoed names: cut on a code point, hidden characters shown', () => {
 
   test('plain ASCII is echoed unchanged', () => {
     assert.ok(messageOf(() => engine.run({ preset: 'lesson-nope' })).startsWith('preset: "lesson-nope" is not one of'));
-    assert.ok(messageOf(() => engine.run({ seqLen: 2, dModel: 4, 'a"b\\c': 1 })).startsWith('spec: unknown field "a"b\\c" for'));
+    assert.ok(
+      messageOf(() => engine.run({ seqLen: 2, dModel: 4, 'a"b\\c': 1 })).startsWith('spec: unknown field "a"b\\c" for'),
+    );
   });
 
   test('a long name full of hidden characters: 40 of them, each escaped', () => {
@@ -108,16 +127,41 @@ describe('echoed names: cut on a code point, hidden characters shown', () => {
 
 describe('lone surrogates', () => {
   const LONE = [
-    ['a high surrogate alone', ['the', '\uD800'], 'tokens[1]: holds a lone surrogate (U+D800 at index 0); give well-formed text'],
-    ['a low surrogate inside a word', ['a\uDC00b', 'cat'], 'tokens[0]: holds a lone surrogate (U+DC00 at index 1); give well-formed text'],
-    ['a high surrogate ending a word', ['the', 'cat', 'sat\uD83D'], 'tokens[2]: holds a lone surrogate (U+D83D at index 3); give well-formed text'],
-    ['a pair reversed', ['\uDE00\uD83D'], 'tokens[0]: holds a lone surrogate (U+DE00 at index 0); give well-formed text'],
+    [
+      'a high surrogate alone',
+      ['the', '\uD800'],
+      'tokens[1]: holds a lone surrogate (U+D800 at index 0); give well-formed text',
+    ],
+    [
+      'a low surrogate inside a word',
+      ['a\uDC00b', 'cat'],
+      'tokens[0]: holds a lone surrogate (U+DC00 at index 1); give well-formed text',
+    ],
+    [
+      'a high surrogate ending a word',
+      ['the', 'cat', 'sat\uD83D'],
+      'tokens[2]: holds a lone surrogate (U+D83D at index 3); give well-formed text',
+    ],
+    [
+      'a pair reversed',
+      ['\uDE00\uD83D'],
+      'tokens[0]: holds a lone surrogate (U+DE00 at index 0); give well-formed text',
+    ],
   ];
   for (const [name, tokens, message] of LONE) {
     test(`designed tokens: ${name} is refused by index`, () => {
-      assert.equal(messageOf(() => engine.run({ kind: 'designed', tokens })), message);
-      assert.equal(messageOf(() => engine.forward({ kind: 'designed', tokens })), message);
-      assert.equal(messageOf(() => engine.pruneEach({ kind: 'designed', tokens })), message);
+      assert.equal(
+        messageOf(() => engine.run({ kind: 'designed', tokens })),
+        message,
+      );
+      assert.equal(
+        messageOf(() => engine.forward({ kind: 'designed', tokens })),
+        message,
+      );
+      assert.equal(
+        messageOf(() => engine.pruneEach({ kind: 'designed', tokens })),
+        message,
+      );
     });
   }
 
@@ -128,13 +172,22 @@ describe('lone surrogates', () => {
   });
 
   test('a preset, a kind, a stage and a field name holding one are refused, not garbled', () => {
-    assert.equal(messageOf(() => engine.run({ preset: 'lesson\uD800' })),
-      'preset: holds a lone surrogate (U+D800 at index 6); give well-formed text');
-    assert.equal(messageOf(() => engine.run({ kind: '\uDC00', seqLen: 2, dModel: 4 })),
-      'kind: holds a lone surrogate (U+DC00 at index 0); give well-formed text');
-    assert.equal(messageOf(() => engine.explain(LESSON, { ...CELL, stage: 'q\uD800' })),
-      'stage: holds a lone surrogate (U+D800 at index 1); give well-formed text');
-    assert.ok(messageOf(() => engine.run({ seqLen: 2, dModel: 4, '\uDBFFx': 1 }))
-      .startsWith('spec: unknown field holding a lone surrogate (U+DBFF at index 0) for self-attention (known: '));
+    assert.equal(
+      messageOf(() => engine.run({ preset: 'lesson\uD800' })),
+      'preset: holds a lone surrogate (U+D800 at index 6); give well-formed text',
+    );
+    assert.equal(
+      messageOf(() => engine.run({ kind: '\uDC00', seqLen: 2, dModel: 4 })),
+      'kind: holds a lone surrogate (U+DC00 at index 0); give well-formed text',
+    );
+    assert.equal(
+      messageOf(() => engine.explain(LESSON, { ...CELL, stage: 'q\uD800' })),
+      'stage: holds a lone surrogate (U+D800 at index 1); give well-formed text',
+    );
+    assert.ok(
+      messageOf(() => engine.run({ seqLen: 2, dModel: 4, '\uDBFFx': 1 })).startsWith(
+        'spec: unknown field holding a lone surrogate (U+DBFF at index 0) for self-attention (known: ',
+      ),
+    );
   });
 });

@@ -10,8 +10,13 @@ const engine = await createEngine();
 describe('presets() and models()', () => {
   // The kinds each chapter shows (the attention chapter: the designed heads under the mask too).
   const CHAPTERS = {
-    attention: ['self', 'designed'], gqa: ['self'], cross: ['cross'], 'encoder-layer': ['encoder-layer'],
-    'kv-cache': ['kv-cache'], flash: ['flash'], 'designed-heads': ['designed'],
+    attention: ['self', 'designed'],
+    gqa: ['self'],
+    cross: ['cross'],
+    'encoder-layer': ['encoder-layer'],
+    'kv-cache': ['kv-cache'],
+    flash: ['flash'],
+    'designed-heads': ['designed'],
   };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {
@@ -26,11 +31,15 @@ describe('presets() and models()', () => {
       assert.deepEqual(bySpec.config, byId.config, `${p.id}: config`);
       bySpec.stages.forEach((s, i) => assert.deepEqual(s.values, byId.stages[i].values, `${p.id}: ${s.id}`));
       assert.equal(p.tokens.length, byId.config.seqLen, `${p.id}: a token per query`);
-      assert.equal(p.keyTokens?.length ?? null, p.spec.kind === 'cross' ? byId.config.kvLen : null, `${p.id}: keyTokens`);
+      assert.equal(
+        p.keyTokens?.length ?? null,
+        p.spec.kind === 'cross' ? byId.config.kvLen : null,
+        `${p.id}: keyTokens`,
+      );
     }
   });
 
-  test('the chapters\' defining sizes', () => {
+  test("the chapters' defining sizes", () => {
     const spec = Object.fromEntries(engine.presets().map((p) => [p.id, p.spec]));
     assert.equal(spec['lesson-causal'].skip, 1104);
     assert.equal(spec['gqa-4-2'].numKvHeads, 2);
@@ -39,7 +48,13 @@ describe('presets() and models()', () => {
     assert.equal(spec['encoder-layer'].dFF, 64);
     assert.deepEqual([spec['kv-cache-gqa'].numKvHeads, spec['kv-cache-mha'].numKvHeads], [2, 4]);
     const tiles = ({ causal, blockRows, blockCols }) => [causal, blockRows, blockCols];
-    assert.deepEqual([tiles(spec['flash-causal']), tiles(spec['flash-full'])], [[true, 2, 2], [false, 2, 3]]);
+    assert.deepEqual(
+      [tiles(spec['flash-causal']), tiles(spec['flash-full'])],
+      [
+        [true, 2, 2],
+        [false, 2, 3],
+      ],
+    );
     const sentence = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
     assert.deepEqual(spec['designed-heads'], { kind: 'designed', tokens: sentence, causal: false });
     assert.deepEqual(spec['designed-heads-causal'], { kind: 'designed', tokens: sentence, causal: true });
@@ -48,9 +63,16 @@ describe('presets() and models()', () => {
     assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
   });
 
-  test('models: the lesson\'s five rows and their attention weights at full context', () => {
+  test("models: the lesson's five rows and their attention weights at full context", () => {
     const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength) => ({
-      id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength,
+      id,
+      name,
+      dModel,
+      numHeads,
+      dK,
+      numLayers,
+      numKvHeads,
+      contextLength,
       scoreValues: contextLength ** 2 * numHeads * numLayers,
     });
     assert.deepEqual(engine.models(), [
@@ -64,7 +86,7 @@ describe('presets() and models()', () => {
   });
 });
 
-describe('kvCacheBytes: the lesson\'s models at full context in fp16', () => {
+describe("kvCacheBytes: the lesson's models at full context in fp16", () => {
   // 2 (K and V) · context · d_head · K/V heads · layers · 2 bytes, batch 1.
   const HAND = [
     ['GPT-2 117M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
@@ -74,17 +96,29 @@ describe('kvCacheBytes: the lesson\'s models at full context in fp16', () => {
     ['LLaMA 3 70B: 2 · 8192 · 128 · 8 · 80 · 2 = 2.5 GiB', [8192, 128, 8, 80], 2684354560],
   ];
   for (const [title, [seqLen, dHead, numKvHeads, numLayers], bytes] of HAND) {
-    test(title, () => assert.equal(engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue: 2 }), bytes));
+    test(title, () =>
+      assert.equal(engine.kvCacheBytes({ seqLen, dHead, numKvHeads, numLayers, bytesPerValue: 2 }), bytes),
+    );
   }
   test('the same from engine.models(), and batch and bytes scale it', () => {
-    const bytes = engine.models().map((m) => engine.kvCacheBytes({
-      seqLen: m.contextLength, dHead: m.dK, numKvHeads: m.numKvHeads, numLayers: m.numLayers, bytesPerValue: 2,
-    }));
-    assert.deepEqual(bytes, HAND.map(([, , b]) => b));
+    const bytes = engine.models().map((m) =>
+      engine.kvCacheBytes({
+        seqLen: m.contextLength,
+        dHead: m.dK,
+        numKvHeads: m.numKvHeads,
+        numLayers: m.numLayers,
+        bytesPerValue: 2,
+      }),
+    );
+    assert.deepEqual(
+      bytes,
+      HAND.map(([, , b]) => b),
+    );
     const gpt2 = { seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12 };
     assert.equal(engine.kvCacheBytes({ ...gpt2, bytesPerValue: 4, batch: 8 }), 16 * 37748736);
   });
-  test('exactly 2^53 comes back exact', () => { // 2 · 2²⁶ · 2¹⁰ · 2⁸ · 2⁴ · 2² · 2²
+  test('exactly 2^53 comes back exact', () => {
+    // 2 · 2²⁶ · 2¹⁰ · 2⁸ · 2⁴ · 2² · 2²
     const edge = { seqLen: 2 ** 26, dHead: 1024, numKvHeads: 256, numLayers: 16, bytesPerValue: 4, batch: 4 };
     assert.equal(engine.kvCacheBytes(edge), 2 ** 53);
   });

@@ -13,12 +13,18 @@ before(async () => {
 describe('randn', () => {
   test('seed 42 starts with the five values quoted in the issue', () => {
     // np.random.seed(42); np.random.randn(5)
-    const want = [0.4967141530112327, -0.13826430117118466, 0.6476885381006925, 1.5230298564080254,
-      -0.23415337472333597];
+    const want = [
+      0.4967141530112327, -0.13826430117118466, 0.6476885381006925, 1.5230298564080254, -0.23415337472333597,
+    ];
     assert.deepEqual(Array.from(engine.randn(42, 1, 5)), want);
   });
 
-  for (const [seed, rows, cols] of [[42, 2, 5], [0, 3, 3], [1, 1, 7], [4294967295, 4, 2]]) {
+  for (const [seed, rows, cols] of [
+    [42, 2, 5],
+    [0, 3, 3],
+    [1, 1, 7],
+    [4294967295, 4, 2],
+  ]) {
     test(`randn(${seed}, ${rows}, ${cols}) equals numpy's fixture exactly`, () => {
       const got = engine.randn(seed, rows, cols);
       assert.ok(got instanceof Float64Array, 'randn returns a Float64Array');

@@ -16,22 +16,34 @@ describe('run: each kind in numbers', () => {
   const equations = (s) => [s.equation, s.symbolic];
 
   test('the multi-head example: q is (5, 16) @ (16, 4) → (5, 4)', () => {
-    assert.deepEqual(equations(run('lesson-multi-head', 'q', 0)),
-      ['(5, 16) @ (16, 4) → (5, 4)', '(T, d_model) @ (d_model, d_k) → (T, d_k)']);
+    assert.deepEqual(equations(run('lesson-multi-head', 'q', 0)), [
+      '(5, 16) @ (16, 4) → (5, 4)',
+      '(T, d_model) @ (d_model, d_k) → (T, d_k)',
+    ]);
   });
 
   test('the causal mask is added: (4, 4) + (4, 4) → (4, 4), with M an operand', () => {
     const masked = run('lesson-causal', 'masked', 0);
     assert.deepEqual(equations(masked), ['(4, 4) + (4, 4) → (4, 4)', '(T, T) + (T, T) → (T, T)']);
-    assert.deepEqual(masked.operands.map((o) => label(o.name, o.head)), ['scaled/0', 'M']);
+    assert.deepEqual(
+      masked.operands.map((o) => label(o.name, o.head)),
+      ['scaled/0', 'M'],
+    );
   });
 
   test('cross-attention: queries from X_q (2 tokens), keys from X_kv (3 tokens)', () => {
-    assert.deepEqual(equations(run('cross-translation', 'scores', 1)),
-      ['(2, 4) @ (4, 3) → (2, 3)', '(T_q, d_k) @ (d_k, T_kv) → (T_q, T_kv)']);
-    assert.deepEqual(equations(run('cross-translation', 'k', 0)),
-      ['(3, 8) @ (8, 4) → (3, 4)', '(T_kv, d_model) @ (d_model, d_k) → (T_kv, d_k)']);
-    assert.deepEqual(run('cross-translation', 'v', 1).operands.map((o) => o.name), ['X_kv', 'W_V']);
+    assert.deepEqual(equations(run('cross-translation', 'scores', 1)), [
+      '(2, 4) @ (4, 3) → (2, 3)',
+      '(T_q, d_k) @ (d_k, T_kv) → (T_q, T_kv)',
+    ]);
+    assert.deepEqual(equations(run('cross-translation', 'k', 0)), [
+      '(3, 8) @ (8, 4) → (3, 4)',
+      '(T_kv, d_model) @ (d_model, d_k) → (T_kv, d_k)',
+    ]);
+    assert.deepEqual(
+      run('cross-translation', 'v', 1).operands.map((o) => o.name),
+      ['X_kv', 'W_V'],
+    );
   });
 
   test('cross-attention with padding: no query puts weight on the padded key', () => {
@@ -42,22 +54,43 @@ describe('run: each kind in numbers', () => {
   test('grouped-query: k and v once per K/V head, at the first query head of its group', () => {
     const trace = engine.run({ preset: 'gqa-4-2' });
     const kv = trace.stages.filter((s) => s.id === 'k' || s.id === 'v');
-    assert.deepEqual(kv.map((s) => [label(s.id, s.head), s.kvHead]),
-      [['k/0', 0], ['v/0', 0], ['k/2', 1], ['v/2', 1]]);
-    assert.deepEqual(trace.stages.filter((s) => s.id === 'q').map((s) => s.kvHead), [0, 0, 1, 1]);
+    assert.deepEqual(
+      kv.map((s) => [label(s.id, s.head), s.kvHead]),
+      [
+        ['k/0', 0],
+        ['v/0', 0],
+        ['k/2', 1],
+        ['v/2', 1],
+      ],
+    );
+    assert.deepEqual(
+      trace.stages.filter((s) => s.id === 'q').map((s) => s.kvHead),
+      [0, 0, 1, 1],
+    );
     const mqa = engine.run({ preset: 'mqa-4-1' });
-    assert.deepEqual(mqa.stages.filter((s) => s.id === 'k').map((s) => s.head), [0]);
+    assert.deepEqual(
+      mqa.stages.filter((s) => s.id === 'k').map((s) => s.head),
+      [0],
+    );
   });
 
   test('the encoder layer: residual, norm, the position-wise network', () => {
-    assert.deepEqual(equations(run('encoder-layer', 'ffn_pre')),
-      ['(5, 16) @ (16, 64) + (64) → (5, 64)', '(T, d_model) @ (d_model, d_ff) + (d_ff) → (T, d_ff)']);
-    assert.deepEqual(equations(run('encoder-layer', 'norm1')),
-      ['norm(5, 16) → (5, 16)', 'norm(T, d_model) → (T, d_model)']);
-    assert.deepEqual(equations(run('encoder-layer', 'ffn_hidden')),
-      ['ReLU(5, 64) → (5, 64)', 'ReLU(T, d_ff) → (T, d_ff)']);
-    assert.deepEqual(equations(run('encoder-layer', 'residual2')),
-      ['(5, 16) + (5, 16) → (5, 16)', '(T, d_model) + (T, d_model) → (T, d_model)']);
+    assert.deepEqual(equations(run('encoder-layer', 'ffn_pre')), [
+      '(5, 16) @ (16, 64) + (64) → (5, 64)',
+      '(T, d_model) @ (d_model, d_ff) + (d_ff) → (T, d_ff)',
+    ]);
+    assert.deepEqual(equations(run('encoder-layer', 'norm1')), [
+      'norm(5, 16) → (5, 16)',
+      'norm(T, d_model) → (T, d_model)',
+    ]);
+    assert.deepEqual(equations(run('encoder-layer', 'ffn_hidden')), [
+      'ReLU(5, 64) → (5, 64)',
+      'ReLU(T, d_ff) → (T, d_ff)',
+    ]);
+    assert.deepEqual(equations(run('encoder-layer', 'residual2')), [
+      '(5, 16) + (5, 16) → (5, 16)',
+      '(T, d_model) + (T, d_model) → (T, d_model)',
+    ]);
   });
 });
 
@@ -68,7 +101,10 @@ describe('run: other specs', () => {
     spec.W_K = spec.W_K.slice(0, 1);
     spec.W_V = spec.W_V.slice(0, 1);
     const trace = engine.run(spec);
-    assert.deepEqual(trace.stages.map((s) => label(s.id, s.head)), expectedLabels({ numHeads: 1 }));
+    assert.deepEqual(
+      trace.stages.map((s) => label(s.id, s.head)),
+      expectedLabels({ numHeads: 1 }),
+    );
     assert.equal(trace.config.outputProjection, false);
     assertClose('head/0', stageOf(trace, 'head', 0), fixture('lesson-multi-head:head/0'), 1e-12);
     assertClose('forward', engine.forward(spec), stageOf(trace, 'head', 0), 0);
@@ -79,7 +115,7 @@ describe('run: other specs', () => {
     assertClose('forward', engine.forward(spec), fixture('lesson-multi-head:concat'), 1e-12);
   });
 
-  test('explicit grouped-query: two W_K and W_V for four W_Q give numpy\'s gqa-4-2', () => {
+  test("explicit grouped-query: two W_K and W_V for four W_Q give numpy's gqa-4-2", () => {
     const spec = explicitSpecFor('gqa-4-2');
     assert.deepEqual([spec.W_Q.length, spec.W_K.length, spec.W_V.length], [4, 2, 2]);
     const trace = engine.run(spec);
@@ -88,7 +124,7 @@ describe('run: other specs', () => {
     assertClose('output', stageOf(trace, 'output'), fixture('gqa-4-2:output'), 1e-12);
   });
 
-  test('explicit cross-attention with validKeys gives numpy\'s cross-padding', () => {
+  test("explicit cross-attention with validKeys gives numpy's cross-padding", () => {
     const spec = explicitSpecFor('cross-padding');
     assert.deepEqual([spec.kind, spec.validKeys, spec.X_q.length, spec.X_kv.length], ['cross', 3, 2, 4]);
     const trace = engine.run(spec);
@@ -108,14 +144,31 @@ describe('run: other specs', () => {
     const spec = { seed: 7, seqLen: 6, dModel: 9, numHeads: 3, dK: 2, dV: 5, causal: true };
     const trace = engine.run(spec);
     const sizes = {
-      kind: 'self', seqLen: 6, kvLen: 6, dModel: 9, numHeads: 3, numKvHeads: 3, dK: 2, dV: 5, dFF: null,
-      validKeys: null, causal: true, outputProjection: true, scaleScores: true,
-      blockRows: null, blockCols: null, weightScale: 0.1, prunedHeads: [],
+      kind: 'self',
+      seqLen: 6,
+      kvLen: 6,
+      dModel: 9,
+      numHeads: 3,
+      numKvHeads: 3,
+      dK: 2,
+      dV: 5,
+      dFF: null,
+      validKeys: null,
+      causal: true,
+      outputProjection: true,
+      scaleScores: true,
+      blockRows: null,
+      blockCols: null,
+      weightScale: 0.1,
+      prunedHeads: [],
     };
     const { kv, ...config } = trace.config;
     assert.deepEqual(config, { ...sizes, seed: 7 });
     assert.deepEqual(kv, kvCounts(sizes));
-    assert.deepEqual(trace.stages.map((s) => label(s.id, s.head)), expectedLabels(sizes));
+    assert.deepEqual(
+      trace.stages.map((s) => label(s.id, s.head)),
+      expectedLabels(sizes),
+    );
     for (const s of trace.stages) {
       const want = expectedForm(s.id, sizes);
       const got = { shape: s.shape, axes: s.axes, equation: s.equation, symbolic: s.symbolic };

@@ -11,7 +11,17 @@ import { describe, test } from 'node:test';
 import { createEngine } from '../../dist/engine.js';
 import { expectedForm, expectedLabels, expectedTile, kvCounts } from './forms.mjs';
 import {
-  CASES, CUSTOM, PRESETS, assertClose, explicitSpecFor, fixture, fixtures, groupOf, isStepped, label, labelOf,
+  CASES,
+  CUSTOM,
+  PRESETS,
+  assertClose,
+  explicitSpecFor,
+  fixture,
+  fixtures,
+  groupOf,
+  isStepped,
+  label,
+  labelOf,
 } from './support.mjs';
 
 // Top-level: the tests below are made from the engine's own list of presets.
@@ -52,12 +62,15 @@ const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), and the designed heads' descriptions.
 const CHECKS = ['maxDifference', 'stepDifferences', 'cacheBytes', 'macs', 'floats', 'outputChange', 'designedHeads'];
-const withoutChecks = (config) =>
-  Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
+const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
 // The lesson's table rows the four designed heads stand for, in head order.
-const DESIGNED_HEADS = ['Positional', 'Coreference (same word)', 'Separator/delimiter (attention sink)',
-  'Not all heads are interpretable (broad)'];
+const DESIGNED_HEADS = [
+  'Positional',
+  'Coreference (same word)',
+  'Separator/delimiter (attention sink)',
+  'Not all heads are interpretable (broad)',
+];
 
 // Asserts two traces hold the same stages, operands and values, exactly.
 function assertSameStages(got, want) {
@@ -77,7 +90,10 @@ function assertSameStages(got, want) {
 
 test('presets: the engine lists exactly the presets numpy computed, with the skip numpy used', () => {
   const listed = engine.presets();
-  assert.deepEqual(listed.map((p) => p.id), Object.keys(PRESETS));
+  assert.deepEqual(
+    listed.map((p) => p.id),
+    Object.keys(PRESETS),
+  );
   for (const p of listed) assert.equal(p.spec.skip ?? 0, PRESETS[p.id].skip, `${p.id}: skip`);
   // The lesson's causal example draws on after the multi-head one: X, W_Q/W_K/W_V ×4, W_O.
   assert.equal(PRESETS['lesson-causal'].skip, 5 * 16 + 3 * 4 * 16 * 4 + 16 * 16);
@@ -109,7 +125,7 @@ describe('run: every preset and custom spec against numpy', () => {
       });
 
       if (PRESETS[name]) {
-        test('the preset\'s spec, run as given, is the preset', () => {
+        test("the preset's spec, run as given, is the preset", () => {
           const again = engine.run(engine.presets().find((p) => p.id === name).spec);
           assert.deepEqual(again.config, trace.config);
           assertSameStages(again, trace);
@@ -134,7 +150,7 @@ describe('run: every preset and custom spec against numpy', () => {
         }
       });
 
-      test('the drawn or built weights and biases are numpy\'s exactly, and so are M and the gate', () => {
+      test("the drawn or built weights and biases are numpy's exactly, and so are M and the gate", () => {
         const drawn = new Set();
         for (const [key, o, what] of comparable(name, trace)) {
           if (what !== 'drawn') continue;
@@ -146,7 +162,7 @@ describe('run: every preset and custom spec against numpy', () => {
         assert.equal(drawn.size, numHeads + 2 * numKvHeads + (outputProjection ? 1 : 0) + biasesAndFfn);
       });
 
-      test('each head\'s contribution and outputChange match numpy to 1e-12', () => {
+      test("each head's contribution and outputChange match numpy to 1e-12", () => {
         let count = 0;
         for (const [key, o, what] of comparable(name, trace)) {
           if (what !== 'computed') continue;
@@ -158,7 +174,7 @@ describe('run: every preset and custom spec against numpy', () => {
         assert.equal(count, (withoutSteps ? numHeads : 0) + (prunedHeads.length > 0 ? 1 : 0));
       });
 
-      test('every weights row sums to 1: totals match numpy\'s; other stages carry none', () => {
+      test("every weights row sums to 1: totals match numpy's; other stages carry none", () => {
         for (const s of trace.stages) {
           const at = labelOf(s);
           if (s.id !== 'weights') {
@@ -176,8 +192,14 @@ describe('run: every preset and custom spec against numpy', () => {
       test('every numpy matrix of the case was compared, and every comparable matrix has one', () => {
         const offered = new Set(Array.from(comparable(name, trace), ([key]) => key));
         const keys = Object.keys(fixtures().matrices).filter((k) => k.startsWith(`${name}:`));
-        assert.deepEqual(keys.filter((k) => !offered.has(k)), []);
-        assert.deepEqual([...offered].filter((k) => !keys.includes(k)), []);
+        assert.deepEqual(
+          keys.filter((k) => !offered.has(k)),
+          [],
+        );
+        assert.deepEqual(
+          [...offered].filter((k) => !keys.includes(k)),
+          [],
+        );
       });
 
       test('shapes, axes and equations of every stage', () => {
@@ -201,9 +223,15 @@ describe('run: every preset and custom spec against numpy', () => {
         test('each output stage is the sum of its per-head contributions', () => {
           for (const output of trace.stages.filter((s) => s.id === 'output')) {
             const parts = output.operands.filter((o) => o.name === 'contribution');
-            assert.deepEqual(parts.map((p) => p.head), Array.from({ length: sizes.numHeads }, (_, h) => h));
+            assert.deepEqual(
+              parts.map((p) => p.head),
+              Array.from({ length: sizes.numHeads }, (_, h) => h),
+            );
             const sum = new Float64Array(output.values.length);
-            for (const p of parts) p.values.forEach((v, i) => { sum[i] += v; });
+            for (const p of parts)
+              p.values.forEach((v, i) => {
+                sum[i] += v;
+              });
             const total = { shape: output.shape, values: sum };
             assertClose(`Σ contributions of ${labelOf(output)}`, total, output, 1e-12);
           }

@@ -11,7 +11,11 @@ import { expectedForm, expectedLabels, expectedTile } from './forms.mjs';
 import { PRESETS, assertClose, fixture, isStepped, labelOf, stageOf } from './support.mjs';
 
 const engine = await createEngine();
-const presetsOf = (kind) => engine.presets().map((p) => p.id).filter((id) => PRESETS[id].kind === kind);
+const presetsOf = (kind) =>
+  engine
+    .presets()
+    .map((p) => p.id)
+    .filter((id) => PRESETS[id].kind === kind);
 
 // Largest |a − b| of each row of two matrices of one shape.
 function rowDifferences(a, b) {
@@ -66,7 +70,7 @@ function decodeCounts({ seqLen, dModel: d, numHeads: h, numKvHeads: hkv, dK, dV,
 // steps are causal attention, and the config's counts are the formulas'.
 function decodingChecks(trace) {
   const { config } = trace;
-  test('each k_cache / v_cache is the step before\'s cache with k_new / v_new appended, exactly', () => {
+  test("each k_cache / v_cache is the step before's cache with k_new / v_new appended, exactly", () => {
     for (const s of trace.stages.filter((st) => st.id === 'k_cache' || st.id === 'v_cache')) {
       const [old, added] = s.operands;
       const width = s.id === 'k_cache' ? config.dK : config.dV;
@@ -78,7 +82,7 @@ function decodingChecks(trace) {
     }
   });
 
-  test('stacked row t is step t\'s output (without W_O: its heads side by side), exactly', () => {
+  test("stacked row t is step t's output (without W_O: its heads side by side), exactly", () => {
     const stacked = stageOf(trace, 'stacked');
     for (let t = 0; t < config.seqLen; t += 1) {
       const head = (h) => [...stageOf(trace, 'head', h, t).values];
@@ -112,7 +116,7 @@ describe('decoding with a KV cache', () => {
   for (const preset of presetsOf('kv-cache')) {
     describe(preset, () => {
       const trace = engine.run({ preset });
-      test('each step\'s old K and V cache matches numpy (one pair per K/V head after step 0)', () => {
+      test("each step's old K and V cache matches numpy (one pair per K/V head after step 0)", () => {
         const { seqLen, numKvHeads } = PRESETS[preset];
         assert.equal(compareStepped(preset, trace), 2 * numKvHeads * (seqLen - 1));
       });
@@ -130,15 +134,28 @@ describe('decoding with a KV cache', () => {
   });
 
   describe('a spec without W_O, d_k ≠ d_v, unscaled', () => {
-    const spec = { kind: 'kv-cache', seed: 3, seqLen: 4, dModel: 6, numHeads: 3, dK: 2, dV: 3, numKvHeads: 1,
-      outputProjection: false, scaleScores: false };
+    const spec = {
+      kind: 'kv-cache',
+      seed: 3,
+      seqLen: 4,
+      dModel: 6,
+      numHeads: 3,
+      dK: 2,
+      dV: 3,
+      numKvHeads: 1,
+      outputProjection: false,
+      scaleScores: false,
+    };
     const trace = engine.run(spec);
     test('stages, shapes and equations; no concat, stacked is the heads side by side', () => {
       assert.deepEqual(trace.stages.map(labelOf), expectedLabels(trace.config));
       for (const s of trace.stages) {
         const want = expectedForm(s.id, trace.config, s);
-        assert.deepEqual([s.shape, s.axes, s.equation, s.symbolic],
-          [want.shape, want.axes, want.equation, want.symbolic], labelOf(s));
+        assert.deepEqual(
+          [s.shape, s.axes, s.equation, s.symbolic],
+          [want.shape, want.axes, want.equation, want.symbolic],
+          labelOf(s),
+        );
       }
       assert.deepEqual(stageOf(trace, 'stacked').shape, [4, 9]);
     });
@@ -147,15 +164,14 @@ describe('decoding with a KV cache', () => {
 });
 
 // Floats one head holds: the whole T × T scores, or one tile and the running m and l per row.
-const floatsHeld = (t, { blockRows, blockCols }) =>
-  ({ standard: t * t, tiled: blockRows * blockCols + 2 * t });
+const floatsHeld = (t, { blockRows, blockCols }) => ({ standard: t * t, tiled: blockRows * blockCols + 2 * t });
 
 // The tiling checks that need no numpy: each tile starts from the block's previous tile (or
 // from m = −∞, l = 0, O = 0), reads its rows of q, k and v, and the blocks stacked are ordinary
 // attention.
 function tilingChecks(trace) {
   const { config } = trace;
-  test('each tile reads its rows of q, k, v and the running m, l, O its block\'s last tile left', () => {
+  test("each tile reads its rows of q, k, v and the running m, l, O its block's last tile left", () => {
     const [q, k, v] = ['q', 'k', 'v'].map((id) => stageOf(trace, id, 0));
     let before = null;
     for (const s of trace.stages.filter((st) => st.step !== null)) {
@@ -193,22 +209,25 @@ function tilingChecks(trace) {
     assert.ok(config.maxDifference <= 1e-12, `maxDifference ${config.maxDifference}`);
   });
 
-  test('floats held: T² against B_r·B_c + 2T, here and at the lesson\'s 2048 tokens', () => {
+  test("floats held: T² against B_r·B_c + 2T, here and at the lesson's 2048 tokens", () => {
     const here = floatsHeld(config.seqLen, config);
     const lesson = floatsHeld(2048, config);
     assert.deepEqual(config.floats, {
-      standard: here.standard, tiled: here.tiled,
-      lessonSeqLen: 2048, lessonStandard: lesson.standard, lessonTiled: lesson.tiled,
+      standard: here.standard,
+      tiled: here.tiled,
+      lessonSeqLen: 2048,
+      lessonStandard: lesson.standard,
+      lessonTiled: lesson.tiled,
     });
     for (const absent of ['stepDifferences', 'cacheBytes', 'macs']) assert.equal(config[absent], undefined);
   });
 }
 
-describe('FlashAttention\'s tiles', () => {
+describe("FlashAttention's tiles", () => {
   for (const preset of presetsOf('flash')) {
     describe(preset, () => {
       const trace = engine.run({ preset });
-      test('every tile\'s Q_i, K_j, V_j, m, l, O, α, P and every block\'s O, l match numpy', () => {
+      test("every tile's Q_i, K_j, V_j, m, l, O, α, P and every block's O, l match numpy", () => {
         const tiles = trace.stages.filter((s) => s.id === 'tile_out').length;
         const blocks = trace.stages.filter((s) => s.id === 'block_out').length;
         assert.equal(compareStepped(preset, trace), 10 * tiles + 2 * blocks);
@@ -223,21 +242,38 @@ describe('FlashAttention\'s tiles', () => {
     assert.equal(trace.stages.filter((s) => s.id === 'tile_scores').length, 6);
     assert.deepEqual(stageOf(trace, 'tile_scores', 0, 2).tile, { queryRows: [2, 4], keyRows: [2, 4] });
     assert.equal(stageOf(trace, 'tile_scores', 0, 2).values[1], -Infinity); // query 2, key 3
-    assert.deepEqual(trace.config.floats, { standard: 25, tiled: 2 * 2 + 2 * 5, lessonSeqLen: 2048,
-      lessonStandard: 2048 * 2048, lessonTiled: 4 + 4096 });
+    assert.deepEqual(trace.config.floats, {
+      standard: 25,
+      tiled: 2 * 2 + 2 * 5,
+      lessonSeqLen: 2048,
+      lessonStandard: 2048 * 2048,
+      lessonTiled: 4 + 4096,
+    });
   });
 
   describe('a spec with uneven blocks: T = 7, 3 × 2 tiles, causal, unscaled', () => {
-    const spec = { kind: 'flash', seed: 3, seqLen: 7, dModel: 6, dK: 2, dV: 3, causal: true, blockRows: 3,
-      blockCols: 2, scaleScores: false };
+    const spec = {
+      kind: 'flash',
+      seed: 3,
+      seqLen: 7,
+      dModel: 6,
+      dK: 2,
+      dV: 3,
+      causal: true,
+      blockRows: 3,
+      blockCols: 2,
+      scaleScores: false,
+    };
     const trace = engine.run(spec);
     test('stages, tiles, shapes and equations', () => {
       assert.deepEqual(trace.stages.map(labelOf), expectedLabels(trace.config));
       for (const s of trace.stages) {
         const want = expectedForm(s.id, trace.config, s);
-        assert.deepEqual([s.shape, s.axes, s.equation, s.symbolic, s.tile],
+        assert.deepEqual(
+          [s.shape, s.axes, s.equation, s.symbolic, s.tile],
           [want.shape, want.axes, want.equation, want.symbolic, expectedTile(s, trace.config)],
-          labelOf(s));
+          labelOf(s),
+        );
       }
     });
     tilingChecks(trace);

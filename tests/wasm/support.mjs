@@ -92,8 +92,10 @@ export function assertClose(name, got, want, tol) {
   if (bad > 0) {
     const cols = got.shape[1];
     const at = `(${Math.floor(first / cols)}, ${first % cols})`;
-    assert.fail(`${name}: ${bad} of ${got.values.length} cells off by more than ${tol}, max |diff| ` +
-      `${maxDiff}; first bad ${at}: got ${got.values[first]}, want ${want.values[first]}`);
+    assert.fail(
+      `${name}: ${bad} of ${got.values.length} cells off by more than ${tol}, max |diff| ` +
+        `${maxDiff}; first bad ${at}: got ${got.values[first]}, want ${want.values[first]}`,
+    );
   }
 }
 
@@ -118,9 +120,10 @@ export function explicitSpecFor(preset) {
   const matrices = (name, count, step) =>
     Array.from({ length: count }, (_, i) => rowsOf(`${preset}:${name}/${i * step}`));
   const group = groupOf(sizes);
-  const spec = kind === 'cross'
-    ? { kind, X_q: rowsOf(`${preset}:x_q`), X_kv: rowsOf(`${preset}:x_kv`) }
-    : { X: rowsOf(`${preset}:x`) };
+  const spec =
+    kind === 'cross'
+      ? { kind, X_q: rowsOf(`${preset}:x_q`), X_kv: rowsOf(`${preset}:x_kv`) }
+      : { X: rowsOf(`${preset}:x`) };
   spec.W_Q = matrices('W_Q', numHeads, 1);
   spec.W_K = matrices('W_K', numKvHeads, group); // keyed by the first query head of each group
   spec.W_V = matrices('W_V', numKvHeads, group);

@@ -15,14 +15,19 @@ const STALE = 'the engine changed: run node scripts/record-traces.mjs and commit
 
 test('trace fixtures: every file is exactly what the recorder writes from the engine today', () => {
   const files = recordFixtures(engine);
-  const onDisk = readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.json')).sort();
+  const onDisk = readdirSync(FIXTURE_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   assert.deepEqual(onDisk, [...files.keys()].sort(), `fixture files: ${STALE}`);
   for (const [file, text] of files) {
     const old = readFileSync(new URL(file, FIXTURE_DIR), 'utf8');
     if (old === text) continue;
     const [a, b] = [old.split('\n'), text.split('\n')];
     const line = a.findIndex((l, i) => l !== b[i]);
-    assert.fail(`${file} line ${line + 1} differs: ${STALE}\n  fixture: ${a[line]?.slice(0, 200)}\n  engine:  ${b[line]?.slice(0, 200)}`);
+    assert.fail(
+      `${file} line ${line + 1} differs: ${STALE}\n` +
+        `  fixture: ${a[line]?.slice(0, 200)}\n  engine:  ${b[line]?.slice(0, 200)}`,
+    );
   }
 });
 
@@ -32,16 +37,24 @@ test('trace fixtures: the loader gives back the engine\u2019s traces, explain an
     const trace = traceOf(spec);
     assert.deepStrictEqual(trace, engine.run(spec), JSON.stringify(spec));
     for (const cell of trace.stages.flatMap(explainCells)) {
-      assert.deepStrictEqual(explainOf(spec, cell), engine.explain(spec, cell), `${JSON.stringify(spec)} ${JSON.stringify(cell)}`);
+      assert.deepStrictEqual(
+        explainOf(spec, cell),
+        engine.explain(spec, cell),
+        `${JSON.stringify(spec)} ${JSON.stringify(cell)}`,
+      );
     }
   }
 });
 
 test('trace fixtures: every preset is recorded or left out by name, each chapter and kind has one', () => {
   const recorded = new Set(SPECS.map((s) => s.preset).filter(Boolean));
-  for (const p of engine.presets()) assert.ok(recorded.has(p.id) !== p.id in LEFT_OUT, `${p.id}: recorded or in LEFT_OUT, not both or neither`);
+  for (const p of engine.presets())
+    assert.ok(recorded.has(p.id) !== p.id in LEFT_OUT, `${p.id}: recorded or in LEFT_OUT, not both or neither`);
   for (const p of engine.presets()) {
-    assert.ok(engine.presets().some((q) => recorded.has(q.id) && q.chapter === p.chapter && q.spec.kind === p.spec.kind), `${p.chapter} / ${p.spec.kind}`);
+    assert.ok(
+      engine.presets().some((q) => recorded.has(q.id) && q.chapter === p.chapter && q.spec.kind === p.spec.kind),
+      `${p.chapter} / ${p.spec.kind}`,
+    );
   }
   assert.equal(SPECS.length, recorded.size + Object.keys(CUSTOM_SPECS).length);
 });
