@@ -65,7 +65,10 @@ const missing = ENGINE_FILES.filter((f) => !existsSync(path.join(wasmDir, f)));
 let formulas = {};
 let first = [];
 if (missing.length) {
-  console.warn(`build-page: skipped the engine: build/wasm/${missing.join(', build/wasm/')} not found (build it with bash scripts/build.sh)`);
+  console.warn(
+    `build-page: skipped the engine: build/wasm/${missing.join(', build/wasm/')} not found ` +
+      '(build it with bash scripts/build.sh)',
+  );
 } else {
   for (const f of ENGINE_FILES) {
     if (f === 'attention-wasm.classic.js') copyClassicFactory(path.join(wasmDir, f), path.join(dist, f));
@@ -83,17 +86,35 @@ mkdirSync(vendor, { recursive: true });
 // Every browser that runs WebAssembly reads woff2, the first format katex.min.css offers, so
 // the .woff and .ttf copies (three quarters of the fonts' bytes) stay behind, and so do the
 // CSS's references to them.
-cpSync(path.join(katex, 'fonts'), path.join(vendor, 'fonts'), { recursive: true, filter: (src) => !/\.(woff|ttf)$/.test(src) });
-const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace(/,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g, '');
+cpSync(path.join(katex, 'fonts'), path.join(vendor, 'fonts'), {
+  recursive: true,
+  filter: (src) => !/\.(woff|ttf)$/.test(src),
+});
+const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace(
+  /,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g,
+  '',
+);
 // The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs): the
 // first stages' glyphs in one, the others' in a face fetched after the first paint.
 const html = (texs) => texs.filter((tex) => tex in formulas).map((tex) => formulas[tex]);
 const later = Object.keys(formulas).filter((tex) => !first.includes(tex));
-const subsets = subsetFonts({ first: html(first), later: html(later) }, path.join(katex, 'fonts'), path.join(vendor, 'fonts'));
+const subsets = subsetFonts(
+  { first: html(first), later: html(later) },
+  path.join(katex, 'fonts'),
+  path.join(vendor, 'fonts'),
+);
 writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets.css);
 // The first bundles hold the opening stages' formulas and name their faces (to preload them);
 // the later script holds the other formulas.
 const some = (texs) => Object.fromEntries(texs.filter((tex) => tex in formulas).map((tex) => [tex, formulas[tex]]));
-await bundle({ web, dist, formulas: prerenderedModule(some(first), subsets.first.map((f) => `vendor/katex/fonts/${f}`)), laterFormulas: laterModule(some(later)) });
+await bundle({
+  web,
+  dist,
+  formulas: prerenderedModule(
+    some(first),
+    subsets.first.map((f) => `vendor/katex/fonts/${f}`),
+  ),
+  laterFormulas: laterModule(some(later)),
+});
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

@@ -26,7 +26,9 @@ function enginePlugin(web, mode) {
     setup(b) {
       b.onResolve({ filter: /(^|\/)engine\.js$/ }, (args) => {
         if (path.resolve(args.resolveDir, args.path) !== path.join(web, 'engine.js')) return undefined;
-        return mode === 'classic' ? { path: path.join(web, 'engine-classic.js') } : { path: './engine.js', external: true };
+        return mode === 'classic'
+          ? { path: path.join(web, 'engine-classic.js') }
+          : { path: './engine.js', external: true };
       });
     },
   };
@@ -48,7 +50,8 @@ function laterPlugin(web) {
     name: 'later',
     setup(b) {
       b.onResolve({ filter: /\.js$/ }, (args) => {
-        if (args.kind === 'entry-point' || args.importer.startsWith(path.join(web, 'later') + path.sep)) return undefined;
+        if (args.kind === 'entry-point' || args.importer.startsWith(path.join(web, 'later') + path.sep))
+          return undefined;
         const swap = swaps.get(path.resolve(args.resolveDir, args.path));
         return swap ? { path: swap } : undefined;
       });
@@ -66,26 +69,76 @@ function formulasPlugin(first, later) {
   return {
     name: 'formulas',
     setup(b) {
-      b.onResolve({ filter: /^attention-stepper:/ }, (args) => (args.path in sources ? { path: args.path, namespace: 'formulas' } : undefined));
+      b.onResolve({ filter: /^attention-stepper:/ }, (args) =>
+        args.path in sources ? { path: args.path, namespace: 'formulas' } : undefined,
+      );
       b.onLoad({ filter: /.*/, namespace: 'formulas' }, (args) => ({ contents: sources[args.path], loader: 'js' }));
     },
   };
 }
 
-const COMMON = { bundle: true, target: ['es2020', 'chrome100', 'firefox100', 'safari15'], legalComments: 'none', logLevel: 'warning', minify: true };
+const COMMON = {
+  bundle: true,
+  target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  minify: true,
+};
 
 /** Writes the bundles into dist; formulas, laterFormulas: the prerendered modules' sources (or null). */
 export async function bundle({ web, dist, formulas = null, laterFormulas = null }) {
   const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas, laterFormulas), laterPlugin(web)];
-  const classic = { ...COMMON, format: 'iife', plugins: plugins('classic'), define: { ATTENTION_STEPPER_CLASSIC: 'true' }, logOverride: { 'empty-import-meta': 'silent' } };
+  const classic = {
+    ...COMMON,
+    format: 'iife',
+    plugins: plugins('classic'),
+    define: { ATTENTION_STEPPER_CLASSIC: 'true' },
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
   await Promise.all([
-    build({ ...COMMON, format: 'esm', plugins: plugins('esm'), define: { ATTENTION_STEPPER_CLASSIC: 'false' }, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.js') }),
-    build({ ...classic, entryPoints: [path.join(web, 'element', 'define.js')], outfile: path.join(dist, 'attention-stepper.classic.js') }),
-    build({ ...classic, entryPoints: [path.join(web, 'main.js')], outfile: path.join(dist, 'attention-stepper-page.classic.js') }),
-    build({ ...classic, entryPoints: [path.join(web, 'embed.js')], outfile: path.join(dist, 'attention-stepper-embed.classic.js') }),
-    build({ ...classic, entryPoints: [path.join(web, 'later', 'index.js')], outfile: path.join(dist, 'attention-stepper-later.js') }),
-    build({ ...COMMON, format: 'iife', entryPoints: [path.join(web, 'katex-global.js')], outfile: path.join(dist, 'attention-stepper-katex.js') }),
-    build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'element.css')], outfile: path.join(dist, 'attention-stepper.css') }),
-    build({ ...COMMON, entryPoints: [path.join(web, 'styles', 'page.css')], outfile: path.join(dist, 'attention-stepper-page.css') }),
+    build({
+      ...COMMON,
+      format: 'esm',
+      plugins: plugins('esm'),
+      define: { ATTENTION_STEPPER_CLASSIC: 'false' },
+      entryPoints: [path.join(web, 'element', 'define.js')],
+      outfile: path.join(dist, 'attention-stepper.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'element', 'define.js')],
+      outfile: path.join(dist, 'attention-stepper.classic.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'main.js')],
+      outfile: path.join(dist, 'attention-stepper-page.classic.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'embed.js')],
+      outfile: path.join(dist, 'attention-stepper-embed.classic.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'later', 'index.js')],
+      outfile: path.join(dist, 'attention-stepper-later.js'),
+    }),
+    build({
+      ...COMMON,
+      format: 'iife',
+      entryPoints: [path.join(web, 'katex-global.js')],
+      outfile: path.join(dist, 'attention-stepper-katex.js'),
+    }),
+    build({
+      ...COMMON,
+      entryPoints: [path.join(web, 'styles', 'element.css')],
+      outfile: path.join(dist, 'attention-stepper.css'),
+    }),
+    build({
+      ...COMMON,
+      entryPoints: [path.join(web, 'styles', 'page.css')],
+      outfile: path.join(dist, 'attention-stepper-page.css'),
+    }),
   ]);
 }

@@ -19,21 +19,34 @@ import { DIST, startServer } from './serve.mjs';
 
 const LOADS = 5;
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 // The course page with its first stepper only (web/examples/course-page.html has four).
 const ONE_STEPPER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one stepper</title>
 <link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head>
 <body><main class="course"><h1>Week 5: attention</h1><p>First the raw scores.</p>
-<attention-stepper id="scores" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights" controls="compact"></attention-stepper>
+<attention-stepper id="scores" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights"
+  controls="compact"></attention-stepper>
 </main></body></html>`;
 // The same page as it was before the engine loaded itself: both classic scripts.
-const ONE_STEPPER_TWO_SCRIPTS = ONE_STEPPER.replace('<script defer src="../attention-stepper.classic.js">', '<script defer src="../attention-wasm.classic.js"></script><script defer src="../attention-stepper.classic.js">');
+const ONE_STEPPER_TWO_SCRIPTS = ONE_STEPPER.replace(
+  '<script defer src="../attention-stepper.classic.js">',
+  '<script defer src="../attention-wasm.classic.js"></script><script defer src="../attention-stepper.classic.js">',
+);
 
 // Runs in the page before its scripts: stamps the first frame in which a heatmap cell (in the
 // document or a shadow root) has been laid out and every font asked for is in.
 function watchFirstStage() {
-  const hasCell = (root) => root.querySelector('td[data-r]') ||
+  const hasCell = (root) =>
+    root.querySelector('td[data-r]') ||
     [...root.querySelectorAll('*')].some((el) => el.shadowRoot && hasCell(el.shadowRoot));
   let frames = 0;
   const poll = () => {
@@ -46,17 +59,36 @@ function watchFirstStage() {
 
 async function load(browser, url, body = null) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  if (body) await context.route(url, (route) => route.fulfill({ status: 200, body, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP } }));
+  if (body)
+    await context.route(url, (route) =>
+      route.fulfill({
+        status: 200,
+        body,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
+      }),
+    );
   const page = await context.newPage();
   const bodies = new Map();
-  page.on('response', (r) => bodies.set(r.url(), r.body().then((b) => ({ raw: b.length, gzip: gzipSync(b, { level: 9 }).length })).catch(() => null)));
+  page.on('response', (r) =>
+    bodies.set(
+      r.url(),
+      r
+        .body()
+        .then((b) => ({ raw: b.length, gzip: gzipSync(b, { level: 9 }).length }))
+        .catch(() => null),
+    ),
+  );
   await page.addInitScript(watchFirstStage);
   await page.goto(url);
   await page.waitForFunction(() => window.firstStagePaintMs !== undefined, null, { timeout: 90_000 });
   const seen = await page.evaluate(() => ({
     ms: window.firstStagePaintMs,
-    resources: performance.getEntriesByType('resource').map((e) => ({ url: e.name, end: e.responseEnd, start: e.startTime })),
-    marks: Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name.replace('attention-stepper:', ''), m.startTime])),
+    resources: performance
+      .getEntriesByType('resource')
+      .map((e) => ({ url: e.name, end: e.responseEnd, start: e.startTime })),
+    marks: Object.fromEntries(
+      performance.getEntriesByType('mark').map((m) => [m.name.replace('attention-stepper:', ''), m.startTime]),
+    ),
     html: performance.getEntriesByType('navigation')[0].responseEnd,
   }));
   const before = [{ url, end: seen.html }, ...seen.resources.filter((r) => r.end <= seen.ms)];
@@ -77,12 +109,18 @@ function report(title, loads) {
   const files = loads[0].files;
   console.log(`\n${title}`);
   for (const f of [...files].sort((a, b) => b.gzip - a.gzip)) {
-    console.log(`  ${String(f.gzip).padStart(8)} B gzipped ${String(f.raw).padStart(8)} B raw  ${new URL(f.url).pathname}`);
+    console.log(
+      `  ${String(f.gzip).padStart(8)} B gzipped ${String(f.raw).padStart(8)} B raw  ${new URL(f.url).pathname}`,
+    );
   }
   const kb = (b) => (b / 1024).toFixed(1);
-  console.log(`  first render: ${files.length} files, ${kb(total(files, 'raw'))} KB raw, ${kb(total(files, 'gzip'))} KB gzipped`);
-  console.log(`  navigation → first stage painted: median ${median(loads.map((l) => l.ms)).toFixed(0)} ms ` +
-    `(${LOADS} cold loads: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms)`);
+  console.log(
+    `  first render: ${files.length} files, ${kb(total(files, 'raw'))} KB raw, ${kb(total(files, 'gzip'))} KB gzipped`,
+  );
+  console.log(
+    `  navigation → first stage painted: median ${median(loads.map((l) => l.ms)).toFixed(0)} ms ` +
+      `(${LOADS} cold loads: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms)`,
+  );
 }
 
 // Where the first paint's time goes, medians over the loads: the page script arriving, the
@@ -109,22 +147,30 @@ async function repaints(browser, base, n = 60) {
   const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.goto(`${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`);
+  await page.goto(
+    `${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`,
+  );
   await page.waitForSelector('body[data-ready="true"]');
   const times = [];
   for (let i = 0; i < n; i += 1) {
-    times.push(await page.evaluate((k) => new Promise((resolve) => {
-      const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
-      const t0 = performance.now();
-      if (field.type === 'checkbox') {
-        field.checked = !field.checked;
-        field.dispatchEvent(new Event('change', { bubbles: true }));
-      } else {
-        field.value = String(100 + k);
-        field.dispatchEvent(new Event('input', { bubbles: true }));
-      }
-      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-    }), i));
+    times.push(
+      await page.evaluate(
+        (k) =>
+          new Promise((resolve) => {
+            const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
+            const t0 = performance.now();
+            if (field.type === 'checkbox') {
+              field.checked = !field.checked;
+              field.dispatchEvent(new Event('change', { bubbles: true }));
+            } else {
+              field.value = String(100 + k);
+              field.dispatchEvent(new Event('input', { bubbles: true }));
+            }
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
+          }),
+        i,
+      ),
+    );
   }
   await context.close();
   return times;
@@ -145,28 +191,38 @@ async function largeViews(browser, base) {
   }
   const steps = [];
   for (let i = 0; i < 8; i += 1) {
-    steps.push(await page.evaluate(() => new Promise((resolve) => {
-      const t0 = performance.now();
-      document.querySelector('.step-next').click();
-      requestAnimationFrame(() => setTimeout(() => resolve([document.body.dataset.stage, performance.now() - t0]), 0));
-    })));
+    steps.push(
+      await page.evaluate(
+        () =>
+          new Promise((resolve) => {
+            const t0 = performance.now();
+            document.querySelector('.step-next').click();
+            requestAnimationFrame(() =>
+              setTimeout(() => resolve([document.body.dataset.stage, performance.now() - t0]), 0),
+            );
+          }),
+      ),
+    );
   }
-  const frames = await page.evaluate(() => new Promise((resolve) => {
-    const scroller = document.querySelector('#figure .is-result .hm-scroll');
-    const gaps = [];
-    let last = performance.now();
-    let n = 0;
-    const tick = (now) => {
-      gaps.push(now - last);
-      last = now;
-      scroller.scrollTop += 40;
-      scroller.scrollLeft += 20;
-      window.scrollBy(0, 10);
-      if ((n += 1) < 90) requestAnimationFrame(tick);
-      else resolve(gaps.slice(1));
-    };
-    requestAnimationFrame(tick);
-  }));
+  const frames = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const scroller = document.querySelector('#figure .is-result .hm-scroll');
+        const gaps = [];
+        let last = performance.now();
+        let n = 0;
+        const tick = (now) => {
+          gaps.push(now - last);
+          last = now;
+          scroller.scrollTop += 40;
+          scroller.scrollLeft += 20;
+          window.scrollBy(0, 10);
+          if ((n += 1) < 90) requestAnimationFrame(tick);
+          else resolve(gaps.slice(1));
+        };
+        requestAnimationFrame(tick);
+      }),
+  );
   await context.close();
   return { steps, frames };
 }
@@ -175,7 +231,10 @@ const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large').split(',');
 const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
 const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-const pages = [['index.html', null], ['examples/one-stepper.html', ONE_STEPPER]];
+const pages = [
+  ['index.html', null],
+  ['examples/one-stepper.html', ONE_STEPPER],
+];
 const results = roots.map(() => pages.map(() => []));
 for (let i = 0; i < (PARTS.includes('load') ? LOADS : 0); i += 1) {
   for (const [r, server] of servers.entries()) {
@@ -195,16 +254,25 @@ for (const [r, root] of roots.entries()) {
   }
   if (PARTS.includes('repaint')) {
     const times = await repaints(browser, servers[r].url);
-    console.log(`  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
-      `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
+    console.log(
+      `  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
+        `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, ` +
+        `max ${Math.max(...times).toFixed(1)} ms`,
+    );
   }
   const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;
   if (large === null) console.log('  T = 512: refused by this build');
   else if (large) {
     const ms = large.steps.map(([, t]) => t);
-    console.log(`  T = 512, d_model = 64, 4 heads: Next → painted median ${median(ms).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms ` +
-      `(${large.steps.map(([id, t]) => `${id} ${t.toFixed(0)}`).join(', ')})`);
-    console.log(`  T = 512 scrolling the result: frame gaps median ${median(large.frames).toFixed(1)} ms, p95 ${quantile(large.frames, 0.95).toFixed(1)} ms, max ${Math.max(...large.frames).toFixed(1)} ms`);
+    console.log(
+      `  T = 512, d_model = 64, 4 heads: Next → painted median ${median(ms).toFixed(0)} ms, ` +
+        `max ${Math.max(...ms).toFixed(0)} ms ` +
+        `(${large.steps.map(([id, t]) => `${id} ${t.toFixed(0)}`).join(', ')})`,
+    );
+    console.log(
+      `  T = 512 scrolling the result: frame gaps median ${median(large.frames).toFixed(1)} ms, ` +
+        `p95 ${quantile(large.frames, 0.95).toFixed(1)} ms, max ${Math.max(...large.frames).toFixed(1)} ms`,
+    );
   }
 }
 await browser.close();

@@ -13,8 +13,15 @@ import { FIRST_STAGES } from '../web/later/first-view.js';
 import { STAGES } from '../web/model/stage-table.js';
 
 const OPTIONS = { displayMode: true, throwOnError: true, output: 'htmlAndMathml' };
-const VARIANTS = [{}, { causal: true }, { causal: false }, { scaleScores: false }, { outputProjection: false },
-  { prunedHeads: [0] }, { numHeads: 1, numKvHeads: 1 }];
+const VARIANTS = [
+  {},
+  { causal: true },
+  { causal: false },
+  { scaleScores: false },
+  { outputProjection: false },
+  { prunedHeads: [0] },
+  { numHeads: 1, numKvHeads: 1 },
+];
 
 // Every config the variants give, and the stages their traces hold.
 function traces(engine) {
@@ -38,7 +45,8 @@ export function firstFormulas(engine) {
   const texs = new Set();
   for (const id of CORE_PRESETS) {
     const trace = engine.run({ preset: id });
-    for (const stage of trace.stages.filter((st) => FIRST_STAGES.includes(st.id))) texs.add(byId.get(stage.id).formula(trace.config));
+    for (const stage of trace.stages.filter((st) => FIRST_STAGES.includes(st.id)))
+      texs.add(byId.get(stage.id).formula(trace.config));
   }
   return [...texs];
 }
@@ -61,7 +69,11 @@ export function prerenderFormulas(engine) {
 /** The module the bundles import as attention-stepper:prerendered-formulas; faces: the font
  * files (dist/ paths) of the first stages' formulas (scripts/subset-fonts.mjs). */
 export function prerenderedModule(formulas, faces = []) {
-  return `// Made by scripts/prerender-formulas.mjs.\nexport const PRERENDERED = ${JSON.stringify(formulas)};\nexport const FIRST_FACES = ${JSON.stringify(faces)};\n`;
+  return (
+    '// Made by scripts/prerender-formulas.mjs.\n' +
+    `export const PRERENDERED = ${JSON.stringify(formulas)};\n` +
+    `export const FIRST_FACES = ${JSON.stringify(faces)};\n`
+  );
 }
 
 /** The later script's module (web/later/index.js): the formulas the first bundles leave out. */

@@ -5,8 +5,9 @@
 // an instrumented copy drives the page's own first-view actions in node (presets, models, the run,
 // each head pruned alone, the KV calculator) for every example of CORE_PRESETS, as it opens, and
 // writes wasm-split's profile. Edits are left out: a reader makes them after the first paint,
-// when the rest is on its way (one made before it is in fetches the rest at once). Then the two parts are checked against the whole module: every
-// preset's trace, and an explained cell, bit for bit.
+// when the rest is on its way (one made before it is in fetches the rest at once). Then the two
+// parts are checked against the whole module: every preset's trace, and an explained cell, bit
+// for bit.
 //   splitWasm({ dist, work }) → { core, rest } (bytes of each file)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -38,7 +39,10 @@ async function writeProfile(factory, instrumented, profile) {
   let instance;
   const module = await factory({
     instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(instrumented, imports).then((r) => { instance = r.instance; receive(r.instance, r.module); });
+      WebAssembly.instantiate(instrumented, imports).then((r) => {
+        instance = r.instance;
+        receive(r.instance, r.module);
+      });
       return {};
     },
   });
@@ -55,14 +59,25 @@ const bits = (trace) => JSON.stringify(trace, (_, v) => (v instanceof Float64Arr
 
 // The split engine against the whole one: every preset, and one explained cell of each.
 async function check(factory, whole, core, rest) {
-  const sources = { core: (imports) => WebAssembly.instantiate(core, imports), rest: async () => rest, restSync: () => rest };
+  const sources = {
+    core: (imports) => WebAssembly.instantiate(core, imports),
+    rest: async () => rest,
+    restSync: () => rest,
+  };
   const split = await instantiateSplit(factory, 'file:///', { sources });
   const engine = wrapEngine(split.module);
   for (const { id } of whole.presets()) {
     const spec = { preset: id };
-    if (bits(engine.run(spec)) !== bits(whole.run(spec))) throw new Error(`split-wasm: ${id}: the split engine's trace differs`);
+    if (bits(engine.run(spec)) !== bits(whole.run(spec)))
+      throw new Error(`split-wasm: ${id}: the split engine's trace differs`);
     const cell = { stage: whole.run(spec).stages.at(-1).id, head: 0, row: 0, col: 0 };
-    const explain = (e) => { try { return bits(e.explain(spec, cell)); } catch (error) { return error.message; } };
+    const explain = (e) => {
+      try {
+        return bits(e.explain(spec, cell));
+      } catch (error) {
+        return error.message;
+      }
+    };
     if (explain(engine) !== explain(whole)) throw new Error(`split-wasm: ${id}: the split engine's explain differs`);
   }
   if (!split.complete()) throw new Error('split-wasm: the rest was never needed: is the profile everything?');
@@ -78,7 +93,17 @@ export async function splitWasm({ dist, work }) {
   await writeProfile(factory, readFileSync(instrumented), profile);
   const core = path.join(dist, CORE_FILE);
   const rest = path.join(dist, REST_FILE);
-  wasmSplit(['--split', whole, `--profile=${profile}`, '-o1', core, '-o2', rest, '--export-prefix=%', '--placeholder-namespace=placeholder']);
+  wasmSplit([
+    '--split',
+    whole,
+    `--profile=${profile}`,
+    '-o1',
+    core,
+    '-o2',
+    rest,
+    '--export-prefix=%',
+    '--placeholder-namespace=placeholder',
+  ]);
   const wholeEngine = wrapEngine(await factory({ wasmBinary: readFileSync(whole) }));
   await check(factory, wholeEngine, readFileSync(core), readFileSync(rest));
   return { core: readFileSync(core).length, rest: readFileSync(rest).length };

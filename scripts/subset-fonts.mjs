@@ -16,14 +16,27 @@ import { brotliCompressSync, constants } from 'node:zlib';
 // KaTeX's classes that choose a font (katex.css), innermost wins; everything else is KaTeX_Main.
 // sizeN names a font only on a delimiter (elsewhere it scales the text).
 const CLASS_FONTS = [
-  ['mathnormal', 'Math-Italic'], ['boldsymbol', 'Math-BoldItalic'], ['mathbb', 'AMS-Regular'],
-  ['amsrm', 'AMS-Regular'], ['textbb', 'AMS-Regular'], ['mathbf', 'Main-Bold'], ['textbf', 'Main-Bold'],
-  ['mathit', 'Main-Italic'], ['textit', 'Main-Italic'], ['mathrm', 'Main-Regular'], ['textrm', 'Main-Regular'],
-  ['large-op', 'Size2-Regular'], ['small-op', 'Size1-Regular'],
+  ['mathnormal', 'Math-Italic'],
+  ['boldsymbol', 'Math-BoldItalic'],
+  ['mathbb', 'AMS-Regular'],
+  ['amsrm', 'AMS-Regular'],
+  ['textbb', 'AMS-Regular'],
+  ['mathbf', 'Main-Bold'],
+  ['textbf', 'Main-Bold'],
+  ['mathit', 'Main-Italic'],
+  ['textit', 'Main-Italic'],
+  ['mathrm', 'Main-Regular'],
+  ['textrm', 'Main-Regular'],
+  ['large-op', 'Size2-Regular'],
+  ['small-op', 'Size1-Regular'],
 ];
 const FAMILY = (font) => {
   const [family, style] = font.split('-');
-  return { family: `KaTeX_${family}`, weight: /Bold/.test(style) ? 'bold' : 'normal', style: /Italic/.test(style) ? 'italic' : 'normal' };
+  return {
+    family: `KaTeX_${family}`,
+    weight: /Bold/.test(style) ? 'bold' : 'normal',
+    style: /Italic/.test(style) ? 'italic' : 'normal',
+  };
 };
 
 function fontOf(classes) {
@@ -46,9 +59,15 @@ export function charsByFont(htmls) {
     for (const token of visible.match(/<[^>]+>|[^<]+/g) ?? []) {
       if (token.startsWith('</')) stack.pop();
       else if (token.startsWith('<')) {
-        if (!token.endsWith('/>') && !/^<(br|img|path|line)\b/.test(token)) stack.push(/class="([^"]*)"/.exec(token)?.[1] ?? '');
+        if (!token.endsWith('/>') && !/^<(br|img|path|line)\b/.test(token))
+          stack.push(/class="([^"]*)"/.exec(token)?.[1] ?? '');
       } else {
-        const text = token.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#x27;/g, "'").replace(/&quot;/g, '"');
+        const text = token
+          .replace(/&amp;/g, '&')
+          .replace(/&lt;/g, '<')
+          .replace(/&gt;/g, '>')
+          .replace(/&#x27;/g, "'")
+          .replace(/&quot;/g, '"');
         const font = fontOf(stack);
         if (!used.has(font)) used.set(font, new Set());
         for (const ch of text) used.get(font).add(ch.codePointAt(0));
@@ -65,7 +84,10 @@ export function tables(buf) {
   const out = new Map();
   for (let i = 0; i < count; i += 1) {
     const at = 12 + 16 * i;
-    out.set(buf.toString('latin1', at, at + 4), buf.subarray(buf.readUInt32BE(at + 8), buf.readUInt32BE(at + 8) + buf.readUInt32BE(at + 12)));
+    out.set(
+      buf.toString('latin1', at, at + 4),
+      buf.subarray(buf.readUInt32BE(at + 8), buf.readUInt32BE(at + 8) + buf.readUInt32BE(at + 12)),
+    );
   }
   return out;
 }
@@ -74,7 +96,11 @@ export function tables(buf) {
 export function cmapGlyphs(cmap) {
   const count = cmap.readUInt16BE(2);
   for (let i = 0; i < count; i += 1) {
-    const [platform, encoding, offset] = [cmap.readUInt16BE(4 + 8 * i), cmap.readUInt16BE(6 + 8 * i), cmap.readUInt32BE(8 + 8 * i)];
+    const [platform, encoding, offset] = [
+      cmap.readUInt16BE(4 + 8 * i),
+      cmap.readUInt16BE(6 + 8 * i),
+      cmap.readUInt32BE(8 + 8 * i),
+    ];
     if (platform !== 3 || encoding !== 1 || cmap.readUInt16BE(offset) !== 4) continue;
     const t = cmap.subarray(offset);
     const segs = t.readUInt16BE(6) / 2;
@@ -155,7 +181,9 @@ function cmapFor(pairs) {
   table.writeUInt32BE(12, 8);
   const t = table.subarray(12);
   const search = 2 ** Math.floor(Math.log2(segs));
-  [4, t.length, 0, 2 * segs, 2 * search, Math.log2(search), 2 * segs - 2 * search].forEach((v, i) => t.writeUInt16BE(v, 2 * i));
+  [4, t.length, 0, 2 * segs, 2 * search, Math.log2(search), 2 * segs - 2 * search].forEach((v, i) =>
+    t.writeUInt16BE(v, 2 * i),
+  );
   const ends = 14;
   const starts = 16 + 2 * segs;
   const deltas = 16 + 4 * segs;
@@ -203,7 +231,10 @@ export function subsetTtf(ttf, codePoints) {
   order.forEach((g, i) => {
     const m = Math.min(g, oldMetrics - 1);
     hmtx.writeUInt16BE(oldHmtx.readUInt16BE(4 * m), 4 * i);
-    hmtx.writeInt16BE(g < oldMetrics ? oldHmtx.readInt16BE(4 * g + 2) : oldHmtx.readInt16BE(4 * oldMetrics + 2 * (g - oldMetrics)), 4 * i + 2);
+    hmtx.writeInt16BE(
+      g < oldMetrics ? oldHmtx.readInt16BE(4 * g + 2) : oldHmtx.readInt16BE(4 * oldMetrics + 2 * (g - oldMetrics)),
+      4 * i + 2,
+    );
     loca.writeUInt32BE(offset, 4 * i);
     const data = pad4(plainGlyph(glyf.subarray(...ranges[g]), renumber));
     parts.push(data);
@@ -218,10 +249,22 @@ export function subsetTtf(ttf, codePoints) {
   head.writeUInt32BE(0, 8); // checkSumAdjustment: WOFF readers do not need it
   const post = Buffer.from(t.get('post').subarray(0, 32));
   post.writeUInt32BE(0x00030000, 0); // no glyph names
-  const pairs = [...[...codePoints].filter((c) => cmap.has(c)).map((c) => [c, renumber.get(cmap.get(c))]),
-    ...blanks.map((c) => [c, blankGlyph])].sort((a, b) => a[0] - b[0]);
-  return new Map([['OS/2', t.get('OS/2')], ['cmap', cmapFor(pairs)], ['glyf', Buffer.concat(parts)], ['head', head], ['hhea', hhea],
-    ['hmtx', hmtx], ['loca', loca], ['maxp', maxp], ['name', t.get('name')], ['post', post]]);
+  const pairs = [
+    ...[...codePoints].filter((c) => cmap.has(c)).map((c) => [c, renumber.get(cmap.get(c))]),
+    ...blanks.map((c) => [c, blankGlyph]),
+  ].sort((a, b) => a[0] - b[0]);
+  return new Map([
+    ['OS/2', t.get('OS/2')],
+    ['cmap', cmapFor(pairs)],
+    ['glyf', Buffer.concat(parts)],
+    ['head', head],
+    ['hhea', hhea],
+    ['hmtx', hmtx],
+    ['loca', loca],
+    ['maxp', maxp],
+    ['name', t.get('name')],
+    ['post', post],
+  ]);
 }
 
 // WOFF 2.0's known table tags (their index saves the tag's four bytes).
@@ -237,15 +280,23 @@ function base128(n) {
 export function woff2(tablesMap, flavor = 0x00010000) {
   const tags = [...tablesMap.keys()].filter((t) => t !== 'loca').sort();
   tags.splice(tags.indexOf('glyf') + 1, 0, 'loca'); // loca follows glyf
-  const directory = Buffer.concat(tags.map((tag) => {
-    const known = KNOWN.indexOf(tag);
-    const transform = tag === 'glyf' || tag === 'loca' ? 3 << 6 : 0;
-    const flags = Buffer.from([(known < 0 ? 63 : known) | transform]);
-    const name = known < 0 ? Buffer.from(tag, 'latin1') : Buffer.alloc(0);
-    return Buffer.concat([flags, name, base128(tablesMap.get(tag).length)]);
-  }));
+  const directory = Buffer.concat(
+    tags.map((tag) => {
+      const known = KNOWN.indexOf(tag);
+      const transform = tag === 'glyf' || tag === 'loca' ? 3 << 6 : 0;
+      const flags = Buffer.from([(known < 0 ? 63 : known) | transform]);
+      const name = known < 0 ? Buffer.from(tag, 'latin1') : Buffer.alloc(0);
+      return Buffer.concat([flags, name, base128(tablesMap.get(tag).length)]);
+    }),
+  );
   const stream = Buffer.concat(tags.map((tag) => tablesMap.get(tag)));
-  const packed = brotliCompressSync(stream, { params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_FONT, [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: stream.length } });
+  const packed = brotliCompressSync(stream, {
+    params: {
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_FONT,
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_SIZE_HINT]: stream.length,
+    },
+  });
   const sfntSize = 12 + 16 * tags.length + tags.reduce((n, tag) => n + pad4(tablesMap.get(tag)).length, 0);
   const header = Buffer.alloc(48);
   const length = pad4(Buffer.concat([header, directory, packed])).length;
@@ -268,7 +319,11 @@ function face(font, ttf, codes, suffix, outDir) {
   const file = faceFile(font, suffix);
   writeFileSync(path.join(outDir, file), woff2(subsetTtf(ttf, codes)));
   const { family, weight, style } = FAMILY(font);
-  return `@font-face{font-family:${family};src:url(fonts/${file}) format("woff2");font-weight:${weight};font-style:${style};unicode-range:${codes.map((c) => `U+${hex(c)}`).join(',')}}`;
+  const range = codes.map((c) => `U+${hex(c)}`).join(',');
+  return (
+    `@font-face{font-family:${family};src:url(fonts/${file}) format("woff2");` +
+    `font-weight:${weight};font-style:${style};unicode-range:${range}}`
+  );
 }
 
 /**
@@ -288,8 +343,18 @@ export function subsetFonts({ first, later }, ttfDir, outDir) {
     const have = cmapGlyphs(tables(ttf).get('cmap'));
     const kept = (c) => have.has(c) || ZERO_WIDTH.includes(c);
     const early = [...(firstChars.get(font) ?? [])].filter(kept).sort((a, b) => a - b);
-    const rest = [...chars, ...ZERO_WIDTH].filter((c, i, all) => kept(c) && all.indexOf(c) === i && (!early.includes(c) || ZERO_WIDTH.includes(c)));
-    rules.push(face(font, ttf, rest.sort((a, b) => a - b), 'later', outDir));
+    const rest = [...chars, ...ZERO_WIDTH].filter(
+      (c, i, all) => kept(c) && all.indexOf(c) === i && (!early.includes(c) || ZERO_WIDTH.includes(c)),
+    );
+    rules.push(
+      face(
+        font,
+        ttf,
+        rest.sort((a, b) => a - b),
+        'later',
+        outDir,
+      ),
+    );
     if (early.some((c) => !ZERO_WIDTH.includes(c))) {
       rules.push(face(font, ttf, early, 'subset', outDir));
       firstFiles.push(faceFile(font, 'subset'));

@@ -93,14 +93,21 @@ export async function instantiateSplit(factory, baseUrl, { sources = null, restN
   const attach = (module) => {
     rest ??= new WebAssembly.Instance(module, { primary: primary.exports });
   };
-  const placeholder = new Proxy({}, {
-    get: (_, index) => (...args) => {
-      if (!rest) attach(restModule ?? new WebAssembly.Module(from.restSync()));
-      return tableOf(primary).get(Number(index))(...args);
+  const placeholder = new Proxy(
+    {},
+    {
+      get:
+        (_, index) =>
+        (...args) => {
+          if (!rest) attach(restModule ?? new WebAssembly.Module(from.restSync()));
+          return tableOf(primary).get(Number(index))(...args);
+        },
     },
-  });
+  );
   let fail;
-  const failed = new Promise((_, reject) => { fail = reject; });
+  const failed = new Promise((_, reject) => {
+    fail = reject;
+  });
   const instantiateWasm = (imports, receive) => {
     from.core({ ...imports, placeholder }).then(({ instance, module }) => {
       primary = instance;

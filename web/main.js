@@ -21,11 +21,20 @@ const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
 const mark = (name) => performance.mark(`attention-stepper:${name}`);
 // After the frame that shows the first stage and the fonts it asked for: what loads then does not
 // compete with the first paint.
-const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
+const afterPaint = () =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
 function writeHash(catalog, s) {
   const step = s.steps[s.step];
-  const hash = hashFromState(catalog, { form: s.form, stage: step.id, head: currentHead(s.steps, s.step, s.head), time: step.step, selection: s.selection, showContributions: s.showContributions, quiz: s.quiz?.on });
+  const hash = hashFromState(catalog, {
+    form: s.form,
+    stage: step.id,
+    head: currentHead(s.steps, s.step, s.head),
+    time: step.step,
+    selection: s.selection,
+    showContributions: s.showContributions,
+    quiz: s.quiz?.on,
+  });
   if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
 }
 
@@ -46,7 +55,16 @@ async function start() {
   const wanted = stateFromHash(catalog, window.location.hash);
   if (!paintsFirst(wanted)) await Promise.all([rest(), loadLater()]); // this first view needs them
   const typesetter = createTypesetter(SCRIPT_URL);
-  const stepper = mountStepper(app, { engine, catalog, katex: typesetter, controls: 'full', theme: themeNow(), marker: document.body, keyTarget: document, onChange: (s) => writeHash(catalog, s) });
+  const stepper = mountStepper(app, {
+    engine,
+    catalog,
+    katex: typesetter,
+    controls: 'full',
+    theme: themeNow(),
+    marker: document.body,
+    keyTarget: document,
+    onChange: (s) => writeHash(catalog, s),
+  });
   mark('mounted');
   stepper.update(wanted);
   mark('rendered');

@@ -48,7 +48,8 @@ function prerendered(tex) {
 // Typesets what waits and can be typeset now: from the later script's HTML, else with KaTeX.
 function typesetWaiting() {
   for (const [root, [tex, options]] of waiting) {
-    if (!root.isConnected || root.dataset.tex !== tex) { // redrawn or gone meanwhile
+    if (!root.isConnected || root.dataset.tex !== tex) {
+      // redrawn or gone meanwhile
       waiting.delete(root);
       continue;
     }
@@ -80,7 +81,8 @@ export function preloadFirstFaces(baseUrl) {
 function loadLaterFaces() {
   if (typeof document === 'undefined' || !document.fonts?.forEach) return;
   document.fonts.forEach((face) => {
-    if (/KaTeX_/.test(face.family) && face.unicodeRange !== 'U+0-10FFFF' && face.status === 'unloaded') face.load().catch(() => {});
+    if (/KaTeX_/.test(face.family) && face.unicodeRange !== 'U+0-10FFFF' && face.status === 'unloaded')
+      face.load().catch(() => {});
   });
 }
 
@@ -113,7 +115,10 @@ export function createTypesetter(baseUrl) {
       // The later script may hold its HTML; if not (or it cannot load), KaTeX. The TeX stays
       // readable if neither can.
       const later = options.displayMode && !laterNow() ? loadLater().then(typesetWaiting) : Promise.resolve();
-      later.catch(() => {}).then(() => waiting.has(root) && loadKatex(baseUrl)).catch(() => {});
+      later
+        .catch(() => {})
+        .then(() => waiting.has(root) && loadKatex(baseUrl))
+        .catch(() => {});
       return undefined;
     },
     load() {

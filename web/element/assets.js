@@ -33,7 +33,8 @@ export function addDocumentFonts() {
 let shared = null;
 // After the frame that shows the first stage and the fonts it asked for: what loads then does not
 // compete with the first paint.
-const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
+const afterPaint = () =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
 /**
  * One engine (one WASM instance), its catalog and one typesetter for every element on the page:
@@ -44,7 +45,9 @@ const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => se
 export function sharedEngine() {
   shared ??= loadEngine().then(({ engine, rest }) => {
     const typesetter = createTypesetter(SCRIPT_URL);
-    afterPaint().then(() => Promise.all([rest(), typesetter.load(), loadLater()])).catch(() => {});
+    afterPaint()
+      .then(() => Promise.all([rest(), typesetter.load(), loadLater()]))
+      .catch(() => {});
     const whole = () => Promise.all([rest(), loadLater()]).then(() => undefined);
     return { engine, catalog: catalogFrom(engine), typesetter, rest: whole };
   });

@@ -63,11 +63,17 @@ export class AttentionStepper extends HTMLElement {
     this._schedule();
   }
 
-  next() { this._stepper?.next(); }
+  next() {
+    this._stepper?.next();
+  }
 
-  prev() { this._stepper?.prev(); }
+  prev() {
+    this._stepper?.prev();
+  }
 
-  goTo(id, head, step) { this._stepper?.goTo(id, head === undefined ? undefined : Number(head), step === undefined ? null : Number(step)); }
+  goTo(id, head, step) {
+    this._stepper?.goTo(id, head === undefined ? undefined : Number(head), step === undefined ? null : Number(step));
+  }
 
   /** { stage, head, index, total } of the step shown, or null before ready. */
   get current() {
@@ -118,7 +124,9 @@ export class AttentionStepper extends HTMLElement {
     const theme = THEMES.includes(this.getAttribute('theme')?.trim()) ? this.getAttribute('theme').trim() : 'auto';
     this._setTheme(theme);
     if (typeof WebAssembly !== 'object') {
-      return this._showMessage('This browser cannot run the attention stepper:', ['it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.']);
+      return this._showMessage('This browser cannot run the attention stepper:', [
+        'it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.',
+      ]);
     }
     if (!this._stepper) {
       this._root.textContent = '';
@@ -150,7 +158,11 @@ export class AttentionStepper extends HTMLElement {
   // Why the engine cannot show these attributes ([title, lines]), or null.
   _rejection(s, read) {
     if (s.engineError) return ['The attention engine rejected these attributes:', [s.engineError]];
-    if (!s.steps?.length) return ['This attention stepper has nothing to show:', [`stages: none of ${read.stages.join(', ')} is part of this configuration.`]];
+    if (!s.steps?.length)
+      return [
+        'This attention stepper has nothing to show:',
+        [`stages: none of ${read.stages.join(', ')} is part of this configuration.`],
+      ];
     return null;
   }
 
@@ -161,8 +173,15 @@ export class AttentionStepper extends HTMLElement {
     this._teardown();
     this._clearNotice();
     this._stepper = mountStepper(this._root, {
-      engine, catalog, katex: typesetter, controls: read.controls, stages: read.stages, theme: themeOf(read.theme), marker: this,
-      keyTarget: this.shadowRoot, onChange: (s, previous) => this._changed(s, previous),
+      engine,
+      catalog,
+      katex: typesetter,
+      controls: read.controls,
+      stages: read.stages,
+      theme: themeOf(read.theme),
+      marker: this,
+      keyTarget: this.shadowRoot,
+      onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);
     const rejected = this._rejection(this._stepper.state(), read);
@@ -184,6 +203,11 @@ export class AttentionStepper extends HTMLElement {
     const was = previous.steps?.[previous.step];
     const now = s.steps[s.step];
     if (!was || (was.index === now.index && previous.trace === s.trace)) return;
-    this.dispatchEvent(new CustomEvent('stagechange', { bubbles: true, detail: { stage: now.id, head: now.head, step: now.step, index: s.step } }));
+    this.dispatchEvent(
+      new CustomEvent('stagechange', {
+        bubbles: true,
+        detail: { stage: now.id, head: now.head, step: now.step, index: s.step },
+      }),
+    );
   }
 }

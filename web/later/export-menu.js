@@ -28,7 +28,15 @@ export function createExportMenu(host) {
     hold(event);
   };
   const onKey = (event) => {
-    if (filled || event.key !== EXPORT_KEY || event.altKey || event.ctrlKey || event.metaKey || event.target.closest?.(TYPING)) return;
+    if (
+      filled ||
+      event.key !== EXPORT_KEY ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.metaKey ||
+      event.target.closest?.(TYPING)
+    )
+      return;
     hold(event);
   };
   host.addEventListener('click', onClick, true);

@@ -14,7 +14,9 @@ const GLOBAL = 'attentionStepperLater';
 
 let loading = null;
 let arrive;
-const arrived = new Promise((resolve) => { arrive = resolve; });
+const arrived = new Promise((resolve) => {
+  arrive = resolve;
+});
 
 export const laterNow = () => globalThis[GLOBAL] ?? null;
 export const whenLater = () => arrived;
