@@ -106,15 +106,14 @@ const subsets = subsetFonts(
 writeFileSync(path.join(vendor, 'katex.min.css'), katexCss + subsets.css);
 // The first bundles hold the opening stages' formulas and name their faces (to preload them);
 // the later script holds the other formulas.
+const firstFaces = subsets.first.map((f) => `vendor/katex/fonts/${f}`);
 const some = (texs) => Object.fromEntries(texs.filter((tex) => tex in formulas).map((tex) => [tex, formulas[tex]]));
 await bundle({
   web,
   dist,
-  formulas: prerenderedModule(
-    some(first),
-    subsets.first.map((f) => `vendor/katex/fonts/${f}`),
-  ),
+  formulas: prerenderedModule(some(first), firstFaces, subsets.firstFonts),
   laterFormulas: laterModule(some(later)),
+  firstFaces,
 });
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

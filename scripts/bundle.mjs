@@ -1,6 +1,8 @@
 // Bundles the page scripts and the element with esbuild:
 //   attention-stepper.js                ES module, defines <attention-stepper>; imports ./engine.js
 //   attention-stepper.classic.js        the same as a classic script, for file:// and plain <script>
+//   attention-stepper-preload.js        index.html's first script: over http(s), preloads the engine's
+//                                       core, its factory and the first font faces (web/preload.js)
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
 //   attention-stepper-later.js          what no first stage needs (web/later/), loaded after the
@@ -63,7 +65,8 @@ function laterPlugin(web) {
 // KaTeX). PRERENDERED for the first bundles, LATER_FORMULAS for the later script.
 function formulasPlugin(first, later) {
   const sources = {
-    [PRERENDERED]: first ?? 'export const PRERENDERED = {}; export const FIRST_FACES = [];',
+    [PRERENDERED]:
+      first ?? 'export const PRERENDERED = {}; export const FIRST_FACES = []; export const FIRST_FONTS = [];',
     [LATER_FORMULAS]: later ?? 'export const LATER_FORMULAS = {};',
   };
   return {
@@ -85,8 +88,9 @@ const COMMON = {
   minify: true,
 };
 
-/** Writes the bundles into dist; formulas, laterFormulas: the prerendered modules' sources (or null). */
-export async function bundle({ web, dist, formulas = null, laterFormulas = null }) {
+/** Writes the bundles into dist; formulas, laterFormulas: the prerendered modules' sources (or null);
+ * firstFaces: the first font faces' paths in dist, for the preload script. */
+export async function bundle({ web, dist, formulas = null, laterFormulas = null, firstFaces = [] }) {
   const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas, laterFormulas), laterPlugin(web)];
   const classic = {
     ...COMMON,
@@ -108,6 +112,13 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null 
       ...classic,
       entryPoints: [path.join(web, 'element', 'define.js')],
       outfile: path.join(dist, 'attention-stepper.classic.js'),
+    }),
+    build({
+      ...COMMON,
+      format: 'iife',
+      define: { PRELOAD_FONTS: JSON.stringify(firstFaces) },
+      entryPoints: [path.join(web, 'preload.js')],
+      outfile: path.join(dist, 'attention-stepper-preload.js'),
     }),
     build({
       ...classic,

@@ -6,7 +6,7 @@
 // (typeset.js sets them through the CSSOM, which the strict CSP allows).
 //   prerenderFormulas(engine) → { tex: html } with the options createFormula passes to render;
 //   firstFormulas(engine) → the TeX of the formulas a first view may show (FIRST_STAGES);
-//   prerenderedModule(first, faces), laterModule(later) → the bundles' modules (scripts/bundle.mjs).
+//   prerenderedModule(first, faces, fonts), laterModule(later) → the bundles' modules (scripts/bundle.mjs).
 import katex from 'katex';
 import { CORE_CHAPTERS, CORE_PRESETS } from '../web/engine-split.js';
 import { FIRST_STAGES } from '../web/later/first-view.js';
@@ -67,12 +67,14 @@ export function prerenderFormulas(engine) {
 }
 
 /** The module the bundles import as attention-stepper:prerendered-formulas; faces: the font
- * files (dist/ paths) of the first stages' formulas (scripts/subset-fonts.mjs). */
-export function prerenderedModule(formulas, faces = []) {
+ * files (dist/ paths) of the first stages' formulas, fonts: those faces' descriptors and characters
+ * (scripts/subset-fonts.mjs). */
+export function prerenderedModule(formulas, faces = [], fonts = []) {
   return (
     '// Made by scripts/prerender-formulas.mjs.\n' +
     `export const PRERENDERED = ${JSON.stringify(formulas)};\n` +
-    `export const FIRST_FACES = ${JSON.stringify(faces)};\n`
+    `export const FIRST_FACES = ${JSON.stringify(faces)};\n` +
+    `export const FIRST_FONTS = ${JSON.stringify(fonts)};\n`
   );
 }
 

@@ -330,13 +330,15 @@ function face(font, ttf, codes, suffix, outDir) {
  * Writes KaTeX_<font>.subset.woff2 (the first formulas' glyphs) and KaTeX_<font>.later.woff2
  * (the other formulas' glyphs, and the zero-width space) for each font they use into outDir
  * (beside KaTeX's fonts) → { css: the @font-face rules to append to katex.min.css, first: the
- * .subset.woff2 files }. Only the zero-width space may be in both faces: where the first formulas draw it. A
- * browser takes a character from the last face declared that covers it, so the later face
- * comes first.
+ * .subset.woff2 files, firstFonts: [{ family, style, weight, text }]: the first faces'
+ * descriptors and the characters only they cover }. Only the zero-width space may be in both
+ * faces: where the first formulas draw it. A browser takes a character from the last face
+ * declared that covers it, so the later face comes first.
  */
 export function subsetFonts({ first, later }, ttfDir, outDir) {
   const rules = [];
   const firstFiles = [];
+  const firstFonts = [];
   const firstChars = charsByFont(first);
   for (const [font, chars] of charsByFont([...first, ...later])) {
     const ttf = readFileSync(path.join(ttfDir, `KaTeX_${font}.ttf`));
@@ -358,7 +360,10 @@ export function subsetFonts({ first, later }, ttfDir, outDir) {
     if (early.some((c) => !ZERO_WIDTH.includes(c))) {
       rules.push(face(font, ttf, early, 'subset', outDir));
       firstFiles.push(faceFile(font, 'subset'));
+      const { family, weight, style } = FAMILY(font);
+      const text = String.fromCodePoint(...early.filter((c) => !ZERO_WIDTH.includes(c)));
+      firstFonts.push({ family, style, weight, text });
     }
   }
-  return { css: rules.join(''), first: firstFiles };
+  return { css: rules.join(''), first: firstFiles, firstFonts };
 }

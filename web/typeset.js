@@ -9,9 +9,11 @@
 //   and it fetches the later faces of the formulas' fonts (scripts/subset-fonts.mjs: the first
 //   paint fetched only the first stages' glyphs), so that a later stage does not wait for them.
 //   preloadFirstFaces(baseUrl): asks for the first stages' faces now, before a formula is laid
-//   out (over http; from file:// the fonts come when the formula asks).
+//   out (over http; from file:// the fonts come when the formula asks), and loads them into the
+//   document's fonts, so that the first layout finds them in (a face first met by a layout is
+//   fetched, decoded and the text laid out again, a frame or two later).
 
-import { FIRST_FACES, PRERENDERED } from 'attention-stepper:prerendered-formulas';
+import { FIRST_FACES, FIRST_FONTS, PRERENDERED } from 'attention-stepper:prerendered-formulas';
 import { laterNow, loadLater } from './later/load.js';
 
 const KATEX_FILE = 'attention-stepper-katex.js';
@@ -74,6 +76,20 @@ export function preloadFirstFaces(baseUrl) {
     Object.assign(link, { rel: 'preload', as: 'font', type: 'font/woff2', crossOrigin: 'anonymous', href });
     document.head.append(link);
   }
+  document.fonts?.forEach((face) => {
+    if (face.status === 'unloaded' && FIRST_FONTS.some((first) => isFace(face, first))) face.load().catch(() => {});
+  });
+}
+
+// Whether a FontFace of the document is the build's first face { family, style, weight, text }:
+// KaTeX's own faces (no unicode-range) and the later faces do not cover its text's first character.
+function isFace(face, { family, style, weight, text }) {
+  if (face.family.replace(/"/g, '') !== family || face.style !== style || face.weight !== weight) return false;
+  const code = text.codePointAt(0);
+  return face.unicodeRange.split(',').some((range) => {
+    const [from, to = from] = range.trim().replace(/^U\+/i, '').split('-');
+    return parseInt(from, 16) <= code && code <= parseInt(to, 16) && to.length < 6;
+  });
 }
 
 // The build's small KaTeX faces (a unicode-range of their own; KaTeX's whole fonts have none)

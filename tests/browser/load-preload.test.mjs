@@ -1,0 +1,70 @@
+// The page's first script (web/preload.js, dist/attention-stepper-preload.js), in headless
+// Chromium under the strict CSP: over http it preloads the engine's core .wasm, its ES factory and
+// the opening formulas' font faces, each then fetched once (the page's own requests take the
+// preloads: no "preloaded but not used" warning) and the first faces loaded before the first
+// stage is rendered; from file:// it adds nothing, and the page logs no error.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { after, before, test } from 'node:test';
+import { DIST } from '../../scripts/serve.mjs';
+import { newPage, setup } from './harness.mjs';
+
+let env;
+
+before(async () => {
+  env = await setup();
+});
+
+after(async () => {
+  await env?.close();
+});
+
+const preloads = (page) =>
+  page.$$eval('head link[rel="preload"], head link[rel="modulepreload"]', (links) =>
+    links.map((l) => [l.rel, l.as, new URL(l.href).pathname, l.crossOrigin]),
+  );
+
+const HTTP = 'over http: the core .wasm, the factory and the first faces are preloaded from <head>, each fetched once';
+
+test(HTTP, async () => {
+  const { page, context } = await newPage(env);
+  const asked = [];
+  const warnings = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+  await page.goto(env.server.url);
+  await page.waitForSelector('body[data-ready="true"][data-stage="x"]');
+  const links = await preloads(page);
+  assert.deepEqual(links.slice(0, 2), [
+    ['preload', 'fetch', '/attention-wasm.core.wasm', 'anonymous'],
+    ['modulepreload', '', '/attention-wasm.mjs', 'anonymous'],
+  ]);
+  const faces = links.filter(([, as]) => as === 'font').map(([, , href]) => href);
+  assert.ok(faces.length > 0 && faces.every((f) => /^\/vendor\/katex\/fonts\/KaTeX_[\w-]+\.subset\.woff2$/.test(f)));
+  for (const file of ['/attention-wasm.core.wasm', '/attention-wasm.mjs', ...new Set(faces)]) {
+    assert.equal(asked.filter((p) => p === file).length, 1, `${file} fetched once`);
+  }
+  // The first faces are loaded as the page script starts, not KaTeX's whole fonts in their place.
+  assert.deepEqual(
+    asked.filter((p) => /KaTeX_(Main-Regular|Math-Italic|AMS-Regular)\.woff2$/.test(p)),
+    [],
+    'no whole KaTeX font',
+  );
+  assert.deepEqual(
+    warnings.filter((w) => /preload/i.test(w)),
+    [],
+  );
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+test('from file://: nothing is preloaded and the page logs no error', async () => {
+  const { page, context } = await newPage(env);
+  await page.goto(pathToFileURL(path.join(DIST, 'index.html')).href);
+  await page.waitForSelector('body[data-ready="true"][data-stage="x"] #figure .is-result td.hm-cell');
+  assert.deepEqual(await preloads(page), []);
+  assert.equal(await page.$$eval('head script[src$="attention-stepper-preload.js"]', (s) => s.length), 1);
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
