@@ -25,7 +25,7 @@ const early = new Map();
  * instantiateSplit then takes this response. */
 export function prefetchCore(baseUrl) {
   const url = new URL(CORE_FILE, baseUrl).href;
-  if (!early.has(url)) {
+  if (!early.has(url) && globalThis.attentionStepperCore?.href !== url) {
     const response = fetch(url);
     response.catch(() => {}); // a failure surfaces when instantiateUrl awaits it
     early.set(url, response);
@@ -38,9 +38,26 @@ function fetchOnce(url) {
   return response;
 }
 
+// The core compiled by the page's first script (web/preload.js), taken once; null if none.
+function compiledEarly(url) {
+  const early = globalThis.attentionStepperCore;
+  if (early?.href !== url) return null;
+  delete globalThis.attentionStepperCore;
+  return early.module;
+}
+
 // instantiateStreaming compiles while the bytes arrive; a server that does not send .wasm as
 // application/wasm gets the plain fetch-then-compile instead.
 async function instantiateUrl(url, imports) {
+  const compiled = compiledEarly(url);
+  if (compiled) {
+    try {
+      const module = await compiled;
+      return { module, instance: await WebAssembly.instantiate(module, imports) };
+    } catch {
+      // not compiled (a wrong MIME type, a failed fetch): fetched again below
+    }
+  }
   try {
     return await WebAssembly.instantiateStreaming(fetchOnce(url), imports);
   } catch {
