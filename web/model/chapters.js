@@ -8,25 +8,71 @@ export const CHAPTERS = [
     id: 'attention',
     title: 'Self-attention',
     kind: 'self',
-    fields: ['tokens', 'dModel', 'heads', 'dK', 'dV', 'seed', 'weightScale', 'causal', 'outputProjection', 'noScale', 'prunedHeads'],
-    lead: 'Queries, keys and values all come from one sequence: every token looks at every token of the same sentence (or only at earlier ones, under the causal mask).',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'outputProjection',
+      'noScale',
+      'prunedHeads',
+    ],
+    lead:
+      'Queries, keys and values all come from one sequence: every token looks at every ' +
+      'token of the same sentence (or only at earlier ones, under the causal mask).',
     panel: null,
   },
   {
     id: 'cross',
     title: 'Cross-attention',
     kind: 'cross',
-    fields: ['tokens', 'keyTokens', 'validKeys', 'dModel', 'heads', 'dK', 'dV', 'seed', 'weightScale', 'outputProjection', 'noScale', 'prunedHeads'],
+    fields: [
+      'tokens',
+      'keyTokens',
+      'validKeys',
+      'dModel',
+      'heads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'outputProjection',
+      'noScale',
+      'prunedHeads',
+    ],
     labels: { tokens: 'Target tokens' },
-    lead: 'Queries come from one sequence (the target being written), keys and values from another (the source it reads). The weight matrix is T_q × T_kv, usually not square, and there is no causal mask: every target token may read the whole source.',
+    lead:
+      'Queries come from one sequence (the target being written), keys and values from ' +
+      'another (the source it reads). The weight matrix is T_q × T_kv, usually not ' +
+      'square, and there is no causal mask: every target token may read the whole source.',
     panel: 'sequences',
   },
   {
     id: 'gqa',
     title: 'Grouped-query attention',
     kind: 'self',
-    fields: ['tokens', 'dModel', 'heads', 'kvHeads', 'dK', 'dV', 'seed', 'weightScale', 'causal', 'outputProjection', 'noScale', 'prunedHeads'],
-    lead: 'Several query heads share one key/value head. The queries stay as many as before; only K and V, which a decoder must keep in its cache for every past token, shrink. With one K/V head for all queries this is multi-query attention.',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'kvHeads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'outputProjection',
+      'noScale',
+      'prunedHeads',
+    ],
+    lead:
+      'Several query heads share one key/value head. The queries stay as many as ' +
+      'before; only K and V, which a decoder must keep in its cache for every past ' +
+      'token, shrink. With one K/V head for all queries this is multi-query attention.',
     panel: 'groups',
   },
   {
@@ -34,7 +80,10 @@ export const CHAPTERS = [
     title: 'Encoder layer',
     kind: 'encoder-layer',
     fields: ['tokens', 'dModel', 'heads', 'dK', 'dV', 'dFF', 'seed', 'weightScale', 'causal', 'noScale', 'prunedHeads'],
-    lead: 'One whole Transformer encoder layer: multi-head attention, a residual connection and layer norm, then a position-wise feed-forward network (the same two-layer network applied to every token on its own), a second residual and layer norm.',
+    lead:
+      'One whole Transformer encoder layer: multi-head attention, a residual connection ' +
+      'and layer norm, then a position-wise feed-forward network (the same two-layer ' +
+      'network applied to every token on its own), a second residual and layer norm.',
     panel: 'layer',
   },
   {
@@ -42,7 +91,10 @@ export const CHAPTERS = [
     title: 'KV cache',
     kind: 'kv-cache',
     fields: ['tokens', 'dModel', 'heads', 'kvHeads', 'dK', 'dV', 'seed', 'weightScale', 'outputProjection'],
-    lead: 'A decoder generates one token at a time. Each step needs the keys and values of every earlier token, and they never change: so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step through time with \u2191 and \u2193 (or the slider), through the stages of a step with \u2190 and \u2192.',
+    lead:
+      'A decoder generates one token at a time. Each step needs the keys and values of every earlier token, and ' +
+      'they never change: so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step ' +
+      'through time with \u2191 and \u2193 (or the slider), through the stages of a step with \u2190 and \u2192.',
     panel: 'decode',
   },
   {
@@ -50,7 +102,10 @@ export const CHAPTERS = [
     title: 'FlashAttention',
     kind: 'flash',
     fields: ['tokens', 'dModel', 'dK', 'dV', 'blockRows', 'blockCols', 'seed', 'weightScale', 'causal'],
-    lead: 'The same attention without ever forming the T \u00d7 T score matrix: blocks of queries meet blocks of keys one tile at a time, and a running max m, sum l and output O per row make the softmax come out exactly as if every score had been seen at once. Move between tiles with \u2191 and \u2193 (or the slider).',
+    lead:
+      'The same attention without ever forming the T \u00d7 T score matrix: blocks of queries meet blocks of keys ' +
+      'one tile at a time, and a running max m, sum l and output O per row make the softmax come out exactly as ' +
+      'if every score had been seen at once. Move between tiles with \u2191 and \u2193 (or the slider).',
     panel: 'tiles',
   },
   {
@@ -58,8 +113,15 @@ export const CHAPTERS = [
     title: 'Designed heads',
     kind: 'designed',
     fields: ['tokens', 'causal', 'prunedHeads'],
-    hints: { tokens: 'these words build X: each token\u2019s position, its word and a constant 1, so repeating a word changes what the same-word head finds' },
-    lead: 'Random weights \u00d7 0.1 make every head nearly uniform: correct, but nothing to see. Here the weights are built so that each head does one recognisable thing, named after the lesson\u2019s table of what heads learn. Every number is still the engine\u2019s.',
+    hints: {
+      tokens:
+        'these words build X: each token\u2019s position, its word and a ' +
+        'constant 1, so repeating a word changes what the same-word head finds',
+    },
+    lead:
+      'Random weights \u00d7 0.1 make every head nearly uniform: correct, but nothing to see. ' +
+      'Here the weights are built so that each head does one recognisable thing, named after ' +
+      'the lesson\u2019s table of what heads learn. Every number is still the engine\u2019s.',
     panel: 'designed',
   },
 ];

@@ -4,8 +4,19 @@
 
 // symbol → its colour class (dim-<class>): a decode step's t and t+1, a tile's B_r and B_c too.
 const CLASSES = {
-  T: 'T', T_q: 'T_q', T_kv: 'T_kv', d_model: 'd_model', d_k: 'd_k', d_v: 'd_v', d_ff: 'd_ff', h: 'h',
-  t: 't', 't+1': 't1', B_r: 'B_r', B_c: 'B_c', blocks: 'blocks',
+  T: 'T',
+  T_q: 'T_q',
+  T_kv: 'T_kv',
+  d_model: 'd_model',
+  d_k: 'd_k',
+  d_v: 'd_v',
+  d_ff: 'd_ff',
+  h: 'h',
+  t: 't',
+  't+1': 't1',
+  B_r: 'B_r',
+  B_c: 'B_c',
+  blocks: 'blocks',
 };
 
 export const DIMS = Object.keys(CLASSES);

@@ -33,7 +33,13 @@ function termsTable(stageId, e, keyTokens) {
     return {
       headers: ['feature', 'value in the row'],
       rows: Array.from(e.norm.row, (v, k) => [{ text: String(k) }, cellText(v)]),
-      footer: [{ text: 'mean, std' }, { text: `${formatCell(e.norm.mean)}, ${formatCell(e.norm.std)}`, full: `${formatFull(e.norm.mean)}, ${formatFull(e.norm.std)}` }],
+      footer: [
+        { text: 'mean, std' },
+        {
+          text: `${formatCell(e.norm.mean)}, ${formatCell(e.norm.std)}`,
+          full: `${formatFull(e.norm.mean)}, ${formatFull(e.norm.std)}`,
+        },
+      ],
     };
   }
   return null;

@@ -47,7 +47,12 @@ export function formatCount(v) {
 export function formatSci(v) {
   if (v === 0) return '0';
   const [mantissa, exponent] = v.toExponential(1).split('e');
-  const superscript = exponent.replace('+', '').replace(/[-0-9]/g, (ch) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(ch)]);
+  const superscript = exponent
+    .replace('+', '')
+    .replace(
+      /[-0-9]/g,
+      (ch) => '\u207b\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'['-0123456789'.indexOf(ch)],
+    );
   return `${mantissa} \u00d7 10${superscript}`;
 }
 

@@ -12,18 +12,49 @@ export const DTYPES = [
 ];
 
 // What the calculator's inputs hold first: LLaMA 3 8B's context and geometry in the custom row.
-export const DEFAULT_CALCULATOR = { context: '8192', dtype: 'fp16', batch: '1', dHead: '128', heads: '32', kvHeads: '8', layers: '32' };
+export const DEFAULT_CALCULATOR = {
+  context: '8192',
+  dtype: 'fp16',
+  batch: '1',
+  dHead: '128',
+  heads: '32',
+  kvHeads: '8',
+  layers: '32',
+};
 
 const number = (text) => Number(String(text).trim() === '' ? NaN : text);
 
 // The caches to size: { id, name, heads, kvHeads, dHead, layers, context?, bytes? } (context
 // and bytes given for the chapter's own float64 layer; the calculator's inputs otherwise).
 export function calculatorRows(catalog, calc, config) {
-  const models = catalog.models.map((m) => ({ id: m.id, name: m.name, heads: m.numHeads, kvHeads: m.numKvHeads, dHead: m.dK, layers: m.numLayers }));
-  const custom = { id: 'custom', name: 'Custom', heads: number(calc.heads), kvHeads: number(calc.kvHeads), dHead: number(calc.dHead), layers: number(calc.layers) };
+  const models = catalog.models.map((m) => ({
+    id: m.id,
+    name: m.name,
+    heads: m.numHeads,
+    kvHeads: m.numKvHeads,
+    dHead: m.dK,
+    layers: m.numLayers,
+  }));
+  const custom = {
+    id: 'custom',
+    name: 'Custom',
+    heads: number(calc.heads),
+    kvHeads: number(calc.kvHeads),
+    dHead: number(calc.dHead),
+    layers: number(calc.layers),
+  };
   const rows = [...models, custom];
   if (config?.kind === 'kv-cache' && config.dK === config.dV) {
-    rows.push({ id: 'chapter', name: `This chapter\u2019s layer (T = ${config.seqLen}, float64)`, heads: config.numHeads, kvHeads: config.numKvHeads, dHead: config.dK, layers: 1, context: config.seqLen, bytes: 8 });
+    rows.push({
+      id: 'chapter',
+      name: `This chapter\u2019s layer (T = ${config.seqLen}, float64)`,
+      heads: config.numHeads,
+      kvHeads: config.numKvHeads,
+      dHead: config.dK,
+      layers: 1,
+      context: config.seqLen,
+      bytes: 8,
+    });
   }
   return rows;
 }
@@ -57,12 +88,12 @@ export function calculatorView(calc, sized) {
       cells: error
         ? [`${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`, error]
         : [
-          `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
-          formatBytes(perToken),
-          formatBytes(total),
-          formatBytes(mha),
-          row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
-        ],
+            `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
+            formatBytes(perToken),
+            formatBytes(total),
+            formatBytes(mha),
+            row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
+          ],
       error: Boolean(error),
     })),
   };

@@ -120,6 +120,10 @@ export function matrixView(spec) {
     highlight: { rows: new Set(hl.rows ?? []), cols: new Set(hl.cols ?? []), cells: toKeySet(hl.cells) },
     selected: spec.selected ?? null,
     interactive: Boolean(spec.interactive),
-    legend: { min: formatCell(spec.sequential ? 0 : -range), max: formatCell(range), gradient: rampGradient(theme, spec.sequential) },
+    legend: {
+      min: formatCell(spec.sequential ? 0 : -range),
+      max: formatCell(range),
+      gradient: rampGradient(theme, spec.sequential),
+    },
   };
 }

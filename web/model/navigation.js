@@ -7,7 +7,14 @@ import { GROUPS, STAGES, stageById, titleOf } from './stage-table.js';
 // One step per traced stage, in the engine's order: inputs; q … head for each head; concat;
 // output; the encoder layer's stages.
 export function buildSteps(trace) {
-  return trace.stages.map((stage, index) => ({ index, id: stage.id, head: stage.head, kvHead: stage.kvHead, step: stage.step ?? null, stage }));
+  return trace.stages.map((stage, index) => ({
+    index,
+    id: stage.id,
+    head: stage.head,
+    kvHead: stage.kvHead,
+    step: stage.step ?? null,
+    stage,
+  }));
 }
 
 // Only the stages listed (ids; null keeps all), renumbered so a step's index is its position.
@@ -31,7 +38,10 @@ function ofHead(steps, s, head) {
 // W_O) falls back to the next stage of the same head in table order, else the last step; an
 // unknown or missing id, or an input another chapter has (x_q for x), gives the first step.
 export function findStepIndex(steps, id, head, time = null) {
-  const at = (sid) => steps.findIndex((s) => s.id === sid && (s.head === null || ofHead(steps, s, head)) && (time === null || s.step === time));
+  const at = (sid) =>
+    steps.findIndex(
+      (s) => s.id === sid && (s.head === null || ofHead(steps, s, head)) && (time === null || s.step === time),
+    );
   const exact = at(id);
   if (exact >= 0) return exact;
   const order = STAGES.map((s) => s.id);
@@ -141,8 +151,18 @@ export function timeView(steps, index, config, tokens) {
   const now = nearestTime(steps, index);
   const value = times.indexOf(now);
   if (config.kind === 'kv-cache') {
-    return { max: times.length - 1, value, label: `Decode step t = ${now} (steps 0\u2013${times.length - 1}): token \u201c${tokens.T?.[now] ?? now}\u201d` };
+    return {
+      max: times.length - 1,
+      value,
+      label: `Decode step t = ${now} (steps 0\u2013${times.length - 1}): token \u201c${tokens.T?.[now] ?? now}\u201d`,
+    };
   }
   const { queryRows, keyRows } = steps.find((s) => s.step === now && s.stage.tile).stage.tile;
-  return { max: times.length - 1, value, label: `Tile ${now} (tiles 0\u2013${times.length - 1}): ${rowsText('query', queryRows)}, ${rowsText('key', keyRows)}` };
+  return {
+    max: times.length - 1,
+    value,
+    label:
+      `Tile ${now} (tiles 0\u2013${times.length - 1}): ` +
+      `${rowsText('query', queryRows)}, ${rowsText('key', keyRows)}`,
+  };
 }

@@ -25,7 +25,12 @@ function groupsPanel(config, head, models, loadedModel) {
     heads: Array.from({ length: size }, (_, k) => ({ head: g * size + k, current: g * size + k === head })),
   }));
   const kv = config.kv;
-  const name = config.numKvHeads === 1 ? 'multi-query (MQA)' : config.numKvHeads === config.numHeads ? 'multi-head (MHA)' : 'grouped-query (GQA)';
+  const name =
+    config.numKvHeads === 1
+      ? 'multi-query (MQA)'
+      : config.numKvHeads === config.numHeads
+        ? 'multi-head (MHA)'
+        : 'grouped-query (GQA)';
   return {
     kind: 'groups',
     name,
@@ -34,11 +39,23 @@ function groupsPanel(config, head, models, loadedModel) {
       headers: ['', `this layer: h_kv = ${config.numKvHeads}`, `multi-head: h_kv = h = ${config.numHeads}`],
       rows: [
         ['W_K and W_V parameters', formatCount(kv.params), formatCount(kv.paramsMha)],
-        [`K/V cache at T = ${config.kvLen} tokens (values)`, formatCount(kv.cacheValues), formatCount(kv.cacheValuesMha)],
+        [
+          `K/V cache at T = ${config.kvLen} tokens (values)`,
+          formatCount(kv.cacheValues),
+          formatCount(kv.cacheValuesMha),
+        ],
       ],
     },
-    saving: size > 1 ? `${size}\u00d7 smaller K/V than multi-head attention` : 'no saving: every query head has its own K/V head',
-    models: models.map((m) => ({ id: m.id, name: m.name, cells: [m.dModel, m.numHeads, m.dK, m.numLayers, m.numKvHeads].map(formatCount), current: m.id === loadedModel?.id })),
+    saving:
+      size > 1
+        ? `${size}\u00d7 smaller K/V than multi-head attention`
+        : 'no saving: every query head has its own K/V head',
+    models: models.map((m) => ({
+      id: m.id,
+      name: m.name,
+      cells: [m.dModel, m.numHeads, m.dK, m.numLayers, m.numKvHeads].map(formatCount),
+      current: m.id === loadedModel?.id,
+    })),
     note: loadedModel ? scalingNote(loadedModel, config) : null,
   };
 }
@@ -81,7 +98,11 @@ function designedPanel(config, head) {
   return {
     kind: 'designed',
     heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
-    sizes: `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its position, ${config.dV} for its word (one per distinct word) and a constant 1. d_k = ${config.dK}, d_v = ${config.dV}, s = 8 \u00b7 \u221ad_k, so a head\u2019s chosen key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
+    sizes:
+      `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its ` +
+      `position, ${config.dV} for its word (one per distinct word) and a constant 1. d_k = ` +
+      `${config.dK}, d_v = ${config.dV}, s = 8 \u00b7 \u221ad_k, so a head\u2019s chosen ` +
+      `key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
   };
 }
 
@@ -97,10 +118,18 @@ export function scaledGeometry(model) {
 }
 
 function scalingNote(model, config) {
-  const real = `${model.name} has ${model.numHeads} query heads and ${model.numKvHeads} K/V heads of d_k = ${model.dK} (d_model = ${formatCount(model.dModel)}), in ${model.numLayers} layers.`;
+  const real =
+    `${model.name} has ${model.numHeads} query heads and ${model.numKvHeads} K/V heads of d_k ` +
+    `= ${model.dK} (d_model = ${formatCount(model.dModel)}), in ${model.numLayers} layers.`;
   const same = model.numHeads === config.numHeads && model.numKvHeads === config.numKvHeads;
-  const heads = same ? 'the same heads' : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (the same ${model.numHeads / model.numKvHeads} query heads per K/V head)`;
-  return `${real} Shown: ${heads}, scaled to d_k = ${config.dK} (d_model = ${config.dModel}) and T = ${config.seqLen}, one layer, so that every number fits on the page.`;
+  const heads = same
+    ? 'the same heads'
+    : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (the ` +
+      `same ${model.numHeads / model.numKvHeads} query heads per K/V head)`;
+  return (
+    `${real} Shown: ${heads}, scaled to d_k = ${config.dK} (d_model = ${config.dModel}) ` +
+    `and T = ${config.seqLen}, one layer, so that every number fits on the page.`
+  );
 }
 
 // KV-cache decoding at step t: which row is new, what the step costs with and without the cache,
@@ -137,21 +166,32 @@ function tilesPanel(config, steps, index) {
   const tiles = steps.filter((s) => s.id === 'tile_scores').map((s) => ({ ordinal: s.step, ...s.stage.tile }));
   const blocks = steps.filter((s) => s.id === 'block_out').map((s) => s.stage.tile.queryRows);
   const keys = [...new Map(tiles.map((x) => [x.keyRows[0], x.keyRows])).values()].sort((a, b) => a[0] - b[0]);
-  const status = (ordinal) => (ordinal === undefined ? 'skipped' : ordinal < now ? 'done' : ordinal === now ? 'current' : 'next');
-  const grid = blocks.map((rows) => keys.map((cols) => {
-    const tile = tiles.find((x) => x.queryRows[0] === rows[0] && x.keyRows[0] === cols[0]);
-    return { rows, cols, ordinal: tile?.ordinal ?? null, status: status(tile?.ordinal) };
-  }));
+  const status = (ordinal) =>
+    ordinal === undefined ? 'skipped' : ordinal < now ? 'done' : ordinal === now ? 'current' : 'next';
+  const grid = blocks.map((rows) =>
+    keys.map((cols) => {
+      const tile = tiles.find((x) => x.queryRows[0] === rows[0] && x.keyRows[0] === cols[0]);
+      return { rows, cols, ordinal: tile?.ordinal ?? null, status: status(tile?.ordinal) };
+    }),
+  );
   const f = config.floats;
   return {
     kind: 'tiles',
     seqLen: config.seqLen,
     grid,
     floats: {
-      headers: ['floats one head holds', `T = ${config.seqLen}`, `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`],
+      headers: [
+        'floats one head holds',
+        `T = ${config.seqLen}`,
+        `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`,
+      ],
       rows: [
         ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],
-        [`one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l per row`, formatCount(f.tiled), formatCount(f.lessonTiled)],
+        [
+          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l per row`,
+          formatCount(f.tiled),
+          formatCount(f.lessonTiled),
+        ],
       ],
     },
     difference: formatSci(config.maxDifference),

@@ -12,6 +12,10 @@ export function pruningView(config, entry, pruneEach) {
     heads: Array.from({ length: config.numHeads }, (_, head) => ({ head, pruned: pruned.has(head) })),
     change: config.outputChange === undefined ? null : formatPercent(config.outputChange),
     pruned: [...pruned],
-    bars: pruneEach.map((p) => ({ head: p.head, text: formatPercent(p.change), share: largest > 0 ? p.change / largest : 0 })),
+    bars: pruneEach.map((p) => ({
+      head: p.head,
+      text: formatPercent(p.change),
+      share: largest > 0 ? p.change / largest : 0,
+    })),
   };
 }

@@ -7,7 +7,11 @@ const DASHES = /[\u2212\u2012\u2013\u2014]/g; // −, ‒, –, — typed for a 
 
 /** "5, 4", "(5, 4)", "5x4", "5 × 4", "[5 4]", "5 by 4" → [5, 4]; anything else → null. */
 export function parseShape(text) {
-  const t = String(text ?? '').trim().replace(/\.$/, '').replace(/^[([{]\s*/, '').replace(/\s*[)\]}]$/, '');
+  const t = String(text ?? '')
+    .trim()
+    .replace(/\.$/, '')
+    .replace(/^[([{]\s*/, '')
+    .replace(/\s*[)\]}]$/, '');
   const m = /^(\d+)\s*(?:,|;|x|\u00d7|\*|by|\s)\s*(\d+)$/i.exec(t);
   return m ? [Number(m[1]), Number(m[2])] : null;
 }
@@ -19,7 +23,11 @@ export function formatShape([rows, cols]) {
 
 /** "0.25", "−0.3", "0,5", "1e-3", "-inf", "−∞" → a number; anything else → null. */
 export function parseNumber(text) {
-  let t = String(text ?? '').trim().replace(DASHES, '-').replace(/\s+/g, '').toLowerCase();
+  let t = String(text ?? '')
+    .trim()
+    .replace(DASHES, '-')
+    .replace(/\s+/g, '')
+    .toLowerCase();
   if (/^-(\u221e|inf|infinity)$/.test(t)) return -Infinity;
   if (/^\+?(\u221e|inf|infinity)$/.test(t)) return Infinity;
   if (/^[-+]?\d+,\d+$/.test(t)) t = t.replace(',', '.'); // a decimal comma, as many keyboards write it
@@ -34,7 +42,10 @@ export function parseRoot(text) {
 
 /** The choice whose words include the text's first word (case-insensitive), else null. */
 export function parseChoice(text, choices) {
-  const word = String(text ?? '').trim().toLowerCase().split(/\s+/)[0];
+  const word = String(text ?? '')
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)[0];
   return choices.find((c) => c.words.includes(word))?.value ?? null;
 }
 

@@ -59,7 +59,9 @@ function divisorQuestion(step) {
     help: 'A number, for example 3 (or \u221a9).',
     expected: { root: Number(m[1]) },
     answer: `\u221a${m[1]}`,
-    hint: `d_k = ${m[1]} is the length of each query and key; the scores are divided by its square root, not by d_k itself.`,
+    hint:
+      `d_k = ${m[1]} is the length of each query and key; the ` +
+      `scores are divided by its square root, not by d_k itself.`,
     why: 'dividing by \u221ad_k brings the scores\u2019 variance back to about 1.',
   };
 }
@@ -120,7 +122,10 @@ function argmaxQuestion(step, ctx) {
     id: 'argmax',
     kind: 'key',
     prompt: `In row ${r} (query \u201c${query}\u201d), which key gets the most weight?`,
-    help: keys.length <= 8 ? `Type its token (${keys.join(', ')}) or its column number, from 0.` : 'Type its token or its column number, from 0.',
+    help:
+      keys.length <= 8
+        ? `Type its token (${keys.join(', ')}) or its column number, from 0.`
+        : 'Type its token or its column number, from 0.',
     expected: { columns, keys },
     answer: `\u201c${keys[columns[0]]}\u201d (column ${columns[0]})`,
     hint: `The softmax keeps the order of its inputs: find the largest number in row ${r} of ${logits}.`,
@@ -142,7 +147,9 @@ function cacheRowsQuestion(step, ctx) {
     help: 'A whole number, for example 3.',
     expected: { value: cache.shape[0] },
     answer: String(cache.shape[0]),
-    hint: `The cache keeps one key for every token so far: each earlier token\u2019s, and now \u201c${token}\u201d\u2019s.`,
+    hint:
+      `The cache keeps one key for every token so far: each ` +
+      `earlier token\u2019s, and now \u201c${token}\u201d\u2019s.`,
     why: 'keys never change once computed, so each step appends just one row.',
   };
 }
@@ -160,14 +167,19 @@ function nextTileQuestion(step, ctx) {
   return {
     id: 'next-tile',
     kind: 'choice',
-    prompt: `Next along this row of tiles: ${rowsText('key', next)} for the same ${rowsText('query', queryRows)}. Will that tile be computed or skipped?`,
+    prompt:
+      `Next along this row of tiles: ${rowsText('key', next)} for the same ` +
+      `${rowsText('query', queryRows)}. Will that tile be computed or skipped?`,
     help: 'Type computed or skipped.',
     expected: { choice: computed ? 'computed' : 'skipped', choices: TILE_CHOICES },
     answer: computed ? 'computed' : 'skipped',
     hint: causal
-      ? `Under the causal mask a query sees only keys at or before its own position: compare this block\u2019s last query, ${queryRows[1] - 1}, with that tile\u2019s first key, ${next[0]}.`
+      ? `Under the causal mask a query sees only keys at or before its own position: compare this ` +
+        `block\u2019s last query, ${queryRows[1] - 1}, with that tile\u2019s first key, ${next[0]}.`
       : 'Without a mask every query sees every key.',
-    why: computed ? 'some query of the block may see some key of that tile.' : 'every key of that tile comes after every query of the block: the mask would zero it all.',
+    why: computed
+      ? 'some query of the block may see some key of that tile.'
+      : 'every key of that tile comes after every query of the block: the mask would zero it all.',
   };
 }
 
@@ -194,7 +206,11 @@ const CHECKS = {
     if (!got) return { read: false };
     const [rows, cols] = q.expected;
     const swapped = got[0] === cols && got[1] === rows;
-    return { read: true, right: got[0] === rows && got[1] === cols, hint: swapped ? `Rows come first. ${q.hint}` : q.hint };
+    return {
+      read: true,
+      right: got[0] === rows && got[1] === cols,
+      hint: swapped ? `Rows come first. ${q.hint}` : q.hint,
+    };
   },
   number(q, text) {
     const got = parseNumber(text);
@@ -213,7 +229,10 @@ const CHECKS = {
     return { read: true, right, hint: got === q.expected.root ? `That is d_k itself. ${q.hint}` : q.hint };
   },
   key(q, text) {
-    const t = String(text ?? '').trim().replace(/^["“'‘]|["”'’]$/g, '').toLowerCase();
+    const t = String(text ?? '')
+      .trim()
+      .replace(/^["“'‘]|["”'’]$/g, '')
+      .toLowerCase();
     if (!t) return { read: false };
     const byLabel = q.expected.keys.flatMap((k, j) => (k.toLowerCase() === t ? [j] : []));
     const columns = byLabel.length ? byLabel : /^\d+$/.test(t) && Number(t) < q.expected.keys.length ? [Number(t)] : [];
@@ -245,12 +264,17 @@ export const NO_RECORD = { answers: {}, last: null, shown: false };
  * last: { status, text } | null, shown }; key names the step (a new key clears the field).
  */
 export function quizCard(questions, record, key) {
-  const current = record.shown ? null : questions.find((q) => !record.answers[q.id]?.right) ?? null;
+  const current = record.shown ? null : (questions.find((q) => !record.answers[q.id]?.right) ?? null);
   const settled = current ? questions.slice(0, questions.indexOf(current)) : questions;
   const statusOf = (a) => (!a?.right ? 'shown' : a.tries === 1 ? 'right first time' : 'right');
   return {
     revealed: !current,
-    done: settled.map((q) => ({ id: q.id, prompt: q.prompt, answer: q.answer, status: statusOf(record.answers[q.id]) })),
+    done: settled.map((q) => ({
+      id: q.id,
+      prompt: q.prompt,
+      answer: q.answer,
+      status: statusOf(record.answers[q.id]),
+    })),
     current: current && {
       key: `${key}:${current.id}`,
       id: current.id,

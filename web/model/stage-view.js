@@ -23,7 +23,8 @@ const placeKey = (step, part) => `${step.id}.${step.head ?? ''}.${step.step ?? '
 
 function operandItem(step, entry, index, item, ctx) {
   const op = step.stage.operands[index];
-  const lit = ctx.selection && entry.highlight ? entry.highlight(ctx.selection, ctx.explained, ctx.config, step.stage) : {};
+  const lit =
+    ctx.selection && entry.highlight ? entry.highlight(ctx.selection, ctx.explained, ctx.config, step.stage) : {};
   const owner = ownerOf(op, step.stage, ctx.config);
   return {
     kind: 'matrix',
@@ -101,7 +102,8 @@ function resultItem(step, entry, ctx) {
 const OVERVIEW_SIDE = 128;
 const overviewPixels = new WeakMap(); // stage values → Map(scale key → { rows, cols, pixels })
 
-const sampled = (n) => Array.from({ length: Math.min(n, OVERVIEW_SIDE) }, (_, i) => Math.floor((i * n) / Math.min(n, OVERVIEW_SIDE)));
+const sampled = (n) =>
+  Array.from({ length: Math.min(n, OVERVIEW_SIDE) }, (_, i) => Math.floor((i * n) / Math.min(n, OVERVIEW_SIDE)));
 
 function thumbnailPixels(stage, range, theme, sequential) {
   const key = `${range}:${theme}:${sequential}`;
@@ -130,7 +132,12 @@ function headOverview(steps, step, ctx, sequential) {
   if (ctx.config.numHeads < 2) return null;
   const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
   const range = Math.max(...all.map((s) => rangeOf(s.stage.values)));
-  return all.map((s) => ({ head: s.head, ...thumbnailPixels(s.stage, range, ctx.theme, Boolean(sequential)), current: s.head === step.head, label: `Head ${s.head}` }));
+  return all.map((s) => ({
+    head: s.head,
+    ...thumbnailPixels(s.stage, range, ctx.theme, Boolean(sequential)),
+    current: s.head === step.head,
+    label: `Head ${s.head}`,
+  }));
 }
 
 // Arcs for every query–key pair read well up to this many tokens; beyond, the heatmap alone.
@@ -139,7 +146,8 @@ const ARC_TOKENS = 64;
 function arcView(step, ctx) {
   const [rows, cols] = step.stage.shape;
   const [rowAxis, colAxis] = step.stage.axes;
-  const labels = (axis, n) => (ctx.tokens[axis]?.length === n ? ctx.tokens[axis] : Array.from({ length: n }, (_, i) => String(i)));
+  const labels = (axis, n) =>
+    ctx.tokens[axis]?.length === n ? ctx.tokens[axis] : Array.from({ length: n }, (_, i) => String(i));
   return {
     head: step.head,
     rows,
@@ -197,9 +205,18 @@ export function stageView(steps, index, ctx) {
     step: step.step,
     title: titleOf(entry, context.config),
     headLabel: headLabel(entry, step.stage, context.config),
-    equation: { text: step.stage.equation, symbolic: step.stage.symbolic, tokens: alignEquation(step.stage.equation, step.stage.symbolic) },
+    equation: {
+      text: step.stage.equation,
+      symbolic: step.stage.symbolic,
+      tokens: alignEquation(step.stage.equation, step.stage.symbolic),
+    },
     formula: entry.formula(context.config),
-    explanation: entry.explanation({ config: context.config, stage: step.stage, preset: ctx.preset, models: ctx.models ?? [] }),
+    explanation: entry.explanation({
+      config: context.config,
+      stage: step.stage,
+      preset: ctx.preset,
+      models: ctx.models ?? [],
+    }),
     explainable: Boolean(entry.explain),
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,

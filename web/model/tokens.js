@@ -2,7 +2,10 @@
 
 // "the cat  sat" → ['the', 'cat', 'sat']
 export function splitTokens(text) {
-  return String(text ?? '').trim().split(/\s+/).filter(Boolean);
+  return String(text ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 // Labels for n rows when none were given: t0, t1, …

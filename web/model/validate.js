@@ -25,9 +25,14 @@ const ordinal = (i) => `token ${i + 1}`;
 
 function tokenProblem(label, tokens) {
   for (const [i, token] of tokens.entries()) {
-    if (token.length > MAX_TOKEN_CHARS) return `${label} must each have at most ${MAX_TOKEN_CHARS} characters (${ordinal(i)} has ${token.length}).`;
+    if (token.length > MAX_TOKEN_CHARS)
+      return `${label} must each have at most ${MAX_TOKEN_CHARS} characters (${ordinal(i)} has ${token.length}).`;
     const bidi = BIDI.exec(token);
-    if (bidi) return `${label} must not hold bidirectional controls, which reorder the text around them (${ordinal(i)} holds ${codePoint(bidi[0])}).`;
+    if (bidi)
+      return (
+        `${label} must not hold bidirectional controls, which reorder the ` +
+        `text around them (${ordinal(i)} holds ${codePoint(bidi[0])}).`
+      );
     const control = CONTROL.exec(token);
     if (control) return `${label} must not hold control characters (${ordinal(i)} holds ${codePoint(control[0])}).`;
   }
@@ -38,7 +43,8 @@ function checkTokens(form, f, errors) {
   const tokens = splitTokens(form[f.field]);
   if (tokens.length < 1 || tokens.length > LIMITS.tokens) {
     const what = f.field === 'tokens' ? 'T = number of tokens' : 'T_kv = number of source tokens';
-    errors[f.field] = `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
+    errors[f.field] =
+      `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
   }
   const problem = errors[f.field] ? null : tokenProblem(f.label, tokens);
   if (problem) errors[f.field] = problem;
@@ -56,7 +62,9 @@ function checkDecimal(f, raw, errors) {
 
 // Head numbers separated by commas or spaces → [i, …] (blank: none).
 function checkHeads(f, raw, errors) {
-  const parts = String(raw ?? '').split(/[\s,]+/).filter(Boolean);
+  const parts = String(raw ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (!parts.every((p) => /^\d{1,6}$/.test(p))) {
     errors[f.field] = `${f.label} must be head numbers separated by commas, e.g. 1, 3.`;
     return null;
@@ -84,10 +92,13 @@ function checkNumber(f, raw, errors) {
 function checkTogether(v, counts, errors) {
   const needsSplit = v.dK === undefined || v.dV === undefined;
   if (needsSplit && v.dModel && v.numHeads && v.dModel % v.numHeads !== 0 && !errors.heads) {
-    errors.heads = `d_model must be divisible by heads (${v.dModel} is not a multiple of ${v.numHeads}), or give d_k and d_v yourself.`;
+    errors.heads =
+      `d_model must be divisible by heads (${v.dModel} is not a ` +
+      `multiple of ${v.numHeads}), or give d_k and d_v yourself.`;
   }
   if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
-    errors.kvHeads = `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} equal groups).`;
+    errors.kvHeads =
+      `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} ` + `equal groups).`;
   }
   if (v.prunedHeads && v.numHeads && v.prunedHeads.some((h) => h >= v.numHeads) && !errors.prunedHeads) {
     errors.prunedHeads = `pruned heads must be between 0 and ${v.numHeads - 1} (there are ${v.numHeads} heads).`;
@@ -95,8 +106,12 @@ function checkTogether(v, counts, errors) {
   if (v.validKeys && v.validKeys > counts.keys && !errors.validKeys) {
     errors.validKeys = `valid keys must be at most the number of source tokens (${counts.keys}).`;
   }
-  for (const [field, name] of [['blockRows', 'B_r'], ['blockCols', 'B_c']]) {
-    if (v[field] && v[field] > counts.tokens && !errors[field]) errors[field] = `${name} must be at most the number of tokens (T = ${counts.tokens}).`;
+  for (const [field, name] of [
+    ['blockRows', 'B_r'],
+    ['blockCols', 'B_c'],
+  ]) {
+    if (v[field] && v[field] > counts.tokens && !errors[field])
+      errors[field] = `${name} must be at most the number of tokens (T = ${counts.tokens}).`;
   }
 }
 
@@ -136,13 +151,17 @@ export function validateForm(catalog, form) {
   const tokens = checkTokens(form, own.get('tokens'), errors);
   const keyTokens = own.has('keyTokens') ? checkTokens(form, own.get('keyTokens'), errors) : [];
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
-  if (preset) return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
+  if (preset)
+    return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
   const values = specValues(form, chapter, errors);
   checkTogether(values, { tokens: tokens.length, keys: keyTokens.length }, errors);
   const ok = Object.keys(errors).length === 0;
-  const lengths = chapter.kind === 'cross' ? { queryLen: tokens.length, keyLen: keyTokens.length }
-    : chapter.kind === 'designed' ? { tokens } // the words themselves build X
-      : { seqLen: tokens.length };
+  const lengths =
+    chapter.kind === 'cross'
+      ? { queryLen: tokens.length, keyLen: keyTokens.length }
+      : chapter.kind === 'designed'
+        ? { tokens } // the words themselves build X
+        : { seqLen: tokens.length };
   const spec = ok ? { kind: chapter.kind, ...lengths, ...values } : null;
   return { errors, ok, tokens, keyTokens, spec, preset: null };
 }

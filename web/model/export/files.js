@@ -10,10 +10,34 @@ import { figureScene } from './scene.js';
 import { sceneSvg } from './svg.js';
 
 export const FORMATS = [
-  { id: 'json', label: 'JSON', ext: 'json', mime: 'application/json', hint: 'the values at full precision, with shape and equation' },
-  { id: 'csv', label: 'CSV', ext: 'csv', mime: 'text/csv', hint: 'the values with the heatmap\u2019s row and column labels' },
-  { id: 'npy', label: '.npy', ext: 'npy', mime: 'application/octet-stream', hint: 'numpy.load reads the float64 values bit for bit' },
-  { id: 'py', label: 'numpy script', ext: 'py', mime: 'text/x-python', hint: 'rebuilds this configuration the lesson\u2019s way and prints this stage' },
+  {
+    id: 'json',
+    label: 'JSON',
+    ext: 'json',
+    mime: 'application/json',
+    hint: 'the values at full precision, with shape and equation',
+  },
+  {
+    id: 'csv',
+    label: 'CSV',
+    ext: 'csv',
+    mime: 'text/csv',
+    hint: 'the values with the heatmap\u2019s row and column labels',
+  },
+  {
+    id: 'npy',
+    label: '.npy',
+    ext: 'npy',
+    mime: 'application/octet-stream',
+    hint: 'numpy.load reads the float64 values bit for bit',
+  },
+  {
+    id: 'py',
+    label: 'numpy script',
+    ext: 'py',
+    mime: 'text/x-python',
+    hint: 'rebuilds this configuration the lesson\u2019s way and prints this stage',
+  },
   { id: 'svg', label: 'SVG', ext: 'svg', mime: 'image/svg+xml', hint: 'the figure, self-contained' },
   { id: 'png', label: 'PNG', ext: 'png', mime: 'image/png', hint: 'the figure at twice its size' },
 ];
@@ -45,7 +69,9 @@ export function stageScene(ctx) {
     equation: view.equation,
     items: view.figure,
     theme: ctx.theme,
-    footer: `attention-stepper \u00b7 ${preset ?? 'custom configuration'} (${chapter}, ${seed}) \u00b7 numbers to 3 decimals as on the page; the JSON, CSV and .npy exports hold them in full`,
+    footer:
+      `attention-stepper \u00b7 ${preset ?? 'custom configuration'} (${chapter}, ${seed}) \u00b7 ` +
+      `numbers to 3 decimals as on the page; the JSON, CSV and .npy exports hold them in full`,
   });
 }
 
@@ -68,7 +94,16 @@ export function stageFile(format, ctx) {
       return stageCsv(stage, r.rowLabels, r.colLabels, `${r.axes[0]} \\ ${r.axes[1]}`);
     },
     npy: () => npyBytes(stage.shape, stage.values),
-    py: () => numpyScript({ config: ctx.config, spec: ctx.spec, trace: ctx.trace, stage, title: sceneTitle(view), preset, chapter }),
+    py: () =>
+      numpyScript({
+        config: ctx.config,
+        spec: ctx.spec,
+        trace: ctx.trace,
+        stage,
+        title: sceneTitle(view),
+        preset,
+        chapter,
+      }),
     svg: () => sceneSvg(stageScene(ctx), { title: sceneTitle(view) }),
   };
   return { filename, mime: f.mime, data: make[format]() };

@@ -2,7 +2,9 @@
 // infinities, so −∞ (masked logits) and any other non-finite value is written as a string
 // ("-Infinity", "Infinity", "NaN"), as the file's own `nonFinite` field says.
 
-export const NON_FINITE_NOTE = 'values that are not finite numbers are the strings "-Infinity", "Infinity" and "NaN" (JavaScript\u2019s Number() reads them back)';
+export const NON_FINITE_NOTE =
+  'values that are not finite numbers are the strings "-Infinity", ' +
+  '"Infinity" and "NaN" (JavaScript\u2019s Number() reads them back)';
 
 // A number as JSON: JavaScript writes the shortest text that reads back as the same double;
 // −0 keeps its sign ("-0", which JSON.parse reads as −0; JSON.stringify would write 0).
@@ -32,6 +34,9 @@ export function stageJson(stage, { preset = null, chapter = null } = {}) {
   };
   const fields = Object.entries(header).map(([k, v]) => ` ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
   const [count, cols] = stage.shape;
-  const rows = Array.from({ length: count }, (_, r) => `  [${Array.from(stage.values.slice(r * cols, (r + 1) * cols), jsonText).join(', ')}]`);
+  const rows = Array.from(
+    { length: count },
+    (_, r) => `  [${Array.from(stage.values.slice(r * cols, (r + 1) * cols), jsonText).join(', ')}]`,
+  );
   return `{\n${fields.join(',\n')},\n "values": [${rows.length ? `\n${rows.join(',\n')}\n ` : ''}]\n}\n`;
 }

@@ -32,14 +32,21 @@ export const SELF_ATTENTION = `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask
                     "masked": masked, "weights": weights, "head": output}`;
 
 // Zeroes the pruned heads' columns of concat before W_O (only written when heads are pruned).
-const pruneLines = (indent, pruned) => (pruned ? `
+const pruneLines = (indent, pruned) =>
+  pruned
+    ? `
 ${indent}d_v = concat.shape[-1] // len(W_Qs)
 ${indent}concat = concat.copy()
 ${indent}for h in pruned_heads:                # a pruned head's columns of concat are 0
 ${indent}    concat[:, h * d_v:(h + 1) * d_v] = 0.0
-${indent}stages["pruned"] = concat` : '');
+${indent}stages["pruned"] = concat`
+    : '';
 
-export const multiHeadAttention = (pruned) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${pruned ? ', pruned_heads=()' : ''}):
+export const multiHeadAttention = (
+  pruned,
+) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
+  pruned ? ', ' + 'pruned_heads=()' : ''
+}):
     """The lesson's multi_head_attention. Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
@@ -61,7 +68,11 @@ export const LAYER_NORM = `def layer_norm(x, eps=1e-6):
     std = x.std(axis=-1, keepdims=True)
     return (x - mean) / (std + eps)`;
 
-export const encoderLayer = (pruned) => `def transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask=None, scale=True${pruned ? ', pruned_heads=()' : ''}):
+export const encoderLayer = (
+  pruned,
+) => `def transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask=None, scale=True${
+  pruned ? ', ' + 'pruned_heads=()' : ''
+}):
     """The lesson's transformer_encoder_layer, every sub-layer's result kept by its stage name."""
     attn_out, stages = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, W_O, mask, scale${pruned ? ', pruned_heads' : ''})
     stages["residual1"] = X + attn_out
@@ -73,7 +84,8 @@ export const encoderLayer = (pruned) => `def transformer_encoder_layer(X, W_Qs, 
     stages["norm2"] = layer_norm(stages["residual2"])
     return stages["norm2"], stages`;
 
-export const decodeStep = (pruned) => `def decode_step(x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}):
+export const decodeStep = (pruned) =>
+  `def decode_step(x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}):
     """One decoding step with a KV cache: token t's key and value join the cache of each K/V
     head ([K, V] per K/V head), then its query reads every cached key (only the past: no mask)."""
     group = len(W_Qs) // len(W_Ks)
@@ -90,7 +102,8 @@ export const decodeStep = (pruned) => `def decode_step(x_t, W_Qs, W_Ks, W_Vs, W_
         scaled = scores / np.sqrt(K.shape[-1]) if scale else scores
         weights = softmax(scaled, axis=-1)
         head_outputs.append(weights @ V)                   # (1, d_v)
-        stages["heads"].append({"q": q, "scores": scores, "scaled": scaled, "weights": weights, "head": head_outputs[-1]})
+        stages["heads"].append({"q": q, "scores": scores, "scaled": scaled, "weights": weights, "head": ` +
+  `head_outputs[-1]})
     concat = np.concatenate(head_outputs, axis=-1)         # (1, h * d_v)
     stages["concat"] = concat
     if W_O is None:

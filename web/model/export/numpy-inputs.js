@@ -16,7 +16,10 @@ const pyRow = (values) => `[${Array.from(values, pyNumber).join(', ')}]`;
 export function pyArray(shape, values, { indent = '', vector = false } = {}) {
   const [rows, cols] = shape;
   if (vector) return `np.array(${pyRow(values)}, dtype=float)`;
-  const lines = Array.from({ length: rows }, (_, r) => `${indent}    ${pyRow(values.slice(r * cols, (r + 1) * cols))},`);
+  const lines = Array.from(
+    { length: rows },
+    (_, r) => `${indent}    ${pyRow(values.slice(r * cols, (r + 1) * cols))},`,
+  );
   // dtype=float: a matrix of whole numbers (a designed head's 0s and 1s) stays float64.
   return `np.array([\n${lines.join('\n')}\n${indent}], dtype=float).reshape(${rows}, ${cols})`;
 }
@@ -25,9 +28,13 @@ export function pyArray(shape, values, { indent = '', vector = false } = {}) {
 export function drawLines(s, structure) {
   const w = (shape) => `np.random.randn(${shape}) * ${pyNumber(s.weightScale)}`;
   const lines = [`np.random.seed(${s.seed})`];
-  if (s.skip > 0) lines.push(`np.random.randn(${s.skip})  # the ${s.skip} normals drawn before this example (not reseeded)`);
+  if (s.skip > 0)
+    lines.push(`np.random.randn(${s.skip})  # the ${s.skip} normals drawn before this example (not reseeded)`);
   if (structure === 'cross') {
-    lines.push('X_q = np.random.randn(T_q, d_model)        # the target sequence', 'X_kv = np.random.randn(T_kv, d_model)      # the source sequence');
+    lines.push(
+      'X_q = np.random.randn(T_q, d_model)        # the target sequence',
+      'X_kv = np.random.randn(T_kv, d_model)      # the source sequence',
+    );
   } else {
     lines.push('X = np.random.randn(T, d_model)            # token embeddings (not scaled)');
   }
@@ -68,7 +75,8 @@ function assign(name, m, opts) {
   return `${name} = ${pyArray(m.shape, m.values, opts)}`;
 }
 
-const list = (name, ms) => `${name} = [\n${ms.map((m) => `    ${pyArray(m.shape, m.values, { indent: '    ' })},`).join('\n')}\n]`;
+const list = (name, ms) =>
+  `${name} = [\n${ms.map((m) => `    ${pyArray(m.shape, m.values, { indent: '    ' })},`).join('\n')}\n]`;
 
 // The matrices of a trace without a seed, as np.array literals.
 export function literalLines(trace, structure) {
@@ -81,8 +89,12 @@ export function literalLines(trace, structure) {
   const vIds = structure === 'kv-cache' ? ['v_new'] : ['v'];
   const heads = Array.from({ length: c.numHeads }, (_, h) => operandOf(trace, qIds, 'W_Q', (st) => st.head === h));
   const kv = Array.from({ length: c.numKvHeads }, (_, g) => g);
-  const ks = kv.map((g) => operandOf(trace, kIds, 'W_K', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)));
-  const vs = kv.map((g) => operandOf(trace, vIds, 'W_V', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)));
+  const ks = kv.map((g) =>
+    operandOf(trace, kIds, 'W_K', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)),
+  );
+  const vs = kv.map((g) =>
+    operandOf(trace, vIds, 'W_V', (st) => st.kvHead === g || (st.kvHead == null && st.head === g)),
+  );
   if (structure === 'flash') {
     lines.push(assign('W_Q', heads[0]), assign('W_K', ks[0]), assign('W_V', vs[0]));
     return lines;
@@ -91,8 +103,14 @@ export function literalLines(trace, structure) {
   const hasWo = trace.stages.some((st) => st.id === 'output');
   lines.push(hasWo ? assign('W_O', operandOf(trace, ['output'], 'W_O')) : 'W_O = None  # no output projection');
   if (structure === 'encoder-layer') {
-    lines.push(assign('W1', operandOf(trace, ['ffn_pre'], 'W1')), `b1 = ${pyArray([1, c.dFF], operandOf(trace, ['ffn_pre'], 'b1').values, { vector: true })}`);
-    lines.push(assign('W2', operandOf(trace, ['ffn_out'], 'W2')), `b2 = ${pyArray([1, c.dModel], operandOf(trace, ['ffn_out'], 'b2').values, { vector: true })}`);
+    lines.push(
+      assign('W1', operandOf(trace, ['ffn_pre'], 'W1')),
+      `b1 = ${pyArray([1, c.dFF], operandOf(trace, ['ffn_pre'], 'b1').values, { vector: true })}`,
+    );
+    lines.push(
+      assign('W2', operandOf(trace, ['ffn_out'], 'W2')),
+      `b2 = ${pyArray([1, c.dModel], operandOf(trace, ['ffn_out'], 'b2').values, { vector: true })}`,
+    );
   }
   return lines;
 }

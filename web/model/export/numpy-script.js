@@ -36,7 +36,10 @@ function sizesOf(config, spec) {
 }
 
 function sizeLines(s, structure) {
-  const lines = structure === 'cross' ? [`T_q, T_kv, d_model = ${s.seqLen}, ${s.kvLen}, ${s.dModel}`] : [`T, d_model = ${s.seqLen}, ${s.dModel}`];
+  const lines =
+    structure === 'cross'
+      ? [`T_q, T_kv, d_model = ${s.seqLen}, ${s.kvLen}, ${s.dModel}`]
+      : [`T, d_model = ${s.seqLen}, ${s.dModel}`];
   if (structure !== 'flash') lines.push(`num_heads, num_kv_heads = ${s.numHeads}, ${s.numKvHeads}`);
   lines.push(`d_k, d_v = ${s.dK}, ${s.dV}`);
   if (structure === 'encoder-layer') lines.push(`d_ff = ${s.dFF}`);
@@ -46,7 +49,10 @@ function sizeLines(s, structure) {
 }
 
 function maskLine(s, structure) {
-  if (structure === 'cross') return s.validKeys === null || s.validKeys === undefined ? 'mask = None' : `mask = attention_mask(T_q, T_kv, valid_keys=${s.validKeys})  # keys from ${s.validKeys} on are padding`;
+  if (structure === 'cross')
+    return s.validKeys === null || s.validKeys === undefined
+      ? 'mask = None'
+      : `mask = attention_mask(T_q, T_kv, valid_keys=${s.validKeys})  # keys from ${s.validKeys} on are padding`;
   return s.causal ? 'mask = attention_mask(T, T, causal=True)' : 'mask = None';
 }
 
@@ -58,7 +64,8 @@ function flashPass(s, scale) {
     lines: [
       'Q, K, V = X @ W_Q, X @ W_K, X @ W_V',
       `output, tiles = flash_attention(Q, K, V, B_r, B_c, causal=${py(s.causal)}, ${scale})`,
-      `reference, _ = self_attention(X, X, W_Q, W_K, W_V, ${s.causal ? 'attention_mask(T, T, causal=True)' : 'None'}, ${scale})  # ordinary attention`,
+      `reference, _ = self_attention(X, X, W_Q, W_K, W_V, ` +
+        `${s.causal ? 'attention_mask(T, T, causal=True)' : 'None'}, ${scale})  # ordinary attention`,
     ],
   };
 }
@@ -73,7 +80,8 @@ function decodePass(s, scale, pruned) {
       `    out, stages = decode_step(X[t:t + 1], W_Qs, W_Ks, W_Vs, W_O, cache, ${scale}${pruneArg(s)})`,
       '    steps.append(stages)',
       '    outputs.append(out)',
-      `causal_reference, _ = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, W_O, attention_mask(T, T, causal=True), ${scale}${pruneArg(s)})`,
+      `causal_reference, _ = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, ` +
+        `W_O, attention_mask(T, T, causal=True), ${scale}${pruneArg(s)})`,
     ],
   };
 }
@@ -88,11 +96,21 @@ function passOf(s, structure) {
   if (structure === 'encoder-layer') {
     return {
       functions: [...common, fn.LAYER_NORM, fn.encoderLayer(pruned)],
-      lines: [maskLine(s, structure), `output, stages = transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask, ${scale}${pruneArg(s)})`],
+      lines: [
+        maskLine(s, structure),
+        `output, stages = transformer_encoder_layer(X, W_Qs, W_Ks, ` +
+          `W_Vs, W_O, W1, b1, W2, b2, mask, ${scale}${pruneArg(s)})`,
+      ],
     };
   }
   const xs = structure === 'cross' ? 'X_q, X_kv' : 'X, X';
-  return { functions: common, lines: [maskLine(s, structure), `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)})`] };
+  return {
+    functions: common,
+    lines: [
+      maskLine(s, structure),
+      `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)})`,
+    ],
+  };
 }
 
 const unknown = (id, structure) => new Error(`numpy script: no stage ${id} in a ${structure} pass`);
@@ -117,7 +135,21 @@ export function stageExpression(structure, { id, head, kvHead, step }) {
   const inputs = { x: 'X', x_q: 'X_q', x_kv: 'X_kv' };
   if (inputs[id]) return inputs[id];
   if (PER_HEAD.includes(id)) return `stages["heads"][${head}]["${id}"]`;
-  if (['concat', 'pruned', 'output', 'residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2'].includes(id)) return `stages["${id}"]`;
+  if (
+    [
+      'concat',
+      'pruned',
+      'output',
+      'residual1',
+      'norm1',
+      'ffn_pre',
+      'ffn_hidden',
+      'ffn_out',
+      'residual2',
+      'norm2',
+    ].includes(id)
+  )
+    return `stages["${id}"]`;
   throw unknown(id, structure);
 }
 
@@ -125,7 +157,8 @@ export function stageExpression(structure, { id, head, kvHead, step }) {
 export function stageName({ id, head, step }, structure) {
   const parts = [id];
   if (head !== null && head !== undefined) parts.push(`head ${head}`);
-  if (step !== null && step !== undefined) parts.push(structure === 'flash' ? `tile ${step}` : `decode step t = ${step}`);
+  if (step !== null && step !== undefined)
+    parts.push(structure === 'flash' ? `tile ${step}` : `decode step t = ${step}`);
   return parts.join(', ');
 }
 
@@ -133,7 +166,8 @@ function docstring(s, structure, stage, { title, preset, chapter, literal }) {
   const what = preset ? `the example "${preset}"` : 'a custom configuration';
   const how = literal
     ? 'Its matrices were given, not drawn: they are copied here from the trace.'
-    : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = randn, every weight randn * ${pyNumber(s.weightScale)}.`;
+    : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = ` +
+      `randn, every weight randn * ${pyNumber(s.weightScale)}.`;
   return [
     `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure)}.`,
     '',

@@ -19,8 +19,29 @@ const UNIT_GAP = 14;
 const LINE_GAP = 22;
 const MAX_LINE = 1240;
 
-const text = (x, y, s, size, fill, o = {}) => ({ t: 'text', x, y, text: String(s), size, fill, font: o.font ?? 'sans', anchor: o.anchor ?? 'start', weight: o.weight ?? 400, italic: Boolean(o.italic), rotate: o.rotate ?? 0 });
-const rect = (x, y, w, h, fill, o = {}) => ({ t: 'rect', x, y, w, h, fill, stroke: o.stroke ?? null, pattern: o.pattern ?? null });
+const text = (x, y, s, size, fill, o = {}) => ({
+  t: 'text',
+  x,
+  y,
+  text: String(s),
+  size,
+  fill,
+  font: o.font ?? 'sans',
+  anchor: o.anchor ?? 'start',
+  weight: o.weight ?? 400,
+  italic: Boolean(o.italic),
+  rotate: o.rotate ?? 0,
+});
+const rect = (x, y, w, h, fill, o = {}) => ({
+  t: 'rect',
+  x,
+  y,
+  w,
+  h,
+  fill,
+  stroke: o.stroke ?? null,
+  pattern: o.pattern ?? null,
+});
 const widest = (texts, size, font) => texts.reduce((m, s) => Math.max(m, textWidth(s, size, font)), 0);
 
 // The legend's colours, read from the CSS gradient the view data carries.
@@ -39,13 +60,32 @@ export function matrixMetrics(m) {
   const rowFont = m.rowAxisIsTokens ? 'sans' : 'mono';
   const rowLabelW = Math.min(96, Math.ceil(widest(m.rowLabels, FONT, rowFont) + 12));
   const rowBandW = m.rowBands ? ROW_BAND_W : 0;
-  const totalsW = m.totals ? Math.ceil(widest(m.totals.texts.map((t) => `\u03a3 = ${t}`), FONT, 'mono') + 14) : 0;
+  const totalsW = m.totals
+    ? Math.ceil(
+        widest(
+          m.totals.texts.map((t) => `\u03a3 = ${t}`),
+          FONT,
+          'mono',
+        ) + 14,
+      )
+    : 0;
   const bandsH = m.colBands ? BAND_H + GAP : 0;
   const gridW = 2 + GAP + rowBandW + rowLabelW + m.cols * (cellW + GAP) + totalsW;
   const gridH = 2 + GAP + bandsH + HEADER_H + GAP + m.rows * (CELL_H + GAP);
   const legendW = widest([m.legend.min, m.legend.max], 11, 'mono') * 2 + 100;
   const width = Math.ceil(Math.max(captionWidth(m), gridW, legendW));
-  return { cellW, rowLabelW, rowBandW, totalsW, bandsH, gridW, gridH, width, height: CAPTION_H + gridH + LEGEND_H, centre: CAPTION_H + gridH / 2 };
+  return {
+    cellW,
+    rowLabelW,
+    rowBandW,
+    totalsW,
+    bandsH,
+    gridW,
+    gridH,
+    width,
+    height: CAPTION_H + gridH + LEGEND_H,
+    centre: CAPTION_H + gridH / 2,
+  };
 }
 
 function caption(m, x, y, theme, out) {
@@ -59,15 +99,28 @@ function caption(m, x, y, theme, out) {
   for (const t of m.captionTokens) {
     const single = t.kind === 'dim' && t.parts.length === 1 ? t.parts[0].dim : null;
     const s = t.kind === 'dim' ? t.value : t.text;
-    out.push(text(cx, mid, s, 14, single ? dimColour(theme, single) : theme.fg, { font: 'mono', weight: t.kind === 'dim' ? 700 : 400 }));
+    out.push(
+      text(cx, mid, s, 14, single ? dimColour(theme, single) : theme.fg, {
+        font: 'mono',
+        weight: t.kind === 'dim' ? 700 : 400,
+      }),
+    );
     cx += textWidth(s, 14, 'mono');
   }
 }
 
 function cell(c, x, y, w, theme) {
   const mid = y + CELL_H / 2;
-  if (c.kind === 'neg-inf') return [rect(x, y, w, CELL_H, theme.maskB, { pattern: 'hatch' }), text(x + w / 2, mid, c.text, FONT, theme.maskInk, { font: 'mono', anchor: 'middle', italic: true })];
-  if (c.kind === 'masked-zero') return [rect(x, y, w, CELL_H, theme.zeroBg), text(x + w / 2, mid, c.text, FONT, theme.maskInk, { font: 'mono', anchor: 'middle' })];
+  if (c.kind === 'neg-inf')
+    return [
+      rect(x, y, w, CELL_H, theme.maskB, { pattern: 'hatch' }),
+      text(x + w / 2, mid, c.text, FONT, theme.maskInk, { font: 'mono', anchor: 'middle', italic: true }),
+    ];
+  if (c.kind === 'masked-zero')
+    return [
+      rect(x, y, w, CELL_H, theme.zeroBg),
+      text(x + w / 2, mid, c.text, FONT, theme.maskInk, { font: 'mono', anchor: 'middle' }),
+    ];
   return [rect(x, y, w, CELL_H, c.fill), text(x + w - 5, mid, c.text, FONT, c.ink, { font: 'mono', anchor: 'end' })];
 }
 
@@ -76,16 +129,32 @@ function colHeads(m, k, x0, y, theme, out) {
   const fit = Math.max(2, Math.floor((k.cellW - 6) / (FONT * 0.6)));
   m.colLabels.forEach((label, c) => {
     const x = x0 + c * (k.cellW + GAP) + k.cellW / 2;
-    out.push(text(x, y + HEADER_H / 2, m.colAxisIsTokens ? clip(label, fit) : label, FONT, m.colAxisIsTokens ? theme.fg : theme.muted, { font, anchor: 'middle', weight: 500 }));
+    out.push(
+      text(
+        x,
+        y + HEADER_H / 2,
+        m.colAxisIsTokens ? clip(label, fit) : label,
+        FONT,
+        m.colAxisIsTokens ? theme.fg : theme.muted,
+        { font, anchor: 'middle', weight: 500 },
+      ),
+    );
   });
-  if (m.totals) out.push(text(x0 + m.cols * (k.cellW + GAP) + 8, y + HEADER_H / 2, m.totals.label, FONT, theme.fg, { font: 'mono' }));
+  if (m.totals)
+    out.push(
+      text(x0 + m.cols * (k.cellW + GAP) + 8, y + HEADER_H / 2, m.totals.label, FONT, theme.fg, { font: 'mono' }),
+    );
 }
 
 function bands(m, k, x0, y0, theme, out) {
   for (const b of m.colBands ?? []) {
     const x = x0 + b.start * (k.cellW + GAP);
     const w = Math.min(b.span, m.cols - b.start) * (k.cellW + GAP) - GAP;
-    out.push(rect(x, y0, w, BAND_H, theme.panel), rect(x, y0, w, 4, theme.heads[b.colour]), text(x + w / 2, y0 + 11, b.label, 11, theme.fg, { anchor: 'middle', weight: 600 }));
+    out.push(
+      rect(x, y0, w, BAND_H, theme.panel),
+      rect(x, y0, w, 4, theme.heads[b.colour]),
+      text(x + w / 2, y0 + 11, b.label, 11, theme.fg, { anchor: 'middle', weight: 600 }),
+    );
   }
 }
 
@@ -93,7 +162,10 @@ function rowBands(m, k, x, rowsY, theme, out) {
   for (const b of m.rowBands ?? []) {
     const y = rowsY + b.start * (CELL_H + GAP);
     const h = Math.min(b.span, m.rows - b.start) * (CELL_H + GAP) - GAP;
-    out.push(rect(x, y, 4, h, theme.heads[b.colour]), text(x + 12, y + h / 2, b.label, 11, theme.fg, { anchor: 'middle', weight: 600, rotate: -90 }));
+    out.push(
+      rect(x, y, 4, h, theme.heads[b.colour]),
+      text(x + 12, y + h / 2, b.label, 11, theme.fg, { anchor: 'middle', weight: 600, rotate: -90 }),
+    );
   }
 }
 
@@ -110,11 +182,21 @@ function grid(m, k, x, y, theme, out) {
   const fit = Math.max(2, Math.floor((k.rowLabelW - 10) / (FONT * 0.6)));
   for (let r = 0; r < m.rows; r += 1) {
     const cy = rowsY + r * (CELL_H + GAP);
-    out.push(text(cellsX - 6, cy + CELL_H / 2, clip(m.rowLabels[r], fit), FONT, m.rowAxisIsTokens ? theme.fg : theme.muted, { font: rowFont, anchor: 'end', weight: 500 }));
-    for (let c = 0; c < m.cols; c += 1) out.push(...cell(m.cells[r * m.cols + c], cellsX + c * (k.cellW + GAP), cy, k.cellW, theme));
+    out.push(
+      text(cellsX - 6, cy + CELL_H / 2, clip(m.rowLabels[r], fit), FONT, m.rowAxisIsTokens ? theme.fg : theme.muted, {
+        font: rowFont,
+        anchor: 'end',
+        weight: 500,
+      }),
+    );
+    for (let c = 0; c < m.cols; c += 1)
+      out.push(...cell(m.cells[r * m.cols + c], cellsX + c * (k.cellW + GAP), cy, k.cellW, theme));
     if (m.totals) {
       const tx = cellsX + m.cols * (k.cellW + GAP);
-      out.push(rect(tx, cy, 1, CELL_H, theme.border), text(tx + 8, cy + CELL_H / 2, `\u03a3 = ${m.totals.texts[r]}`, FONT, theme.fg, { font: 'mono' }));
+      out.push(
+        rect(tx, cy, 1, CELL_H, theme.border),
+        text(tx + 8, cy + CELL_H / 2, `\u03a3 = ${m.totals.texts[r]}`, FONT, theme.fg, { font: 'mono' }),
+      );
     }
   }
 }
@@ -123,7 +205,15 @@ function legend(m, x, y, theme, out) {
   const mid = y + LEGEND_H / 2 + 2;
   const minW = textWidth(m.legend.min, 11, 'mono');
   out.push(text(x, mid, m.legend.min, 11, theme.muted, { font: 'mono' }));
-  out.push({ t: 'gradient', x: x + minW + 6, y: mid - 5, w: 80, h: 10, stops: rampStops(m.legend.gradient), stroke: theme.border });
+  out.push({
+    t: 'gradient',
+    x: x + minW + 6,
+    y: mid - 5,
+    w: 80,
+    h: 10,
+    stops: rampStops(m.legend.gradient),
+    stroke: theme.border,
+  });
   out.push(text(x + minW + 92, mid, m.legend.max, 11, theme.muted, { font: 'mono' }));
 }
 
@@ -176,11 +266,20 @@ function heading({ title, headLabel, head, equation }, theme, out) {
   out.push(text(PAD, PAD + 14, title, 22, theme.fg, { weight: 700 }));
   let right = PAD + textWidth(title, 22) * 1.05 + 14;
   if (headLabel) {
-    out.push(rect(right, PAD + 4, 5, 20, theme.heads[(head ?? 0) % 8]), text(right + 10, PAD + 14, headLabel, 15, theme.fg));
+    out.push(
+      rect(right, PAD + 4, 5, 20, theme.heads[(head ?? 0) % 8]),
+      text(right + 10, PAD + 14, headLabel, 15, theme.fg),
+    );
     right += textWidth(headLabel, 15) + 14;
   }
   const eq = equation ? `${equation.text}    ${equation.symbolic}` : '';
-  if (eq) out.push(text(PAD, PAD + 46, equation.text, 15, theme.fg, { font: 'mono' }), text(PAD + textWidth(`${equation.text}    `, 15, 'mono'), PAD + 46, equation.symbolic, 15, theme.muted, { font: 'mono' }));
+  if (eq)
+    out.push(
+      text(PAD, PAD + 46, equation.text, 15, theme.fg, { font: 'mono' }),
+      text(PAD + textWidth(`${equation.text}    `, 15, 'mono'), PAD + 46, equation.symbolic, 15, theme.muted, {
+        font: 'mono',
+      }),
+    );
   return { width: Math.max(right, PAD + textWidth(eq, 15, 'mono')), bottom: PAD + (eq ? 66 : 34) };
 }
 
@@ -188,7 +287,15 @@ function heading({ title, headLabel, head, equation }, theme, out) {
  * { title, headLabel, head, equation: { text, symbolic }, items: the stage view's figure,
  *   theme: 'light' | 'dark', footer } → { width, height, background, shapes, hatch }
  */
-export function figureScene({ title, headLabel = null, head = null, equation = null, items, theme: themeName = 'light', footer = '' }) {
+export function figureScene({
+  title,
+  headLabel = null,
+  head = null,
+  equation = null,
+  items,
+  theme: themeName = 'light',
+  footer = '',
+}) {
   const theme = THEMES[themeName] ?? THEMES.light;
   const shapes = [];
   const top = heading({ title, headLabel, head, equation }, theme, shapes);
@@ -199,7 +306,8 @@ export function figureScene({ title, headLabel = null, head = null, equation = n
     const height = Math.max(...line.map((u) => centre - u.centre + u.height));
     let x = PAD;
     for (const u of line) {
-      if (u.glyph) shapes.push(text(x + u.glyphW / 2, y + centre, u.glyph, 20, theme.muted, { font: 'serif', anchor: 'middle' }));
+      if (u.glyph)
+        shapes.push(text(x + u.glyphW / 2, y + centre, u.glyph, 20, theme.muted, { font: 'serif', anchor: 'middle' }));
       if (u.matrix) matrixBlock(u.matrix, u.k, x + u.glyphW, y + centre - u.k.centre, theme, shapes);
       x += u.width + UNIT_GAP;
     }
@@ -210,5 +318,11 @@ export function figureScene({ title, headLabel = null, head = null, equation = n
     shapes.push(text(PAD, y + 4, footer, 11, theme.muted));
     width = Math.max(width, PAD + textWidth(footer, 11));
   }
-  return { width: Math.ceil(width + PAD), height: Math.ceil(y + (footer ? 16 : 0) + PAD - LINE_GAP / 2), background: theme.bg, shapes, hatch: { a: theme.maskA, b: theme.maskB } };
+  return {
+    width: Math.ceil(width + PAD),
+    height: Math.ceil(y + (footer ? 16 : 0) + PAD - LINE_GAP / 2),
+    background: theme.bg,
+    shapes,
+    hatch: { a: theme.maskA, b: theme.maskB },
+  };
 }

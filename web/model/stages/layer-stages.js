@@ -8,9 +8,20 @@ const col = (c) => ({ cols: [c] });
 const cell = (r, c) => ({ cells: [[r, c]] });
 
 // The result's caption: the symbol the formula gives it.
-const SYMBOL = { residual1: 'R\u207d\u00b9\u207e', norm1: 'X\u207d\u00b9\u207e', ffn_pre: 'H', ffn_hidden: 'H\u207a', ffn_out: 'F', residual2: 'R\u207d\u00b2\u207e', norm2: 'X\u207d\u00b2\u207e' };
+const SYMBOL = {
+  residual1: 'R\u207d\u00b9\u207e',
+  norm1: 'X\u207d\u00b9\u207e',
+  ffn_pre: 'H',
+  ffn_hidden: 'H\u207a',
+  ffn_out: 'F',
+  residual2: 'R\u207d\u00b2\u207e',
+  norm2: 'X\u207d\u00b2\u207e',
+};
 
-const NORM_NOTE = 'Layer norm as the lesson writes it: (x \u2212 mean) / (std + \u03b5) over each row, with the population standard deviation and \u03b5 = 10\u207b\u2076, then \u03b3 = 1 and \u03b2 = 0. Most libraries divide by \u221a(variance + \u03b5) instead; the two differ only when the variance is near 0.';
+const NORM_NOTE =
+  'Layer norm as the lesson writes it: (x \u2212 mean) / (std + \u03b5) over each row, with the population ' +
+  'standard deviation and \u03b5 = 10\u207b\u2076, then \u03b3 = 1 and \u03b2 = 0. Most libraries divide ' +
+  'by \u221a(variance + \u03b5) instead; the two differ only when the variance is near 0.';
 
 function residual(id, part, title, sum, tex, what) {
   return {
@@ -38,12 +49,16 @@ function norm(id, part, title, input, output, what) {
     title,
     result: SYMBOL[id],
     figure: () => [{ glyph: 'norm' }, { operand: 0 }],
-    formula: () => `${output} = \\frac{${input} - \\mu}{\\sigma + \\varepsilon}, \\quad \\mu_t, \\sigma_t = \\text{mean, std of row } t`,
+    formula: () =>
+      `${output} = \\frac{${input} - \\mu}{\\sigma + \\varepsilon}, ` +
+      `\\quad \\mu_t, \\sigma_t = \\text{mean, std of row } t`,
     explanation: () => `${what} ${NORM_NOTE}`,
     explain: {
-      symbolic: (i, j) => `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - \\mu_{${i}}}{\\sigma_{${i}} + \\varepsilon}`,
+      symbolic: (i, j) =>
+        `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - \\mu_{${i}}}{\\sigma_{${i}} + \\varepsilon}`,
       filled: (e, { row: r, col: c }) =>
-        `\\mu_{${r}} = ${n(e.norm.mean)}, \\ \\sigma_{${r}} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} = \\dfrac{${n(e.input)} - ${f(e.norm.mean)}}{${n(e.norm.std)} + 10^{-6}} = ${n(e.value)}`,
+        `\\mu_{${r}} = ${n(e.norm.mean)}, \\ \\sigma_{${r}} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} ` +
+        `= \\dfrac{${n(e.input)} - ${f(e.norm.mean)}}{${n(e.norm.std)} + 10^{-6}} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
   };
@@ -60,20 +75,45 @@ function affine(id, title, input, weight, bias, output, what) {
     formula: () => `${output} = ${input}\\,${weight} + ${bias}`,
     explanation: () => what,
     explain: {
-      symbolic: (i, j) => `${output}_{${i},${j}} = \\sum_m {${input}}_{${i},m}\\,{${weight}}_{m,${j}} + {${bias}}_{${j}}`,
-      filled: (e, { row: r, col: c }) => `${output}_{${r},${c}} = ${productSum(e.terms)} + ${f(e.bias)} = ${n(e.sum)} + ${f(e.bias)} = ${n(e.value)}`,
+      symbolic: (i, j) =>
+        `${output}_{${i},${j}} = \\sum_m {${input}}_{${i},m}\\,{${weight}}_{m,${j}} + {${bias}}_{${j}}`,
+      filled: (e, { row: r, col: c }) =>
+        `${output}_{${r},${c}} = ${productSum(e.terms)} + ${f(e.bias)} = ${n(e.sum)} + ${f(e.bias)} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c), 2: cell(0, c) }),
   };
 }
 
 export const LAYER_STAGES = [
-  residual('residual1', 'norm1', 'Residual: X + attention', (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
+  residual(
+    'residual1',
+    'norm1',
+    'Residual: X + attention',
+    (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
     'R^{(1)} = X + \\text{MultiHead}(X)',
-    'The attention output is added to the layer\u2019s own input. This residual connection lets every token keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.'),
-  norm('norm1', 'norm1', 'Layer norm 1', 'R^{(1)}', 'X^{(1)}', 'Each token\u2019s row is rescaled to mean 0 and standard deviation 1, so the next sub-layer sees inputs of a steady size.'),
-  affine('ffn_pre', 'Feed-forward: expand', 'X^{(1)}', 'W_1', 'b_1', 'H',
-    'The feed-forward network starts by expanding every token from d_model to d_ff features (usually 4 \u00d7 d_model). It is position-wise: the same W\u2081 and b\u2081 for every token, and no token looks at another here.'),
+    'The attention output is added to the layer\u2019s own input. This residual connection lets every token ' +
+      'keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.',
+  ),
+  norm(
+    'norm1',
+    'norm1',
+    'Layer norm 1',
+    'R^{(1)}',
+    'X^{(1)}',
+    'Each token\u2019s row is rescaled to mean 0 and standard ' +
+      'deviation 1, so the next sub-layer sees inputs of a steady size.',
+  ),
+  affine(
+    'ffn_pre',
+    'Feed-forward: expand',
+    'X^{(1)}',
+    'W_1',
+    'b_1',
+    'H',
+    'The feed-forward network starts by expanding every token from d_model to ' +
+      'd_ff features (usually 4 \u00d7 d_model). It is position-wise: the same ' +
+      'W\u2081 and b\u2081 for every token, and no token looks at another here.',
+  ),
   {
     id: 'ffn_hidden',
     group: 'layer',
@@ -82,7 +122,9 @@ export const LAYER_STAGES = [
     result: SYMBOL.ffn_hidden,
     figure: () => [{ glyph: 'ReLU' }, { operand: 0 }],
     formula: () => 'H^{+} = \\max(0, H)',
-    explanation: () => 'Negative entries become exactly 0, positive ones pass unchanged. This non-linearity is what lets the two linear layers compute more than one linear map could.',
+    explanation: () =>
+      'Negative entries become exactly 0, positive ones pass unchanged. This non-linearity ' +
+      'is what lets the two linear layers compute more than one linear map could.',
     explain: {
       symbolic: (i, j) => `H^{+}_{${i},${j}} = \\max(0, H_{${i},${j}})`,
       filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
@@ -90,10 +132,30 @@ export const LAYER_STAGES = [
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
     view: { sequential: true },
   },
-  affine('ffn_out', 'Feed-forward: contract', 'H^{+}', 'W_2', 'b_2', 'F',
-    'The second layer maps the d_ff features back to d_model, again the same for every token.'),
-  residual('residual2', 'norm2', 'Residual: X\u207d\u00b9\u207e + feed-forward', (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
+  affine(
+    'ffn_out',
+    'Feed-forward: contract',
+    'H^{+}',
+    'W_2',
+    'b_2',
+    'F',
+    'The second layer maps the d_ff features back to d_model, again the same for every token.',
+  ),
+  residual(
+    'residual2',
+    'norm2',
+    'Residual: X\u207d\u00b9\u207e + feed-forward',
+    (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
     'R^{(2)} = X^{(1)} + F',
-    'The feed-forward output is added to its own input, the normalised X\u207d\u00b9\u207e: the second residual connection.'),
-  norm('norm2', 'norm2', 'Layer norm 2: the layer\u2019s output', 'R^{(2)}', 'X^{(2)}', 'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.'),
+    'The feed-forward output is added to its own input, the ' +
+      'normalised X\u207d\u00b9\u207e: the second residual connection.',
+  ),
+  norm(
+    'norm2',
+    'norm2',
+    'Layer norm 2: the layer\u2019s output',
+    'R^{(2)}',
+    'X^{(2)}',
+    'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.',
+  ),
 ];
