@@ -1,7 +1,15 @@
 // The stepper's state changes as functions of (engine, catalog, state) that return a patch for
 // the store. They hold no DOM and no math: the engine computes, the model shapes, these decide.
 
-import { buildSteps, filterSteps, findStepIndex, clampStep, currentHead, moveInTime, timeline } from '../model/navigation.js';
+import {
+  buildSteps,
+  filterSteps,
+  findStepIndex,
+  clampStep,
+  currentHead,
+  moveInTime,
+  timeline,
+} from '../model/navigation.js';
 import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calculator.js';
 import { stageById } from '../model/stage-table.js';
 import { validateForm } from '../model/validate.js';
@@ -21,7 +29,16 @@ export function runForm(engine, catalog, form, stages = null) {
   try {
     const trace = engine.run(checked.spec);
     const steps = filterSteps(buildSteps(trace), stages);
-    return { form, errors: {}, engineError: null, trace, steps, tokens: tokenAxes(checked.tokens, checked.keyTokens), spec: checked.spec, preset: checked.preset };
+    return {
+      form,
+      errors: {},
+      engineError: null,
+      trace,
+      steps,
+      tokens: tokenAxes(checked.tokens, checked.keyTokens),
+      spec: checked.spec,
+      preset: checked.preset,
+    };
   } catch (error) {
     return { form, errors: {}, engineError: error.message };
   }
@@ -32,7 +49,13 @@ export function explainCell(engine, s, selection) {
   const step = s.steps[s.step];
   if (!selection || !step || !stageById(step.id)?.explain) return NO_SELECTION;
   try {
-    const explained = engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: selection.row, col: selection.col });
+    const explained = engine.explain(s.spec, {
+      stage: step.id,
+      head: step.head,
+      step: step.step,
+      row: selection.row,
+      col: selection.col,
+    });
     return { selection, explained, explainError: null };
   } catch (error) {
     return { selection: null, explained: null, explainError: error.message };
@@ -96,7 +119,8 @@ export function selectCell(engine, s, { row, col }) {
  * messages over the chapter's first example.
  */
 export function applyWanted(engine, catalog, s, wanted, stages) {
-  const result = JSON.stringify(wanted.form) === JSON.stringify(s.form) ? {} : runForm(engine, catalog, wanted.form, stages);
+  const result =
+    JSON.stringify(wanted.form) === JSON.stringify(s.form) ? {} : runForm(engine, catalog, wanted.form, stages);
   const steps = result.steps ?? s.steps;
   if (!steps.length) {
     const fallback = runForm(engine, catalog, presetForm(catalog, null, wanted.form.chapter), stages);
@@ -106,7 +130,13 @@ export function applyWanted(engine, catalog, s, wanted, stages) {
   const step = findStepIndex(steps, wanted.stage, wanted.head, time);
   const head = currentHead(steps, step, wanted.head);
   const next = { ...s, ...result, step, head, showContributions: Boolean(wanted.showContributions) };
-  return { ...result, step, head, showContributions: next.showContributions, ...explainCell(engine, next, wanted.selection) };
+  return {
+    ...result,
+    step,
+    head,
+    showContributions: next.showContributions,
+    ...explainCell(engine, next, wanted.selection),
+  };
 }
 
 /** The KV-cache calculator's table for its inputs: every size asked of engine.kvCacheBytes. */
@@ -114,7 +144,12 @@ export function sizeTable(engine, catalog, calc, config) {
   const sized = calculatorRows(catalog, calc, config).map((row) => {
     const q = sizeQueries(row, calc);
     try {
-      return { row, perToken: engine.kvCacheBytes(q.perToken), total: engine.kvCacheBytes(q.total), mha: engine.kvCacheBytes(q.mha) };
+      return {
+        row,
+        perToken: engine.kvCacheBytes(q.perToken),
+        total: engine.kvCacheBytes(q.total),
+        mha: engine.kvCacheBytes(q.mha),
+      };
     } catch (error) {
       return { row, error: error.message };
     }

@@ -20,7 +20,14 @@ const inElement = (node) => typeof ShadowRoot !== 'undefined' && node.getRootNod
 // same attributes from its query string.
 function linkTo(s, catalog, attrs, where, within) {
   if (inElement(within)) return `${assetUrl('embed.html')}?${embedQuery(attrs)}`;
-  const hash = hashFromState(catalog, { form: s.form, stage: where.stage, head: where.head, time: where.step, selection: s.selection, showContributions: s.showContributions });
+  const hash = hashFromState(catalog, {
+    form: s.form,
+    stage: where.stage,
+    head: where.head,
+    time: where.step,
+    selection: s.selection,
+    showContributions: s.showContributions,
+  });
   return `${window.location.href.split('#')[0]}${hash}`;
 }
 
@@ -32,7 +39,11 @@ async function save(format, ctx, within) {
 
 export function exportMenuData(s, view, catalog, within) {
   const step = s.steps[s.step];
-  const where = { stage: step.id, head: step.head === null ? null : currentHead(s.steps, s.step, s.head), step: step.step };
+  const where = {
+    stage: step.id,
+    head: step.head === null ? null : currentHead(s.steps, s.step, s.head),
+    step: step.step,
+  };
   let attrs = null;
   const attributes = () => (attrs ??= elementAttributes(catalog, s.form, where));
   const ctx = {

@@ -6,9 +6,20 @@
 import { el } from '../views/dom.js';
 
 const HINT = [
-  'Step with ', ['kbd', '\u2190'], ' ', ['kbd', '\u2192'], ', jump with ', ['kbd', 'Home'], ' ', ['kbd', 'End'],
-  '; in the KV-cache and FlashAttention chapters ', ['kbd', '\u2191'], ' ', ['kbd', '\u2193'],
-  ' move one decode step or tile. Click a number in the result (or focus it and press ', ['kbd', 'Enter'],
+  'Step with ',
+  ['kbd', '\u2190'],
+  ' ',
+  ['kbd', '\u2192'],
+  ', jump with ',
+  ['kbd', 'Home'],
+  ' ',
+  ['kbd', 'End'],
+  '; in the KV-cache and FlashAttention chapters ',
+  ['kbd', '\u2191'],
+  ' ',
+  ['kbd', '\u2193'],
+  ' move one decode step or tile. Click a number in the result (or focus it and press ',
+  ['kbd', 'Enter'],
   ') to see how it was computed; hover or focus any cell for its full precision.',
 ];
 
@@ -60,8 +71,17 @@ function buildStage(parts, controls) {
   parts.formula.setAttribute('role', 'group');
   parts.formula.setAttribute('aria-label', 'Formula');
   main.append(heading, parts.shapeEq, parts.formula);
-  for (const [key, id, className] of [['explanation', 'explanation'], ['quiz', 'quiz', 'quiz-area'], ['figure', 'figure', 'figure-area'], ['explain', 'explain'],
-    ['sumToggle', 'sum-toggle'], ['sumFigure', 'sum-figure'], ['overview', 'overview'], ['pruning', 'pruning'], ['calculator', 'calculator']]) {
+  for (const [key, id, className] of [
+    ['explanation', 'explanation'],
+    ['quiz', 'quiz', 'quiz-area'],
+    ['figure', 'figure', 'figure-area'],
+    ['explain', 'explain'],
+    ['sumToggle', 'sum-toggle'],
+    ['sumFigure', 'sum-figure'],
+    ['overview', 'overview'],
+    ['pruning', 'pruning'],
+    ['calculator', 'calculator'],
+  ]) {
     parts[key] = part('div', id, className);
     main.append(parts[key]);
   }

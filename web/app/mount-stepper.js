@@ -11,7 +11,15 @@ import * as quiz from './quiz-actions.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
-import { currentHead, findStepIndex, stageListView, progressView, headPickerView, timeView, timeline } from '../model/navigation.js';
+import {
+  currentHead,
+  findStepIndex,
+  stageListView,
+  progressView,
+  headPickerView,
+  timeView,
+  timeline,
+} from '../model/navigation.js';
 import { DEFAULT_CALCULATOR } from '../model/kv-calculator.js';
 import { pruningView } from '../model/pruning.js';
 import { stageById } from '../model/stage-table.js';
@@ -44,7 +52,12 @@ import { exportMenuData } from './export-data.js';
 import { createQuiz } from '../views/quiz.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
-const STEP_KEYS = { ArrowLeft: (s) => s.step - 1, ArrowRight: (s) => s.step + 1, Home: () => 0, End: (s) => s.steps.length - 1 };
+const STEP_KEYS = {
+  ArrowLeft: (s) => s.step - 1,
+  ArrowRight: (s) => s.step + 1,
+  Home: () => 0,
+  End: (s) => s.steps.length - 1,
+};
 const TIME_KEYS = { ArrowUp: -1, ArrowDown: 1 }; // earlier and later decode steps (or tiles)
 const noView = { update() {}, destroy() {} };
 
@@ -56,7 +69,11 @@ function createViews(parts, katex, on) {
     stepper: optional(parts.stepper, (p) => createStepBar(p, { onPrev: on.prev, onNext: on.next })),
     headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
     stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
-    chapterPanel: createChapterPanel(parts.chapterPanel, { onPickHead: on.pickHead, onLoadModel: on.loadModel, onPickTile: on.pickTime }),
+    chapterPanel: createChapterPanel(parts.chapterPanel, {
+      onPickHead: on.pickHead,
+      onLoadModel: on.loadModel,
+      onPickTile: on.pickTime,
+    }),
     timeSlider: createTimeSlider(parts.timeSlider, { onChange: on.slideTime }),
     calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
@@ -105,10 +122,24 @@ function createPanelFigures(engine, catalog) {
 function renderChapter(parts, views, catalog, s, head, figures) {
   const chapter = chapterById(s.form.chapter);
   const config = s.trace.config;
-  views.chapterPicker.update({ chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })) });
+  views.chapterPicker.update({
+    chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })),
+  });
   setText(parts.chapterLead, chapter.lead);
   const step = s.steps[s.step];
-  views.chapterPanel.update(panelView({ chapterId: chapter.id, config, tokens: s.tokens, head, stageId: step.id, models: catalog.models, loadedModel: s.loadedModel, steps: s.steps, index: s.step }));
+  views.chapterPanel.update(
+    panelView({
+      chapterId: chapter.id,
+      config,
+      tokens: s.tokens,
+      head,
+      stageId: step.id,
+      models: catalog.models,
+      loadedModel: s.loadedModel,
+      steps: s.steps,
+      index: s.step,
+    }),
+  );
   views.timeSlider.update(timeView(s.steps, s.step, config, s.tokens));
   views.calculator.update(chapter.panel === 'decode' ? figures.calculator(s) : null);
   const entry = stageById(step.id);
@@ -118,7 +149,16 @@ function renderChapter(parts, views, catalog, s, head, figures) {
 function renderStage(parts, views, catalog, marker, s, figures) {
   const config = s.trace.config;
   const head = currentHead(s.steps, s.step, s.head);
-  const ctx = { trace: s.trace, tokens: s.tokens, theme: s.theme, selection: s.selection, explained: s.explained, showContributions: s.showContributions, preset: s.preset, models: catalog.models };
+  const ctx = {
+    trace: s.trace,
+    tokens: s.tokens,
+    theme: s.theme,
+    selection: s.selection,
+    explained: s.explained,
+    showContributions: s.showContributions,
+    preset: s.preset,
+    models: catalog.models,
+  };
   const view = stageView(s.steps, s.step, ctx);
   renderHeading(parts, marker, view, s.form.chapter);
   renderChapter(parts, views, catalog, s, head, figures);
@@ -131,11 +171,24 @@ function renderStage(parts, views, catalog, marker, s, figures) {
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
   views.sumFigure.update({ items: view.sumFigure ?? [] });
-  afterPaint(views.overview, () => views.overview.update(view.overview?.() ?? null)); // below the figure: drawn after it
+  // below the figure: drawn after it
+  afterPaint(views.overview, () => views.overview.update(view.overview?.() ?? null));
   views.exportMenu.update(exportMenuData(s, view, catalog, parts.exportMenu));
   const step = s.steps[s.step];
   const label = view.figure.find((i) => i.result)?.data.label ?? step.id;
-  views.explain.update(s.explained ? explainView(s.explained, { stageId: step.id, head: step.head, row: s.selection.row, col: s.selection.col, config, keyTokens: config.kind === 'cross' ? s.tokens.T_kv : s.tokens.T, label }) : null);
+  views.explain.update(
+    s.explained
+      ? explainView(s.explained, {
+          stageId: step.id,
+          head: step.head,
+          row: s.selection.row,
+          col: s.selection.col,
+          config,
+          keyTokens: config.kind === 'cross' ? s.tokens.T_kv : s.tokens.T,
+          label,
+        })
+      : null,
+  );
 }
 
 function renderControls(views, catalog, s) {
@@ -145,7 +198,15 @@ function renderControls(views, catalog, s) {
     tokens: { symbol: chapter.kind === 'cross' ? 'T_q' : 'T', n: splitTokens(s.form.tokens).length },
     keyTokens: { symbol: 'T_kv', n: splitTokens(s.form.keyTokens).length },
   };
-  views.controls.update({ chapter: chapter.id, fields: fieldsOf(chapter), presets: presetsOf(catalog, chapter.id), form: s.form, errors: s.errors, engineError: s.engineError, counts });
+  views.controls.update({
+    chapter: chapter.id,
+    fields: fieldsOf(chapter),
+    presets: presetsOf(catalog, chapter.id),
+    form: s.form,
+    errors: s.errors,
+    engineError: s.engineError,
+    counts,
+  });
 }
 
 // Quiz mode: the card for this step, and the result hidden while its questions are open.
@@ -161,15 +222,48 @@ function statusText(s) {
   return '';
 }
 
-export function mountStepper(root, { engine, catalog, katex, controls = 'full', stages = null, theme = 'light', marker = null, keyTarget = root, onChange = () => {} }) {
+export function mountStepper(
+  root,
+  {
+    engine,
+    catalog,
+    katex,
+    controls = 'full',
+    stages = null,
+    theme = 'light',
+    marker = null,
+    keyTarget = root,
+    onChange = () => {},
+  },
+) {
   const parts = buildLayout(root, { controls });
-  const store = createStore({ form: null, errors: {}, engineError: null, trace: null, steps: [], tokens: {}, spec: null, preset: null, loadedModel: null, calc: DEFAULT_CALCULATOR, step: 0, head: 0, selection: null, explained: null, explainError: null, showContributions: false, theme });
+  const store = createStore({
+    form: null,
+    errors: {},
+    engineError: null,
+    trace: null,
+    steps: [],
+    tokens: {},
+    spec: null,
+    preset: null,
+    loadedModel: null,
+    calc: DEFAULT_CALCULATOR,
+    step: 0,
+    head: 0,
+    selection: null,
+    explained: null,
+    explainError: null,
+    showContributions: false,
+    theme,
+  });
   const figures = createPanelFigures(engine, catalog);
   const set = (patch) => store.set(patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
-    pickChapter: (id) => set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
-    edit: (field, value) => set({ ...act.editField(engine, catalog, store.get(), field, value, stages), loadedModel: null }),
+    pickChapter: (id) =>
+      set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
+    edit: (field, value) =>
+      set({ ...act.editField(engine, catalog, store.get(), field, value, stages), loadedModel: null }),
     loadModel: (id) => {
       const model = catalog.models.find((m) => m.id === id);
       const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
@@ -216,7 +310,12 @@ export function mountStepper(root, { engine, catalog, katex, controls = 'full', 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
   return {
-    update: (wanted) => set({ ...act.applyWanted(engine, catalog, store.get(), wanted, stages), loadedModel: null, ...quiz.quizFromWanted(store.get(), wanted) }),
+    update: (wanted) =>
+      set({
+        ...act.applyWanted(engine, catalog, store.get(), wanted, stages),
+        loadedModel: null,
+        ...quiz.quizFromWanted(store.get(), wanted),
+      }),
     next: () => goToIndex(store.get().step + 1),
     prev: () => goToIndex(store.get().step - 1),
     goTo(id, head = store.get().head, time = null) {

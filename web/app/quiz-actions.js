@@ -43,7 +43,9 @@ function factsFor(engine, s, question) {
   if (question.kind !== 'divisor') return {};
   const step = s.steps[s.step];
   try {
-    return { divisor: engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor };
+    return {
+      divisor: engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor,
+    };
   } catch {
     return {}; // then only the root form (√4) is recognised
   }
@@ -62,7 +64,9 @@ export function answerQuiz(engine, s, text) {
   const answers = { ...record.answers, [question.id]: { tries: before.tries + 1, right: verdict.status === 'right' } };
   const { score } = quizOf(s);
   const first = before.tries === 0;
-  const scored = first ? { answered: score.answered + 1, rightFirst: score.rightFirst + (verdict.status === 'right' ? 1 : 0) } : score;
+  const scored = first
+    ? { answered: score.answered + 1, rightFirst: score.rightFirst + (verdict.status === 'right' ? 1 : 0) }
+    : score;
   const next = quizCard(questions, { ...record, answers }, s.step);
   return withRecord(s, { ...record, answers, last: feedbackAfter(verdict, next) }, scored);
 }
@@ -71,7 +75,11 @@ export function answerQuiz(engine, s, text) {
 export function revealQuiz(s) {
   const record = recordAt(s);
   if (record.shown) return {};
-  return withRecord(s, { ...record, shown: true, last: { status: 'shown', text: 'The answers are listed above, and the result is shown.' } });
+  return withRecord(s, {
+    ...record,
+    shown: true,
+    last: { status: 'shown', text: 'The answers are listed above, and the result is shown.' },
+  });
 }
 
 /**

@@ -14,7 +14,18 @@ import { quoted } from './quote.js';
 export const CONTROLS = ['none', 'compact', 'full'];
 export const THEMES = ['light', 'dark', 'auto'];
 
-export const ATTRIBUTES = ['chapter', 'preset', ...FIELDS.map((f) => f.attribute), 'stage', 'head', 'step', 'stages', 'controls', 'theme', 'quiz'];
+export const ATTRIBUTES = [
+  'chapter',
+  'preset',
+  ...FIELDS.map((f) => f.attribute),
+  'stage',
+  'head',
+  'step',
+  'stages',
+  'controls',
+  'theme',
+  'quiz',
+];
 
 const oneOf = (list) => list.map(quoted).join(', ');
 const attributeOf = (field) => FIELDS.find((f) => f.field === field)?.attribute ?? field;
@@ -29,7 +40,13 @@ function readChoice(get, name, list, fallback, errors) {
 
 // The chapter and preset attributes → the form they start from.
 function startForm(catalog, get, errors) {
-  const chapterId = readChoice(get, 'chapter', CHAPTERS.map((c) => c.id), null, errors);
+  const chapterId = readChoice(
+    get,
+    'chapter',
+    CHAPTERS.map((c) => c.id),
+    null,
+    errors,
+  );
   const name = get('preset')?.trim() ?? null;
   const preset = name === null ? null : presetById(catalog, name);
   if (name !== null && !preset) {
@@ -54,7 +71,8 @@ function readForm(catalog, get, errors) {
     const value = readAttributeValue(f, v);
     if (value !== form[f.field]) form = changeField(catalog, form, f.field, value);
   }
-  for (const [field, message] of Object.entries(validateForm(catalog, form).errors)) errors.push(`${attributeOf(field)}: ${message}`);
+  for (const [field, message] of Object.entries(validateForm(catalog, form).errors))
+    errors.push(`${attributeOf(field)}: ${message}`);
   return form;
 }
 
@@ -63,9 +81,16 @@ const stageList = () => STAGES.map((s) => s.id).join(', ');
 function readStages(get, errors) {
   const v = get('stages');
   if (v === null || v.trim() === '') return null;
-  const ids = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = ids.filter((id) => !stageById(id));
-  if (unknown.length) errors.push(`stages: ${unknown.map(quoted).join(', ')} ${unknown.length > 1 ? 'are not stages' : 'is not a stage'}; the stages are ${stageList()}.`);
+  if (unknown.length)
+    errors.push(
+      `stages: ${unknown.map(quoted).join(', ')} ` +
+        `${unknown.length > 1 ? 'are not stages' : 'is not a stage'}; the stages are ${stageList()}.`,
+    );
   return ids.filter((id) => stageById(id));
 }
 
@@ -80,7 +105,8 @@ function readWhole(get, name, fallback, what, errors) {
 
 function readStage(get, errors) {
   const stage = get('stage');
-  if (stage !== null && !stageById(stage.trim())) errors.push(`stage: ${quoted(stage)} is not a stage; the stages are ${stageList()}.`);
+  if (stage !== null && !stageById(stage.trim()))
+    errors.push(`stage: ${quoted(stage)} is not a stage; the stages are ${stageList()}.`);
   return {
     stage: stageById(stage?.trim()) ? stage.trim() : null,
     head: readWhole(get, 'head', 0, 'heads count from 0', errors),
@@ -107,6 +133,18 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
     theme: readChoice(get, 'theme', THEMES, theme, errors),
   };
   const heads = headCount(form); // flash: one head; designed: the engine's four, not checked here
-  if (!errors.length && heads !== null && head >= heads) errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
-  return { ...result, wanted: { form, stage: stage ?? stages?.[0] ?? null, head, time, selection: null, showContributions: false, quiz: readQuiz(get) } };
+  if (!errors.length && heads !== null && head >= heads)
+    errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
+  return {
+    ...result,
+    wanted: {
+      form,
+      stage: stage ?? stages?.[0] ?? null,
+      head,
+      time,
+      selection: null,
+      showContributions: false,
+      quiz: readQuiz(get),
+    },
+  };
 }

@@ -61,7 +61,8 @@ export function headCount(form) {
 
 export function changeField(catalog, form, field, value) {
   if (field === 'chapter') return presetForm(catalog, null, value);
-  if (field === 'preset') return value === 'custom' ? { ...withoutNotes(form), preset: 'custom' } : presetForm(catalog, value, form.chapter);
+  if (field === 'preset')
+    return value === 'custom' ? { ...withoutNotes(form), preset: 'custom' } : presetForm(catalog, value, form.chapter);
   if (!fieldById(field)) throw new Error(`form: no field ${field}`);
   const next = { ...withoutNotes(form), [field]: value };
   const preset = presetById(catalog, form.preset);
@@ -87,4 +88,3 @@ export function modelForm(catalog, model) {
     outputProjection: true,
   };
 }
-

@@ -21,7 +21,8 @@ function readParams(hash, notes) {
   const first = new Map();
   const repeated = new Set();
   for (const [key, value] of new URLSearchParams(String(hash ?? '').replace(/^#/, ''))) {
-    if (!KEYS.includes(key)) notes.push(`${quoted(key)}: not a key of this page's links; ignored (the keys are ${KEYS.join(', ')}).`);
+    if (!KEYS.includes(key))
+      notes.push(`${quoted(key)}: not a key of this page's links; ignored (the keys are ${KEYS.join(', ')}).`);
     else if (!first.has(key)) first.set(key, value);
     else if (!repeated.has(key)) {
       repeated.add(key);
@@ -37,15 +38,22 @@ function chapterOf(params, preset, notes) {
   const asked = chapterById(name);
   if (asked) return asked.id;
   const shown = preset ? preset.chapter : DEFAULT_CHAPTER;
-  if (name !== null) notes.push(`chapter: ${quoted(name)} is not one of ${CHAPTERS.map((c) => c.id).join(', ')}; chapter ${shown} is shown.`);
+  if (name !== null)
+    notes.push(
+      `chapter: ${quoted(name)} is not one of ${CHAPTERS.map((c) => c.id).join(', ')}; chapter ${shown} is shown.`,
+    );
   return shown;
 }
 
 function presetOf(catalog, params, chapterId, notes) {
   const name = params.get('preset');
   const asked = presetById(catalog, name);
-  if (name !== null && !asked) notes.push(`preset: ${quoted(name)} is not one of the examples (${catalog.presets.map((p) => p.id).join(', ')}); ignored.`);
-  if (asked && asked.chapter !== chapterId) notes.push(`preset: ${asked.id} belongs to chapter ${asked.chapter}, not ${chapterId}; ignored.`);
+  if (name !== null && !asked)
+    notes.push(
+      `preset: ${quoted(name)} is not one of the examples (${catalog.presets.map((p) => p.id).join(', ')}); ignored.`,
+    );
+  if (asked && asked.chapter !== chapterId)
+    notes.push(`preset: ${asked.id} belongs to chapter ${asked.chapter}, not ${chapterId}; ignored.`);
   return asked && asked.chapter === chapterId ? asked : null;
 }
 
@@ -54,9 +62,12 @@ function readField(f, params, own, preset, chapterId, notes) {
   const raw = params.get(f.hash);
   if (!own.has(f.field)) return void notes.push(`${f.hash}: not a setting of chapter ${chapterId}; ignored.`);
   if (preset && !TOKEN_FIELDS.includes(f.field)) {
-    return void notes.push(`${f.hash}: ignored beside preset=${preset.id}, whose settings are fixed (leave out preset= to set them).`);
+    return void notes.push(
+      `${f.hash}: ignored beside preset=${preset.id}, whose settings are fixed (leave out preset= to set them).`,
+    );
   }
-  if (f.type === 'flag' && !SWITCH_TEXTS.includes(raw)) notes.push(`${f.hash}: ${quoted(raw)} is not 1 or 0; read as 0.`);
+  if (f.type === 'flag' && !SWITCH_TEXTS.includes(raw))
+    notes.push(`${f.hash}: ${quoted(raw)} is not 1 or 0; read as 0.`);
   return readHashValue(f, raw);
 }
 
@@ -64,7 +75,8 @@ function readForm(catalog, params, notes) {
   const chapterId = chapterOf(params, presetById(catalog, params.get('preset')), notes);
   const preset = presetOf(catalog, params, chapterId, notes);
   const own = new Set(fieldsOf(chapterById(chapterId)).map((f) => f.field));
-  const custom = !preset && FIELDS.some((f) => own.has(f.field) && !TOKEN_FIELDS.includes(f.field) && params.has(f.hash));
+  const custom =
+    !preset && FIELDS.some((f) => own.has(f.field) && !TOKEN_FIELDS.includes(f.field) && params.has(f.hash));
   const form = presetForm(catalog, preset?.id, chapterId);
   if (custom) form.preset = 'custom';
   for (const f of FIELDS.filter((x) => params.has(x.hash))) {
@@ -72,7 +84,8 @@ function readForm(catalog, params, notes) {
     if (value !== undefined) form[f.field] = value;
   }
   const counts = (p) => [p.tokens.length, (p.keyTokens ?? []).length].join();
-  if (preset && counts(preset) !== counts({ tokens: splitTokens(form.tokens), keyTokens: splitTokens(form.keyTokens) })) form.preset = 'custom';
+  if (preset && counts(preset) !== counts({ tokens: splitTokens(form.tokens), keyTokens: splitTokens(form.keyTokens) }))
+    form.preset = 'custom';
   return form;
 }
 
@@ -95,7 +108,10 @@ function readHead(params, form, notes) {
 function readStage(params, notes) {
   const stage = params.get('stage');
   if (stage === null || stageById(stage)) return stage;
-  notes.push(`stage: ${quoted(stage)} is not a stage id (x, q, k, v, scores, scaled, weights, \u2026); the first stage is shown.`);
+  notes.push(
+    `stage: ${quoted(stage)} is not a stage id (x, q, k, v, ` +
+      `scores, scaled, weights, \u2026); the first stage is shown.`,
+  );
   return null;
 }
 
@@ -112,7 +128,8 @@ function readSwitch(params, key, notes) {
   return text === '1';
 }
 
-const capped = (notes) => (notes.length <= MAX_NOTES ? notes : [...notes.slice(0, MAX_NOTES), `\u2026 and ${notes.length - MAX_NOTES} more.`]);
+const capped = (notes) =>
+  notes.length <= MAX_NOTES ? notes : [...notes.slice(0, MAX_NOTES), `\u2026 and ${notes.length - MAX_NOTES} more.`];
 
 // → { form, stage, head, time, selection, showContributions, quiz }; time: the decode step or tile.
 // form.linkNotes: what the link held that could not be used, when anything (see readParams).

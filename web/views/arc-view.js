@@ -68,7 +68,9 @@ function relabel(texts, labels) {
 }
 
 function ariaLabel(data) {
-  return `Arcs from each query token (left) to each key token (right); line strength is the attention weight${data.head !== null ? ` of head ${data.head}` : ''}.`;
+  return `Arcs from each query token (left) to each key token (right); line strength is the attention weight${
+    data.head !== null ? ` ` + `of head ${data.head}` : ''
+  }.`;
 }
 
 // The drawing for a size: { box, paths, rowTexts, colTexts }.

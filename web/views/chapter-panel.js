@@ -14,7 +14,15 @@ function chips(list, className) {
 function sequences(root, p) {
   root.append(el('p', 'panel-label', 'Queries come from the target, X_q:'), chips(p.queries, 'queries'));
   root.append(el('p', 'panel-label', 'Keys and values come from the source, X_kv:'), chips(p.keys, 'keys'));
-  root.append(el('p', 'panel-note', `So the weights are ${p.shape}: one row per target token, one column per source token.${p.keys.some((k) => k.padding) ? ' Struck-out source tokens are padding.' : ''}`));
+  root.append(
+    el(
+      'p',
+      'panel-note',
+      `So the weights are ${p.shape}: one row per target token, one column per source token.${
+        p.keys.some((k) => k.padding) ? ' ' + 'Struck-out source tokens are padding.' : ''
+      }`,
+    ),
+  );
 }
 
 function table({ headers, rows }, className) {
@@ -63,7 +71,10 @@ function groupDiagram(p, onPickHead) {
 }
 
 function modelsTable(p, onLoadModel) {
-  const t = table({ headers: ['Model', 'd_model', 'heads', 'd_k', 'layers', 'K/V heads', ''], rows: [] }, 'models-table');
+  const t = table(
+    { headers: ['Model', 'd_model', 'heads', 'd_k', 'layers', 'K/V heads', ''], rows: [] },
+    'models-table',
+  );
   const tbody = t.querySelector('tbody');
   for (const m of p.models) {
     const tr = el('tr', m.current ? 'is-current' : null);
@@ -85,7 +96,14 @@ function modelsTable(p, onLoadModel) {
 function groups(root, p, on) {
   root.append(el('p', 'panel-label', `This layer is ${p.name}: ${p.saving}.`));
   root.append(groupDiagram(p, on.onPickHead), table(p.sizes, 'kv-sizes'));
-  root.append(el('p', 'panel-note', 'One K/V head for every query head is ordinary multi-head attention; a single K/V head shared by all is multi-query attention (MQA).'));
+  root.append(
+    el(
+      'p',
+      'panel-note',
+      'One K/V head for every query head is ordinary multi-head attention; ' +
+        'a single K/V head shared by all is multi-query attention (MQA).',
+    ),
+  );
   const details = el('details', 'real-models');
   details.open = Boolean(p.note);
   details.append(el('summary', null, 'Real models: load one\u2019s head geometry'), modelsTable(p, on.onLoadModel));
@@ -100,20 +118,45 @@ function layer(root, p) {
     if (part.current) li.setAttribute('aria-current', 'step');
     list.append(li);
   }
-  root.append(list, el('p', 'panel-note', `The feed-forward network widens each token from d_model = ${p.widths[0]} to d_ff = ${p.widths[1]} features and back to ${p.widths[2]}.`));
+  root.append(
+    list,
+    el(
+      'p',
+      'panel-note',
+      `The feed-forward network widens each token from d_model = ${p.widths[0]} ` +
+        `to d_ff = ${p.widths[1]} features and back to ${p.widths[2]}.`,
+    ),
+  );
 }
 
 function decode(root, p) {
-  root.append(el('p', 'panel-label', `Step ${p.step}: token \u201c${p.token}\u201d is new. Its q, k and v are the only projections this step computes; the keys and values of the ${p.cached} earlier token${p.cached === 1 ? '' : 's'} are read from the cache, which now holds ${p.cacheBytes} bytes (float64).`));
+  root.append(
+    el(
+      'p',
+      'panel-label',
+      `Step ${p.step}: token \u201c${p.token}\u201d is new. Its q, k and v are the only projections this ` +
+        `step computes; the keys and values of the ${p.cached} earlier token${p.cached === 1 ? '' : 's'} ` +
+        `are read from the cache, which now holds ${p.cacheBytes} bytes (float64).`,
+    ),
+  );
   root.append(table(p.macs, 'macs-table'));
   if (p.rows) {
-    const rows = { headers: ['', ...p.rows.decoded.map((_, j) => String(j))], rows: [[`decode step ${p.step}`, ...p.rows.decoded], [`causal pass, row ${p.step}`, ...p.rows.causal]] };
+    const rows = {
+      headers: ['', ...p.rows.decoded.map((_, j) => String(j))],
+      rows: [
+        [`decode step ${p.step}`, ...p.rows.decoded],
+        [`causal pass, row ${p.step}`, ...p.rows.causal],
+      ],
+    };
     const wrap = el('div', 'row-compare');
     wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
     wrap.setAttribute('role', 'group');
     wrap.setAttribute('aria-label', `Decode step ${p.step} beside row ${p.step} of the causal pass`);
     wrap.append(table(rows, 'compare-table'));
-    root.append(el('p', 'panel-label', `The same row from one causal forward pass (largest difference ${p.difference}):`), wrap);
+    root.append(
+      el('p', 'panel-label', `The same row from one causal forward pass (largest difference ${p.difference}):`),
+      wrap,
+    );
   }
 }
 
@@ -141,10 +184,24 @@ function tileGrid(p, onPickTile) {
 function tiles(root, p, on) {
   const box = el('div', 'tile-box');
   box.append(tileGrid(p, on.onPickTile));
-  const legend = el('p', 'panel-note', 'Tiles in loop order: query blocks down, key blocks across. Done, current (outlined), still to come; \u2013 marks a tile the causal mask leaves nothing to do, skipped.');
+  const legend = el(
+    'p',
+    'panel-note',
+    'Tiles in loop order: query blocks down, key blocks across. Done, current (outlined), ' +
+      'still to come; \u2013 marks a tile the causal mask leaves nothing to do, skipped.',
+  );
   box.append(legend);
   root.append(box, table(p.floats, 'floats-table'));
-  root.append(el('p', 'panel-note', `Here every query block keeps its own O, m and l while it sweeps all the key blocks (FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`));
+  root.append(
+    el(
+      'p',
+      'panel-note',
+      `Here every query block keeps its own O, m and l while it sweeps all the key blocks ` +
+        `(FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, ` +
+        `reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result ` +
+        `is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`,
+    ),
+  );
 }
 
 function designed(root, p, on) {
@@ -157,7 +214,11 @@ function designed(root, p, on) {
     b.setAttribute('aria-label', `Head ${h.head}: ${h.name}`);
     b.addEventListener('click', () => on.onPickHead(h.head));
     const text = el('div', 'designed-text');
-    text.append(el('strong', null, h.name), el('span', null, ` \u2014 ${h.pattern}.`), el('p', 'panel-note', `${h.construction}.`));
+    text.append(
+      el('strong', null, h.name),
+      el('span', null, ` \u2014 ${h.pattern}.`),
+      el('p', 'panel-note', `${h.construction}.`),
+    );
     li.append(b, text);
     list.append(li);
   }

@@ -116,7 +116,13 @@ export function createControls(host, { onChange }) {
         if (label) setText(label, `${view.fields.find((f) => f.field === field).label} (${count.symbol} = ${count.n})`);
       }
       setText(engineError, view.engineError ? `The engine rejected this configuration: ${view.engineError}` : '');
-      setText(otherErrors, Object.entries(errors).filter(([field]) => !parts.messages[field]).map(([, m]) => m).join(' '));
+      setText(
+        otherErrors,
+        Object.entries(errors)
+          .filter(([field]) => !parts.messages[field])
+          .map(([, m]) => m)
+          .join(' '),
+      );
       linkNotes.replaceChildren(...(form.linkNotes ?? []).map((note) => el('li', 'field-error', note)));
       linkNotes.hidden = !form.linkNotes;
     },

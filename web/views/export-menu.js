@@ -33,7 +33,9 @@ async function copy(field) {
     await navigator.clipboard.writeText(field.value);
     return 'Copied.';
   } catch {
-    return document.execCommand?.('copy') ? 'Copied.' : 'The clipboard is not available here: the text is selected, press Ctrl+C (\u2318C) to copy it.';
+    return document.execCommand?.('copy')
+      ? 'Copied.'
+      : 'The clipboard is not available here: the text is selected, press Ctrl+C (\u2318C) to copy it.';
   }
 }
 
@@ -50,7 +52,13 @@ function buildPanel(state) {
   state.snippet = copyField('export-snippet', 'Copy snippet', true);
   state.status = el('p', 'export-status');
   state.status.setAttribute('role', 'status');
-  panel.append(el('p', 'export-heading', 'Download this stage'), state.files, state.link.box, state.snippet.box, state.status);
+  panel.append(
+    el('p', 'export-heading', 'Download this stage'),
+    state.files,
+    state.link.box,
+    state.snippet.box,
+    state.status,
+  );
   return panel;
 }
 
@@ -67,7 +75,9 @@ function fileButtons(state, formats) {
       state.files.append(b);
     }
   }
-  formats.forEach((f, i) => { state.files.children[i].title = `${f.filename}: ${f.hint}`; });
+  formats.forEach((f, i) => {
+    state.files.children[i].title = `${f.filename}: ${f.hint}`;
+  });
 }
 
 function buildToggle() {
@@ -133,7 +143,10 @@ export function createExportMenu(host) {
       state.status.textContent = `Could not export: ${error.message}`;
     }
   };
-  for (const f of [state.link, state.snippet]) f.button.addEventListener('click', async () => { state.status.textContent = await copy(f.field); });
+  for (const f of [state.link, state.snippet])
+    f.button.addEventListener('click', async () => {
+      state.status.textContent = await copy(f.field);
+    });
   toggle.addEventListener('click', () => open(panel.hidden, false));
   const unlisten = listen(host.getRootNode(), { root, toggle, panel, open });
   return {

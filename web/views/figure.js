@@ -9,7 +9,8 @@
 import { afterPaint, el } from './dom.js';
 import { createHeatmap } from './heatmap.js';
 
-const itemKey = (i) => (i.kind === 'glyph' ? 'g' : i.kind === 'aside' ? `a:${i.view}` : `m${i.result ? ':result' : ''}`);
+const itemKey = (i) =>
+  i.kind === 'glyph' ? 'g' : i.kind === 'aside' ? `a:${i.view}` : `m${i.result ? ':result' : ''}`;
 
 // Wraps root's last child and slot in one group, so they move to a new line together.
 function groupWithLast(root, slot) {
@@ -68,15 +69,19 @@ export function createFigure(host, { onActivate, asides = {}, className = 'figur
         ({ parts, glyphs } = layOut(root, items, { onActivate, asides }));
       }
       keys = nextKeys;
-      items.filter((i) => i.kind === 'glyph').forEach((item, k) => {
-        if (glyphs[k].textContent !== item.text) glyphs[k].textContent = item.text;
-      });
+      items
+        .filter((i) => i.kind === 'glyph')
+        .forEach((item, k) => {
+          if (glyphs[k].textContent !== item.text) glyphs[k].textContent = item.text;
+        });
       // An aside (the arcs) is drawn after the frame that shows the matrices.
-      items.filter((i) => i.kind !== 'glyph').forEach((item, k) => {
-        const part = parts[k];
-        if (item.kind === 'aside') afterPaint(part, () => keys === nextKeys && part.update(item.data));
-        else part.update(item.data);
-      });
+      items
+        .filter((i) => i.kind !== 'glyph')
+        .forEach((item, k) => {
+          const part = parts[k];
+          if (item.kind === 'aside') afterPaint(part, () => keys === nextKeys && part.update(item.data));
+          else part.update(item.data);
+        });
     },
     destroy() {
       for (const p of parts) p.destroy();

@@ -13,7 +13,8 @@ export function checkData(data) {
 export function caption(data) {
   const cap = el('figcaption', 'hm-caption');
   cap.append(el('span', 'hm-name', data.label));
-  if (data.head !== null && data.head !== undefined) cap.append(el('span', `hm-head head-${data.head % 8}`, `head ${data.head}`));
+  if (data.head !== null && data.head !== undefined)
+    cap.append(el('span', `hm-head head-${data.head % 8}`, `head ${data.head}`));
   const shape = el('span', 'hm-shape');
   drawShapeTokens(shape, data.captionTokens);
   cap.append(shape);
@@ -58,7 +59,8 @@ export function paintCell(td, cell) {
   if (was.kind !== cell.kind) td.className = `hm-cell is-${cell.kind}`;
   if (was.text !== cell.text) {
     const text = td.firstChild;
-    if (text && text === td.lastChild && text.nodeType === 3) text.data = cell.text; // cheaper to lay out than a new node
+    if (text && text === td.lastChild && text.nodeType === 3)
+      text.data = cell.text; // cheaper to lay out than a new node
     else td.textContent = cell.text;
   }
   if (was.full !== cell.full) td.title = cell.full;
@@ -106,7 +108,8 @@ export function fillLegend(box, data) {
   const [min, bar, max] = box.children;
   setText(min, data.legend.min);
   setText(max, data.legend.max);
-  if (bar.dataset.gradient !== data.legend.gradient) bar.style.backgroundImage = bar.dataset.gradient = data.legend.gradient;
+  if (bar.dataset.gradient !== data.legend.gradient)
+    bar.style.backgroundImage = bar.dataset.gradient = data.legend.gradient;
 }
 
 /** The caption for data in place of cap, unless cap shows the same already; → the caption. */
@@ -119,15 +122,23 @@ export function recaption(cap, data) {
   return next;
 }
 
-const gridLabel = (data, more = '') => `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ${data.rows} by ${data.cols}${more}`;
+const gridLabel = (data, more = '') =>
+  `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ` +
+  `${data.rows} by ${data.cols}${more}`;
 
 /** Whether a heatmap drawn for old can show next by refilling its cells: the same size, the
  *  same bands and the same columns besides the cells (totals). */
 export function sameFrame(old, next) {
   const bands = (b) => (b ? b.map((x) => `${x.start}+${x.span}:${x.colour}:${x.label}`).join() : '');
-  return old.rows === next.rows && old.cols === next.cols && Boolean(old.totals) === Boolean(next.totals)
-    && bands(old.colBands) === bands(next.colBands) && bands(old.rowBands) === bands(next.rowBands)
-    && old.rowAxisIsTokens === next.rowAxisIsTokens && old.colAxisIsTokens === next.colAxisIsTokens;
+  return (
+    old.rows === next.rows &&
+    old.cols === next.cols &&
+    Boolean(old.totals) === Boolean(next.totals) &&
+    bands(old.colBands) === bands(next.colBands) &&
+    bands(old.rowBands) === bands(next.rowBands) &&
+    old.rowAxisIsTokens === next.rowAxisIsTokens &&
+    old.colAxisIsTokens === next.colAxisIsTokens
+  );
 }
 
 // The whole figure's children for data → { caption, scroll, grid, foot, readout, refill(next) }:

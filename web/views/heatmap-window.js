@@ -30,10 +30,14 @@ const ROWS_IN_VIEW = 20;
 // cells are in its first frame without reading the layout while the page is still being built.
 const windows = new Map(); // scroll box → onResize({ width, height, top, left })
 let observer = null; // made with the first window
-const observed = () => (observer ??= new ResizeObserver((entries) => {
-  const boxes = entries.map(({ target: t }) => [windows.get(t), { width: t.clientWidth, height: t.clientHeight, top: t.scrollTop, left: t.scrollLeft }]);
-  for (const [onResize, box] of boxes) onResize?.(box);
-}));
+const observed = () =>
+  (observer ??= new ResizeObserver((entries) => {
+    const boxes = entries.map(({ target: t }) => [
+      windows.get(t),
+      { width: t.clientWidth, height: t.clientHeight, top: t.scrollTop, left: t.scrollLeft },
+    ]);
+    for (const [onResize, box] of boxes) onResize?.(box);
+  }));
 
 const bandAt = (bands, i) => bands?.find((b) => i >= b.start && i < b.start + b.span) ?? null;
 
@@ -51,12 +55,12 @@ function headerRows(data, nc) {
   labels.setAttribute('aria-rowindex', '1');
   const pool = { bands: [], labels: [], bandRow: bands, labelRow: labels, labelsEnd: null };
   for (let j = 0; j < nc; j += 1) {
-    if (bands) bands.append(pool.bands[j] = el('th', 'hm-band'));
+    if (bands) bands.append((pool.bands[j] = el('th', 'hm-band')));
     const th = el('th', `hm-col${data.colAxisIsTokens ? ' is-token' : ''}`);
     th.scope = 'col';
-    labels.append(pool.labels[j] = th);
+    labels.append((pool.labels[j] = th));
   }
-  if (data.totals) labels.append(pool.labelsEnd = el('th', 'hm-total-head', data.totals.label));
+  if (data.totals) labels.append((pool.labelsEnd = el('th', 'hm-total-head', data.totals.label)));
   return { rows, pool };
 }
 
@@ -116,7 +120,9 @@ export function buildWindow(first) {
   grid.setAttribute('aria-readonly', 'true');
   grid.setAttribute('aria-rowcount', String(data.rows + 1));
   grid.setAttribute('aria-colcount', String(data.cols + 1));
-  const label = () => `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ${data.rows} by ${data.cols}, scrolled: only the cells in view are drawn`;
+  const label = () =>
+    `${data.label}${data.head !== null && data.head !== undefined ? ` (head ${data.head})` : ''}, ` +
+    `${data.rows} by ${data.cols}, scrolled: only the cells in view are drawn`;
   grid.setAttribute('aria-label', label());
   const headH = CELL_H * (data.colBands ? 2 : 1);
   const fixedW = ROW_HEAD_W + (data.rowBands ? CELL_H : 0) + (data.totals ? TOTAL_W : 0);
@@ -208,8 +214,12 @@ export function buildWindow(first) {
       view.body.forEach((b, i) => fillRow(b, i));
     }
     view.pool.bands.forEach((th, j) => fillBand(th, bandAt(data.colBands, c0 + j), j === 0, 'hm-band', c0 + j));
-    view.body.forEach((b, i) => b.vband && fillBand(b.vband, bandAt(data.rowBands, r0 + i), i === 0, 'hm-vband', r0 + i));
-    where.textContent = `rows ${r0}\u2013${r0 + view.nr - 1} and columns ${c0}\u2013${c0 + view.nc - 1} of ${data.rows} \u00d7 ${data.cols} in view `;
+    view.body.forEach(
+      (b, i) => b.vband && fillBand(b.vband, bandAt(data.rowBands, r0 + i), i === 0, 'hm-vband', r0 + i),
+    );
+    where.textContent =
+      `rows ${r0}\u2013${r0 + view.nr - 1} and columns ` +
+      `${c0}\u2013${c0 + view.nc - 1} of ${data.rows} \u00d7 ${data.cols} in view `;
     view.onPaint();
   }
 

@@ -29,7 +29,9 @@ const cellAt = (state, [r, c]) => state.grid?.querySelector(`td.hm-cell[data-r="
 function showReadout(state, td) {
   const { data } = state;
   const [r, c] = position(td);
-  state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${data.cell(r * data.cols + c).full}`;
+  state.readout.textContent =
+    `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ` +
+    `${data.colLabels[c]}) = ${data.cell(r * data.cols + c).full}`;
 }
 
 function moveFocus(state, [r, c]) {
@@ -146,13 +148,24 @@ function refill(state) {
 }
 
 export function createHeatmap(host, { onActivate = () => {} } = {}) {
-  const state = { root: el('figure', 'hm'), data: null, grid: null, readout: null, window: null, refill: null, lit: false, focusCell: [0, 0], onActivate };
+  const state = {
+    root: el('figure', 'hm'),
+    data: null,
+    grid: null,
+    readout: null,
+    window: null,
+    refill: null,
+    lit: false,
+    focusCell: [0, 0],
+    onActivate,
+  };
   host.append(state.root);
   return {
     update(next) {
       checkData(next);
       const old = state.data;
-      const same = old && next.key === old.key && next.values === old.values && next.legend.gradient === old.legend.gradient;
+      const same =
+        old && next.key === old.key && next.values === old.values && next.legend.gradient === old.legend.gradient;
       state.data = next;
       if (!same && old && sameFrame(old, next) && isWindowed(old) === isWindowed(next)) refill(state);
       else if (!same) build(state);

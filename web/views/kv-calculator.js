@@ -69,13 +69,29 @@ export function createKvCalculator(host, { onChange }) {
   return redrawingView(host, root, (view) => {
     const title = el('h3', 'kv-calc-title', 'How big is a real KV cache?');
     title.id = 'kv-calc-title';
-    const note = el('p', 'panel-note', 'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_head \u00b7 K/V heads \u00b7 layers \u00b7 bytes per value \u00b7 batch, computed by the engine. The lesson\u2019s formula multiplies by all heads: right for GPT-2 and GPT-3, whose every head keeps its own K and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads.');
+    const note = el(
+      'p',
+      'panel-note',
+      'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_head \u00b7 K/V heads \u00b7 layers \u00b7 ' +
+        'bytes per value \u00b7 batch, computed by the engine. The lesson\u2019s formula ' +
+        'multiplies by all heads: right for GPT-2 and GPT-3, whose every head keeps its own K ' +
+        'and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads.',
+    );
     const form = el('div', 'field-grid kv-calc-inputs');
-    form.append(input(view, 'context', 'context length (seqLen)', onChange), dtypeSelect(view, onChange), input(view, 'batch', 'batch', onChange));
+    form.append(
+      input(view, 'context', 'context length (seqLen)', onChange),
+      dtypeSelect(view, onChange),
+      input(view, 'batch', 'batch', onChange),
+    );
     const custom = el('div', 'field-grid kv-calc-custom');
     custom.setAttribute('role', 'group');
     custom.setAttribute('aria-label', 'The custom row');
-    custom.append(input(view, 'dHead', 'custom: d_head', onChange), input(view, 'heads', 'custom: heads', onChange), input(view, 'kvHeads', 'custom: K/V heads', onChange), input(view, 'layers', 'custom: layers', onChange));
+    custom.append(
+      input(view, 'dHead', 'custom: d_head', onChange),
+      input(view, 'heads', 'custom: heads', onChange),
+      input(view, 'kvHeads', 'custom: K/V heads', onChange),
+      input(view, 'layers', 'custom: layers', onChange),
+    );
     const scroll = el('div', 'kv-calc-scroll');
     scroll.tabIndex = 0;
     scroll.setAttribute('role', 'group');

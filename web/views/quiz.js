@@ -66,7 +66,13 @@ function drawDone(list, done) {
   list.hidden = done.length === 0;
   for (const d of done) {
     const li = el('li', `quiz-item is-${d.status === 'shown' ? 'shown' : 'right'}`);
-    li.append(el('span', 'quiz-item-prompt', d.prompt), ' ', el('strong', 'quiz-item-answer', d.answer), ' ', el('span', 'quiz-item-status', `(${d.status})`));
+    li.append(
+      el('span', 'quiz-item-prompt', d.prompt),
+      ' ',
+      el('strong', 'quiz-item-answer', d.answer),
+      ' ',
+      el('span', 'quiz-item-status', `(${d.status})`),
+    );
     list.append(li);
   }
 }

@@ -94,6 +94,9 @@ export function scenePng(scene, scale = pngScale(scene)) {
   const canvas = drawScene(scene, scale);
   if (canvas.convertToBlob) return canvas.convertToBlob({ type: 'image/png' });
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded as PNG'))), 'image/png');
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded as PNG'))),
+      'image/png',
+    );
   });
 }
