@@ -19,7 +19,11 @@ after(async () => {
 const SERIOUS = new Set(['serious', 'critical']);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-const describe = (where) => (v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`;
+const describe = (where) => (v) =>
+  `${where}: ${v.id} (${v.impact}) at ${v.nodes
+    .slice(0, 3)
+    .map((n) => n.target.join(' '))
+    .join(' | ')}`;
 
 // The full AxeBuilder run (@axe-core/playwright), used on the views with the most going on.
 async function builderViolations(page, where) {
@@ -31,7 +35,9 @@ async function builderViolations(page, where) {
 // re-injects axe (half a megabyte) at every call, which would double the suite's time.
 async function stageViolations(page, where) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations));
+  const violations = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations),
+  );
   return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
 }
 
@@ -49,14 +55,20 @@ const CHAPTER_WALKS = [
 ];
 
 function walk() {
-  return CHAPTER_WALKS.flatMap(([chapter, preset, keep]) => env.engine.run({ preset }).stages
-    .map((stage, i) => ({ chapter, preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
-    .filter((v) => keep(v.stage)));
+  return CHAPTER_WALKS.flatMap(([chapter, preset, keep]) =>
+    env.engine
+      .run({ preset })
+      .stages.map((stage, i) => ({ chapter, preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
+      .filter((v) => keep(v.stage)),
+  );
 }
 
 // A few stages per chapter, for the passes that only take pictures.
 const SAMPLE = new Set(['x', 'x_q', 'weights', 'k', 'ffn_pre', 'norm2', 'k_cache', 'tile_out']);
-const sampled = (v) => SAMPLE.has(v.stage.id) && (v.stage.head === null || v.stage.head === 0) && (v.stage.step === null || v.stage.step === 2);
+const sampled = (v) =>
+  SAMPLE.has(v.stage.id) &&
+  (v.stage.head === null || v.stage.head === 0) &&
+  (v.stage.step === null || v.stage.step === 2);
 
 async function sidewaysOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -69,11 +81,19 @@ async function pass({ width, colorScheme, axe, shots }) {
   const found = [];
   const suffix = `${width}${colorScheme === 'dark' ? '-dark' : ''}`;
   for (const { chapter, preset, stage, slug } of walk().filter((v) => axe === 'all' || shots === 'all' || sampled(v))) {
-    await goToHash(page, `#chapter=${chapter}&${stageHash(preset, stage).slice(1)}${stage.step === null ? '' : `&t=${stage.step}`}`);
-    await page.waitForFunction(([id, step]) => document.body.dataset.stage === id && document.body.dataset.step === step, [stage.id, stage.step === null ? '' : String(stage.step)]);
+    await goToHash(
+      page,
+      `#chapter=${chapter}&${stageHash(preset, stage).slice(1)}${stage.step === null ? '' : `&t=${stage.step}`}`,
+    );
+    await page.waitForFunction(
+      ([id, step]) => document.body.dataset.stage === id && document.body.dataset.step === step,
+      [stage.id, stage.step === null ? '' : String(stage.step)],
+    );
     await waitForStage(page, stage.id, stage.head);
-    if (axe === 'all' || (axe && sampled({ stage }))) found.push(...(await stageViolations(page, `${slug} ${colorScheme}`)));
-    if (shots === 'all' || (shots && sampled({ stage }))) await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
+    if (axe === 'all' || (axe && sampled({ stage })))
+      found.push(...(await stageViolations(page, `${slug} ${colorScheme}`)));
+    if (shots === 'all' || (shots && sampled({ stage })))
+      await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
     const overflow = await sidewaysOverflow(page);
     if (overflow > 0) found.push(`${slug} at ${width} px: the page scrolls sideways by ${overflow} px`);
   }
@@ -88,7 +108,10 @@ async function pass({ width, colorScheme, axe, shots }) {
   ];
   for (const [name, id, hash] of extras) {
     await goToHash(page, hash);
-    await page.waitForFunction((sid) => document.body.dataset.stage === sid && document.querySelector('.explain-panel:not([hidden]) .katex'), id);
+    await page.waitForFunction(
+      (sid) => document.body.dataset.stage === sid && document.querySelector('.explain-panel:not([hidden]) .katex'),
+      id,
+    );
     if (axe) found.push(...(await builderViolations(page, `${name} ${colorScheme}`)));
     await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
   }
@@ -98,7 +121,10 @@ async function pass({ width, colorScheme, axe, shots }) {
   return found;
 }
 
-test('axe finds no serious or critical violation at every stage of every chapter (light) and on a sample of each (dark); screenshots at 1280 and 375 px in both', async () => {
+const AXE_EVERY_STAGE_TITLE =
+  'axe finds no serious or critical violation at every stage of every chapter ' +
+  '(light) and on a sample of each (dark); screenshots at 1280 and 375 px in both';
+test(AXE_EVERY_STAGE_TITLE, async () => {
   const found = [];
   found.push(...(await pass({ width: 1280, colorScheme: 'light', axe: 'all', shots: 'all' })));
   // Dark differs only in its palette: axe on a sample of every chapter's views, and the extras.
@@ -110,7 +136,11 @@ test('axe finds no serious or critical violation at every stage of every chapter
 
 test('a large configuration stays legible: T = 64 scrolls inside its matrix', async () => {
   const tokens = Array.from({ length: 64 }, (_, i) => `w${i}`).join('+');
-  const { page, context } = await openPage(env, `#tokens=${tokens}&dModel=32&heads=2&dK=16&dV=16&causal=1&seed=3&scale=1&wo=1&stage=weights&head=1`, { width: 1280 });
+  const { page, context } = await openPage(
+    env,
+    `#tokens=${tokens}&dModel=32&heads=2&dK=16&dV=16&causal=1&seed=3&scale=1&wo=1&stage=weights&head=1`,
+    { width: 1280 },
+  );
   await waitForStage(page, 'weights', 1);
   assert.equal(await page.$$eval('#figure .is-result td.hm-cell', (t) => t.length), 64 * 64);
   const fontPx = await page.$eval('#figure .is-result td.hm-cell', (td) => parseFloat(getComputedStyle(td).fontSize));

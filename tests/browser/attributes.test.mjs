@@ -32,12 +32,16 @@ test('attributes: chapter picks its first preset; the output projection and the 
   assert.equal(read({ preset: 'gqa-4-2' }).wanted.form.chapter, 'gqa');
   const r = read({ 'output-projection': 'false', 'no-scale': '' });
   assert.deepEqual(r.errors, []);
-  assert.deepEqual([r.wanted.form.outputProjection, r.wanted.form.noScale, r.wanted.form.preset], [false, true, 'custom']);
+  assert.deepEqual(
+    [r.wanted.form.outputProjection, r.wanted.form.noScale, r.wanted.form.preset],
+    [false, true, 'custom'],
+  );
   const gqa = read({ chapter: 'gqa', 'kv-heads': '1' });
   assert.deepEqual([gqa.errors, gqa.wanted.form.kvHeads], [[], '1']);
   const cross = read({ chapter: 'cross', 'key-tokens': 'a b c d', 'valid-keys': '2' });
   assert.deepEqual([cross.errors, cross.wanted.form.keyTokens, cross.wanted.form.validKeys], [[], 'a b c d', '2']);
-  for (const name of ['chapter', 'output-projection', 'no-scale', 'kv-heads', 'd-ff', 'key-tokens', 'valid-keys']) assert.ok(ATTRIBUTES.includes(name), name);
+  for (const name of ['chapter', 'output-projection', 'no-scale', 'kv-heads', 'd-ff', 'key-tokens', 'valid-keys'])
+    assert.ok(ATTRIBUTES.includes(name), name);
 });
 
 test('attributes: step picks a decode step or tile; block sizes belong to FlashAttention', () => {
@@ -45,17 +49,34 @@ test('attributes: step picks a decode step or tile; block sizes belong to FlashA
   assert.deepEqual([r.errors, r.wanted.stage, r.wanted.head, r.wanted.time], [[], 'k_cache', 2, 3]);
   const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, null) };
   assert.deepEqual([s.steps[s.step].id, s.steps[s.step].head, s.steps[s.step].step], ['k_cache', 2, 3]);
-  assert.deepEqual(read({ chapter: 'kv-cache', step: 'third' }).errors, ['step: "third" is not a whole number (decode steps and tiles count from 0).']);
+  assert.deepEqual(read({ chapter: 'kv-cache', step: 'third' }).errors, [
+    'step: "third" is not a whole number (decode steps and tiles count from 0).',
+  ]);
   const flash = read({ chapter: 'flash', 'block-rows': '3', 'block-cols': '1' });
   assert.deepEqual([flash.errors, flash.wanted.form.blockRows, flash.wanted.form.blockCols], [[], '3', '1']);
-  assert.match(read({ chapter: 'flash', 'block-rows': '9' }).errors[0], /^block-rows: B_r must be at most the number of tokens \(T = 5\)\.$/);
-  assert.deepEqual(read({ chapter: 'kv-cache', 'block-rows': '2' }).errors, ['block-rows: not a setting of chapter "kv-cache".']);
+  assert.match(
+    read({ chapter: 'flash', 'block-rows': '9' }).errors[0],
+    /^block-rows: B_r must be at most the number of tokens \(T = 5\)\.$/,
+  );
+  assert.deepEqual(read({ chapter: 'kv-cache', 'block-rows': '2' }).errors, [
+    'block-rows: not a setting of chapter "kv-cache".',
+  ]);
 });
 
 test('attributes: a chapter\u2019s own settings only, presets of that chapter only', () => {
-  assert.deepEqual(read({ chapter: 'attention', 'd-ff': '32' }).errors, ['d-ff: not a setting of chapter "attention".']);
-  assert.deepEqual(read({ chapter: 'cross', preset: 'gqa-4-2' }).errors, ['preset: "gqa-4-2" belongs to chapter "gqa", not "cross".']);
-  assert.match(read({ chapter: 'decoder' }).errors[0], /^chapter: "decoder" is not one of "attention", "cross", "gqa", "encoder-layer", "kv-cache", "flash", "designed-heads"\.$/);
+  assert.deepEqual(read({ chapter: 'attention', 'd-ff': '32' }).errors, [
+    'd-ff: not a setting of chapter "attention".',
+  ]);
+  assert.deepEqual(read({ chapter: 'cross', preset: 'gqa-4-2' }).errors, [
+    'preset: "gqa-4-2" belongs to chapter "gqa", not "cross".',
+  ]);
+  assert.match(
+    read({ chapter: 'decoder' }).errors[0],
+    new RegExp(
+      String.raw`^chapter: "decoder" is not one of "attention", "cross", "gqa", ` +
+        String.raw`"encoder-layer", "kv-cache", "flash", "designed-heads"\.$`,
+    ),
+  );
   assert.match(read({ chapter: 'gqa', 'kv-heads': '3' }).errors[0], /^kv-heads: K\/V heads must divide heads/);
 });
 
@@ -73,17 +94,36 @@ test('attributes: sizes start from the preset and make it custom; tokens of the 
 });
 
 test('attributes: every bad value gets a message that starts with its attribute', () => {
-  const r = read({ preset: 'x', 'd-model': 'ten', heads: '0', seed: '-1', stage: 'nope', head: 'first', stages: 'scores,bogus', controls: 'all', theme: 'blue' });
+  const r = read({
+    preset: 'x',
+    'd-model': 'ten',
+    heads: '0',
+    seed: '-1',
+    stage: 'nope',
+    head: 'first',
+    stages: 'scores,bogus',
+    controls: 'all',
+    theme: 'blue',
+  });
   const names = r.errors.map((e) => e.split(':')[0]);
   assert.deepEqual(names, ['preset', 'd-model', 'heads', 'seed', 'stages', 'stage', 'head', 'controls', 'theme']);
-  assert.deepEqual(read({ preset: 'lesson-multi-head', head: '4' }).errors, ['head: 4 is not a head of this configuration (heads 0 to 3).']);
+  assert.deepEqual(read({ preset: 'lesson-multi-head', head: '4' }).errors, [
+    'head: 4 is not a head of this configuration (heads 0 to 3).',
+  ]);
 });
 
 test('stages: a subset is renumbered, starts the stepper, and steps within itself', () => {
   const r = read({ preset: 'lesson-causal', stages: 'scores, masked,weights' });
   assert.deepEqual(r.stages, ['scores', 'masked', 'weights']);
   const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, r.stages) };
-  assert.deepEqual(s.steps.map((x) => [x.index, x.id]), [[0, 'scores'], [1, 'masked'], [2, 'weights']]);
+  assert.deepEqual(
+    s.steps.map((x) => [x.index, x.id]),
+    [
+      [0, 'scores'],
+      [1, 'masked'],
+      [2, 'weights'],
+    ],
+  );
   assert.equal(s.step, 0);
   assert.equal(goToStep(s, 2).step, 2);
   assert.deepEqual(goToStep({ ...s, step: 2 }, 3), {}, 'no step past the last');

@@ -48,24 +48,51 @@ async function walkByKeyboard(preset) {
 }
 
 test('every chapter\u2019s first example walks by keyboard, every stage the engine\u2019s', async () => {
-  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((c) => env.engine.presets().find((p) => p.chapter === c));
+  const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((c) =>
+    env.engine.presets().find((p) => p.chapter === c),
+  );
   const counts = {};
   for (const preset of firsts) counts[preset.id] = (await walkByKeyboard(preset)).stages.length;
-  assert.deepEqual(counts, { 'lesson-multi-head': 31, 'cross-translation': 18, 'gqa-4-2': 27, 'encoder-layer': 38, 'kv-cache-gqa': 157, 'flash-causal': 33, 'designed-heads': 31 });
+  assert.deepEqual(counts, {
+    'lesson-multi-head': 31,
+    'cross-translation': 18,
+    'gqa-4-2': 27,
+    'encoder-layer': 38,
+    'kv-cache-gqa': 157,
+    'flash-causal': 33,
+    'designed-heads': 31,
+  });
   assert.deepEqual(page.problems, []);
 });
 
 test('chapter tabs switch the chapter, its first example and its form; the URL follows', async () => {
   await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
   await waitForStage(page, 'x');
-  const own = { cross: ['#field-keyTokens'], gqa: ['#field-kvHeads'], 'encoder-layer': ['#field-dFF'], 'kv-cache': ['#field-kvHeads'], flash: ['#field-blockRows'], 'designed-heads': [], attention: [] };
-  for (const [chapter, first] of [['cross', 'x_q'], ['gqa', 'x'], ['encoder-layer', 'x'], ['kv-cache', 'x_t'], ['flash', 'x'], ['designed-heads', 'x'], ['attention', 'x']]) {
+  const own = {
+    cross: ['#field-keyTokens'],
+    gqa: ['#field-kvHeads'],
+    'encoder-layer': ['#field-dFF'],
+    'kv-cache': ['#field-kvHeads'],
+    flash: ['#field-blockRows'],
+    'designed-heads': [],
+    attention: [],
+  };
+  for (const [chapter, first] of [
+    ['cross', 'x_q'],
+    ['gqa', 'x'],
+    ['encoder-layer', 'x'],
+    ['kv-cache', 'x_t'],
+    ['flash', 'x'],
+    ['designed-heads', 'x'],
+    ['attention', 'x'],
+  ]) {
     await page.click(`.chapter-button[data-chapter="${chapter}"]`);
     await waitForChapter(page, chapter);
     await waitForStage(page, first);
     assert.match(page.url(), new RegExp(`chapter=${chapter}&`));
     assert.equal(await page.getAttribute(`.chapter-button[data-chapter="${chapter}"]`, 'aria-pressed'), 'true');
-    for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF', '#field-blockRows']) assert.equal(Boolean(await page.$(f)), own[chapter].includes(f), `${chapter}: ${f}`);
+    for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF', '#field-blockRows'])
+      assert.equal(Boolean(await page.$(f)), own[chapter].includes(f), `${chapter}: ${f}`);
   }
 });
 
@@ -82,32 +109,59 @@ test('cross-attention: queries from one sequence, keys from another, a rectangul
   await page.click('.step-prev');
   await page.click('.step-prev');
   await waitForStage(page, 'scores', 1);
-  assert.deepEqual(await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)), ['Q', 'K']);
+  assert.deepEqual(
+    await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)),
+    ['Q', 'K'],
+  );
 });
 
 test('cross-attention with padding: −∞ in the padded column, weight exactly 0, rows still sum to 1', async () => {
   await goToHash(page, '#chapter=cross&preset=cross-padding&stage=masked&head=0');
   await waitForStage(page, 'masked', 0);
   assert.deepEqual(await page.$$eval('.chips.keys .chip.is-padding', (c) => c.map((x) => x.textContent)), ['<pad>']);
-  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => [+td.dataset.c, td.textContent]));
+  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
+    tds.map((td) => [+td.dataset.c, td.textContent]),
+  );
   for (const [c, text] of masked) assert.equal(text === '\u2212\u221e', c === 3, `column ${c}: ${text}`);
   assert.ok(await page.$('#figure .hm[data-matrix="M"]'), 'the mask M itself is drawn');
   await page.click('.step-next');
   await waitForStage(page, 'weights', 0);
   const weights = env.engine.run({ preset: 'cross-padding' }).stages.find((s) => s.id === 'weights' && s.head === 0);
-  assert.deepEqual(Array.from(weights.values).filter((_, i) => i % 4 === 3), [0, 0]);
-  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)), Array.from(weights.totals, (v) => `\u03a3 = ${formatCell(v)}`));
+  assert.deepEqual(
+    Array.from(weights.values).filter((_, i) => i % 4 === 3),
+    [0, 0],
+  );
+  assert.deepEqual(
+    await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)),
+    Array.from(weights.totals, (v) => `\u03a3 = ${formatCell(v)}`),
+  );
   assert.equal(await page.$$eval('#figure .is-result td.is-masked-zero', (t) => t.length), 2);
 });
 
-test('grouped-query: the groups in head colours, the engine\u2019s K/V sizes beside MHA\u2019s, K and V once per K/V head', async () => {
+const GQA_TITLE =
+  'grouped-query: the groups in head colours, the engine\u2019s ' +
+  'K/V sizes beside MHA\u2019s, K and V once per K/V head';
+test(GQA_TITLE, async () => {
   await goToHash(page, '#chapter=gqa&preset=gqa-4-2&stage=scores&head=3');
   await waitForStage(page, 'scores', 3);
   const config = env.engine.run({ preset: 'gqa-4-2' }).config;
-  assert.deepEqual(await page.$$eval('.kv-group', (g) => g.map((x) => [...x.querySelectorAll('.head-button')].map((b) => b.textContent))), [['Q0', 'Q1'], ['Q2', 'Q3']]);
+  assert.deepEqual(
+    await page.$$eval('.kv-group', (g) =>
+      g.map((x) => [...x.querySelectorAll('.head-button')].map((b) => b.textContent)),
+    ),
+    [
+      ['Q0', 'Q1'],
+      ['Q2', 'Q3'],
+    ],
+  );
   assert.equal(await page.$eval('.kv-group .head-button[aria-pressed="true"]', (b) => b.textContent), 'Q3');
-  const sizes = await page.$$eval('.kv-sizes tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
-  assert.deepEqual(sizes, [[String(config.kv.params), String(config.kv.paramsMha)], [String(config.kv.cacheValues), String(config.kv.cacheValuesMha)]]);
+  const sizes = await page.$$eval('.kv-sizes tbody tr', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+  );
+  assert.deepEqual(sizes, [
+    [String(config.kv.params), String(config.kv.paramsMha)],
+    [String(config.kv.cacheValues), String(config.kv.cacheValuesMha)],
+  ]);
   assert.match(await page.textContent('.chapter-panel'), /grouped-query \(GQA\): 2× smaller K\/V/);
   assert.match(await page.textContent('#figure .hm[data-matrix="K"] .hm-name'), /Kᵀ of K\/V head 1/);
   await page.click('.stage-item:has-text("Keys K")');
@@ -130,8 +184,19 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
   assert.equal(await page.inputValue('#field-heads'), '16');
   assert.equal(await page.inputValue('#field-kvHeads'), '4');
   assert.ok(await page.isChecked('#field-causal'), 'a decoder model: causal');
-  assert.match(await page.textContent('.model-note'), /LLaMA 3 \(8B\) has 32 query heads and 8 K\/V heads of d_k = 128.*Shown: 16 query heads and 4 K\/V heads \(the same 4 query heads per K\/V head\)/);
-  assert.deepEqual(await page.$$eval('.models-table tbody tr:has-text("LLaMA 3 (8B)") td', (t) => t.slice(0, 5).map((x) => x.textContent)), ['4,096', '32', '128', '32', '8']);
+  assert.match(
+    await page.textContent('.model-note'),
+    new RegExp(
+      String.raw`LLaMA 3 \(8B\) has 32 query heads and 8 K\/V heads of d_k = 128.*` +
+        String.raw`Shown: 16 query heads and 4 K\/V heads \(the same 4 query heads per K\/V head\)`,
+    ),
+  );
+  assert.deepEqual(
+    await page.$$eval('.models-table tbody tr:has-text("LLaMA 3 (8B)") td', (t) =>
+      t.slice(0, 5).map((x) => x.textContent),
+    ),
+    ['4,096', '32', '128', '32', '8'],
+  );
   assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
   assert.match(page.url(), /heads=16&kvHeads=4/);
 });
@@ -141,7 +206,10 @@ test('encoder layer: the part in progress is marked; the FFN widens to d_ff and 
   await waitForStage(page, 'ffn_pre');
   assert.equal(await page.textContent('.layer-part.is-current'), 'Feed-forward');
   assert.match(await page.textContent('.chapter-panel'), /d_model = 16 to d_ff = 64 features and back to 16/);
-  assert.deepEqual(await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)), ['norm1', 'W1', 'b1']);
+  assert.deepEqual(
+    await page.$$eval('#figure .figure-slot:not(.is-result) .hm', (h) => h.map((x) => x.dataset.matrix)),
+    ['norm1', 'W1', 'b1'],
+  );
   assert.equal(await shownEquation(page), '(5, 16) @ (16, 64) + (64) → (5, 64)');
   await page.keyboard.press('End');
   await waitForStage(page, 'norm2');
@@ -154,7 +222,11 @@ test('encoder layer: the part in progress is marked; the FFN widens to d_ff and 
 async function explainAt(hash, stage, head, row, col, spec) {
   await goToHash(page, hash);
   const t = /[&#]t=(\d+)/.exec(hash)?.[1] ?? '';
-  await page.waitForFunction(([id, h, step]) => document.body.dataset.stage === id && document.body.dataset.head === h && document.body.dataset.step === step, [stage, head === null ? '' : String(head), t]);
+  await page.waitForFunction(
+    ([id, h, step]) =>
+      document.body.dataset.stage === id && document.body.dataset.head === h && document.body.dataset.step === step,
+    [stage, head === null ? '' : String(head), t],
+  );
   await page.click(`#figure .is-result td.hm-cell[data-r="${row}"][data-c="${col}"]`);
   await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');
   const e = env.engine.explain(spec, { stage, head, step: t === '' ? null : Number(t), row, col });
@@ -163,29 +235,44 @@ async function explainAt(hash, stage, head, row, col, spec) {
 }
 
 test('explain a number in every chapter: the engine\u2019s parts, and they give the cell', async () => {
-  const cross = await explainAt('#chapter=cross&preset=cross-padding&stage=weights&head=1', 'weights', 1, 1, 3, { preset: 'cross-padding' });
+  const cross = await explainAt('#chapter=cross&preset=cross-padding&stage=weights&head=1', 'weights', 1, 1, 3, {
+    preset: 'cross-padding',
+  });
   assert.equal(cross.value, formatFull(0));
   assert.match(cross.filled, /e\^\{-\\infty\} = 0/);
-  const gqa = await explainAt('#chapter=gqa&preset=gqa-4-2&stage=scores&head=3', 'scores', 3, 4, 0, { preset: 'gqa-4-2' });
+  const gqa = await explainAt('#chapter=gqa&preset=gqa-4-2&stage=scores&head=3', 'scores', 3, 4, 0, {
+    preset: 'gqa-4-2',
+  });
   assert.equal(gqa.value, formatFull(gqa.e.value));
   assert.equal(gqa.e.terms.length, 4, 'a dot product over d_k = 4');
-  const norm = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=norm1', 'norm1', null, 2, 5, { preset: 'encoder-layer' });
+  const norm = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=norm1', 'norm1', null, 2, 5, {
+    preset: 'encoder-layer',
+  });
   assert.equal(norm.value, formatFull(norm.e.value));
   assert.ok(norm.filled.includes(formatCell(norm.e.norm.mean).replace('\u2212', '-')), 'the row mean is shown');
   assert.equal(await page.$$eval('.explain-panel .terms tbody tr', (r) => r.length), 16, 'every feature of the row');
-  const ffn = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=ffn_pre', 'ffn_pre', null, 0, 63, { preset: 'encoder-layer' });
+  const ffn = await explainAt('#chapter=encoder-layer&preset=encoder-layer&stage=ffn_pre', 'ffn_pre', null, 0, 63, {
+    preset: 'encoder-layer',
+  });
   assert.ok(Math.abs(ffn.e.sum + ffn.e.bias - ffn.e.value) <= 1e-12, 'Σ terms + bias is the cell');
   assert.match(ffn.filled, /\+ \(?-?\d\.\d{3}\)? =/);
   assert.deepEqual(page.problems, []);
 });
 
-test('the lesson\u2019s words about its own numbers appear only on its presets; lesson-causal continues the seed-42 stream', async () => {
+const LESSON_WORDS_TITLE =
+  'the lesson\u2019s words about its own numbers appear only ' +
+  'on its presets; lesson-causal continues the seed-42 stream';
+test(LESSON_WORDS_TITLE, async () => {
   await goToHash(page, '#chapter=attention&preset=lesson-causal&stage=x');
   await waitForStage(page, 'x');
   await page.waitForFunction(() => document.querySelector('.shape-eq')?.dataset.equation === '(4, 8)');
   assert.match(await page.textContent('.explanation'), /does not reseed.*1104/);
   const stream = env.engine.randn(42, 1, 1104 + 32);
-  assert.deepEqual(await resultTexts(page), Array.from(stream.slice(1104), formatCell), 'X is draws 1104 … 1135 of seed 42');
+  assert.deepEqual(
+    await resultTexts(page),
+    Array.from(stream.slice(1104), formatCell),
+    'X is draws 1104 … 1135 of seed 42',
+  );
   await goToHash(page, '#chapter=cross&preset=cross-translation&stage=x_q');
   await waitForStage(page, 'x_q');
   assert.doesNotMatch(await page.textContent('.explanation'), /lesson/);
@@ -196,7 +283,9 @@ test('the lesson\u2019s words about its own numbers appear only on its presets; 
 
 const stepOf = (p) => p.evaluate(() => document.body.dataset.step);
 
-test('KV cache: ↑/↓ and the slider move through time at the same stage; the new row is lit; the URL keeps t', async () => {
+const KV_CACHE_TIME_TITLE =
+  'KV cache: ↑/↓ and the slider move through time at the same stage; the new row is lit; the URL keeps t';
+test(KV_CACHE_TIME_TITLE, async () => {
   const trace = env.engine.run({ preset: 'kv-cache-gqa' });
   await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&head=0&t=1');
   await waitForStage(page, 'k_cache', 0);
@@ -204,10 +293,14 @@ test('KV cache: ↑/↓ and the slider move through time at the same stage; the 
   await page.click('h2#stage-title');
   await page.keyboard.press('ArrowDown');
   await page.waitForFunction(() => document.body.dataset.step === '2');
-  assert.equal((await page.evaluate(() => document.body.dataset.stage)), 'k_cache', 'the same stage, one step later');
+  assert.equal(await page.evaluate(() => document.body.dataset.stage), 'k_cache', 'the same stage, one step later');
   const cache = trace.stages.find((s) => s.id === 'k_cache' && s.step === 2 && s.head === 0);
   assert.deepEqual(await resultTexts(page), Array.from(cache.values, formatCell));
-  assert.deepEqual(await page.$$eval('#figure .is-result td.hl-row', (t) => [...new Set(t.map((x) => x.dataset.r))]), ['2'], 'row t is the new one');
+  assert.deepEqual(
+    await page.$$eval('#figure .is-result td.hl-row', (t) => [...new Set(t.map((x) => x.dataset.r))]),
+    ['2'],
+    'row t is the new one',
+  );
   assert.deepEqual(await rowLabels(page), ['the', 'cat', 'sat'], 'cache rows are tokens 0 … t');
   assert.match(page.url(), /stage=k_cache&head=0&t=2/);
   await page.keyboard.press('ArrowUp');
@@ -216,18 +309,27 @@ test('KV cache: ↑/↓ and the slider move through time at the same stage; the 
   await page.waitForFunction(() => document.body.dataset.step === '4');
   assert.match(await page.textContent('.time-label'), /t = 4 \(steps 0–4\): token “mats”/);
   const c = trace.config;
-  const macs = await page.$$eval('.macs-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.replace(/,/g, ''))));
-  assert.deepEqual(macs, [[String(c.macs.cached[4]), String(c.macs.recomputed[4])], [String(c.macs.cachedSoFar[4]), String(c.macs.recomputedSoFar[4])]]);
+  const macs = await page.$$eval('.macs-table tbody tr', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.replace(/,/g, ''))),
+  );
+  assert.deepEqual(macs, [
+    [String(c.macs.cached[4]), String(c.macs.recomputed[4])],
+    [String(c.macs.cachedSoFar[4]), String(c.macs.recomputedSoFar[4])],
+  ]);
   assert.match(await page.textContent('.chapter-panel'), new RegExp(`now holds ${c.cacheBytes[4]} bytes`));
   const out = trace.stages.find((s) => s.id === 'output' && s.step === 4).values;
   const reference = trace.stages.find((s) => s.id === 'causal_reference').values;
-  const compare = await page.$$eval('.compare-table tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+  const compare = await page.$$eval('.compare-table tbody tr', (rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)),
+  );
   assert.deepEqual(compare[0], Array.from(out, formatCell), 'decode step 4, from its output stage');
   assert.deepEqual(compare[1], Array.from(reference.slice(4 * 16, 5 * 16), formatCell), 'row 4 of the causal pass');
   assert.deepEqual(page.problems, []);
 });
 
-test('KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2019s formula overstates LLaMA 3', async () => {
+const KV_CACHE_SIZE_TITLE =
+  'KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2019s formula overstates LLaMA 3';
+test(KV_CACHE_SIZE_TITLE, async () => {
   await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=x_t&t=0');
   await waitForStage(page, 'x_t');
   const row = (id) => page.$$eval(`.kv-calc-table tr[data-row="${id}"] td`, (t) => t.map((x) => x.textContent));
@@ -241,7 +343,9 @@ test('KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2
   await page.selectOption('#calc-dtype', 'fp32');
   await page.fill('#calc-batch', '4');
   await page.press('#calc-batch', 'Enter');
-  await page.waitForFunction(() => document.querySelector('.kv-calc-table tr[data-row="llama3-8b"] td:nth-child(4)')?.textContent === '8.00 GiB');
+  await page.waitForFunction(
+    () => document.querySelector('.kv-calc-table tr[data-row="llama3-8b"] td:nth-child(4)')?.textContent === '8.00 GiB',
+  );
   await page.fill('#calc-context', '0');
   await page.press('#calc-context', 'Enter');
   await page.waitForSelector('.kv-calc-table tr.is-error');
@@ -254,12 +358,27 @@ test('KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2
   assert.equal(own[2], `${config.cacheBytes.at(-1)} B`, 'the chapter\u2019s own cache, by the same function');
 });
 
-test('FlashAttention: the tile grid marks done, current, next and skipped tiles; memory and difference are the engine\u2019s', async () => {
+const FLASH_TILE_GRID_TITLE =
+  'FlashAttention: the tile grid marks done, current, next and ' +
+  'skipped tiles; memory and difference are the engine\u2019s';
+test(FLASH_TILE_GRID_TITLE, async () => {
   const trace = env.engine.run({ preset: 'flash-causal' });
   await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_sum&head=0&t=2');
   await waitForStage(page, 'tile_sum', 0);
-  const tiles = await page.$$eval('.tile-grid .tile', (b) => b.map((x) => [x.textContent, x.className.replace('tile is-', '')]));
-  assert.deepEqual(tiles, [['0', 'done'], ['\u2013', 'skipped'], ['\u2013', 'skipped'], ['1', 'done'], ['2', 'current'], ['\u2013', 'skipped'], ['3', 'next'], ['4', 'next'], ['5', 'next']]);
+  const tiles = await page.$$eval('.tile-grid .tile', (b) =>
+    b.map((x) => [x.textContent, x.className.replace('tile is-', '')]),
+  );
+  assert.deepEqual(tiles, [
+    ['0', 'done'],
+    ['\u2013', 'skipped'],
+    ['\u2013', 'skipped'],
+    ['1', 'done'],
+    ['2', 'current'],
+    ['\u2013', 'skipped'],
+    ['3', 'next'],
+    ['4', 'next'],
+    ['5', 'next'],
+  ]);
   const floats = await page.$$eval('.floats-table tbody td', (t) => t.map((x) => x.textContent.replace(/,/g, '')));
   const f = trace.config.floats;
   assert.deepEqual(floats, [f.standard, f.lessonStandard, f.tiled, f.lessonTiled].map(String));
@@ -275,9 +394,18 @@ test('FlashAttention: the tile grid marks done, current, next and skipped tiles;
   assert.deepEqual(page.problems, []);
 });
 
-test('explain a number in KV cache and FlashAttention: the step\u2019s own stage, and its parts give the cell', async () => {
-  const decode = await explainAt('#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&t=3', 'scores', 3, 0, 2, { preset: 'kv-cache-gqa' });
-  assert.equal(decode.value, formatFull(env.engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'scores', head: 3, step: 3, row: 0, col: 2 }).value));
+const EXPLAIN_KV_FLASH_TITLE =
+  'explain a number in KV cache and FlashAttention: the step\u2019s own stage, and its parts give the cell';
+test(EXPLAIN_KV_FLASH_TITLE, async () => {
+  const decode = await explainAt('#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&t=3', 'scores', 3, 0, 2, {
+    preset: 'kv-cache-gqa',
+  });
+  assert.equal(
+    decode.value,
+    formatFull(
+      env.engine.explain({ preset: 'kv-cache-gqa' }, { stage: 'scores', head: 3, step: 3, row: 0, col: 2 }).value,
+    ),
+  );
   const e = env.engine.explain({ preset: 'flash-causal' }, { stage: 'tile_out', head: 0, step: 4, row: 0, col: 1 });
   await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_out&head=0&t=4');
   await page.waitForFunction(() => document.body.dataset.stage === 'tile_out' && document.body.dataset.step === '4');

@@ -25,28 +25,40 @@ after(async () => {
 async function routeFiles(context, files) {
   for (const [name, body] of Object.entries(files)) {
     const type = name.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8';
-    await context.route(env.server.url + name, (route) => route.fulfill({ status: 200, body, headers: { 'Content-Type': type, 'Content-Security-Policy': CSP } }));
+    await context.route(env.server.url + name, (route) =>
+      route.fulfill({ status: 200, body, headers: { 'Content-Type': type, 'Content-Security-Policy': CSP } }),
+    );
   }
 }
 
-const CLASSIC_SCRIPTS = '<script defer src="attention-wasm.classic.js"></script><script defer src="attention-stepper.classic.js"></script>';
-const html = (head, body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title>${head}</head><body>${body}</body></html>`;
+const CLASSIC_SCRIPTS =
+  '<script defer src="attention-wasm.classic.js"></script><script defer src="attention-stepper.classic.js"></script>';
+const html = (head, body) =>
+  `<!doctype html><html lang="en"><head><meta ` +
+  `charset="utf-8"><title>test</title>${head}</head><body>${body}</body></html>`;
 
 const stageOf = (page, sel) => page.$eval(sel, (e) => [e.dataset.stage, e.dataset.head]);
-const resultOf = (page, sel) => page.$$eval(`${sel} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+const resultOf = (page, sel) =>
+  page.$$eval(`${sel} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
 
 test('dist/index.html opened from file:// renders the first stage, with KaTeX and its fonts', async () => {
   const { page, context } = await newPage(env);
   await page.goto(pathToFileURL(path.join(DIST, 'index.html')).href);
   await page.waitForSelector('body[data-ready="true"][data-stage="x"]');
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
-  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => td.textContent)), Array.from(x.values, formatCell));
+  assert.deepEqual(
+    await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => td.textContent)),
+    Array.from(x.values, formatCell),
+  );
   assert.ok(await page.$('#formula .katex'), 'formula typeset');
   await page.click('.step-next');
   await page.waitForSelector('body[data-stage="q"][data-head="0"]');
   // The formulas' glyphs come from a small KaTeX_Main face (scripts/subset-fonts.mjs), the whole
   // font only for characters outside it: some KaTeX_Main face must have loaded.
-  const fonts = await page.evaluate(async () => { await document.fonts.ready; return [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded'); });
+  const fonts = await page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].some((f) => f.family === 'KaTeX_Main' && f.status === 'loaded');
+  });
   assert.ok(fonts, 'KaTeX_Main loaded from file://');
   assert.deepEqual(page.problems, []);
   await context.close();
@@ -62,8 +74,14 @@ test('the course page from file://: four steppers at their stages and chapters',
   await page.waitForSelector('attention-stepper#cross[data-ready="true"]');
   assert.deepEqual(await stageOf(page, '#cross'), ['weights', '0']);
   assert.equal(await page.$eval('#cross', (e) => e.dataset.chapter), 'cross');
-  const weights = env.engine.run({ preset: 'cross-translation' }).stages.find((st) => st.id === 'weights' && st.head === 0);
-  assert.deepEqual(await resultOf(page, '#cross'), Array.from(weights.values, formatCell), 'a 2 × 3 weight matrix from the engine');
+  const weights = env.engine
+    .run({ preset: 'cross-translation' })
+    .stages.find((st) => st.id === 'weights' && st.head === 0);
+  assert.deepEqual(
+    await resultOf(page, '#cross'),
+    Array.from(weights.values, formatCell),
+    'a 2 × 3 weight matrix from the engine',
+  );
   assert.deepEqual(page.problems, []);
   await context.close();
 });
@@ -76,16 +94,27 @@ test('course page under the CSP: no violation; two elements step independently; 
     // The engine's core arrives through instantiateStreaming (its rest joins that instance).
     for (const name of ['instantiate', 'instantiateStreaming']) {
       const original = WebAssembly[name];
-      WebAssembly[name] = (...args) => { window.instances += 1; return original(...args); };
+      WebAssembly[name] = (...args) => {
+        window.instances += 1;
+        return original(...args);
+      };
     }
-    document.addEventListener('stagechange', (e) => window.stageEvents.push([e.target.id, e.detail.stage, e.detail.head]));
+    document.addEventListener('stagechange', (e) =>
+      window.stageEvents.push([e.target.id, e.detail.stage, e.detail.head]),
+    );
   });
   await page.goto(`${env.server.url}examples/course-page.html`);
-  for (const id of ['scores', 'causal', 'multi', 'cross']) await page.waitForSelector(`attention-stepper#${id}[data-ready="true"]`);
+  for (const id of ['scores', 'causal', 'multi', 'cross'])
+    await page.waitForSelector(`attention-stepper#${id}[data-ready="true"]`);
   const trace = env.engine.run({ preset: 'lesson-self-attention' });
-  const pick = (id, head = 0) => Array.from(trace.stages.find((s) => s.id === id && s.head === head).values, formatCell);
+  const pick = (id, head = 0) =>
+    Array.from(trace.stages.find((s) => s.id === id && s.head === head).values, formatCell);
   assert.deepEqual(await resultOf(page, '#scores'), pick('scores'));
-  assert.equal(await page.$$eval('#scores .step-text', (t) => t[0].textContent), 'Step 1 of 3', 'stages="scores,scaled,weights" shows three steps');
+  assert.equal(
+    await page.$$eval('#scores .step-text', (t) => t[0].textContent),
+    'Step 1 of 3',
+    'stages="scores,scaled,weights" shows three steps',
+  );
   await page.click('#scores .step-next');
   await page.waitForSelector('#scores[data-stage="scaled"]');
   assert.deepEqual(await resultOf(page, '#scores'), pick('scaled'));
@@ -99,7 +128,12 @@ test('course page under the CSP: no violation; two elements step independently; 
   await page.waitForSelector('#scores[data-stage="scores"]');
   assert.equal(await page.evaluate(() => window.instances), 1, 'four elements, one WASM instance');
   // Keys: ArrowRight inside an element steps it and does not reach the page (a slide deck).
-  await page.evaluate(() => { window.pageKeys = 0; document.addEventListener('keydown', () => { window.pageKeys += 1; }); });
+  await page.evaluate(() => {
+    window.pageKeys = 0;
+    document.addEventListener('keydown', () => {
+      window.pageKeys += 1;
+    });
+  });
   await page.focus('#causal .step-prev');
   await page.keyboard.press('ArrowLeft');
   await page.waitForSelector('#causal[data-stage="masked"]');
@@ -108,44 +142,92 @@ test('course page under the CSP: no violation; two elements step independently; 
   assert.equal(await page.evaluate(() => window.pageKeys), 0, 'the stepper kept its keys');
   await page.$eval('#multi', (e) => e.setAttribute('stage', 'scores'));
   await page.waitForSelector('#multi[data-stage="scores"][data-head="2"]');
-  assert.deepEqual((await page.evaluate(() => window.stageEvents)).slice(0, 4), [['scores', 'scaled', 0], ['causal', 'weights', 0], ['multi', 'head', 3], ['scores', 'scores', 0]]);
-  assert.equal(await page.$$eval('attention-stepper', (els) => els.map((e) => e.shadowRoot.querySelectorAll('.katex').length > 0).join()), 'true,true,true,true');
-  assert.equal(await page.evaluate(() => document.querySelectorAll('link[data-attention-stepper="katex"]').length), 1, 'KaTeX fonts declared once');
+  assert.deepEqual((await page.evaluate(() => window.stageEvents)).slice(0, 4), [
+    ['scores', 'scaled', 0],
+    ['causal', 'weights', 0],
+    ['multi', 'head', 3],
+    ['scores', 'scores', 0],
+  ]);
+  assert.equal(
+    await page.$$eval('attention-stepper', (els) =>
+      els.map((e) => e.shadowRoot.querySelectorAll('.katex').length > 0).join(),
+    ),
+    'true,true,true,true',
+  );
+  assert.equal(
+    await page.evaluate(() => document.querySelectorAll('link[data-attention-stepper="katex"]').length),
+    1,
+    'KaTeX fonts declared once',
+  );
   await page.screenshot({ path: path.join(SHOTS, 'embed-course-page-1280.png'), fullPage: true });
   assert.deepEqual(page.problems, []);
   // Last: axe itself adds <style> elements inside shadow roots, which the CSP blocks and reports.
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
-  assert.deepEqual(serious.map((v) => `${v.id} at ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(' | ')}`), [], 'axe: no serious or critical violation');
+  assert.deepEqual(
+    serious.map(
+      (v) =>
+        `${v.id} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => JSON.stringify(n.target))
+          .join(' | ')}`,
+    ),
+    [],
+    'axe: no serious or critical violation',
+  );
   await context.close();
 });
 
 test('bad attributes show their message inside the element; so does a browser without WebAssembly', async () => {
   const { page, context } = await newPage(env, { width: 900, height: 700 });
   await routeFiles(context, {
-    'bad.html': html(CLASSIC_SCRIPTS, `
-      <attention-stepper id="bad" preset="lesson-nope" heads="3" stage="weigths" controls="tiny" theme="purple"></attention-stepper>
-      <attention-stepper id="nostage" preset="lesson-self-attention" stages="masked"></attention-stepper>
-      <attention-stepper id="good" preset="lesson-causal" stage="masked"></attention-stepper>`),
+    'bad.html': html(
+      CLASSIC_SCRIPTS,
+      `
+      <attention-stepper id="bad" preset="lesson-nope" heads="3" stage="weigths" controls="tiny" ` +
+        `theme="purple"></attention-stepper>
+      <attention-stepper id="nostage" preset="lesson-self-attention" ` +
+        `stages="masked"></attention-stepper>
+      <attention-stepper id="good" preset="lesson-causal" stage="masked"></attention-stepper>`,
+    ),
   });
   await page.goto(`${env.server.url}bad.html`);
   await page.waitForSelector('#good[data-ready="true"]');
   await page.waitForSelector('#nostage[data-error="true"]');
   const lines = await page.$$eval('#bad .as-message li', (li) => li.map((l) => l.textContent));
-  for (const start of ['preset: "lesson-nope"', 'heads: d_model must be divisible by heads', 'stage: "weigths"', 'controls: "tiny"', 'theme: "purple"']) {
-    assert.ok(lines.some((l) => l.startsWith(start)), `a line starts with ${start}: ${lines.join(' | ')}`);
+  for (const start of [
+    'preset: "lesson-nope"',
+    'heads: d_model must be divisible by heads',
+    'stage: "weigths"',
+    'controls: "tiny"',
+    'theme: "purple"',
+  ]) {
+    assert.ok(
+      lines.some((l) => l.startsWith(start)),
+      `a line starts with ${start}: ${lines.join(' | ')}`,
+    );
   }
   assert.match(await page.$eval('#nostage .as-message', (m) => m.textContent), /masked is part of this configuration/);
   assert.equal(await page.$eval('#bad .as-message', (m) => m.getAttribute('role')), 'alert');
   await page.locator('#bad').screenshot({ path: path.join(SHOTS, 'embed-bad-attributes.png') });
-  await page.$eval('#bad', (e) => { e.setAttribute('preset', 'lesson-self-attention'); e.removeAttribute('heads'); e.setAttribute('stage', 'weights'); e.setAttribute('controls', 'none'); e.setAttribute('theme', 'dark'); });
+  await page.$eval('#bad', (e) => {
+    e.setAttribute('preset', 'lesson-self-attention');
+    e.removeAttribute('heads');
+    e.setAttribute('stage', 'weights');
+    e.setAttribute('controls', 'none');
+    e.setAttribute('theme', 'dark');
+  });
   await page.waitForSelector('#bad[data-ready="true"][data-stage="weights"]');
   assert.equal(await page.$$eval('#bad .step-next', (b) => b.length), 0, 'controls="none" has no buttons');
   assert.deepEqual(page.problems, []);
 
   const bare = await env.browser.newContext();
-  await bare.addInitScript(() => { delete window.WebAssembly; });
-  await routeFiles(bare, { 'bad.html': html(CLASSIC_SCRIPTS, '<attention-stepper id="w" preset="lesson-causal"></attention-stepper>') });
+  await bare.addInitScript(() => {
+    delete window.WebAssembly;
+  });
+  await routeFiles(bare, {
+    'bad.html': html(CLASSIC_SCRIPTS, '<attention-stepper id="w" preset="lesson-causal"></attention-stepper>'),
+  });
   const p2 = await bare.newPage();
   await p2.goto(`${env.server.url}bad.html`);
   await p2.waitForSelector('#w[data-error="true"]');
@@ -157,12 +239,18 @@ test('bad attributes show their message inside the element; so does a browser wi
 test('embed.html in an iframe posts its height to the parent; compact controls from the query', async () => {
   const { page, context } = await newPage(env, { width: 1000, height: 800 });
   await routeFiles(context, {
-    'parent.html': html('<script defer src="parent.js"></script>', '<iframe id="f" title="stepper" src="embed.html?preset=lesson-causal&stage=masked&controls=compact"></iframe>'),
-    'parent.js': `window.heights = [];
-      document.addEventListener('DOMContentLoaded', () => Object.assign(document.getElementById('f').style, { width: '100%', border: '0' }));
+    'parent.html': html(
+      '<script defer src="parent.js"></script>',
+      '<iframe id="f" title="stepper" src="embed.html?preset=lesson-causal&stage=masked&controls=compact"></iframe>',
+    ),
+    'parent.js':
+      `window.heights = [];
+      document.addEventListener('DOMContentLoaded', () => ` +
+      `Object.assign(document.getElementById('f').style, { width: '100%', border: '0' }));
       window.addEventListener('message', (event) => {
         const frame = document.getElementById('f');
-        if (event.source !== frame.contentWindow || event.data?.type !== 'attention-stepper:height') return;
+        if (event.source !== frame.contentWindow || event.data?.type !== 'attention-stepper:height') ` +
+      `return;
         window.heights.push(event.data.height);
         frame.height = event.data.height; // as in the README
       });`,
@@ -171,7 +259,9 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
   const frame = page.frameLocator('#f');
   await frame.locator('attention-stepper[data-ready="true"][data-stage="masked"]').waitFor();
   await page.waitForFunction(() => window.heights.length > 0 && Math.max(...window.heights) > 300);
-  const inner = await page.frames()[1].evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  const inner = await page
+    .frames()[1]
+    .evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   await page.waitForFunction((h) => window.heights.at(-1) === h, inner);
   assert.equal(await frame.locator('.step-next').count(), 1, 'compact: Prev/Next');
   assert.equal(await frame.locator('.stage-nav').count(), 0, 'compact: no stage list');
@@ -184,7 +274,10 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
 test('the ES module build: <script type="module" src="attention-stepper.js"> under the CSP', async () => {
   const { page, context } = await newPage(env, { width: 900, height: 700 });
   await routeFiles(context, {
-    'esm.html': html('<script type="module" src="attention-stepper.js"></script>', '<attention-stepper id="e" preset="lesson-multi-head" stage="output" controls="compact"></attention-stepper>'),
+    'esm.html': html(
+      '<script type="module" src="attention-stepper.js"></script>',
+      '<attention-stepper id="e" preset="lesson-multi-head" stage="output" controls="compact"></attention-stepper>',
+    ),
   });
   await page.goto(`${env.server.url}esm.html`);
   await page.waitForSelector('#e[data-ready="true"][data-stage="output"]');

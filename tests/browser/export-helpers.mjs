@@ -41,8 +41,8 @@ export function readCsv(text) {
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') rows.push([...row, field]), (row = []), (field = ''), (i += 1);
+    else if (c === ',') (row.push(field), (field = ''));
+    else if (c === '\r' && text[i + 1] === '\n') (rows.push([...row, field]), (row = []), (field = ''), (i += 1));
     else field += c;
   }
   return rows;
@@ -59,7 +59,9 @@ export function readPrinted(stdout) {
   const [first, ...rest] = stdout.trim().split('\n');
   const shape = /\((\d+), (\d+)\)$/.exec(first).slice(1).map(Number);
   const body = rest.join(' ').replace(/[[\]]/g, ' ').trim();
-  const values = body ? body.split(/\s+/).map((t) => ({ '-inf': -Infinity, inf: Infinity, nan: NaN })[t] ?? Number(t)) : [];
+  const values = body
+    ? body.split(/\s+/).map((t) => ({ '-inf': -Infinity, inf: Infinity, nan: NaN })[t] ?? Number(t))
+    : [];
   return { shape, values };
 }
 

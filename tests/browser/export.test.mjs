@@ -15,7 +15,17 @@ import { formatCell } from '../../web/model/format.js';
 import { numpyScript } from '../../web/model/export/numpy-script.js';
 import { DIST } from '../../scripts/serve.mjs';
 import { CSP, SHOTS, newPage, openPage, setup } from './harness.mjs';
-import { caseHash, f64Bytes, limited, maxDifference, pngSize, python, readCsv, readNpy, readPrinted } from './export-helpers.mjs';
+import {
+  caseHash,
+  f64Bytes,
+  limited,
+  maxDifference,
+  pngSize,
+  python,
+  readCsv,
+  readNpy,
+  readPrinted,
+} from './export-helpers.mjs';
 
 let env;
 let tmp;
@@ -44,7 +54,10 @@ const PICKS = {
 function chapterCases() {
   const chapters = [...new Set(env.engine.presets().map((p) => p.chapter))];
   return chapters.map((chapter) => {
-    const [preset, pick] = PICKS[chapter] ?? [env.engine.presets().find((p) => p.chapter === chapter).id, (s) => s.id === 'weights'];
+    const [preset, pick] = PICKS[chapter] ?? [
+      env.engine.presets().find((p) => p.chapter === chapter).id,
+      (s) => s.id === 'weights',
+    ];
     const trace = env.engine.run({ preset });
     return { chapter, preset, trace, stage: trace.stages.find(pick) ?? trace.stages.at(-1) };
   });
@@ -52,10 +65,13 @@ function chapterCases() {
 
 async function waitForView(page, stage, root = 'body') {
   const want = [stage.id, stage.head === null ? '' : String(stage.head), stage.step === null ? '' : String(stage.step)];
-  await page.waitForFunction(([sel, w]) => {
-    const d = document.querySelector(sel)?.dataset;
-    return d && d.stage === w[0] && d.head === w[1] && (d.step ?? '') === w[2];
-  }, [root, want]);
+  await page.waitForFunction(
+    ([sel, w]) => {
+      const d = document.querySelector(sel)?.dataset;
+      return d && d.stage === w[0] && d.head === w[1] && (d.step ?? '') === w[2];
+    },
+    [root, want],
+  );
 }
 
 async function openMenu(page, scope = '') {
@@ -73,8 +89,13 @@ async function download(page, format, scope = '') {
   await openMenu(page, scope);
   await new Promise((done) => setTimeout(done, Math.max(0, lastDownload + 150 - Date.now())));
   lastDownload = Date.now();
-  const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 10000 }), page.click(`${scope} .export-file[data-format="${format}"]`)]).catch(async (e) => {
-    throw new Error(`${format}: no download (${await page.textContent(`${scope} .export-status`)}; ${page.url()}): ${e.message}`);
+  const [dl] = await Promise.all([
+    page.waitForEvent('download', { timeout: 10000 }),
+    page.click(`${scope} .export-file[data-format="${format}"]`),
+  ]).catch(async (e) => {
+    throw new Error(
+      `${format}: no download (${await page.textContent(`${scope} .export-status`)}; ${page.url()}): ${e.message}`,
+    );
   });
   const file = path.join(tmp, dl.suggestedFilename());
   await dl.saveAs(file);
@@ -86,7 +107,10 @@ const fromJson = (v) => (typeof v === 'string' ? Number(v) : v);
 function checkJson(bytes, stage) {
   const doc = JSON.parse(bytes.toString('utf8'));
   assert.match(doc.nonFinite, /"-Infinity"/, 'the header says how −∞ is written');
-  assert.deepEqual([doc.id, doc.head, doc.step, doc.shape, doc.equation, doc.symbolic], [stage.id, stage.head, stage.step, [...stage.shape], stage.equation, stage.symbolic]);
+  assert.deepEqual(
+    [doc.id, doc.head, doc.step, doc.shape, doc.equation, doc.symbolic],
+    [stage.id, stage.head, stage.step, [...stage.shape], stage.equation, stage.symbolic],
+  );
   assert.deepEqual(doc.values.flat().map(fromJson), Array.from(stage.values), `${stage.id}: JSON values`);
 }
 
@@ -94,8 +118,16 @@ async function checkCsv(bytes, stage, page, scope = '#figure') {
   const rows = readCsv(bytes.toString('utf8'));
   const labels = (sel) => page.$$eval(`${scope} .is-result ${sel}`, (t) => t.map((x) => x.textContent));
   assert.deepEqual(rows[0].slice(1), await labels('th.hm-col'), 'column labels as the heatmap shows them');
-  assert.deepEqual(rows.slice(1).map((r) => r[0]), await labels('th.hm-row'), 'row labels as the heatmap shows them');
-  assert.deepEqual(rows.slice(1).flatMap((r) => r.slice(1).map(Number)), Array.from(stage.values), `${stage.id}: CSV values`);
+  assert.deepEqual(
+    rows.slice(1).map((r) => r[0]),
+    await labels('th.hm-row'),
+    'row labels as the heatmap shows them',
+  );
+  assert.deepEqual(
+    rows.slice(1).flatMap((r) => r.slice(1).map(Number)),
+    Array.from(stage.values),
+    `${stage.id}: CSV values`,
+  );
 }
 
 function checkNpy(bytes, stage) {
@@ -113,14 +145,21 @@ async function checkScript(file, stage, what) {
   return diff;
 }
 
-const NPY_LOAD = 'import sys, numpy\nfor f in sys.argv[1:]:\n    a = numpy.load(f)\n    print(a.dtype.str, a.shape, a.flags.c_contiguous, a.tobytes().hex())';
+const NPY_LOAD =
+  'import sys, numpy\nfor f in sys.argv[1:]:\n    a = numpy.load(f)\n    ' +
+  'print(a.dtype.str, a.shape, a.flags.c_contiguous, a.tobytes().hex())';
 
-test('a stage of every chapter: JSON, CSV and .npy are the engine\u2019s trace; numpy.load reads the .npy bit for bit; the script reprints it', async () => {
+const EXPORT_EVERY_CHAPTER_TITLE =
+  'a stage of every chapter: JSON, CSV and .npy are the engine\u2019s ' +
+  'trace; numpy.load reads the .npy bit for bit; the script reprints it';
+test(EXPORT_EVERY_CHAPTER_TITLE, async () => {
   const { page, context } = await openPage(env, '#chapter=attention');
   const npys = [];
   const scripts = [];
   for (const c of chapterCases()) {
-    await page.evaluate((h) => { window.location.hash = h; }, caseHash(c));
+    await page.evaluate((h) => {
+      window.location.hash = h;
+    }, caseHash(c));
     await waitForView(page, c.stage);
     checkJson((await download(page, 'json')).bytes, c.stage);
     await checkCsv((await download(page, 'csv')).bytes, c.stage, page);
@@ -129,11 +168,18 @@ test('a stage of every chapter: JSON, CSV and .npy are the engine\u2019s trace; 
     npys.push({ file: npy.file, stage: c.stage });
     scripts.push({ file: (await download(page, 'py')).file, stage: c.stage, what: `${c.preset} ${c.stage.id}` });
   }
-  assert.ok(npys.some((n) => Array.from(n.stage.values).includes(-Infinity)), 'a stage with −∞ was exported');
+  assert.ok(
+    npys.some((n) => Array.from(n.stage.values).includes(-Infinity)),
+    'a stage with −∞ was exported',
+  );
   const loaded = (await python(['-c', NPY_LOAD, ...npys.map((n) => n.file)])).trim().split('\n');
   npys.forEach((n, i) => {
     const [r, c] = n.stage.shape;
-    assert.equal(loaded[i], `<f8 (${r}, ${c}) True ${f64Bytes(Array.from(n.stage.values)).toString('hex')}`, `numpy.load(${path.basename(n.file)})`);
+    assert.equal(
+      loaded[i],
+      `<f8 (${r}, ${c}) True ${f64Bytes(Array.from(n.stage.values)).toString('hex')}`,
+      `numpy.load(${path.basename(n.file)})`,
+    );
   });
   await limited(scripts.map((s) => () => checkScript(s.file, s.stage, s.what)));
   assert.deepEqual(page.problems, []);
@@ -144,29 +190,85 @@ test('a stage of every chapter: JSON, CSV and .npy are the engine\u2019s trace; 
 function interesting(trace) {
   const last = trace.config.numHeads - 1;
   const find = (pred) => trace.stages.find(pred);
-  return find((s) => s.id === 'tile_out' && s.step === 3)
-    ?? find((s) => s.id === 'weights' && s.step === trace.config.seqLen - 2 && s.head === last)
-    ?? find((s) => s.id === 'norm2') ?? find((s) => s.id === 'output' && s.step === null)
-    ?? find((s) => s.id === 'masked' && s.head === last) ?? find((s) => s.id === 'weights' && s.head === last);
+  return (
+    find((s) => s.id === 'tile_out' && s.step === 3) ??
+    find((s) => s.id === 'weights' && s.step === trace.config.seqLen - 2 && s.head === last) ??
+    find((s) => s.id === 'norm2') ??
+    find((s) => s.id === 'output' && s.step === null) ??
+    find((s) => s.id === 'masked' && s.head === last) ??
+    find((s) => s.id === 'weights' && s.head === last)
+  );
 }
 
-const r = (rows, cols, k) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => Math.round(1000 * Math.sin(7 * i + 3 * j + k)) / 1000));
+const r = (rows, cols, k) =>
+  Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => Math.round(1000 * Math.sin(7 * i + 3 * j + k)) / 1000),
+  );
 const CUSTOM = [
-  { seed: 7, skip: 3, seqLen: 4, dModel: 6, numHeads: 3, numKvHeads: 1, dK: 2, dV: 3, causal: true, scaleScores: false },
+  {
+    seed: 7,
+    skip: 3,
+    seqLen: 4,
+    dModel: 6,
+    numHeads: 3,
+    numKvHeads: 1,
+    dK: 2,
+    dV: 3,
+    causal: true,
+    scaleScores: false,
+  },
   { kind: 'cross', seed: 9, queryLen: 3, keyLen: 5, dModel: 4, numHeads: 2, validKeys: 2, outputProjection: false },
-  { kind: 'encoder-layer', seed: 1, seqLen: 3, dModel: 8, numHeads: 2, dFF: 10, causal: true, weightScale: 0.3, prunedHeads: [0] },
-  { kind: 'kv-cache', seed: 5, seqLen: 4, dModel: 8, numHeads: 2, numKvHeads: 1, outputProjection: false, weightScale: 0.7 },
+  {
+    kind: 'encoder-layer',
+    seed: 1,
+    seqLen: 3,
+    dModel: 8,
+    numHeads: 2,
+    dFF: 10,
+    causal: true,
+    weightScale: 0.3,
+    prunedHeads: [0],
+  },
+  {
+    kind: 'kv-cache',
+    seed: 5,
+    seqLen: 4,
+    dModel: 8,
+    numHeads: 2,
+    numKvHeads: 1,
+    outputProjection: false,
+    weightScale: 0.7,
+  },
   { kind: 'flash', seed: 11, seqLen: 7, dModel: 6, dK: 3, dV: 2, blockRows: 3, blockCols: 2, scaleScores: false },
   { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, weightScale: 1 },
   { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, numKvHeads: 2, prunedHeads: [1, 3] },
   { X: r(3, 4, 0), W_Q: [r(4, 2, 1), r(4, 2, 2)], W_K: [r(4, 2, 3)], W_V: [r(4, 2, 4)], W_O: r(4, 4, 5), causal: true },
-  { kind: 'cross', X_q: r(2, 4, 6), X_kv: r(3, 4, 7), W_Q: [r(4, 2, 8)], W_K: [r(4, 2, 9)], W_V: [r(4, 3, 10)], validKeys: 2 },
+  {
+    kind: 'cross',
+    X_q: r(2, 4, 6),
+    X_kv: r(3, 4, 7),
+    W_Q: [r(4, 2, 8)],
+    W_K: [r(4, 2, 9)],
+    W_V: [r(4, 3, 10)],
+    validKeys: 2,
+  },
 ];
 
-test('numpy scripts: every preset at an interesting stage and custom specs (weightScale, prunedHeads, explicit matrices) print the engine\u2019s values to 1e-12', async () => {
+const NUMPY_SCRIPTS_TITLE =
+  'numpy scripts: every preset at an interesting stage and custom specs (weightScale, ' +
+  'prunedHeads, explicit matrices) print the engine\u2019s values to 1e-12';
+test(NUMPY_SCRIPTS_TITLE, async () => {
   const jobs = [];
   const add = (spec, preset, stage, trace, what) => {
-    const text = numpyScript({ config: trace.config, spec: preset?.spec ?? spec, trace, stage, title: what, preset: preset?.id ?? null, chapter: preset?.chapter ?? null });
+    const text = numpyScript({
+      config: trace.config,
+      spec: preset?.spec ?? spec,
+      trace,
+      stage,
+      title: what,
+      preset: preset?.id ?? null,
+      chapter: preset?.chapter ?? null,
+    });
     const file = path.join(tmp, `script-${jobs.length}.py`);
     writeFileSync(file, text);
     jobs.push(() => checkScript(file, stage, what));
@@ -179,7 +281,8 @@ test('numpy scripts: every preset at an interesting stage and custom specs (weig
   assert.ok(jobs.length >= 13, 'every preset has a script');
   for (const spec of CUSTOM) {
     const trace = env.engine.run(spec);
-    for (const stage of new Set([interesting(trace), trace.stages.at(-1), trace.stages[1]])) add(spec, null, stage, trace, `${JSON.stringify(spec).slice(0, 60)} ${stage.id}/${stage.head}@${stage.step}`);
+    for (const stage of new Set([interesting(trace), trace.stages.at(-1), trace.stages[1]]))
+      add(spec, null, stage, trace, `${JSON.stringify(spec).slice(0, 60)} ${stage.id}/${stage.head}@${stage.step}`);
   }
   const diffs = await limited(jobs);
   console.log(`# ${diffs.length} scripts, largest difference ${Math.max(...diffs)}`);
@@ -187,7 +290,10 @@ test('numpy scripts: every preset at an interesting stage and custom specs (weig
 
 const svgSize = (svg) => /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg).slice(1).map(Number);
 
-test('the figure as SVG opens on its own in Chromium with the page\u2019s colours, numbers and labels; the PNG is drawn at twice its size', async () => {
+const SVG_PNG_TITLE =
+  'the figure as SVG opens on its own in Chromium with the page\u2019s ' +
+  'colours, numbers and labels; the PNG is drawn at twice its size';
+test(SVG_PNG_TITLE, async () => {
   const cases = [
     ['#chapter=attention&preset=lesson-causal&stage=weights&head=0', 'light'],
     ['#chapter=encoder-layer&preset=encoder-layer&stage=output', 'dark'],
@@ -197,13 +303,20 @@ test('the figure as SVG opens on its own in Chromium with the page\u2019s colour
     const svg = await download(page, 'svg');
     const png = await download(page, 'png');
     const text = svg.bytes.toString('utf8');
-    assert.doesNotMatch(text, /<style|<script|<image|href=|@import|url\((?!#)/, 'self-contained: no CSS, script, image or outside reference');
-    const cells = await page.$$eval('#figure td.hm-cell', (tds) => tds.map((td) => [td.style.backgroundColor, td.textContent]));
+    assert.doesNotMatch(
+      text,
+      /<style|<script|<image|href=|@import|url\((?!#)/,
+      'self-contained: no CSS, script, image or outside reference',
+    );
+    const cells = await page.$$eval('#figure td.hm-cell', (tds) =>
+      tds.map((td) => [td.style.backgroundColor, td.textContent]),
+    );
     for (const [fill, value] of cells) {
       if (fill) assert.ok(text.includes(`fill="${fill}"`), `the cell colour ${fill} is in the SVG`);
       assert.ok(text.includes(`>${value}</text>`), `the number ${value} is in the SVG`);
     }
-    for (const label of await page.$$eval('#figure .is-result th', (t) => t.map((x) => x.textContent))) assert.ok(text.includes(`>${label}</text>`), `label ${label}`);
+    for (const label of await page.$$eval('#figure .is-result th', (t) => t.map((x) => x.textContent)))
+      assert.ok(text.includes(`>${label}</text>`), `label ${label}`);
     const [width, height] = svgSize(text);
     assert.deepEqual(pngSize(png.bytes), { width: 2 * width, height: 2 * height }, 'PNG at 2×');
     writeFileSync(path.join(SHOTS, `export-${png.name}`), png.bytes);
@@ -211,7 +324,13 @@ test('the figure as SVG opens on its own in Chromium with the page\u2019s colour
     for (const w of [1280, 375]) {
       await view.setViewportSize({ width: w, height: Math.min(height, 1600) });
       await view.goto(pathToFileURL(svg.file).href);
-      assert.equal(await view.evaluate(() => `${document.documentElement.localName}:${document.getElementsByTagName('parsererror').length}`), 'svg:0', 'well-formed SVG');
+      assert.equal(
+        await view.evaluate(
+          () => `${document.documentElement.localName}:${document.getElementsByTagName('parsererror').length}`,
+        ),
+        'svg:0',
+        'well-formed SVG',
+      );
       await view.screenshot({ path: path.join(SHOTS, `export-${svg.name.replace('.svg', '')}-svg-${w}.png`) });
     }
     assert.deepEqual(page.problems, []);
@@ -219,8 +338,12 @@ test('the figure as SVG opens on its own in Chromium with the page\u2019s colour
   }
 });
 
-test('x opens the menu (aria-keyshortcuts), Escape closes it, axe finds nothing serious with it open; the link reopens this stage; Copy copies or selects; the snippet is an element at this stage', async () => {
-  const hash = '#chapter=gqa&tokens=a+b+c+d&dModel=8&heads=4&kvHeads=2&seed=7&causal=1&wo=1&scale=1&stage=weights&head=3';
+const EXPORT_MENU_TITLE =
+  'x opens the menu (aria-keyshortcuts), Escape closes it, axe finds nothing serious with it open; ' +
+  'the link reopens this stage; Copy copies or selects; the snippet is an element at this stage';
+test(EXPORT_MENU_TITLE, async () => {
+  const hash =
+    '#chapter=gqa&tokens=a+b+c+d&dModel=8&heads=4&kvHeads=2&seed=7&causal=1&wo=1&scale=1&stage=weights&head=3';
   const { page, context } = await openPage(env, hash);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url.replace(/\/$/, '') });
   await waitForView(page, { id: 'weights', head: 3, step: null });
@@ -229,33 +352,78 @@ test('x opens the menu (aria-keyshortcuts), Escape closes it, axe finds nothing 
   await page.keyboard.press('x');
   await page.waitForSelector('.export-panel:not([hidden])');
   assert.equal(await page.getAttribute('.export-toggle', 'aria-expanded'), 'true');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.format), 'json', 'the first download has the focus');
+  assert.equal(
+    await page.evaluate(() => document.activeElement.dataset.format),
+    'json',
+    'the first download has the focus',
+  );
   const link = await page.inputValue('#export-link');
   assert.equal(link, page.url(), 'the page\u2019s URL with its hash');
   await page.click('.export-copy-button[aria-describedby="export-link"]');
   await page.waitForFunction(() => /Copied|clipboard/.test(document.querySelector('.export-status').textContent));
-  if ((await page.textContent('.export-status')) === 'Copied.') assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
-  else assert.equal(await page.evaluate(() => document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd)), link);
+  if ((await page.textContent('.export-status')) === 'Copied.')
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  else
+    assert.equal(
+      await page.evaluate(() =>
+        document.activeElement.value.slice(document.activeElement.selectionStart, document.activeElement.selectionEnd),
+      ),
+      link,
+    );
   const snippet = await page.inputValue('#export-snippet');
-  assert.equal(snippet, '<attention-stepper chapter="gqa" tokens="a b c d" d-model="8" seed="7" causal stage="weights" head="3"></attention-stepper>');
-  const trace = env.engine.run({ kind: 'self', seqLen: 4, dModel: 8, numHeads: 4, numKvHeads: 2, seed: 7, causal: true, outputProjection: true, scaleScores: true });
+  assert.equal(
+    snippet,
+    '<attention-stepper chapter="gqa" tokens="a b c d" d-model="8" ' +
+      'seed="7" causal stage="weights" head="3"></attention-stepper>',
+  );
+  const trace = env.engine.run({
+    kind: 'self',
+    seqLen: 4,
+    dModel: 8,
+    numHeads: 4,
+    numKvHeads: 2,
+    seed: 7,
+    causal: true,
+    outputProjection: true,
+    scaleScores: true,
+  });
   const stage = trace.stages.find((s) => s.id === 'weights' && s.head === 3);
   await checkScript((await download(page, 'py')).file, stage, 'custom gqa weights/3 from the page');
   const { violations } = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(violations.filter((v) => SERIOUS.has(v.impact)).map((v) => `${v.id}: ${v.nodes[0].target}`), [], 'axe with the menu open');
+  assert.deepEqual(
+    violations.filter((v) => SERIOUS.has(v.impact)).map((v) => `${v.id}: ${v.nodes[0].target}`),
+    [],
+    'axe with the menu open',
+  );
   await page.focus('.export-file[data-format="json"]');
   await page.keyboard.press('Escape');
   assert.equal(await page.isVisible('.export-panel'), false);
-  assert.equal(await page.evaluate(() => document.activeElement.className), 'export-toggle', 'the focus goes back to the button');
+  assert.equal(
+    await page.evaluate(() => document.activeElement.className),
+    'export-toggle',
+    'the focus goes back to the button',
+  );
   const again = await context.newPage();
   await again.goto(link);
   await again.waitForSelector('body[data-ready="true"][data-stage="weights"][data-head="3"]');
   const cells = (p, scope) => p.$$eval(`${scope} .is-result td.hm-cell`, (t) => t.map((x) => x.textContent));
   const shown = await cells(page, '#figure');
-  assert.deepEqual(shown.filter((t) => t !== '0'), Array.from(stage.values, formatCell).filter((t) => t !== '0.000'), 'the engine\u2019s weights (masked ones shown as 0)');
+  assert.deepEqual(
+    shown.filter((t) => t !== '0'),
+    Array.from(stage.values, formatCell).filter((t) => t !== '0.000'),
+    'the engine\u2019s weights (masked ones shown as 0)',
+  );
   assert.deepEqual(await cells(again, '#figure'), shown, 'the link shows the same stage');
-  await again.route(`${env.server.url}snippet.html`, (route) => route.fulfill({ status: 200, headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP },
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><script defer src="attention-wasm.classic.js"></script><script defer src="attention-stepper.classic.js"></script></head><body>${snippet}</body></html>` }));
+  await again.route(`${env.server.url}snippet.html`, (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP },
+      body:
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><script ` +
+        `defer src="attention-wasm.classic.js"></script><script defer ` +
+        `src="attention-stepper.classic.js"></script></head><body>${snippet}</body></html>`,
+    }),
+  );
   await again.goto(`${env.server.url}snippet.html`);
   await again.waitForSelector('attention-stepper[data-ready="true"][data-stage="weights"][data-head="3"]');
   assert.deepEqual(await cells(again, 'attention-stepper'), shown, 'the snippet shows the same stage');
@@ -263,19 +431,39 @@ test('x opens the menu (aria-keyshortcuts), Escape closes it, axe finds nothing 
   await context.close();
 });
 
-test('downloads from file:// and from the element\u2019s shadow DOM under the CSP, with no console error; axe finds nothing serious in the element with the menu open', async () => {
+const FILE_URL_DOWNLOADS_TITLE =
+  'downloads from file:// and from the element\u2019s shadow DOM under the CSP, with ' +
+  'no console error; axe finds nothing serious in the element with the menu open';
+test(FILE_URL_DOWNLOADS_TITLE, async () => {
   const { page, context } = await newPage(env);
-  const kv = env.engine.run({ preset: 'kv-cache-gqa' }).stages.find((s) => s.id === 'weights' && s.head === 1 && s.step === 2);
-  await page.goto(`${pathToFileURL(path.join(DIST, 'index.html')).href}#chapter=kv-cache&preset=kv-cache-gqa&stage=weights&head=1&t=2`);
+  const kv = env.engine
+    .run({ preset: 'kv-cache-gqa' })
+    .stages.find((s) => s.id === 'weights' && s.head === 1 && s.step === 2);
+  await page.goto(
+    `${pathToFileURL(path.join(DIST, 'index.html')).href}#chapter=kv-cache&preset=kv-cache-gqa` +
+      '&stage=weights&head=1&t=2',
+  );
   await waitForView(page, kv);
   checkJson((await download(page, 'json')).bytes, kv);
   assert.ok((await download(page, 'png')).bytes.length > 1000, 'a PNG from file://');
-  assert.match(await page.inputValue('#export-link'), /^file:\/\/.*index\.html#chapter=kv-cache&preset=kv-cache-gqa&stage=weights&head=1&t=2$/);
+  assert.match(
+    await page.inputValue('#export-link'),
+    /^file:\/\/.*index\.html#chapter=kv-cache&preset=kv-cache-gqa&stage=weights&head=1&t=2$/,
+  );
   assert.deepEqual(page.problems, []);
 
   const tile = env.engine.run({ preset: 'flash-causal' }).stages.find((s) => s.id === 'tile_out' && s.step === 3);
-  await page.route(`${env.server.url}element.html`, (route) => route.fulfill({ status: 200, headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP },
-    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>element</title><script defer src="attention-wasm.classic.js"></script><script defer src="attention-stepper.classic.js"></script></head><body><main><attention-stepper chapter="flash" preset="flash-causal" stage="tile_out" step="3"></attention-stepper></main></body></html>' }));
+  await page.route(`${env.server.url}element.html`, (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/html', 'Content-Security-Policy': CSP },
+      body:
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>element</title><script defer ' +
+        'src="attention-wasm.classic.js"></script><script defer ' +
+        'src="attention-stepper.classic.js"></script></head><body><main><attention-stepper chapter="flash" ' +
+        'preset="flash-causal" stage="tile_out" step="3"></attention-stepper></main></body></html>',
+    }),
+  );
   await page.goto(`${env.server.url}element.html`);
   await page.waitForSelector('attention-stepper[data-ready="true"]');
   await waitForView(page, tile, 'attention-stepper');
@@ -284,15 +472,24 @@ test('downloads from file:// and from the element\u2019s shadow DOM under the CS
   await page.waitForSelector('attention-stepper .export-panel:not([hidden])');
   checkNpy((await download(page, 'npy', 'attention-stepper')).bytes, tile);
   await checkCsv((await download(page, 'csv', 'attention-stepper')).bytes, tile, page, 'attention-stepper #figure');
-  await checkScript((await download(page, 'py', 'attention-stepper')).file, tile, 'flash-causal tile_out@3 from the element');
+  await checkScript(
+    (await download(page, 'py', 'attention-stepper')).file,
+    tile,
+    'flash-causal tile_out@3 from the element',
+  );
   assert.match((await download(page, 'svg', 'attention-stepper')).bytes.toString('utf8'), /^<\?xml/);
   assert.ok((await download(page, 'png', 'attention-stepper')).bytes.length > 1000, 'a PNG from the shadow DOM');
   assert.deepEqual(page.problems, [], 'no console error or CSP violation');
   // axe itself injects a <style> (a CSP violation of its own): checked last.
-  const found = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => SERIOUS.has(v.impact)).map((v) => `element: ${v.id}`);
+  const found = (await new AxeBuilder({ page }).analyze()).violations
+    .filter((v) => SERIOUS.has(v.impact))
+    .map((v) => `element: ${v.id}`);
   const link = await page.inputValue('attention-stepper #export-link');
   assert.equal(link, `${env.server.url}embed.html?chapter=flash&preset=flash-causal&stage=tile_out&head=0&step=3`);
-  assert.equal(await page.inputValue('attention-stepper #export-snippet'), '<attention-stepper chapter="flash" preset="flash-causal" stage="tile_out" head="0" step="3"></attention-stepper>');
+  assert.equal(
+    await page.inputValue('attention-stepper #export-snippet'),
+    '<attention-stepper chapter="flash" preset="flash-causal" stage="tile_out" head="0" step="3"></attention-stepper>',
+  );
   await page.goto(link);
   await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="tile_out"][data-step="3"]');
   assert.deepEqual(found, []);

@@ -12,12 +12,30 @@ export const SHOTS = path.join(ROOT, 'build', 'screenshots');
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function requireDist() {
-  for (const f of ['index.html', 'embed.html', 'engine.js', 'attention-wasm.wasm', 'attention-wasm.classic.js', 'attention-stepper-page.classic.js', 'attention-stepper.js', 'vendor/katex/katex.min.css']) {
-    if (!existsSync(path.join(DIST, f))) throw new Error(`dist/${f} is missing: run node scripts/build-page.mjs after the engine build`);
+  for (const f of [
+    'index.html',
+    'embed.html',
+    'engine.js',
+    'attention-wasm.wasm',
+    'attention-wasm.classic.js',
+    'attention-stepper-page.classic.js',
+    'attention-stepper.js',
+    'vendor/katex/katex.min.css',
+  ]) {
+    if (!existsSync(path.join(DIST, f)))
+      throw new Error(`dist/${f} is missing: run node scripts/build-page.mjs after the engine build`);
   }
 }
 
@@ -37,7 +55,9 @@ export async function setup() {
 // Every CSP violation in the context's pages (and their frames) becomes a console error.
 export function reportViolations(context) {
   return context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`),
+    );
   });
 }
 
@@ -77,7 +97,9 @@ export async function waitForStage(page, id, head = null) {
 }
 
 export async function goToHash(page, hash) {
-  await page.evaluate((h) => { window.location.hash = h; }, hash);
+  await page.evaluate((h) => {
+    window.location.hash = h;
+  }, hash);
 }
 
 // The texts of the result heatmap's cells, row-major.

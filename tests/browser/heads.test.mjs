@@ -23,19 +23,31 @@ after(async () => {
 const percent = (v) => `${(v * 100).toFixed(1)} %`;
 const weightsOf = (trace, head) => trace.stages.find((s) => s.id === 'weights' && s.head === head);
 
-test('designed heads: each head\u2019s pattern shows in the engine\u2019s weights, and the page says how it is built', async () => {
+const DESIGNED_HEADS_TITLE =
+  'designed heads: each head\u2019s pattern shows in the engine\u2019s weights, and the page says how it is built';
+test(DESIGNED_HEADS_TITLE, async () => {
   const trace = env.engine.run({ preset: 'designed-heads' });
   const t = trace.config.seqLen;
   const w0 = weightsOf(trace, 0).values;
   for (let i = 1; i < t; i += 1) assert.ok(w0[i * t + i - 1] >= 0.9, `previous-token head, row ${i}`);
-  assert.ok(Array.from({ length: t }, (_, i) => weightsOf(trace, 2).values[i * t]).every((v) => v >= 0.9), 'sink head');
+  assert.ok(
+    Array.from({ length: t }, (_, i) => weightsOf(trace, 2).values[i * t]).every((v) => v >= 0.9),
+    'sink head',
+  );
   await goToHash(page, '#chapter=designed-heads&preset=designed-heads&stage=weights&head=0');
   await waitForStage(page, 'weights', 0);
   assert.deepEqual(await resultTexts(page), Array.from(w0, formatCell));
   const names = await page.$$eval('.designed-head strong', (s) => s.map((x) => x.textContent));
-  assert.deepEqual(names, trace.config.designedHeads.map((h) => h.name));
+  assert.deepEqual(
+    names,
+    trace.config.designedHeads.map((h) => h.name),
+  );
   assert.match(await page.textContent('.chapter-panel'), /W_Q maps position p to s·e_p/);
-  assert.equal(await page.$eval('#figure .is-result .hm-legend-end', (e) => e.textContent), '0.000', 'weights: the sequential palette from 0');
+  assert.equal(
+    await page.$eval('#figure .is-result .hm-legend-end', (e) => e.textContent),
+    '0.000',
+    'weights: the sequential palette from 0',
+  );
   await page.screenshot({ path: path.join(SHOTS, 'designed-heads-weights-1280.png'), fullPage: true });
   assert.deepEqual(page.problems, []);
 });
@@ -48,7 +60,10 @@ test('designed heads: the words build X, so a repeated word is found by the same
   const trace = env.engine.run({ kind: 'designed', tokens: ['a', 'rose', 'is', 'a', 'rose'], causal: false });
   const w1 = weightsOf(trace, 1).values;
   assert.deepEqual(await resultTexts(page), Array.from(w1, formatCell));
-  assert.ok(w1[1 * 5 + 1] + w1[1 * 5 + 4] >= 0.9 && Math.abs(w1[1 * 5 + 1] - w1[1 * 5 + 4]) < 1e-12, '"rose" splits its weight between both roses');
+  assert.ok(
+    w1[1 * 5 + 1] + w1[1 * 5 + 4] >= 0.9 && Math.abs(w1[1 * 5 + 1] - w1[1 * 5 + 4]) < 1e-12,
+    '"rose" splits its weight between both roses',
+  );
   assert.match(page.url(), /chapter=designed-heads&tokens=a\+rose\+is\+a\+rose/);
 });
 
@@ -67,10 +82,17 @@ test('weight scale: 1 instead of 0.1 sharpens the weights; the spec and the URL 
 
 test('pruning: a switch per head, the engine\u2019s output change and each head alone as bars', async () => {
   const base = { seed: 42, seqLen: 5, dModel: 16, numHeads: 4 };
-  await goToHash(page, '#chapter=attention&tokens=the+cat+sat+on+mats&dModel=16&heads=4&dK=&dV=&seed=42&ws=0.1&causal=0&wo=1&scale=1&stage=output');
+  await goToHash(
+    page,
+    '#chapter=attention&tokens=the+cat+sat+on+mats&dModel=16&heads=4&dK=&dV=' +
+      '&seed=42&ws=0.1&causal=0&wo=1&scale=1&stage=output',
+  );
   await waitForStage(page, 'output');
   const alone = env.engine.pruneEach(base);
-  assert.deepEqual(await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)), alone.map((a) => percent(a.change)));
+  assert.deepEqual(
+    await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)),
+    alone.map((a) => percent(a.change)),
+  );
   await page.click('.prune-switches button[aria-label="Prune head 2"]');
   await page.waitForFunction(() => /prune=2/.test(window.location.hash));
   const pruned = env.engine.run({ ...base, prunedHeads: [2] });
@@ -85,7 +107,11 @@ test('pruning: a switch per head, the engine\u2019s output change and each head 
   await waitForStage(page, 'weights', 0);
   await page.screenshot({ path: path.join(SHOTS, 'designed-heads-weights-375.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
-  await goToHash(page, '#chapter=attention&tokens=the+cat+sat+on+mats&dModel=16&heads=4&dK=&dV=&seed=42&ws=0.1&causal=0&wo=1&scale=1&prune=2&stage=output');
+  await goToHash(
+    page,
+    '#chapter=attention&tokens=the+cat+sat+on+mats&dModel=16&heads=4&dK=&dV=' +
+      '&seed=42&ws=0.1&causal=0&wo=1&scale=1&prune=2&stage=output',
+  );
   await waitForStage(page, 'output');
   await page.click('.prune-switches button[aria-label="Prune head 2"]');
   await page.waitForFunction(() => !/prune=/.test(window.location.hash));

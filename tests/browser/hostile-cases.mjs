@@ -11,7 +11,10 @@ import { LIMITS } from '../../web/model/fields.js';
 export const MARKUP = '<img src=x onerror=window.__hostile=1>';
 export const LONG = 'x'.repeat(100000);
 
-const I2 = [[1, 0], [0, 1]];
+const I2 = [
+  [1, 0],
+  [0, 1],
+];
 const KV = { seqLen: 8192, dHead: 128, numKvHeads: 8, numLayers: 32, bytesPerValue: 2, batch: 1 };
 
 // engine.<method>(…): the call's source is its input in the table.
@@ -24,39 +27,130 @@ export const API_CASES = [
   api((e) => e.forward({ seqLen: NaN, dModel: 4 }), 'seqLen: NaN is not a finite number'),
   api((e) => e.forward({ seqLen: 4, dModel: -Infinity }), 'dModel: -Infinity is not a finite number'),
   api((e) => e.run({ seqLen: 1e308, dModel: 4 }), 'seqLen: 1e+308 is out of range [1, 1024]'),
-  api((e) => e.run({ seqLen: 2, dModel: 4, weightScale: 0 }), 'weightScale: 0 is out of range (0, 10]; the lesson uses 0.1'),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, weightScale: 0 }),
+    'weightScale: 0 is out of range (0, 10]; the lesson uses 0.1',
+  ),
   api((e) => e.run({}), 'seqLen: is missing; give a whole number'),
   api((e) => e.run('lesson-causal'), 'spec: must be an object, got string'),
   api((e) => e.run({ seqLen: '5', dModel: 4 }), 'seqLen: must be a number, got string'),
   api((e) => e.run({ seqLen: 2n, dModel: 4 }), 'seqLen: must be a number, got bigint'),
-  api((e) => e.run({ seqLen: 2, dModel: 4, seed: () => 1 }), 'spec: cannot be read as plain data (() => 1 could not be cloned.)'),
-  api((e) => e.run({ seqLen: 2, get dModel() { throw new Error('boom'); } }), 'spec: cannot be read as plain data (boom)'),
-  api((e) => e.run({ seqLen: 2, dModel: 4, sequenceLength: 3 }), 'spec: unknown field "sequenceLength" for self-attention (known: …'),
-  api((e) => e.run({ seqLen: 2, dModel: 4, '\u202Eevil': 1 }), 'spec: unknown field "\u202Eevil" for self-attention (known: …'),
-  api((e) => e.run(JSON.parse('{"preset": "lesson-causal", "preset": "lesson-nope"}')), 'preset: "lesson-nope" is not one of …'),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, seed: () => 1 }),
+    'spec: cannot be read as plain data (() => 1 could not be cloned.)',
+  ),
+  api(
+    (e) =>
+      e.run({
+        seqLen: 2,
+        get dModel() {
+          throw new Error('boom');
+        },
+      }),
+    'spec: cannot be read as plain data (boom)',
+  ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, sequenceLength: 3 }),
+    'spec: unknown field "sequenceLength" for self-attention (known: …',
+  ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, '\u202Eevil': 1 }),
+    'spec: unknown field "\u202Eevil" for self-attention (known: …',
+  ),
+  api(
+    (e) => e.run(JSON.parse('{"preset": "lesson-causal", "preset": "lesson-nope"}')),
+    'preset: "lesson-nope" is not one of …',
+  ),
   api((e) => e.run({ preset: 'x'.repeat(1e6) }), `preset: "${'x'.repeat(40)}" is not one of …`),
   api((e) => e.run({ X: [], W_Q: [I2], W_K: [I2], W_V: [I2] }), 'X: needs at least one row and one column'),
-  api((e) => e.run({ X: [[1, 0], [1]], W_Q: [I2], W_K: [I2], W_V: [I2] }), 'X: row 1 has 1 values but row 0 has 2 (rows must all have the same length)'),
+  api(
+    (e) => e.run({ X: [[1, 0], [1]], W_Q: [I2], W_K: [I2], W_V: [I2] }),
+    'X: row 1 has 1 values but row 0 has 2 (rows must all have the same length)',
+  ),
   api((e) => e.run({ X: I2, W_Q: I2, W_K: [I2], W_V: [I2] }), 'W_Q[0][0]: must be an array of numbers, got number'),
-  api((e) => e.run({ X: [[[1, 0]], [[0, 1]]], W_Q: [I2], W_K: [I2], W_V: [I2] }), 'X[0][0]: must be a number, got array'),
-  api((e) => e.run({ X: [[1, ,], [0, 1]], W_Q: [I2], W_K: [I2], W_V: [I2] }), 'X[0][1]: must be a number, got undefined'),
-  api((e) => e.run({ X: [[1, 0], [0, 1e7]], W_Q: [I2], W_K: [I2], W_V: [I2] }), 'X[1][1]: 10000000 is outside [-1e6, 1e6]'),
+  api(
+    (e) => e.run({ X: [[[1, 0]], [[0, 1]]], W_Q: [I2], W_K: [I2], W_V: [I2] }),
+    'X[0][0]: must be a number, got array',
+  ),
+  api(
+    (e) =>
+      e.run({
+        X: [
+          [1, ,],
+          [0, 1],
+        ],
+        W_Q: [I2],
+        W_K: [I2],
+        W_V: [I2],
+      }),
+    'X[0][1]: must be a number, got undefined',
+  ),
+  api(
+    (e) =>
+      e.run({
+        X: [
+          [1, 0],
+          [0, 1e7],
+        ],
+        W_Q: [I2],
+        W_K: [I2],
+        W_V: [I2],
+      }),
+    'X[1][1]: 10000000 is outside [-1e6, 1e6]',
+  ),
   api((e) => e.run({ kind: 'designed', tokens: [LONG] }), 'tokens[0]: is longer than 40 characters'),
   api((e) => e.run({ kind: 'designed', tokens: ['the', ''] }), 'tokens[1]: must be a word of 1 to 160 bytes'),
   api((e) => e.run({ kind: 'designed', tokens: 'the cat' }), 'tokens: must be an array of words, got string'),
-  { ...api((e) => e.run({ kind: 'designed', tokens: ['<img src=x onerror=alert(1)>', '</script>', 'a\u0000b'] }), 'accepted: the words are compared, never parsed'), accepted: [] },
-  api((e) => e.explain({ preset: 'lesson-causal' }, { stage: 'weights', head: 0, row: NaN, col: 0 }), 'row: NaN is not a finite number'),
-  api((e) => e.explain({ preset: 'lesson-causal' }, { stage: 'weights', head: 0, row: 0, col: Infinity }), 'col: Infinity is not a finite number'),
-  api((e) => e.explain({ preset: 'lesson-causal' }, { stage: MARKUP, head: 0, row: 0, col: 0 }), `stage: "${MARKUP}" is not a stage; the stages are …`),
-  api((e) => e.explain({ preset: 'lesson-causal' }, JSON.parse('{"stage": "weights", "head": 0, "row": 0, "row": 9, "col": 0}')), "cell: (9, 0) is outside weights's shape (4, 4)"),
-  api((e) => e.explain({ preset: 'lesson-causal' }, 'weights'), 'cell: must be an object { stage, head, step?, row, col }'),
+  {
+    ...api(
+      (e) => e.run({ kind: 'designed', tokens: ['<img src=x onerror=alert(1)>', '</script>', 'a\u0000b'] }),
+      'accepted: the words are compared, never parsed',
+    ),
+    accepted: [],
+  },
+  api(
+    (e) => e.explain({ preset: 'lesson-causal' }, { stage: 'weights', head: 0, row: NaN, col: 0 }),
+    'row: NaN is not a finite number',
+  ),
+  api(
+    (e) => e.explain({ preset: 'lesson-causal' }, { stage: 'weights', head: 0, row: 0, col: Infinity }),
+    'col: Infinity is not a finite number',
+  ),
+  api(
+    (e) => e.explain({ preset: 'lesson-causal' }, { stage: MARKUP, head: 0, row: 0, col: 0 }),
+    `stage: "${MARKUP}" is not a stage; the stages are …`,
+  ),
+  api(
+    (e) =>
+      e.explain(
+        { preset: 'lesson-causal' },
+        JSON.parse('{"stage": "weights", "head": 0, "row": 0, "row": 9, "col": 0}'),
+      ),
+    "cell: (9, 0) is outside weights's shape (4, 4)",
+  ),
+  api(
+    (e) => e.explain({ preset: 'lesson-causal' }, 'weights'),
+    'cell: must be an object { stage, head, step?, row, col }',
+  ),
   api((e) => e.kvCacheBytes({ ...KV, seqLen: -1 }), 'seqLen: -1 is out of range [1, 4294967295]'),
   api((e) => e.kvCacheBytes({ ...KV, bytesPerValue: 1.5 }), 'bytesPerValue: 1.5 is not a whole number'),
   api((e) => e.kvCacheBytes({ ...KV, dHead: undefined }), 'dHead: is missing; give a whole number'),
-  api((e) => e.kvCacheBytes('8192'), 'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }'),
-  api((e) => e.pruneEach({ preset: 'lesson-self-attention' }), 'spec: pruning needs the output projection W_O (self-, cross-, designed attention or the encoder layer)'),
-  api((e) => e.pruneEach({ seqLen: 2, dModel: 4, numHeads: 2, prunedHeads: [0, 0] }), 'prunedHeads: head 0 is listed twice'),
-  api((e) => e.pruneEach({ seqLen: 2, dModel: 4, numHeads: 2, prunedHeads: [NaN] }), 'prunedHeads: NaN is not a finite number'),
+  api(
+    (e) => e.kvCacheBytes('8192'),
+    'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }',
+  ),
+  api(
+    (e) => e.pruneEach({ preset: 'lesson-self-attention' }),
+    'spec: pruning needs the output projection W_O (self-, cross-, designed attention or the encoder layer)',
+  ),
+  api(
+    (e) => e.pruneEach({ seqLen: 2, dModel: 4, numHeads: 2, prunedHeads: [0, 0] }),
+    'prunedHeads: head 0 is listed twice',
+  ),
+  api(
+    (e) => e.pruneEach({ seqLen: 2, dModel: 4, numHeads: 2, prunedHeads: [NaN] }),
+    'prunedHeads: NaN is not a finite number',
+  ),
 ];
 
 // Good links the hash cases start from: each case changes one of them (set: replace a key's
@@ -68,11 +162,14 @@ export const BASES = {
 };
 
 const hash = (base, change, message, extra = {}) => ({ where: 'URL hash', base, ...change, message, ...extra });
-const whole = (label, max, { min = 1, blank = '' } = {}) => `${label} must be a whole number from ${min} to ${max}${blank}.`;
-const TOKENS = (n) => `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (T = number of tokens; now ${n}).`;
+const whole = (label, max, { min = 1, blank = '' } = {}) =>
+  `${label} must be a whole number from ${min} to ${max}${blank}.`;
+const TOKENS = (n) =>
+  `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (T = number of tokens; now ${n}).`;
 const tooLong = (label) => `${label} must each have at most 40 characters (token 1 has 100000).`;
 const control = (label, i, cp) => `${label} must not hold control characters (token ${i} holds ${cp}).`;
-const bidi = (label, i, cp) => `${label} must not hold bidirectional controls, which reorder the text around them (token ${i} holds ${cp}).`;
+const bidi = (label, i, cp) =>
+  `${label} must not hold bidirectional controls, which reorder the text around them (token ${i} holds ${cp}).`;
 const WS = 'weight scale must be a number above 0 and at most 10 (the lesson uses 0.1).';
 const DK = whole('d_k', LIMITS.headDim, { blank: ', or blank for d_model / h' });
 const SEED = whole('seed', LIMITS.seed, { min: 0 });
@@ -88,7 +185,17 @@ export const HASH_CASES = [
   hash('custom', { set: { dModel: '' } }, whole('d_model', LIMITS.dModel)),
   hash('custom', { set: { dModel: MARKUP } }, whole('d_model', LIMITS.dModel)),
   hash('custom', { set: { tokens: '' } }, TOKENS(0)),
-  hash('custom', { set: { tokens: Array(LIMITS.tokens + 1).fill('w').join(' ') } }, TOKENS(LIMITS.tokens + 1)),
+  hash(
+    'custom',
+    {
+      set: {
+        tokens: Array(LIMITS.tokens + 1)
+          .fill('w')
+          .join(' '),
+      },
+    },
+    TOKENS(LIMITS.tokens + 1),
+  ),
   hash('custom', { set: { tokens: `${LONG} b c` } }, tooLong('Tokens')),
   hash('custom', { set: { tokens: 'a\u0000b c d' } }, control('Tokens', 1, 'U+0000')),
   hash('custom', { set: { tokens: 'a \u001b[31mred c' } }, control('Tokens', 2, 'U+001B')),
@@ -96,7 +203,9 @@ export const HASH_CASES = [
   hash('cross', { set: { keys: 'the \u2066cat sat' } }, bidi('Source tokens', 2, 'U+2066')),
   hash('cross', { set: { valid: MARKUP } }, whole('valid keys', LIMITS.tokens, { blank: ', or blank for no padding' })),
   hash('custom', { set: { tokens: MARKUP } }, 'accepted: three tokens, shown as text', { accepted: MARKUP.split(' ') }),
-  hash('custom', { set: { tokens: '</script> <b>b</b> &amp;' } }, 'accepted: three tokens, shown as text', { accepted: ['</script>', '<b>b</b>', '&amp;'] }),
+  hash('custom', { set: { tokens: '</script> <b>b</b> &amp;' } }, 'accepted: three tokens, shown as text', {
+    accepted: ['</script>', '<b>b</b>', '&amp;'],
+  }),
   hash('custom', { set: { prune: '1,1' } }, 'pruned heads must name each head once (head 1 is named twice).'),
   hash('custom', { set: { prune: '5' } }, 'pruned heads must be between 0 and 1 (there are 2 heads).'),
   hash('custom', { set: { skip: '-1' } }, SKIP),
@@ -106,14 +215,43 @@ export const HASH_CASES = [
   hash('custom', { add: { [MARKUP]: '1' } }, `"${MARKUP}": not a key of this page's links; ignored (the keys are …`),
   hash('custom', { add: { dFF: '64' } }, 'dFF: not a setting of chapter attention; ignored.'),
   hash('custom', { set: { causal: 'yes' } }, 'causal: "yes" is not 1 or 0; read as 0.'),
-  hash('preset', { add: { seed: '7' } }, 'seed: ignored beside preset=lesson-multi-head, whose settings are fixed (leave out preset= to set them).'),
+  hash(
+    'preset',
+    { add: { seed: '7' } },
+    'seed: ignored beside preset=lesson-multi-head, whose settings are fixed (leave out preset= to set them).',
+  ),
   hash('preset', { set: { preset: 'lesson-nope' } }, 'preset: "lesson-nope" is not one of the examples (…'),
-  hash('preset', { add: { chapter: '\u202Eattention' } }, 'chapter: "\\u202Eattention" is not one of attention, cross, gqa, encoder-layer, kv-cache, flash, designed-heads; chapter attention is shown.'),
-  hash('preset', { set: { head: '9' } }, 'head: 9 is not a head of this configuration (heads 0 to 3); head 0 is shown.', { shows: '#preset=lesson-multi-head&stage=scores&head=0' }),
-  hash('preset', { set: { head: '-1' } }, 'head: "-1" is not a whole number; head 0 is shown.', { shows: '#preset=lesson-multi-head&stage=scores&head=0' }),
-  hash('preset', { set: { stage: MARKUP } }, `stage: "${MARKUP}" is not a stage id (x, q, k, v, scores, scaled, weights, \u2026); the first stage is shown.`, { shows: '#preset=lesson-multi-head&stage=x' }),
-  hash('preset', { add: { cell: '1.99' } }, "Could not explain that cell: cell: (1, 99) is outside scores's shape (5, 5)"),
-  hash('preset', { add: { cell: '</script>' } }, 'cell: "</script>" is not row.column (e.g. 1.2); no number is explained.'),
+  hash(
+    'preset',
+    { add: { chapter: '\u202Eattention' } },
+    'chapter: "\\u202Eattention" is not one of attention, cross, gqa, ' +
+      'encoder-layer, kv-cache, flash, designed-heads; chapter attention is shown.',
+  ),
+  hash(
+    'preset',
+    { set: { head: '9' } },
+    'head: 9 is not a head of this configuration (heads 0 to 3); head 0 is shown.',
+    { shows: '#preset=lesson-multi-head&stage=scores&head=0' },
+  ),
+  hash('preset', { set: { head: '-1' } }, 'head: "-1" is not a whole number; head 0 is shown.', {
+    shows: '#preset=lesson-multi-head&stage=scores&head=0',
+  }),
+  hash(
+    'preset',
+    { set: { stage: MARKUP } },
+    `stage: "${MARKUP}" is not a stage id (x, q, k, v, scores, scaled, weights, \u2026); the first stage is shown.`,
+    { shows: '#preset=lesson-multi-head&stage=x' },
+  ),
+  hash(
+    'preset',
+    { add: { cell: '1.99' } },
+    "Could not explain that cell: cell: (1, 99) is outside scores's shape (5, 5)",
+  ),
+  hash(
+    'preset',
+    { add: { cell: '</script>' } },
+    'cell: "</script>" is not row.column (e.g. 1.2); no number is explained.',
+  ),
 ];
 
 // The element's attributes: each case sets these on a good element (base) and must keep its view.
@@ -130,7 +268,9 @@ export const ATTRIBUTE_CASES = [
   attr({ tokens: LONG }, `tokens: ${tooLong('Tokens')}`),
   attr({ tokens: 'a\u0007b c' }, `tokens: ${control('Tokens', 1, 'U+0007')}`),
   attr({ tokens: 'the \u202Ecat sat' }, `tokens: ${bidi('Tokens', 2, 'U+202E')}`),
-  attr({ tokens: '</script> <b>b</b> <s> </s> &lt;' }, 'accepted: five tokens, shown as text', { accepted: ['</script>', '<b>b</b>', '<s>', '</s>', '&lt;'] }),
+  attr({ tokens: '</script> <b>b</b> <s> </s> &lt;' }, 'accepted: five tokens, shown as text', {
+    accepted: ['</script>', '<b>b</b>', '<s>', '</s>', '&lt;'],
+  }),
   attr({ 'pruned-heads': '1,1' }, 'pruned-heads: pruned heads must name each head once (head 1 is named twice).'),
   attr({ 'd-ff': '8' }, 'd-ff: not a setting of chapter "attention".'),
   attr({ stage: MARKUP }, `stage: "${MARKUP}" is not a stage; the stages are …`),
@@ -176,7 +316,10 @@ export const ALL_CASES = [...API_CASES, ...HASH_CASES, ...ATTRIBUTE_CASES, ...FO
 
 /** Hidden characters (controls, bidi, lone surrogates) written as \uXXXX. */
 export const escaped = (text) =>
-  String(text).replace(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu, (c) => `\\u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  String(text).replace(
+    /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu,
+    (c) => `\\u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 
 /** Whether a message is a case's: equal, or starting with what precedes its final "…", with
  * hidden characters compared as \uXXXX (raw or escaped, the same message). */

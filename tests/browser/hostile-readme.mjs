@@ -14,19 +14,32 @@ export const START = '<!-- bad-input table: node tests/browser/hostile-readme.mj
 export const END = '<!-- end of the bad-input table -->';
 
 // As the table shows it: escaped, a run of one character as c×n, of a pair as (ab)×n.
-const shown = (text) => escaped(text)
-  .replace(/(.)\1{11,}/gu, (run, c) => `${c}×${Array.from(run).length}`)
-  .replace(/(..)\1{11,}/gu, (run, pair) => `(${pair})×${run.length / pair.length}`);
+const shown = (text) =>
+  escaped(text)
+    .replace(/(.)\1{11,}/gu, (run, c) => `${c}×${Array.from(run).length}`)
+    .replace(/(..)\1{11,}/gu, (run, pair) => `(${pair})×${run.length / pair.length}`);
 const code = (text) => `\`${shown(text).replace(/\|/g, '\\|')}\``;
-const prose = (text) => shown(text).replace(/[&<>|]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '|': '\\|' })[c]);
+const prose = (text) =>
+  shown(text).replace(/[&<>|]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '|': '\\|' })[c]);
 
 function inputOf(c) {
-  if (c.call) return code(String(c.call).replace(/\s+/g, ' ').replace(/^\(e\) => e\./, '')); // one line, however formatted
+  if (c.call)
+    return code(
+      String(c.call)
+        .replace(/\s+/g, ' ')
+        .replace(/^\(e\) => e\./, ''),
+    ); // one line, however formatted
   if (c.where === 'URL hash') {
-    const changes = [...Object.entries(c.set ?? {}).map(([k, v]) => `${k}=${v}`), ...Object.entries(c.add ?? {}).map(([k, v]) => `+${k}=${v}`)];
+    const changes = [
+      ...Object.entries(c.set ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...Object.entries(c.add ?? {}).map(([k, v]) => `+${k}=${v}`),
+    ];
     return `${c.base}: ${changes.map(code).join(' ')}`;
   }
-  if (c.where === 'attribute') return Object.entries(c.set).map(([k, v]) => code(`${k}="${v}"`)).join(' ');
+  if (c.where === 'attribute')
+    return Object.entries(c.set)
+      .map(([k, v]) => code(`${k}="${v}"`))
+      .join(' ');
   return `${fieldById(c.field).label} ← ${code(`"${c.value}"`)}`;
 }
 

@@ -10,25 +10,54 @@ import { after, before, describe, test } from 'node:test';
 
 import { DIST } from '../../scripts/serve.mjs';
 import { ROOT, newPage, setup } from './harness.mjs';
-import { ATTRIBUTE_BASE, ATTRIBUTE_CASES, BASES, FORM_CASES, HASH_CASES, escaped, hashOf, sameMessage } from './hostile-cases.mjs';
+import {
+  ATTRIBUTE_BASE,
+  ATTRIBUTE_CASES,
+  BASES,
+  FORM_CASES,
+  HASH_CASES,
+  escaped,
+  hashOf,
+  sameMessage,
+} from './hostile-cases.mjs';
 import { table, tableInReadme } from './hostile-readme.mjs';
 
-const SINKS = /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|parseFromString|srcdoc|setHTMLUnsafe)\b/g;
+const SINKS = new RegExp(
+  String.raw`\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|` +
+    String.raw`createContextualFragment|parseFromString|srcdoc|setHTMLUnsafe)\b`,
+  'g',
+);
 // The one sink allowed: web/typeset.js parses the build's prerendered KaTeX HTML (formulas of the
 // stage table, never a reader's text) in a <template>, then moves its data-s styles to the CSSOM.
 // The runtime trap below checks that nothing hostile reaches it.
-const PRERENDERED_PARSE = /\.innerHTML\s*=\s*\w+;\s*for\s*\((?:const|let) \w+ of \w+\.content\.querySelectorAll\(["']\[data-s\]["']\)/g;
+const PRERENDERED_PARSE =
+  /\.innerHTML\s*=\s*\w+;\s*for\s*\((?:const|let) \w+ of \w+\.content\.querySelectorAll\(["']\[data-s\]["']\)/g;
 const HOSTILE = /__hostile|<script|<\/script|<img|<b>|<\/?s>/;
 
 // Runs in each page before its scripts: records what reaches an HTML sink.
 function trapSinks() {
   window.__sinks = [];
   const note = (name, value) => window.__sinks.push(`${name}: ${String(value).slice(0, 120)}`);
-  for (const [proto, prop] of [[Element.prototype, 'innerHTML'], [Element.prototype, 'outerHTML'], [ShadowRoot.prototype, 'innerHTML']]) {
+  for (const [proto, prop] of [
+    [Element.prototype, 'innerHTML'],
+    [Element.prototype, 'outerHTML'],
+    [ShadowRoot.prototype, 'innerHTML'],
+  ]) {
     const d = Object.getOwnPropertyDescriptor(proto, prop);
-    Object.defineProperty(proto, prop, { ...d, set(v) { note(prop, v); d.set.call(this, v); } });
+    Object.defineProperty(proto, prop, {
+      ...d,
+      set(v) {
+        note(prop, v);
+        d.set.call(this, v);
+      },
+    });
   }
-  for (const [proto, name] of [[Element.prototype, 'insertAdjacentHTML'], [Document.prototype, 'write'], [Range.prototype, 'createContextualFragment'], [DOMParser.prototype, 'parseFromString']]) {
+  for (const [proto, name] of [
+    [Element.prototype, 'insertAdjacentHTML'],
+    [Document.prototype, 'write'],
+    [Range.prototype, 'createContextualFragment'],
+    [DOMParser.prototype, 'parseFromString'],
+  ]) {
     const f = proto[name];
     proto[name] = function trapped(...args) {
       note(name, args.join(' '));
@@ -55,12 +84,16 @@ async function open(url) {
 
 // Sets the hash and waits for the page's hashchange handler to have run.
 function setHash(page, hash) {
-  return page.evaluate((h) => new Promise((resolve) => {
-    addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
-    setTimeout(resolve, 2000);
-    if (location.hash === h) dispatchEvent(new HashChangeEvent('hashchange'));
-    else location.hash = h;
-  }), hash);
+  return page.evaluate(
+    (h) =>
+      new Promise((resolve) => {
+        addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
+        setTimeout(resolve, 2000);
+        if (location.hash === h) dispatchEvent(new HashChangeEvent('hashchange'));
+        else location.hash = h;
+      }),
+    hash,
+  );
 }
 
 // What the reader sees, inside the element's shadow root when there is one (host: its selector).
@@ -70,7 +103,9 @@ function viewOf(page, host = null) {
     const root = hostSel ? marker.shadowRoot : document;
     const texts = (sel, key = 'textContent') => [...root.querySelectorAll(sel)].map((n) => n[key]);
     return {
-      chapter: marker.dataset.chapter, stage: marker.dataset.stage, head: marker.dataset.head,
+      chapter: marker.dataset.chapter,
+      stage: marker.dataset.stage,
+      head: marker.dataset.head,
       equation: root.querySelector('.shape-eq')?.dataset.equation,
       cells: texts('#figure .figure-slot.is-result td.hm-cell', 'title').join(' '),
       rows: texts('#figure .figure-slot.is-result th.hm-row'),
@@ -82,15 +117,26 @@ function viewOf(page, host = null) {
 async function assertInert(page) {
   const state = await page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot)];
-    return { hostile: window.__hostile, images: roots.reduce((n, r) => n + r.querySelectorAll('img, script:not([src])').length, 0), sinks: window.__sinks };
+    return {
+      hostile: window.__hostile,
+      images: roots.reduce((n, r) => n + r.querySelectorAll('img, script:not([src])').length, 0),
+      sinks: window.__sinks,
+    };
   });
   assert.equal(state.hostile, undefined, 'markup ran');
   assert.equal(state.images, 0, 'markup became elements');
-  assert.deepEqual(state.sinks.filter((s) => HOSTILE.test(s)), [], 'hostile text reached an HTML sink');
+  assert.deepEqual(
+    state.sinks.filter((s) => HOSTILE.test(s)),
+    [],
+    'hostile text reached an HTML sink',
+  );
   assert.deepEqual(page.problems, [], 'console errors, page errors or CSP violations');
 }
 
-const pageMessages = (page) => page.$$eval('.field-error, .link-notes li, .engine-error, .status', (ns) => ns.map((n) => n.textContent).filter(Boolean));
+const pageMessages = (page) =>
+  page.$$eval('.field-error, .link-notes li, .engine-error, .status', (ns) =>
+    ns.map((n) => n.textContent).filter(Boolean),
+  );
 const ENGINE_PREFIX = 'The engine rejected this configuration: ';
 
 function assertMessage(shown, c) {
@@ -158,15 +204,22 @@ describe('hostile: the element attributes', () => {
 
   // Back to the base attributes, and ready without a message.
   async function restore(set) {
-    await page.evaluate(({ names, base }) => {
-      const host = document.querySelector('attention-stepper');
-      for (const name of names) if (base[name] === undefined) host.removeAttribute(name);
-      for (const [name, value] of Object.entries(base)) host.setAttribute(name, value);
-    }, { names: Object.keys(set), base: ATTRIBUTE_BASE });
+    await page.evaluate(
+      ({ names, base }) => {
+        const host = document.querySelector('attention-stepper');
+        for (const name of names) if (base[name] === undefined) host.removeAttribute(name);
+        for (const [name, value] of Object.entries(base)) host.setAttribute(name, value);
+      },
+      { names: Object.keys(set), base: ATTRIBUTE_BASE },
+    );
     await page.waitForFunction(() => {
       const host = document.querySelector('attention-stepper');
-      return host.dataset.ready === 'true' && !host.dataset.error && host.dataset.stage === 'scores'
-        && host.shadowRoot.querySelectorAll('.as-message').length === 0;
+      return (
+        host.dataset.ready === 'true' &&
+        !host.dataset.error &&
+        host.dataset.stage === 'scores' &&
+        host.shadowRoot.querySelectorAll('.as-message').length === 0
+      );
     });
   }
 
@@ -180,7 +233,9 @@ describe('hostile: the element attributes', () => {
       }, c.set);
       if (c.accepted) {
         await page.waitForFunction((rows) => {
-          const shown = [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('#figure .is-result th.hm-row')];
+          const shown = [
+            ...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('#figure .is-result th.hm-row'),
+          ];
           return shown.map((th) => th.textContent).join('\n') === rows.join('\n');
         }, c.accepted);
       } else {
@@ -198,7 +253,10 @@ describe('hostile: the element attributes', () => {
 });
 
 describe('hostile: no HTML sinks, and the README table', () => {
-  const files = (dir, ext) => readdirSync(dir, { recursive: true }).filter((f) => ext.test(f)).map((f) => path.join(dir, f));
+  const files = (dir, ext) =>
+    readdirSync(dir, { recursive: true })
+      .filter((f) => ext.test(f))
+      .map((f) => path.join(dir, f));
 
   test('no innerHTML or other HTML sink in web/ or in the built bundles (but the prerendered formulas\u2019)', () => {
     const offenders = [...files(path.join(ROOT, 'web'), /\.m?js$/), ...files(DIST, /\.m?js$/)].flatMap((f) => {

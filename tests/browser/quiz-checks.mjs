@@ -6,7 +6,8 @@ import { formatCell } from '../../web/model/format.js';
 import { checkAnswer } from '../../web/model/quiz.js';
 
 const at = (stage, r, c) => stage.values[r * stage.shape[1] + c];
-const divisorOf = (engine, spec, step) => engine.explain(spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor;
+const divisorOf = (engine, spec, step) =>
+  engine.explain(spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor;
 
 // Each value question's expected answer, checked against the trace by an independent route.
 export function checkValueQuestion(engine, q, step, run, where) {

@@ -39,7 +39,10 @@ function runPreset(id) {
   return runForm(env.engine, catalog, presetForm(catalog, id));
 }
 
-test('model: every preset, every stage asks its shape first and the engine\u2019s values after; answers read from the trace', () => {
+const MODEL_EVERY_STAGE_TITLE =
+  'model: every preset, every stage asks its shape first and ' +
+  'the engine\u2019s values after; answers read from the trace';
+test(MODEL_EVERY_STAGE_TITLE, () => {
   const asked = {};
   for (const preset of catalog.presets) {
     const run = runPreset(preset.id);
@@ -48,7 +51,15 @@ test('model: every preset, every stage asks its shape first and the engine\u2019
       const [shape, ...values] = quizQuestions(run.steps, i, run);
       const [r, c] = step.stage.shape;
       assert.deepEqual(shape.expected, [r, c], `${where}: the trace's shape`);
-      for (const text of [`${r}, ${c}`, `(${r}, ${c})`, `${r}x${c}`, `${r} \u00d7 ${c}`, `  ${r}  ${c} `, `[${r},${c}]`]) assert.equal(checkAnswer(shape, text).status, 'right', `${where}: ${text}`);
+      for (const text of [
+        `${r}, ${c}`,
+        `(${r}, ${c})`,
+        `${r}x${c}`,
+        `${r} \u00d7 ${c}`,
+        `  ${r}  ${c} `,
+        `[${r},${c}]`,
+      ])
+        assert.equal(checkAnswer(shape, text).status, 'right', `${where}: ${text}`);
       const wrong = checkAnswer(shape, `${r + 1}, ${c}`);
       assert.equal(wrong.status, 'wrong');
       assert.ok(wrong.text.length > 30 && !/undefined|NaN/.test(wrong.text), `${where}: ${wrong.text}`);
@@ -72,29 +83,62 @@ test('model: the operands\u2019 shapes make the hint; FlashAttention\u2019s tile
   const run = runPreset('lesson-multi-head');
   const scores = run.steps.findIndex((s) => s.id === 'scores');
   const [shape] = quizQuestions(run.steps, scores, run);
-  assert.equal(checkAnswer(shape, '5, 4').text, 'Not quite. Q is (5, 4) and K\u1d40 is (4, 5): a product takes the outer sizes, the rows of Q and the columns of K\u1d40.');
+  assert.equal(
+    checkAnswer(shape, '5, 4').text,
+    'Not quite. Q is (5, 4) and K\u1d40 is (4, 5): a product takes ' +
+      'the outer sizes, the rows of Q and the columns of K\u1d40.',
+  );
   const concat = run.steps.findIndex((s) => s.id === 'concat');
-  assert.match(checkAnswer(quizQuestions(run.steps, concat, run)[0], '5, 4').text, /4 heads, each \(5, 4\), side by side/);
+  assert.match(
+    checkAnswer(quizQuestions(run.steps, concat, run)[0], '5, 4').text,
+    /4 heads, each \(5, 4\), side by side/,
+  );
   const flash = runPreset('flash-causal');
-  const answers = flash.steps.flatMap((s, i) => quizQuestions(flash.steps, i, flash).filter((q) => q.id === 'next-tile').map((q) => q.answer));
-  assert.deepEqual(answers, ['skipped', 'computed', 'skipped', 'computed', 'computed'], 'tiles 0–4; tile 5 ends its row');
+  const answers = flash.steps.flatMap((s, i) =>
+    quizQuestions(flash.steps, i, flash)
+      .filter((q) => q.id === 'next-tile')
+      .map((q) => q.answer),
+  );
+  assert.deepEqual(
+    answers,
+    ['skipped', 'computed', 'skipped', 'computed', 'computed'],
+    'tiles 0–4; tile 5 ends its row',
+  );
 });
 
 test('model: answers typed the usual ways', () => {
-  for (const t of ['5, 4', '(5, 4)', '5x4', '5 X 4', '5 \u00d7 4', '5 4', '[5,4]', '5 by 4', '5;4', '(5,4).']) assert.deepEqual(parseShape(t), [5, 4], t);
+  for (const t of ['5, 4', '(5, 4)', '5x4', '5 X 4', '5 \u00d7 4', '5 4', '[5,4]', '5 by 4', '5;4', '(5,4).'])
+    assert.deepEqual(parseShape(t), [5, 4], t);
   for (const t of ['', '5', '5, 4, 3', '5.5, 4', 'a, b']) assert.equal(parseShape(t), null, t);
-  assert.deepEqual(['0', '\u22120.25', '-0.25', '0,5', '1e-3', '.5', '\u2212\u221e', '-inf'].map(parseNumber), [0, -0.25, -0.25, 0.5, 0.001, 0.5, -Infinity, -Infinity]);
+  assert.deepEqual(['0', '\u22120.25', '-0.25', '0,5', '1e-3', '.5', '\u2212\u221e', '-inf'].map(parseNumber), [
+    0,
+    -0.25,
+    -0.25,
+    0.5,
+    0.001,
+    0.5,
+    -Infinity,
+    -Infinity,
+  ]);
   assert.deepEqual(['1.2.3', 'half', '--1'].map(parseNumber), [null, null, null]);
   assert.deepEqual(['\u221a4', 'sqrt(4)', 'sqrt 4', '\u221a 9', '2'].map(parseRoot), [4, 4, 4, 9, null]);
   const choices = [{ value: 'a', words: ['apple', 'a'] }];
-  assert.deepEqual(['Apple pie', 'a', 'b'].map((t) => parseChoice(t, choices)), ['a', 'a', null]);
+  assert.deepEqual(
+    ['Apple pie', 'a', 'b'].map((t) => parseChoice(t, choices)),
+    ['a', 'a', null],
+  );
 });
 
-test('model: the store patches score first tries, keep records per trace, and follow the hash and the attribute', () => {
+const MODEL_STORE_TITLE =
+  'model: the store patches score first tries, keep records per trace, and follow the hash and the attribute';
+test(MODEL_STORE_TITLE, () => {
   const run = runPreset('lesson-causal');
   let s = { ...run, step: run.steps.findIndex((x) => x.id === 'weights'), head: 0 };
   s = { ...s, ...toggleQuiz(s, true) };
-  const apply = (patch) => { s = { ...s, ...patch }; return quizViewOf(s); };
+  const apply = (patch) => {
+    s = { ...s, ...patch };
+    return quizViewOf(s);
+  };
   assert.equal(quizViewOf(s).asking, true);
   assert.match(apply(answerQuiz(env.engine, s, 'four')).card.feedback.text, /^I could not read that\./);
   assert.deepEqual(s.quiz.score, { answered: 0, rightFirst: 0 }, 'an unreadable answer is not a try');
@@ -102,11 +146,18 @@ test('model: the store patches score first tries, keep records per trace, and fo
   let view = apply(answerQuiz(env.engine, s, '4, 4'));
   assert.deepEqual([s.quiz.score, view.card.current.id], [{ answered: 1, rightFirst: 0 }, 'masked-weight']);
   assert.equal(view.card.feedback.text, 'Right: (4, 4); that is (T, T).');
-  assert.match(view.card.feedback.next, /^Next: The mask hid key “cat” from query “the”/, 'read out: the field\u2019s label changes silently');
+  assert.match(
+    view.card.feedback.next,
+    /^Next: The mask hid key “cat” from query “the”/,
+    'read out: the field\u2019s label changes silently',
+  );
   view = apply(answerQuiz(env.engine, s, '0'));
   assert.deepEqual([s.quiz.score, view.card.current.id], [{ answered: 2, rightFirst: 1 }, 'row-sum']);
   view = apply(revealQuiz(s));
-  assert.deepEqual([view.asking, view.card.current, view.card.done.map((d) => d.status)], [false, null, ['right', 'right first time', 'shown', 'shown']]);
+  assert.deepEqual(
+    [view.asking, view.card.current, view.card.done.map((d) => d.status)],
+    [false, null, ['right', 'right first time', 'shown', 'shown']],
+  );
   assert.deepEqual(s.quiz.score, { answered: 2, rightFirst: 1 }, '"Show me" scores nothing');
   const rerun = runPreset('lesson-causal');
   assert.equal(apply({ ...rerun }).asking, true, 'a new trace asks again');
@@ -119,7 +170,14 @@ test('model: the store patches score first tries, keep records per trace, and fo
   assert.match(hashFromState(catalog, { ...wanted, head: 0, time: null }), /&quiz=1$/);
   assert.doesNotMatch(hashFromState(catalog, { ...wanted, quiz: false, head: 0, time: null }), /quiz/);
   const read = (attrs) => readAttributes(catalog, (name) => attrs[name] ?? null);
-  assert.deepEqual([read({ quiz: '' }), read({ quiz: 'false' }), read({})].map((r) => [r.errors, r.wanted.quiz]), [[[], true], [[], false], [[], false]]);
+  assert.deepEqual(
+    [read({ quiz: '' }), read({ quiz: 'false' }), read({})].map((r) => [r.errors, r.wanted.quiz]),
+    [
+      [[], true],
+      [[], false],
+      [[], false],
+    ],
+  );
   assert.ok(ATTRIBUTES.includes('quiz'));
 });
 
@@ -137,10 +195,11 @@ async function feedbackAfter(page, act) {
   return feedback(page).textContent();
 }
 
-const answer = (page, text) => feedbackAfter(page, async () => {
-  await page.fill('#quiz-answer', text);
-  await page.press('#quiz-answer', 'Enter');
-});
+const answer = (page, text) =>
+  feedbackAfter(page, async () => {
+    await page.fill('#quiz-answer', text);
+    await page.press('#quiz-answer', 'Enter');
+  });
 
 // lesson-causal's weights and the key with the most weight in their last row, from the trace.
 function causalWeights() {
@@ -152,11 +211,25 @@ function causalWeights() {
 
 async function seriousViolations(page, where) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.filter((v) => SERIOUS.has(v.impact)).map((v) => `${where}: ${v.id} (${v.impact}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  return violations
+    .filter((v) => SERIOUS.has(v.impact))
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
-test('page: quiz=1 hides the result and its shape; a wrong shape gets the operands\u2019 hint, the right one reveals and scores', async () => {
-  const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-multi-head&stage=scores&head=0&quiz=1');
+const PAGE_SHAPE_QUESTION_TITLE =
+  'page: quiz=1 hides the result and its shape; a wrong shape ' +
+  'gets the operands\u2019 hint, the right one reveals and scores';
+test(PAGE_SHAPE_QUESTION_TITLE, async () => {
+  const { page, context } = await openPage(
+    env,
+    '#chapter=attention&preset=lesson-multi-head&stage=scores&head=0&quiz=1',
+  );
   await waitForStage(page, 'scores', 0);
   await card(page).waitFor();
   assert.equal(await page.textContent('.quiz-prompt'), 'What shape will scores have?');
@@ -166,7 +239,10 @@ test('page: quiz=1 hides the result and its shape; a wrong shape gets the operan
   const tree = await page.locator('#stage').ariaSnapshot();
   assert.match(tree, /grid "Q/);
   assert.doesNotMatch(tree, /grid "scores/, 'the hidden result is out of the accessibility tree');
-  assert.match(await answer(page, '5, 4'), /^Not quite\. Q is \(5, 4\) and Kᵀ is \(4, 5\): a product takes the outer sizes/);
+  assert.match(
+    await answer(page, '5, 4'),
+    /^Not quite\. Q is \(5, 4\) and Kᵀ is \(4, 5\): a product takes the outer sizes/,
+  );
   assert.equal(await page.getAttribute('#quiz-answer', 'aria-invalid'), 'true');
   assert.equal(await scoreOf(page), 'Score: 1 answered, 0 right first time');
   assert.match(await answer(page, '(5, 5)'), /^Right: \(5, 5\); that is \(T, T\)\. The result is shown\./);
@@ -184,26 +260,41 @@ test('page: quiz=1 hides the result and its shape; a wrong shape gets the operan
   await context.close();
 });
 
-test('page: value questions on the causal weights: a masked weight, a row sum, the key with the most weight', async () => {
+const PAGE_VALUE_QUESTIONS_TITLE =
+  'page: value questions on the causal weights: a masked weight, a row sum, the key with the most weight';
+test(PAGE_VALUE_QUESTIONS_TITLE, async () => {
   const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-causal&stage=weights&quiz=1');
   await waitForStage(page, 'weights');
   const { weights, key } = causalWeights();
-  assert.match(await answer(page, '4x4'), /^Right: \(4, 4\).*Next: The mask hid key “cat” from query “the”\. What is weights\[0, 1\]\?/);
+  assert.match(
+    await answer(page, '4x4'),
+    /^Right: \(4, 4\).*Next: The mask hid key “cat” from query “the”\. What is weights\[0, 1\]\?/,
+  );
   assert.equal(await page.textContent('.quiz-position'), 'Question 2 of 4');
   assert.match(await answer(page, '0.5'), /^Not quite\. Look at L\[0, 1\]: it is −∞\./);
-  assert.match(await answer(page, '0'), /^Right: 0\.000; a masked key gets no weight at all\. Next: What do the weights in row 1/);
+  assert.match(
+    await answer(page, '0'),
+    /^Right: 0\.000; a masked key gets no weight at all\. Next: What do the weights in row 1/,
+  );
   assert.match(await answer(page, '0.9'), /^Not quite\. The softmax divides each exponential/);
   assert.match(await answer(page, '1'), new RegExp(`^Right: ${formatCell(weights.totals[1]).replace('.', '\\.')}`));
   assert.ok(await page.isHidden('#figure .figure-slot.is-result'), 'still hidden: one question left');
   assert.match(await answer(page, key), /^Right: .*The result is shown\./);
   await page.locator('#figure .figure-slot.is-result').waitFor();
-  assert.deepEqual(await page.$$eval('.quiz-item-status', (s) => s.map((x) => x.textContent)), ['(right first time)', '(right)', '(right)', '(right first time)']);
+  assert.deepEqual(await page.$$eval('.quiz-item-status', (s) => s.map((x) => x.textContent)), [
+    '(right first time)',
+    '(right)',
+    '(right)',
+    '(right first time)',
+  ]);
   assert.equal(await scoreOf(page), 'Score: 4 answered, 2 right first time');
   assert.deepEqual(page.problems, []);
   await context.close();
 });
 
-test('page: keyboard only: Tab to the field, Enter checks, feedback is announced, ←/→ step outside the field', async () => {
+const PAGE_KEYBOARD_TITLE =
+  'page: keyboard only: Tab to the field, Enter checks, feedback is announced, ←/→ step outside the field';
+test(PAGE_KEYBOARD_TITLE, async () => {
   const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-self-attention&stage=scaled&quiz=1');
   await waitForStage(page, 'scaled');
   assert.equal(await feedback(page).getAttribute('role'), 'status');
@@ -216,17 +307,30 @@ test('page: keyboard only: Tab to the field, Enter checks, feedback is announced
     assert.ok((tabs += 1) < 60, 'the answer field is reachable with Tab');
   }
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.evaluate(() => document.body.dataset.stage), 'scaled', '→ in the field moves the caret, not the stage');
-  const typeAndEnter = (text) => feedbackAfter(page, async () => {
-    await page.keyboard.type(text);
-    await page.keyboard.press('Enter');
-  });
+  assert.equal(
+    await page.evaluate(() => document.body.dataset.stage),
+    'scaled',
+    '→ in the field moves the caret, not the stage',
+  );
+  const typeAndEnter = (text) =>
+    feedbackAfter(page, async () => {
+      await page.keyboard.type(text);
+      await page.keyboard.press('Enter');
+    });
   assert.match(await typeAndEnter('5 5'), /Next: Every score is divided by √d_k/);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'quiz-answer', 'the field stays focused for the next question');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.id),
+    'quiz-answer',
+    'the field stays focused for the next question',
+  );
   assert.match(await typeAndEnter('4'), /That is d_k itself/);
   await page.keyboard.press('Control+A');
   assert.match(await typeAndEnter('2'), /^Right: √4;.*The result is shown\./);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'quiz-title', 'focus moves to the card, not the body');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.id),
+    'quiz-title',
+    'focus moves to the card, not the body',
+  );
   await page.keyboard.press('ArrowRight');
   await waitForStage(page, 'weights');
   assert.equal(await page.textContent('.quiz-prompt'), 'What shape will weights have?');
@@ -237,7 +341,10 @@ test('page: keyboard only: Tab to the field, Enter checks, feedback is announced
   await context.close();
 });
 
-test('element: the quiz attribute (through embed.html\u2019s query string) asks inside the shadow root; "Show me" reveals; controls=none has no switch', async () => {
+const ELEMENT_QUIZ_TITLE =
+  'element: the quiz attribute (through embed.html\u2019s query string) asks ' +
+  'inside the shadow root; "Show me" reveals; controls=none has no switch';
+test(ELEMENT_QUIZ_TITLE, async () => {
   const { page, context } = await newPage(env);
   await page.goto(`${env.server.url}embed.html?preset=lesson-causal&stage=masked&quiz`);
   const host = page.locator('attention-stepper[quiz]');
@@ -257,7 +364,12 @@ test('element: the quiz attribute (through embed.html\u2019s query string) asks 
   await host.locator('.quiz-show').click();
   await host.locator('.figure-slot.is-result').waitFor();
   const { weights, best, key } = causalWeights();
-  assert.deepEqual(await host.locator('.quiz-item-answer').allTextContents(), ['(4, 4)', '0.000', formatCell(weights.totals[1]), `\u201c${key}\u201d (column ${best})`]);
+  assert.deepEqual(await host.locator('.quiz-item-answer').allTextContents(), [
+    '(4, 4)',
+    '0.000',
+    formatCell(weights.totals[1]),
+    `\u201c${key}\u201d (column ${best})`,
+  ]);
   // controls="none" shows the stage only: no switch, and no quiz without the attribute.
   await page.goto(`${env.server.url}embed.html?preset=lesson-causal&stage=weights&controls=none`);
   await page.waitForSelector('attention-stepper[data-ready="true"]');
@@ -267,10 +379,19 @@ test('element: the quiz attribute (through embed.html\u2019s query string) asks 
   await context.close();
 });
 
-test('axe finds no serious or critical issue in quiz mode; screenshots of a quiz in progress at 1280 and 375 px', async () => {
+const AXE_QUIZ_TITLE =
+  'axe finds no serious or critical issue in quiz mode; screenshots of a quiz in progress at 1280 and 375 px';
+test(AXE_QUIZ_TITLE, async () => {
   const found = [];
-  for (const [width, colorScheme] of [[1280, 'light'], [375, 'light'], [1280, 'dark']]) {
-    const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-causal&stage=weights&quiz=1', { width, colorScheme });
+  for (const [width, colorScheme] of [
+    [1280, 'light'],
+    [375, 'light'],
+    [1280, 'dark'],
+  ]) {
+    const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-causal&stage=weights&quiz=1', {
+      width,
+      colorScheme,
+    });
     await waitForStage(page, 'weights');
     found.push(...(await seriousViolations(page, `asking ${width} ${colorScheme}`)));
     await answer(page, '4, 4');
@@ -284,7 +405,8 @@ test('axe finds no serious or critical issue in quiz mode; screenshots of a quiz
     await page.waitForFunction(() => document.body.dataset.stage === 'tile_scores');
     await answer(page, '2, 2');
     assert.ok(await page.isHidden('.tile-box'), 'the tile grid would give the answer away');
-    if (width === 1280 && colorScheme === 'light') await page.screenshot({ path: path.join(SHOTS, 'quiz-flash-next-tile-1280.png'), fullPage: true });
+    if (width === 1280 && colorScheme === 'light')
+      await page.screenshot({ path: path.join(SHOTS, 'quiz-flash-next-tile-1280.png'), fullPage: true });
     assert.match(await answer(page, 'skipped'), /^Right: skipped/);
     found.push(...page.problems);
     await context.close();

@@ -18,7 +18,10 @@ const stageOf = (trace, id, head) => trace.stages.find((s) => s.id === id && s.h
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, `#chapter=attention&tokens=${encodeURIComponent(TOKENS)}&dModel=64&heads=4&stage=weights&head=1`));
+  ({ page, context } = await openPage(
+    env,
+    `#chapter=attention&tokens=${encodeURIComponent(TOKENS)}&dModel=64&heads=4&stage=weights&head=1`,
+  ));
 });
 
 after(async () => {
@@ -32,12 +35,21 @@ const texts = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, (t
 
 // Until the matrix's last cell (the last row: never masked) reads title.
 async function waitForTitle(slot, title) {
-  await page.waitForFunction(([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.title === t, [slot, title]);
+  await page.waitForFunction(
+    ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.title === t,
+    [slot, title],
+  );
 }
 
-test('seed and causal edits refill the weights and their operand in place with the new trace\u2019s numbers', async () => {
+const SEED_CAUSAL_EDITS_TITLE =
+  'seed and causal edits refill the weights and their operand in place with the new trace\u2019s numbers';
+test(SEED_CAUSAL_EDITS_TITLE, async () => {
   await waitForStage(page, 'weights', 1);
-  await page.$$eval('#figure table.hm-grid', (tables) => tables.forEach((t) => { t.dataset.kept = 'yes'; }));
+  await page.$$eval('#figure table.hm-grid', (tables) =>
+    tables.forEach((t) => {
+      t.dataset.kept = 'yes';
+    }),
+  );
   const edits = [
     [() => page.fill('#field-seed', '7'), { ...BASE, seed: 7 }, 'scaled'],
     [() => page.check('#field-causal'), { ...BASE, seed: 7, causal: true }, 'masked'],
@@ -52,9 +64,17 @@ test('seed and causal edits refill the weights and their operand in place with t
     assert.deepEqual(await titles('.is-result'), Array.from(weights.values, formatFull), `${what}: every weight`);
     const masked = await texts('.is-result');
     assert.equal(masked.filter((t) => t === '0').length, spec.causal ? (17 * 16) / 2 : 0, `${what}: the mask's zeros`);
-    assert.deepEqual(await titles(':not(.is-result)'), Array.from(weights.operands[0].values, formatFull), `${what}: every ${operand} logit`);
+    assert.deepEqual(
+      await titles(':not(.is-result)'),
+      Array.from(weights.operands[0].values, formatFull),
+      `${what}: every ${operand} logit`,
+    );
     assert.equal(await page.getAttribute('#figure .figure-slot:not(.is-result) .hm', 'data-matrix'), operand);
-    assert.equal(await page.$$eval('#figure table.hm-grid[data-kept]', (t) => t.length), 2, `${what}: both tables refilled, not rebuilt`);
+    assert.equal(
+      await page.$$eval('#figure table.hm-grid[data-kept]', (t) => t.length),
+      2,
+      `${what}: both tables refilled, not rebuilt`,
+    );
   }
   await page.waitForFunction(() => /seed=8(&|$)/.test(window.location.hash) && !/causal=1/.test(window.location.hash));
   assert.deepEqual(page.problems, []);
@@ -62,16 +82,28 @@ test('seed and causal edits refill the weights and their operand in place with t
 
 test('each head pruned alone is asked for when its panel is shown, for the trace in view', async () => {
   await page.fill('#field-seed', '9');
-  await waitForTitle('.is-result', formatFull(stageOf(env.engine.run({ ...BASE, seed: 9 }), 'weights', 1).values.at(-1)));
+  await waitForTitle(
+    '.is-result',
+    formatFull(stageOf(env.engine.run({ ...BASE, seed: 9 }), 'weights', 1).values.at(-1)),
+  );
   assert.equal(await page.$('.prune-bar'), null, 'no pruning panel at the weights');
   await page.click('.stage-item:has-text("Output projection")');
   await waitForStage(page, 'output');
   const alone = env.engine.pruneEach({ ...BASE, seed: 9 });
-  assert.deepEqual(await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)), alone.map((a) => percent(a.change)));
+  assert.deepEqual(
+    await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)),
+    alone.map((a) => percent(a.change)),
+  );
   await page.fill('#field-seed', '10');
   const again = env.engine.pruneEach({ ...BASE, seed: 10 });
-  await page.waitForFunction((t) => document.querySelector('.prune-value')?.textContent === t, percent(again[0].change));
-  assert.deepEqual(await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)), again.map((a) => percent(a.change)));
+  await page.waitForFunction(
+    (t) => document.querySelector('.prune-value')?.textContent === t,
+    percent(again[0].change),
+  );
+  assert.deepEqual(
+    await page.$$eval('.prune-value', (v) => v.map((x) => x.textContent)),
+    again.map((a) => percent(a.change)),
+  );
   assert.deepEqual(page.problems, []);
 });
 
@@ -81,15 +113,21 @@ async function waitForFirstCell(title) {
 }
 
 // The cells a window shows (the result's, or a slot's), each with its place and title.
-const windowCells = (slot = '.is-result') => page.$$eval(`#figure ${slot} td.hm-cell`, (tds) => tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.title]));
+const windowCells = (slot = '.is-result') =>
+  page.$$eval(`#figure ${slot} td.hm-cell`, (tds) =>
+    tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.title]),
+  );
 
 function assertWindow(cells, stage, what) {
   const cols = stage.shape[1];
   assert.ok(cells.length > 20 && cells.length < 2000, `${what}: a window of ${cells.length} cells`);
-  for (const [r, c, title] of cells) assert.equal(title, formatFull(stage.values[r * cols + c]), `${what}: cell (${r}, ${c})`);
+  for (const [r, c, title] of cells)
+    assert.equal(title, formatFull(stage.values[r * cols + c]), `${what}: cell (${r}, ${c})`);
 }
 
-test('T = 512: Next refills the windows, the operands\u2019 too, from the next matrix; scrolling refills from the same', async () => {
+const LARGE_VIEW_WINDOWS_TITLE =
+  'T = 512: Next refills the windows, the operands\u2019 too, from the next matrix; scrolling refills from the same';
+test(LARGE_VIEW_WINDOWS_TITLE, async () => {
   const tokens = Array.from({ length: 512 }, (_, i) => `t${i}`).join('+');
   await goToHash(page, `#chapter=attention&tokens=${tokens}&dModel=64&heads=4&seed=42&stage=q&head=0`);
   await waitForStage(page, 'q', 0);
@@ -97,35 +135,80 @@ test('T = 512: Next refills the windows, the operands\u2019 too, from the next m
   const [q, k] = [stageOf(trace, 'q', 0), stageOf(trace, 'k', 0)];
   await waitForFirstCell(formatFull(q.values[0]));
   assertWindow(await windowCells(), q, 'Q');
-  await page.$$eval('#figure table.hm-grid', (tables) => tables.forEach((t) => { t.dataset.kept = 'yes'; }));
+  await page.$$eval('#figure table.hm-grid', (tables) =>
+    tables.forEach((t) => {
+      t.dataset.kept = 'yes';
+    }),
+  );
   await page.click('.step-next');
   await waitForStage(page, 'k', 0);
   await waitForFirstCell(formatFull(k.values[0]));
   assertWindow(await windowCells(), k, 'K');
   const wk = { values: k.operands[1].values, shape: k.operands[1].shape };
-  assertWindow(await windowCells('.figure-slot:not(.is-result) .hm[data-matrix="W_K"]'), wk, 'W_K (64 × 16: a window too in a large view)');
-  assert.equal(await page.$$eval('#figure table.hm-grid.is-windowed[data-kept]', (t) => t.length), 3, 'X, W_K and K refilled, not rebuilt');
+  assertWindow(
+    await windowCells('.figure-slot:not(.is-result) .hm[data-matrix="W_K"]'),
+    wk,
+    'W_K (64 × 16: a window too in a large view)',
+  );
+  assert.equal(
+    await page.$$eval('#figure table.hm-grid.is-windowed[data-kept]', (t) => t.length),
+    3,
+    'X, W_K and K refilled, not rebuilt',
+  );
   assert.match(await page.getAttribute('#figure .is-result .hm-grid', 'aria-label'), /^K \(head 0\), 512 by 16/);
   const shown = await page.$$eval('#figure .is-result tbody tr:first-child td.hm-cell', (tds) => tds.length);
-  assert.ok(shown >= 12, `the window takes the figure's width (1280 px: 14 of K's 16 columns), not its caption's: ${shown}`);
+  assert.ok(
+    shown >= 12,
+    `the window takes the figure's width (1280 px: 14 of K's 16 columns), not its caption's: ${shown}`,
+  );
   // Far (the whole window refilled), then by a few rows and columns either way (the rows and
   // columns still in view kept, the others moved over and refilled): every cell and label right.
-  for (const [top, left] of [[300, 0], [302, 0], [303, 1], [301, 2], [299, 1], [306, 0], [0, 0]]) {
-    await page.$eval('#figure .is-result .hm-scroll', (el, [t, l]) => { el.scrollTop = t * 24; el.scrollLeft = l * 58; }, [top, left]);
-    await page.waitForFunction(([t, l]) => {
-      const first = document.querySelector('#figure .is-result td.hm-cell');
-      return first.dataset.r === String(t) && first.dataset.c === String(l);
-    }, [top, left]);
+  for (const [top, left] of [
+    [300, 0],
+    [302, 0],
+    [303, 1],
+    [301, 2],
+    [299, 1],
+    [306, 0],
+    [0, 0],
+  ]) {
+    await page.$eval(
+      '#figure .is-result .hm-scroll',
+      (el, [t, l]) => {
+        el.scrollTop = t * 24;
+        el.scrollLeft = l * 58;
+      },
+      [top, left],
+    );
+    await page.waitForFunction(
+      ([t, l]) => {
+        const first = document.querySelector('#figure .is-result td.hm-cell');
+        return first.dataset.r === String(t) && first.dataset.c === String(l);
+      },
+      [top, left],
+    );
     const what = `K scrolled to row ${top}, column ${left}`;
     assertWindow(await windowCells(), k, what);
     const labels = await page.$$eval('#figure .is-result .hm-grid', ([g]) => ({
-      rows: [...g.querySelectorAll('th.hm-row')].map((th) => [Number(th.dataset.r), th.textContent, th.parentElement.getAttribute('aria-rowindex')]),
+      rows: [...g.querySelectorAll('th.hm-row')].map((th) => [
+        Number(th.dataset.r),
+        th.textContent,
+        th.parentElement.getAttribute('aria-rowindex'),
+      ]),
       cols: [...g.querySelectorAll('th.hm-col')].map((th) => [Number(th.dataset.c), th.textContent]),
-      order: [...g.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td.hm-cell')].map((td) => `${td.dataset.r},${td.dataset.c}`).join(' ')),
+      order: [...g.querySelectorAll('tbody tr')].map((tr) =>
+        [...tr.querySelectorAll('td.hm-cell')].map((td) => `${td.dataset.r},${td.dataset.c}`).join(' '),
+      ),
     }));
-    labels.rows.forEach(([r, text, index], i) => assert.deepEqual([r, text, index], [top + i, `t${top + i}`, String(top + i + 2)], `${what}: row label ${i}`));
-    labels.cols.forEach(([c, text], j) => assert.deepEqual([c, text], [left + j, String(left + j)], `${what}: column label ${j}`));
-    labels.order.forEach((row, i) => assert.equal(row.split(' ')[0], `${top + i},${left}`, `${what}: row ${i} in order`));
+    labels.rows.forEach(([r, text, index], i) =>
+      assert.deepEqual([r, text, index], [top + i, `t${top + i}`, String(top + i + 2)], `${what}: row label ${i}`),
+    );
+    labels.cols.forEach(([c, text], j) =>
+      assert.deepEqual([c, text], [left + j, String(left + j)], `${what}: column label ${j}`),
+    );
+    labels.order.forEach((row, i) =>
+      assert.equal(row.split(' ')[0], `${top + i},${left}`, `${what}: row ${i} in order`),
+    );
   }
   assert.deepEqual(page.problems, []);
 });

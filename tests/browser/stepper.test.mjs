@@ -5,7 +5,16 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
-  CSP, ROOT, setup, openPage, waitForStage, goToHash, resultTexts, resultTitles, shownEquation, currentView,
+  CSP,
+  ROOT,
+  setup,
+  openPage,
+  waitForStage,
+  goToHash,
+  resultTexts,
+  resultTitles,
+  shownEquation,
+  currentView,
 } from './harness.mjs';
 
 let env;
@@ -45,7 +54,11 @@ test('lesson multi-head: Next walks every stage; equations and numbers are the e
     assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
     await checkNumbers(stage);
     const operandCount = await page.$$eval('#figure .figure-slot:not(.is-result)', (s) => s.length);
-    assert.equal(operandCount, stage.id === 'x' ? 0 : stage.operands.filter((o) => o.name !== 'contribution').length, `${stage.id}: operands shown`);
+    assert.equal(
+      operandCount,
+      stage.id === 'x' ? 0 : stage.operands.filter((o) => o.name !== 'contribution').length,
+      `${stage.id}: operands shown`,
+    );
     const formula = await page.$eval('#formula .formula', (f) => f.querySelector('.katex') !== null);
     assert.ok(formula, `${stage.id}: formula typeset by KaTeX`);
     if (i < trace.stages.length - 1) await page.click('.step-next');
@@ -81,10 +94,16 @@ test('keyboard: ←/→ step, Home/End jump; arrows inside a matrix move between
   await waitForStage(page, 'x');
   await page.focus('#figure td.hm-cell[tabindex="0"]');
   await page.keyboard.press('ArrowRight');
-  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]), ['0', '1']);
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.r, document.activeElement.dataset.c]), [
+    '0',
+    '1',
+  ]);
   assert.equal((await currentView(page)).stage, 'x', 'arrows in a grid do not change the stage');
   const x01 = env.engine.run(MULTI).stages[0].values[1];
-  assert.ok((await page.textContent('#figure .hm-readout')).endsWith(`= ${formatFull(x01)}`), 'full precision on focus');
+  assert.ok(
+    (await page.textContent('#figure .hm-readout')).endsWith(`= ${formatFull(x01)}`),
+    'full precision on focus',
+  );
 });
 
 test('deep link opens its stage and head, and the hash follows navigation', async () => {
@@ -109,18 +128,40 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await waitForStage(page, 'weights', 1);
   await page.check('#field-causal');
   await page.waitForFunction(() => document.querySelectorAll('#figure .is-result td.is-masked-zero').length > 0);
-  const trace = env.engine.run({ seed: 42, seqLen: 5, dModel: 16, numHeads: 4, dK: 4, dV: 4, causal: true, outputProjection: true, scaleScores: true });
+  const trace = env.engine.run({
+    seed: 42,
+    seqLen: 5,
+    dModel: 16,
+    numHeads: 4,
+    dK: 4,
+    dV: 4,
+    causal: true,
+    outputProjection: true,
+    scaleScores: true,
+  });
   const weights = trace.stages.find((s) => s.id === 'weights' && s.head === 1);
-  const cells = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => ({ r: +td.dataset.r, c: +td.dataset.c, text: td.textContent, masked: td.classList.contains('is-masked-zero') })));
+  const cells = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
+    tds.map((td) => ({
+      r: +td.dataset.r,
+      c: +td.dataset.c,
+      text: td.textContent,
+      masked: td.classList.contains('is-masked-zero'),
+    })),
+  );
   for (const { r, c, text, masked } of cells) {
     assert.equal(masked, c > r, `(${r}, ${c}) masked`);
     if (c > r) assert.equal(weights.values[r * 5 + c], 0);
     assert.equal(text, c > r ? '0' : formatCell(weights.values[r * 5 + c]));
   }
-  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)), Array(5).fill('\u03a3 = 1.000'));
+  assert.deepEqual(
+    await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)),
+    Array(5).fill('\u03a3 = 1.000'),
+  );
   await page.click('.step-prev');
   await waitForStage(page, 'masked', 1);
-  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.filter((td) => td.classList.contains('is-neg-inf')).map((td) => td.textContent));
+  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
+    tds.filter((td) => td.classList.contains('is-neg-inf')).map((td) => td.textContent),
+  );
   assert.equal(masked.length, 10);
   assert.ok(masked.every((t) => t === '\u2212\u221e'));
   await page.uncheck('#field-causal');
@@ -139,7 +180,9 @@ test('a bad value shows its rule and the last good view stays; engine rejections
   await page.fill('#field-heads', '16');
   await page.fill('#field-dK', '512');
   await page.fill('#field-dV', '512');
-  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 512) @ (512, 5) → (5, 5)');
+  await page.waitForFunction(
+    () => document.querySelector('.shape-eq').dataset.equation === '(5, 512) @ (512, 5) → (5, 5)',
+  );
   const good = await resultTexts(page);
   await page.fill('#field-dModel', '512'); // passes the page's checks; over the engine's trace budget
   await page.waitForSelector('.engine-error:has-text("The engine rejected this configuration")');
@@ -154,14 +197,28 @@ test('ablation "no \u00f7\u221ad_k": the scaled stage divides by 1 and says so',
   await goToHash(page, '#preset=lesson-multi-head&stage=scaled&head=0');
   await waitForStage(page, 'scaled', 0);
   await page.check('#field-noScale');
-  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 1 \u2192 (5, 5)');
-  const trace = env.engine.run({ seed: 42, seqLen: 5, dModel: 16, numHeads: 4, dK: 4, dV: 4, causal: false, outputProjection: true, scaleScores: false });
+  await page.waitForFunction(
+    () => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 1 \u2192 (5, 5)',
+  );
+  const trace = env.engine.run({
+    seed: 42,
+    seqLen: 5,
+    dModel: 16,
+    numHeads: 4,
+    dK: 4,
+    dV: 4,
+    causal: false,
+    outputProjection: true,
+    scaleScores: false,
+  });
   const scores = trace.stages.find((s) => s.id === 'scores' && s.head === 0);
   assert.deepEqual(await resultTexts(page), Array.from(scores.values, formatCell), 'scaled = scores');
   assert.match(await page.textContent('.explanation'), /Ablation/);
   assert.match(page.url(), /scale=0/);
   await page.uncheck('#field-noScale');
-  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 \u221a4 \u2192 (5, 5)');
+  await page.waitForFunction(
+    () => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 \u221a4 \u2192 (5, 5)',
+  );
 });
 
 test('tokens: T follows the token count and labels rows and columns', async () => {
@@ -169,8 +226,18 @@ test('tokens: T follows the token count and labels rows and columns', async () =
   await waitForStage(page, 'scores', 0);
   await page.fill('#field-tokens', 'a quick brown fox jumps over');
   await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(6, 4) @ (4, 6) → (6, 6)');
-  assert.deepEqual(await page.$$eval('#figure .is-result th.hm-row', (t) => t.map((x) => x.textContent)), ['a', 'quick', 'brown', 'fox', 'jumps', 'over']);
-  assert.equal(await page.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent)).then((c) => c[5]), 'over');
+  assert.deepEqual(await page.$$eval('#figure .is-result th.hm-row', (t) => t.map((x) => x.textContent)), [
+    'a',
+    'quick',
+    'brown',
+    'fox',
+    'jumps',
+    'over',
+  ]);
+  assert.equal(
+    await page.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent)).then((c) => c[5]),
+    'over',
+  );
   assert.match(page.url(), /tokens=a\+quick\+brown\+fox\+jumps\+over/);
 });
 
@@ -178,7 +245,9 @@ test('tokens: T follows the token count and labels rows and columns', async () =
 function readPanel(p) {
   return p.$eval('.explain-panel', (panel) => ({
     value: Number(panel.querySelector('.explain-value').dataset.full),
-    rows: [...panel.querySelectorAll('.terms tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.full))),
+    rows: [...panel.querySelectorAll('.terms tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.full)),
+    ),
     total: Number(panel.querySelector('.terms tfoot td:last-child')?.dataset.full),
     filled: panel.querySelector('.explain-filled .katex') !== null,
   }));
@@ -209,10 +278,15 @@ async function openExplain({ stage, head, row, col }, viaKeyboard) {
 function checkSums(c, shown, e) {
   if (e.terms) {
     assert.equal(shown.rows.length, e.terms.length);
-    shown.rows.forEach(([a, b, product], k) => assert.deepEqual([a, b, product], [e.terms[k].a, e.terms[k].b, e.terms[k].product]));
+    shown.rows.forEach(([a, b, product], k) =>
+      assert.deepEqual([a, b, product], [e.terms[k].a, e.terms[k].b, e.terms[k].product]),
+    );
     const sum = shown.rows.reduce((acc, r) => acc + r[2], 0);
     assert.ok(closeTo(sum, shown.total), `${c.stage}: Σ terms ${sum} vs ${shown.total}`);
-    assert.ok(closeTo(shown.total / (c.stage === 'scaled' ? e.divisor : 1), shown.value), `${c.stage}: adds up to the cell`);
+    assert.ok(
+      closeTo(shown.total / (c.stage === 'scaled' ? e.divisor : 1), shown.value),
+      `${c.stage}: adds up to the cell`,
+    );
   } else if (e.softmax) {
     const expSum = shown.rows.reduce((acc, r) => acc + r[1], 0);
     assert.ok(closeTo(expSum, shown.total), 'Σ exps');
@@ -232,8 +306,16 @@ for (const [k, c] of EXPLAIN_CASES.entries()) {
     assert.ok(shown.filled, 'filled formula typeset');
     checkSums(c, shown, e);
     for (const [name, axis] of Object.entries(c.lit ?? {})) {
-      const lit = await page.$$eval(`#figure .hm[data-matrix="${name}"] td.hl-${axis}`, (tds, ax) => [...new Set(tds.map((td) => td.dataset[ax === 'row' ? 'r' : 'c']))], axis);
-      assert.deepEqual(lit, [String(name === 'K' || axis === 'row' ? (name === 'K' ? c.col : c.row) : c.col)], `${name} ${axis} lit`);
+      const lit = await page.$$eval(
+        `#figure .hm[data-matrix="${name}"] td.hl-${axis}`,
+        (tds, ax) => [...new Set(tds.map((td) => td.dataset[ax === 'row' ? 'r' : 'c']))],
+        axis,
+      );
+      assert.deepEqual(
+        lit,
+        [String(name === 'K' || axis === 'row' ? (name === 'K' ? c.col : c.row) : c.col)],
+        `${name} ${axis} lit`,
+      );
     }
     assert.match(page.url(), new RegExp(`cell=${c.row}\\.${c.col}`));
   });
@@ -241,10 +323,12 @@ for (const [k, c] of EXPLAIN_CASES.entries()) {
 
 test('heatmap view: a wrong number of values throws and names the matrix', async () => {
   // dist/ holds bundles only: the view's ES module source is served from web/ for this test.
-  await context.route(`${env.server.url}__web/**`, (route) => route.fulfill({
-    path: path.join(ROOT, 'web', new URL(route.request().url()).pathname.replace('/__web/', '')),
-    headers: { 'Content-Type': 'text/javascript', 'Content-Security-Policy': CSP },
-  }));
+  await context.route(`${env.server.url}__web/**`, (route) =>
+    route.fulfill({
+      path: path.join(ROOT, 'web', new URL(route.request().url()).pathname.replace('/__web/', '')),
+      headers: { 'Content-Type': 'text/javascript', 'Content-Security-Policy': CSP },
+    }),
+  );
   const message = await page.evaluate(async () => {
     const { createHeatmap } = await import('./__web/views/heatmap.js');
     const host = document.createElement('div');
