@@ -60,7 +60,7 @@ const RULES = [
     glyph: (g) => /^(softmax|norm|ReLU)$/.test(g),
     hint: (items, at) =>
       `${items[at].glyph} works on ${items[at + 1].label} ${formatShape(items[at + 1].shape)} ${
-        items[at].glyph === 'ReLU' ? 'entry ' + 'by entry' : 'row ' + 'by row'
+        items[at].glyph === 'ReLU' ? 'entry by entry' : 'row by row'
       }: it keeps the shape.`,
   },
   {

@@ -98,7 +98,7 @@ function checkTogether(v, counts, errors) {
   }
   if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
     errors.kvHeads =
-      `K/V heads must divide heads (${v.numHeads} query heads cannot be split into ${v.numKvHeads} ` + `equal groups).`;
+      `K/V heads must divide heads (${v.numHeads} query heads ` + `cannot be split into ${v.numKvHeads} equal groups).`;
   }
   if (v.prunedHeads && v.numHeads && v.prunedHeads.some((h) => h >= v.numHeads) && !errors.prunedHeads) {
     errors.prunedHeads = `pruned heads must be between 0 and ${v.numHeads - 1} (there are ${v.numHeads} heads).`;

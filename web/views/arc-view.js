@@ -69,7 +69,7 @@ function relabel(texts, labels) {
 
 function ariaLabel(data) {
   return `Arcs from each query token (left) to each key token (right); line strength is the attention weight${
-    data.head !== null ? ` ` + `of head ${data.head}` : ''
+    data.head !== null ? ` of head ${data.head}` : ''
   }.`;
 }
 

@@ -19,7 +19,7 @@ function sequences(root, p) {
       'p',
       'panel-note',
       `So the weights are ${p.shape}: one row per target token, one column per source token.${
-        p.keys.some((k) => k.padding) ? ' ' + 'Struck-out source tokens are padding.' : ''
+        p.keys.some((k) => k.padding) ? ' Struck-out source tokens are padding.' : ''
       }`,
     ),
   );

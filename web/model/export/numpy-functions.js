@@ -45,7 +45,7 @@ ${indent}stages["pruned"] = concat`
 export const multiHeadAttention = (
   pruned,
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
-  pruned ? ', ' + 'pruned_heads=()' : ''
+  pruned ? ', pruned_heads=()' : ''
 }):
     """The lesson's multi_head_attention. Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
@@ -71,7 +71,7 @@ export const LAYER_NORM = `def layer_norm(x, eps=1e-6):
 export const encoderLayer = (
   pruned,
 ) => `def transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask=None, scale=True${
-  pruned ? ', ' + 'pruned_heads=()' : ''
+  pruned ? ', pruned_heads=()' : ''
 }):
     """The lesson's transformer_encoder_layer, every sub-layer's result kept by its stage name."""
     attn_out, stages = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, W_O, mask, scale${pruned ? ', pruned_heads' : ''})
@@ -102,8 +102,8 @@ export const decodeStep = (pruned) =>
         scaled = scores / np.sqrt(K.shape[-1]) if scale else scores
         weights = softmax(scaled, axis=-1)
         head_outputs.append(weights @ V)                   # (1, d_v)
-        stages["heads"].append({"q": q, "scores": scores, "scaled": scaled, "weights": weights, "head": ` +
-  `head_outputs[-1]})
+        stages["heads"].append({"q": q, "scores": scores, "scaled": scaled, "weights": weights, ` +
+  `"head": head_outputs[-1]})
     concat = np.concatenate(head_outputs, axis=-1)         # (1, h * d_v)
     stages["concat"] = concat
     if W_O is None:

@@ -52,8 +52,8 @@ function defs(scene, ramps) {
   const { a, b } = scene.hatch;
   // The page's repeating-linear-gradient(135deg, a 0 5px, b 5px 10px): stripes 5px wide.
   const hatch =
-    `<pattern id="hatch" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect ` +
-    `width="10" height="10" fill="${a}"/><rect width="5" height="10" fill="${b}"/></pattern>`;
+    `<pattern id="hatch" width="10" height="10" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
+    `<rect width="10" height="10" fill="${a}"/><rect width="5" height="10" fill="${b}"/></pattern>`;
   const gradients = [...ramps].map(([key, id]) => {
     const stops = key.split(',');
     const list = stops

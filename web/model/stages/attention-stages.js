@@ -235,7 +235,7 @@ export const ATTENTION_STAGES = [
       `e^{${logitsSymbol(c)}_{tk} - m_t}}, \\quad m_t = \\max_k ${logitsSymbol(c)}_{tk}`,
     explanation: ({ config: c }) =>
       `A softmax along each row turns the logits into weights: non-negative${
-        c.causal || c.validKeys !== null ? ', ' + 'exactly 0 where masked' : ''
+        c.causal || c.validKeys !== null ? ', exactly 0 where masked' : ''
       }, and each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed ` +
       `beside it). Subtracting the row maximum first keeps the exponentials ` +
       `from overflowing and does not change the result.`,
@@ -266,8 +266,8 @@ export const ATTENTION_STAGES = [
     explanation: ({ config: c }) =>
       `Each output row is a weighted average of the value rows, with that ` +
       `token\u2019s row of weights: token t takes in content from the ${
-        c.kind === 'cross' ? 'source ' + 'tokens' : 'tokens'
-      } it attends to.${c.numHeads > 1 ? ' ' + 'This is one head\u2019s output.' : ''}`,
+        c.kind === 'cross' ? 'source tokens' : 'tokens'
+      } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
     explain: {
       symbolic: (i, j) => `\\text{head}_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
       filled: (e, { row: r, col: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),

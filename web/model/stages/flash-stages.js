@@ -22,12 +22,12 @@ export const FLASH_STAGES = [
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
     formula: (c) =>
       `S = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
-        c.causal ? ', \\quad S_{rc} = -\\infty ' + '\\text{ where key} > \\text{query}' : ''
+        c.causal ? ', \\quad S_{rc} = -\\infty \\text{ where key} > \\text{query}' : ''
       }`,
     explanation: (ctx) =>
       `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of scores ` +
       `exists at any time; the full T \u00d7 T matrix is never formed.${
-        ctx.config.causal ? ' ' + 'Keys after their query get \u2212\u221e, as the causal mask would give them.' : ''
+        ctx.config.causal ? ' Keys after their query get \u2212\u221e, as the causal mask would give them.' : ''
       }`,
     explain: {
       symbolic: (i, j, c) => `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}`,
