@@ -18,38 +18,34 @@ export const CORE_CHAPTERS = ['attention'];
 
 const tableOf = (instance) => Object.values(instance.exports).find((v) => v instanceof WebAssembly.Table);
 
-// Responses asked for before the factory is in (prefetchCore), by URL: each is used once.
+// The core, compiled as it arrives, asked for before the factory is in (prefetchCore) or by the
+// page's first script (web/preload.js: globalThis.attentionStepperCore), by URL: each used once.
 const early = new Map();
 
-/** Starts fetching the core beside baseUrl now, e.g. while the factory's script is on its way;
- * instantiateSplit then takes this response. */
+/** Starts fetching and compiling the core beside baseUrl now, e.g. while the factory's script is
+ * on its way; instantiateSplit then instantiates this module. */
 export function prefetchCore(baseUrl) {
   const url = new URL(CORE_FILE, baseUrl).href;
-  if (!early.has(url) && globalThis.attentionStepperCore?.href !== url) {
-    const response = fetch(url);
-    response.catch(() => {}); // a failure surfaces when instantiateUrl awaits it
-    early.set(url, response);
-  }
+  adoptPageCore(url);
+  if (early.has(url) || !WebAssembly.compileStreaming) return;
+  const module = WebAssembly.compileStreaming(fetch(url));
+  module.catch(() => {}); // instantiateUrl then fetches the core itself
+  early.set(url, module);
 }
 
-function fetchOnce(url) {
-  const response = early.get(url) ?? fetch(url);
-  early.delete(url);
-  return response;
-}
-
-// The core compiled by the page's first script (web/preload.js), taken once; null if none.
-function compiledEarly(url) {
-  const early = globalThis.attentionStepperCore;
-  if (early?.href !== url) return null;
+function adoptPageCore(url) {
+  const fromPage = globalThis.attentionStepperCore;
+  if (fromPage?.href !== url) return;
   delete globalThis.attentionStepperCore;
-  return early.module;
+  early.set(url, fromPage.module);
 }
 
 // instantiateStreaming compiles while the bytes arrive; a server that does not send .wasm as
 // application/wasm gets the plain fetch-then-compile instead.
 async function instantiateUrl(url, imports) {
-  const compiled = compiledEarly(url);
+  adoptPageCore(url);
+  const compiled = early.get(url);
+  early.delete(url);
   if (compiled) {
     try {
       const module = await compiled;
@@ -59,7 +55,7 @@ async function instantiateUrl(url, imports) {
     }
   }
   try {
-    return await WebAssembly.instantiateStreaming(fetchOnce(url), imports);
+    return await WebAssembly.instantiateStreaming(fetch(url), imports);
   } catch {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);

@@ -3,7 +3,8 @@
 // the engine then takes) and preloads its ES factory and the opening formulas' font faces, each
 // fetched once (the page's own requests take the preloads: no "preloaded but not used" warning),
 // the first faces loaded before the first stage is rendered; from file:// it adds nothing, and
-// the page logs no error.
+// the page logs no error. A course page, without that script, has its element compile the core
+// as the factory arrives (engine-split.js: prefetchCore), also fetched once.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,6 +67,22 @@ test('from file://: nothing is preloaded and the page logs no error', async () =
   assert.deepEqual(await preloads(page), []);
   assert.equal(await page.evaluate(() => 'attentionStepperCore' in globalThis), false);
   assert.equal(await page.$$eval('head script[src$="attention-stepper-preload.js"]', (s) => s.length), 1);
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+const COURSE =
+  'the course page (no preload script): its elements compile the core as the factory arrives, fetched once';
+
+test(COURSE, async () => {
+  const { page, context } = await newPage(env);
+  const asked = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto(`${env.server.url}examples/course-page.html`);
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('attention-stepper')].every((s) => s.shadowRoot?.querySelector('td.hm-cell')),
+  );
+  assert.equal(asked.filter((p) => p === '/attention-wasm.core.wasm').length, 1);
   assert.deepEqual(page.problems, []);
   await context.close();
 });
