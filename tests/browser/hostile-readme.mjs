@@ -22,13 +22,17 @@ const code = (text) => `\`${shown(text).replace(/\|/g, '\\|')}\``;
 const prose = (text) =>
   shown(text).replace(/[&<>|]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '|': '\\|' })[c]);
 
+// One line, however formatted: no trailing comma, no space inside brackets or parentheses.
+const oneLine = (source) =>
+  source
+    .replace(/\s+/g, ' ')
+    .replace(/([^,\s]),(\s*[\])}])/g, '$1$2')
+    .replace(/([[(]) /g, '$1')
+    .replace(/ ([\])])/g, '$1')
+    .replace(/^\(e\) => e\./, '');
+
 function inputOf(c) {
-  if (c.call)
-    return code(
-      String(c.call)
-        .replace(/\s+/g, ' ')
-        .replace(/^\(e\) => e\./, ''),
-    ); // one line, however formatted
+  if (c.call) return code(oneLine(String(c.call)));
   if (c.where === 'URL hash') {
     const changes = [
       ...Object.entries(c.set ?? {}).map(([k, v]) => `${k}=${v}`),
