@@ -37,48 +37,33 @@ matrix head_gate(const attention_config &c) {
 }
 
 // The concat with the pruned heads' columns zeroed, recorded as its own stage.
-matrix pruned(const matrix &concat, const attention_config &c, trace *out, stage_at at,
-              const dim &t) {
+shared_matrix pruned(const shared_matrix &concat, const attention_config &c, trace *out,
+                     stage_at at, const dim &t) {
     const matrix gate = head_gate(c); // (1, H·DV)
     matrix kept = concat;             // (T, H·DV)
     for (std::size_t i = 0; i < rows(kept); ++i)
         for (std::size_t j = 0; j < cols(kept); ++j)
             kept(i, j) *= gate(0, j);
+    shared_matrix shared = std::move(kept);
     if (out) {
         const named_dims n(c);
-        record(out, stage_id::pruned, at, {t, n.hdv}, kept,
+        record(out, stage_id::pruned, at, {t, n.hdv}, shared,
                operand{name_of(stage_id::concat), no_head, concat, axes_of(t, n.hdv)},
                operand{"gate", no_head, gate, axes_of({1, "1"}, n.hdv)});
     }
-    return kept;
+    return shared;
 }
 
-void record_inputs(const attention_params &p, const attention_config &c, trace *out) {
+// Records pass 1's product p = x · w as `id`, with its operands x and w, all shared.
+// x: (T, D), w: (D, N), p: (T, N).
+void record_projection(stage_id id, const shared_matrix &p, const shared_matrix &x,
+                       const char *x_name, const dim &x_rows, const shared_matrix &w,
+                       const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
+                       stage_at at) {
     const named_dims n(c);
-    if (c.kind == problem_kind::cross) {
-        record(out, stage_id::x_q, {}, {n.t, n.d}, p.x);
-        record(out, stage_id::x_kv, {}, {n.tkv, n.d}, p.x_kv);
-    } else {
-        record(out, stage_id::x, {}, {n.t, n.d}, p.x);
-    }
+    record(out, id, at, {x_rows, n.d, w_cols}, p, operand{x_name, no_head, x, axes_of(x_rows, n.d)},
+           operand{w_name, at.head, w, axes_of(n.d, w_cols)});
 }
-
-} // namespace
-
-matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
-               const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
-               stage_at at) {
-    matrix p = matmul(x, w); // (rows of x, cols of w)
-    if (out) {
-        const named_dims n(c);
-        record(out, id, at, {x_rows, n.d, w_cols}, p,
-               operand{x_name, no_head, x, axes_of(x_rows, n.d)},
-               operand{w_name, at.head, w, axes_of(n.d, w_cols)});
-    }
-    return p;
-}
-
-namespace {
 
 // The keys query row i sees under the mask: its row prefix. Masks here only ever hide the end
 // of a row (later tokens, padding keys), so the masked products can be left out.
@@ -117,95 +102,190 @@ matrix heads_untraced(const attention_params &p, const attention_config &c) {
     return concat;
 }
 
-} // namespace
+// One head's output and weights as the trace holds them. (T, DV), (T, T_kv).
+struct recorded_head {
+    shared_matrix output, weights;
+};
 
-head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
-                   const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv) {
-    const row_prefix prefix = prefix_of(c, masked, rows(k));
-    matrix output({rows(q), cols(v)}); // (T, DV)
-    if (!out) { // passes 2–5 in one buffer: the same bits as the recorded passes below
-        matrix weights({rows(q), rows(k)}); // (T, T_kv)
-        gemm_bt_prefix(rows(q), cols(q), rows(k), q.data(), cols(q), k.data(), cols(k),
-                       weights.data(), rows(k), prefix);
-        softmax_scaled_prefix(weights.data(), rows(q), rows(k), rows(k), divisor_of(c), prefix.keys,
-                              prefix.causal);
-        gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
-                    output.data(), cols(v), prefix);
-        return {std::move(output), std::move(weights)};
-    }
+// Passes 2–6 of one head, each recorded; every matrix is shared between the stage it is and
+// the operands it appears as. mask: the (T, T_kv) M when masked, shared by every head.
+recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
+                              const shared_matrix &v, const shared_matrix *mask,
+                              const attention_config &c, trace &out, stage_at at, const dim &t,
+                              const dim &tkv) {
     const named_dims n(c);
     // K and V are named after the k and v stages they come from: the group's first query head.
     const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
     // 2. Score every query against every key.
-    matrix scores = matmul_bt(q, k); // (T, T_kv)
-    record(out, stage_id::scores, at, {t, n.dk, tkv}, scores,
+    const shared_matrix scores = matmul_bt(q, k); // (T, T_kv)
+    record(&out, stage_id::scores, at, {t, n.dk, tkv}, scores,
            operand{"Q", at.head, q, axes_of(t, n.dk)},
            operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
 
     // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
-    matrix logits = divided(scores, divisor_of(c)); // (T, T_kv)
-    record(out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
-           operand{name_of(stage_id::scores), at.head, std::move(scores), axes_of(t, tkv)});
+    shared_matrix logits = divided(scores, divisor_of(c)); // (T, T_kv)
+    record(&out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
+           operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
 
     // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
     stage_id logits_stage = stage_id::scaled;
-    if (masked) {
-        matrix mask = attention_mask(c); // (T, T_kv)
-        matrix with_mask = logits + mask;
-        record(out, stage_id::masked, at, {t, tkv}, with_mask,
-               operand{name_of(stage_id::scaled), at.head, std::move(logits), axes_of(t, tkv)},
-               operand{"M", no_head, std::move(mask), axes_of(t, tkv)});
+    if (mask) {
+        shared_matrix with_mask = matrix(logits.get() + mask->get());
+        record(&out, stage_id::masked, at, {t, tkv}, with_mask,
+               operand{name_of(stage_id::scaled), at.head, logits, axes_of(t, tkv)},
+               operand{"M", no_head, *mask, axes_of(t, tkv)});
         logits = std::move(with_mask);
         logits_stage = stage_id::masked;
     }
 
     // 5. Turn each row of logits into weights that sum to 1.
-    matrix weights = softmax_rows(logits); // (T, T_kv)
-    record(out, stage_id::weights, at, {t, tkv}, weights,
-           operand{name_of(logits_stage), at.head, std::move(logits), axes_of(t, tkv)});
+    const shared_matrix weights = softmax_rows(logits); // (T, T_kv)
+    record(&out, stage_id::weights, at, {t, tkv}, weights,
+           operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
 
     // 6. Mix the values: each output row is a weighted average of V's rows.
+    const row_prefix prefix = prefix_of(c, mask != nullptr, rows(k));
+    matrix output({rows(q), cols(v)}); // (T, DV)
     gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
                 output.data(), cols(v), prefix);
-    record(out, stage_id::head, at, {t, tkv, n.dv}, output,
+    const shared_matrix head = std::move(output);
+    record(&out, stage_id::head, at, {t, tkv, n.dv}, head,
            operand{name_of(stage_id::weights), at.head, weights, axes_of(t, tkv)},
            operand{"V", kv_owner, v, axes_of(tkv, n.dv)});
-    return {std::move(output), std::move(weights)};
+    return {head, weights};
 }
 
-// 7–8: the concat, then W_O, recorded with each head's share of the output.
-matrix combine(matrix concat, const std::vector<matrix> &heads, const matrix &w_o,
-               const attention_config &c, trace *out, stage_at at, const dim &t) {
+// 7–8 with a trace: the concat with each head as an operand, then W_O, recorded with each
+// head's share of the output. concat: (T, H·DV), heads: H × (T, DV) → (T, D).
+matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_matrix> &heads,
+                        const matrix &w_o, const attention_config &c, trace &out, stage_at at,
+                        const dim &t) {
     const named_dims n(c);
-    // 7. The heads side by side along the feature axis: the concat the caller joined.
-    if (!c.output_projection)
-        return concat;
-    if (out) {
-        record(out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat);
-        for (std::size_t i = 0; i < c.num_heads; ++i)
-            out->stages.back().operands.push_back(
-                {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
-    }
+    record(&out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat);
+    for (std::size_t i = 0; i < c.num_heads; ++i)
+        out.stages.back().operands.push_back(
+            {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
 
     // 7½. Prune: the chosen heads' columns become 0, so W_O mixes only the others.
-    const matrix mixed =
-        c.pruned_heads.empty() ? std::move(concat) : pruned(concat, c, out, at, t); // (T, H·DV)
+    const bool pruning = !c.pruned_heads.empty();
+    const shared_matrix mixed = pruning ? pruned(concat, c, &out, at, t) : concat; // (T, H·DV)
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
     matrix output = matmul(mixed, w_o); // (T, D)
-    if (out) {
-        const stage_id source = c.pruned_heads.empty() ? stage_id::concat : stage_id::pruned;
-        record(out, stage_id::output, at, {t, n.hdv, n.d}, output,
-               operand{name_of(source), no_head, mixed, axes_of(t, n.hdv)},
-               operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
-        for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
-            out->stages.back().operands.push_back(
-                {"contribution", int(i), contribution(mixed, w_o, i, c.d_v), axes_of(t, n.d)});
-        if (!c.pruned_heads.empty())
-            out->checks.output_change = relative_change(output, matmul(concat, w_o));
-    }
+    record(&out, stage_id::output, at, {t, n.hdv, n.d}, output,
+           operand{name_of(pruning ? stage_id::pruned : stage_id::concat), no_head, mixed,
+                   axes_of(t, n.hdv)},
+           operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
+    for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
+        out.stages.back().operands.push_back(
+            {"contribution", int(i), contribution(mixed, w_o, i, c.d_v), axes_of(t, n.d)});
+    if (pruning)
+        out.checks.output_change = relative_change(output, matmul(concat, w_o));
     return output;
+}
+
+// The inputs, each recorded once and shared by the projections that read it: X (X_q, X_kv).
+std::pair<shared_matrix, shared_matrix> record_inputs(const attention_params &p,
+                                                      const attention_config &c, trace &out) {
+    const named_dims n(c);
+    const shared_matrix x = p.x; // (T, D)
+    if (c.kind != problem_kind::cross) {
+        record(&out, stage_id::x, {}, {n.t, n.d}, x);
+        return {x, x};
+    }
+    const shared_matrix x_kv = p.x_kv; // (T_kv, D)
+    record(&out, stage_id::x_q, {}, {n.t, n.d}, x);
+    record(&out, stage_id::x_kv, {}, {n.tkv, n.d}, x_kv);
+    return {x, x_kv};
+}
+
+// Multi-head attention with its trace: passes 1–8, each matrix held once.
+matrix multi_head_recorded(const attention_params &p, const attention_config &c, trace &out) {
+    const named_dims n(c);
+    const bool cross = c.kind == problem_kind::cross;
+    const char *x_name = cross ? "X_q" : "X";
+    const char *kv_name = cross ? "X_kv" : "X";
+    out.config = c;
+    const auto [x, x_kv] = record_inputs(p, c, out); // (T, D), (T_kv, D)
+
+    // 1. Q, K and V of every head from one product each, X · [W_1 | … | W_H]: each entry is
+    // summed exactly as in its own head's product (heads_untraced), so each head's columns are
+    // the bits of its own projection, recorded as that head's q, k, v.
+    const matrix q_all = matmul(x, concat_columns(p.w_q));                 // (T, H·DK)
+    const matrix k_all = matmul(x_kv, concat_columns(p.w_k));              // (T_kv, H_kv·DK)
+    const matrix v_all = matmul(x_kv, concat_columns(p.w_v));              // (T_kv, H_kv·DV)
+    const shared_matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T_kv)
+
+    // 2–6 for every query head, each in its own subspace. K and V are recorded once per K/V
+    // head, when the first query head of its group needs them (all of them in MHA).
+    std::vector<shared_matrix> keys(c.num_kv_heads), values(c.num_kv_heads); // (T_kv, DK|DV)
+    std::vector<shared_matrix> heads;                                        // H × (T, DV)
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        const stage_at at{int(i), int(g), no_step, {}};
+        const shared_matrix q = columns_of(q_all, i * c.d_k, c.d_k);
+        record_projection(stage_id::q, q, x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, &out, at);
+        if (i % group_size(c) == 0) {
+            keys[g] = columns_of(k_all, g * c.d_k, c.d_k);
+            values[g] = columns_of(v_all, g * c.d_v, c.d_v);
+            record_projection(stage_id::k, keys[g], x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c,
+                              &out, at);
+            record_projection(stage_id::v, values[g], x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv,
+                              c, &out, at);
+        }
+        const shared_matrix *m = has_mask(c) ? &mask : nullptr;
+        heads.push_back(attend_recorded(q, keys[g], values[g], m, c, out, at, n.t, n.tkv).output);
+    }
+    matrix concat = concat_columns(std::vector<matrix>(heads.begin(), heads.end())); // (T, H·DV)
+    if (!c.output_projection)
+        return concat;
+    return combine_recorded(std::move(concat), heads, p.w_o, c, out, {}, n.t);
+}
+
+} // namespace
+
+matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
+               const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
+               stage_at at) {
+    matrix p = matmul(x, w); // (rows of x, cols of w)
+    if (!out)
+        return p;
+    const shared_matrix recorded = std::move(p);
+    record_projection(id, recorded, x, x_name, x_rows, w, w_name, w_cols, c, out, at);
+    return recorded;
+}
+
+head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
+                   const attention_config &c, trace *out, stage_at at, const dim &t,
+                   const dim &tkv) {
+    if (out) { // q, k and v copied into the trace once each
+        const shared_matrix mask = masked ? attention_mask(c) : matrix();
+        const recorded_head r =
+            attend_recorded(q, k, v, masked ? &mask : nullptr, c, *out, at, t, tkv);
+        return {r.output, r.weights};
+    }
+    // Passes 2–5 in one buffer: the same bits as the recorded passes.
+    const row_prefix prefix = prefix_of(c, masked, rows(k));
+    matrix output({rows(q), cols(v)});  // (T, DV)
+    matrix weights({rows(q), rows(k)}); // (T, T_kv)
+    gemm_bt_prefix(rows(q), cols(q), rows(k), q.data(), cols(q), k.data(), cols(k), weights.data(),
+                   rows(k), prefix);
+    softmax_scaled_prefix(weights.data(), rows(q), rows(k), rows(k), divisor_of(c), prefix.keys,
+                          prefix.causal);
+    gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
+                output.data(), cols(v), prefix);
+    return {std::move(output), std::move(weights)};
+}
+
+// 7. The heads side by side along the feature axis: the concat the caller joined.
+matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const matrix &w_o,
+               const attention_config &c, trace *out, stage_at at, const dim &t) {
+    if (!c.output_projection)
+        return concat;
+    if (out)
+        return combine_recorded(std::move(concat), heads, w_o, c, *out, at, t);
+    const bool pruning = !c.pruned_heads.empty();
+    return matmul(pruning ? pruned(std::move(concat), c, nullptr, at, t).get() : concat, w_o);
 }
 
 matrix attention_mask(const attention_config &c) {
@@ -230,32 +310,9 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
 }
 
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
-    const named_dims n(c);
-    if (!out)
-        return combine(heads_untraced(p, c), {}, p.w_o, c, nullptr, {}, n.t);
-    const bool cross = c.kind == problem_kind::cross;
-    const matrix &x_kv = cross ? p.x_kv : p.x; // (T_kv, D)
-    const char *x_name = cross ? "X_q" : "X";
-    const char *kv_name = cross ? "X_kv" : "X";
-    out->config = c;
-    record_inputs(p, c, out);
-
-    // 1–6 for every query head, each in its own subspace. K and V are projected once per
-    // K/V head, when the first query head of its group needs them (all of them in MHA).
-    std::vector<matrix> keys(c.num_kv_heads), values(c.num_kv_heads); // H_kv × (T_kv, DK|DV)
-    std::vector<matrix> heads;                                        // H × (T, DV)
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
-        const std::size_t g = i / group_size(c);
-        const stage_at at{int(i), int(g), no_step, {}};
-        const matrix q = project(stage_id::q, p.x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, out, at);
-        if (i % group_size(c) == 0) {
-            keys[g] = project(stage_id::k, x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c, out, at);
-            values[g] =
-                project(stage_id::v, x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv, c, out, at);
-        }
-        heads.push_back(attend(q, keys[g], values[g], has_mask(c), c, out, at, n.t, n.tkv).output);
-    }
-    return combine(concat_columns(heads), heads, p.w_o, c, out, {}, n.t);
+    if (out)
+        return multi_head_recorded(p, c, *out);
+    return combine(heads_untraced(p, c), {}, p.w_o, c, nullptr, {}, named_dims(c).t);
 }
 
 } // namespace attention

@@ -69,7 +69,10 @@ matrix step(const attention_params &p, const attention_config &c, std::vector<kv
         heads.push_back(
             attend(q, caches[g].keys, caches[g].values, false, c, out, at, one, now).output);
     }
-    return combine(concat_columns(heads), heads, p.w_o, c, out, {no_head, no_head, int(t), {}},
+    std::vector<shared_matrix> recorded; // the concat's operands, copied only for a trace
+    if (out)
+        recorded.assign(heads.begin(), heads.end());
+    return combine(concat_columns(heads), recorded, p.w_o, c, out, {no_head, no_head, int(t), {}},
                    one);
 }
 

@@ -47,20 +47,26 @@ matrix transpose(const matrix &a) {
 }
 
 matrix softmax_rows(const matrix &s) {
-    matrix w({rows(s), cols(s)});
+    const double hidden = -std::numeric_limits<double>::infinity();
+    const std::size_t n = cols(s);
+    matrix w({rows(s), n});
     for (std::size_t i = 0; i < rows(s); ++i) {
+        const double *in = s.data() + i * n;
+        double *out = w.data() + i * n;
         // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)
         // and keeps every exponent ≤ 0, so exp never overflows, even for 1e300 logits.
-        double max = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < cols(s); ++j)
-            max = std::max(max, s(i, j));
+        double max = hidden;
+        for (std::size_t j = 0; j < n; ++j)
+            max = std::max(max, in[j]);
+        // A masked logit (−∞) below a finite max is exp(−∞) = +0 without calling exp.
+        const bool skip_hidden = max != hidden;
         double sum = 0.0;
-        for (std::size_t j = 0; j < cols(s); ++j) {
-            w(i, j) = std::exp(s(i, j) - max);
-            sum += w(i, j);
+        for (std::size_t j = 0; j < n; ++j) {
+            out[j] = skip_hidden && in[j] == hidden ? 0.0 : std::exp(in[j] - max);
+            sum += out[j];
         }
-        for (std::size_t j = 0; j < cols(s); ++j)
-            w(i, j) /= sum;
+        for (std::size_t j = 0; j < n; ++j)
+            out[j] /= sum;
     }
     return w;
 }
@@ -155,6 +161,13 @@ double relative_change(const matrix &changed, const matrix &original) {
     if (norm == 0) // an all-zero original: no change is 0, any change is infinitely large
         return diff == 0 ? 0.0 : std::numeric_limits<double>::infinity();
     return std::sqrt(diff / norm);
+}
+
+matrix columns_of(const matrix &m, std::size_t first, std::size_t n) {
+    matrix out({rows(m), n});
+    for (std::size_t r = 0; r < rows(m); ++r)
+        std::copy_n(&m(r, first), n, &out(r, 0));
+    return out;
 }
 
 matrix concat_columns(const std::vector<matrix> &parts) {

@@ -48,7 +48,7 @@ matrix row_sums(const matrix &m) {
 } // namespace
 
 stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
-                 const matrix &values) {
+                 shared_matrix values) {
     const stage_entry &e = entry(id);
     if (dims.size() != dims_named(e.equation) || dims[e.rows].size != rows(values) ||
         dims[e.cols].size != cols(values))
@@ -57,11 +57,11 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
     const auto number = [](const dim &d) { return std::to_string(d.size); };
     const auto symbol = [](const dim &d) { return d.symbol; };
     const equation eq{fill(e.equation, dims, scale, number), fill(e.equation, dims, scale, symbol)};
-    stage s{id,      at.head, at.kv_head, at.step,
-            at.tile, eq,      values,     axes_of(dims[e.rows], dims[e.cols]),
+    stage s{id,      at.head, at.kv_head,        at.step,
+            at.tile, eq,      std::move(values), axes_of(dims[e.rows], dims[e.cols]),
             {},      {}};
     if (e.row_totals)
-        s.totals = row_sums(values);
+        s.totals = row_sums(s.values);
     return s;
 }
 

@@ -59,7 +59,17 @@ class trace_packer {
         return true;
     }
 
+    // A matrix met before (the trace shares it: a stage's values as a later operand) has the
+    // offset it got then, found by its address; any other is compared with its twins' bits.
+    // Both give the offset of the first matrix placed with these bits.
     std::size_t offset_of(const matrix &m) {
+        const auto [seen, fresh] = by_address_.try_emplace(&m, 0);
+        if (fresh)
+            seen->second = offset_by_bits(m);
+        return seen->second;
+    }
+
+    std::size_t offset_by_bits(const matrix &m) {
         std::vector<std::size_t> &twins = by_key_[key_of(m)];
         for (std::size_t i : twins) {
             const matrix &placed = *placed_[i].values;
@@ -73,6 +83,7 @@ class trace_packer {
     }
 
     std::vector<placed_matrix> placed_;
+    std::unordered_map<const matrix *, std::size_t> by_address_;         // offsets found
     std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_key_; // indices in placed_
     std::size_t end_ = 0;
 };

@@ -169,11 +169,11 @@ TEST_CASE("edges: the closest rows to fully masked ones are exact one-hots", "[e
         check_finite(t);
         for (const stage *w : weights_of(t)) {
             INFO("weights/" << w->head);
-            check::tensor("row 0", xt::view(w->values, xt::range(0, 1), xt::all()),
+            check::tensor("row 0", xt::view(w->values.get(), xt::range(0, 1), xt::all()),
                           check::m({{1, 0, 0, 0}}), 0);
             const stage &head = check::stage_of(t, stage_id::head, w->head);
             const matrix &v = check::operand_of(head, "V", w->head);
-            check::tensor("head row 0", xt::view(head.values, xt::range(0, 1), xt::all()),
+            check::tensor("head row 0", xt::view(head.values.get(), xt::range(0, 1), xt::all()),
                           xt::view(v, xt::range(0, 1), xt::all()), 0);
         }
     }

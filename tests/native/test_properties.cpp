@@ -75,7 +75,7 @@ TEST_CASE("attention: the causal mask hides exactly the future", "[attention][pr
         const matrix *scaled = nullptr;
         for (const stage &st : t.stages) {
             if (st.id == stage_id::scaled)
-                scaled = &st.values;
+                scaled = &st.values.get();
             if (st.id != stage_id::masked && st.id != stage_id::weights)
                 continue;
             const bool is_masked = st.id == stage_id::masked;
@@ -153,7 +153,7 @@ TEST_CASE("attention: scale_scores = false makes scaled equal scores", "[attenti
         std::size_t checked = 0;
         for (const stage &st : t.stages) {
             if (st.id == stage_id::scores)
-                scores = &st.values;
+                scores = &st.values.get();
             if (st.id != stage_id::scaled)
                 continue;
             CAPTURE(st.head);

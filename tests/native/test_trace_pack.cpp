@@ -111,11 +111,11 @@ std::vector<std::pair<std::string, const matrix *>> named_in_order(const trace &
     for (std::size_t i = 0; i < t.stages.size(); ++i) {
         const stage &s = t.stages[i];
         const std::string at = std::string(name_of(s.id)) + "#" + std::to_string(i);
-        out.emplace_back(at, &s.values);
+        out.emplace_back(at, &s.values.get());
         if (s.totals.size())
-            out.emplace_back(at + ".totals", &s.totals);
+            out.emplace_back(at + ".totals", &s.totals.get());
         for (const operand &op : s.operands)
-            out.emplace_back(at + "." + op.name, &op.values);
+            out.emplace_back(at + "." + op.name, &op.values.get());
     }
     return out;
 }

@@ -47,6 +47,10 @@ matrix relu(const matrix &x);
 // An all-zero original gives 0 when nothing changed and +∞ otherwise.
 double relative_change(const matrix &changed, const matrix &original);
 
+// Columns first … first + n − 1 of m, e.g. one head's share of a fused projection.
+// m: (M, N) → (M, n).
+matrix columns_of(const matrix &m, std::size_t first, std::size_t n);
+
 // parts: H matrices (T, N_h) → (T, Σ N_h), side by side.
 matrix concat_columns(const std::vector<matrix> &parts);
 

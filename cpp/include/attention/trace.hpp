@@ -3,6 +3,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,11 +29,41 @@ struct axes {
     std::string rows, cols;
 };
 
+// A matrix the trace holds, shared rather than copied: one stage's values are often a later
+// stage's operand (scores beside scaled, weights beside head) and X an operand of every q, k
+// and v, so each is held once. Immutable once recorded. Converts to const matrix & where a
+// matrix is read; templates (xt::allclose, ==) take get() or *.
+class shared_matrix {
+  public:
+    shared_matrix() = default; // empty: no values
+    // Takes m over (moved when an rvalue, else copied once).
+    shared_matrix(matrix m) : held_(std::make_shared<const matrix>(std::move(m))) {}
+
+    const matrix &get() const { return held_ ? *held_ : empty(); }
+    operator const matrix &() const { return get(); }
+    const matrix &operator*() const { return get(); }
+    const matrix *operator->() const { return &get(); }
+
+    double operator()(std::size_t i, std::size_t j) const { return get()(i, j); }
+    decltype(auto) shape() const { return get().shape(); }
+    std::size_t size() const { return get().size(); }
+    const double *data() const { return get().data(); }
+    auto begin() const { return get().cbegin(); }
+    auto end() const { return get().cend(); }
+
+  private:
+    static const matrix &empty() {
+        static const matrix none; // shape (0, 0)
+        return none;
+    }
+    std::shared_ptr<const matrix> held_;
+};
+
 // A matrix a stage was computed from, e.g. X and W_Q for the stage q.
 struct operand {
     std::string name; // "X", "W_Q", "Q", "scores", "M", "head", "contribution", …
     int head = no_head;
-    matrix values;
+    shared_matrix values;
     axes ax;
 };
 
@@ -64,10 +95,10 @@ struct stage {
     int step = no_step;    // KV-cache decoding: the step t; FlashAttention: the tile's ordinal
     std::optional<tile_span> tile;
     equation eq;
-    matrix values;
+    shared_matrix values;
     axes ax;
     std::vector<operand> operands;
-    matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
+    shared_matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
 };
 
 // What a run checks about itself, for the chapters that compute one thing two ways.
@@ -90,15 +121,16 @@ struct trace {
 
 // A stage from its table entry: the equation filled with the dims its pass names ($0, $1, …
 // in that order), its axes the result's, its row totals when the entry asks for them.
+// values: a shared_matrix is shared, a matrix rvalue moved in, a matrix lvalue copied.
 stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
-                 const matrix &values);
+                 shared_matrix values);
 
 // Appends a stage; operands are moved in one by one (a braced list would copy each twice).
 // Callers test `out` first, so that a run without a trace copies nothing.
 template <class... Operands>
 void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
-            const matrix &values, Operands &&...operands) {
-    stage s = make_stage(*out, id, at, dims, values);
+            shared_matrix values, Operands &&...operands) {
+    stage s = make_stage(*out, id, at, dims, std::move(values));
     s.operands.reserve(sizeof...(operands));
     (s.operands.push_back(std::forward<Operands>(operands)), ...);
     out->stages.push_back(std::move(s));
@@ -112,7 +144,8 @@ inline axes axes_of(const dim &r, const dim &c) {
 // How many doubles a traced run of this config records at most, operands included.
 std::size_t trace_value_count(const attention_config &c);
 
-// How many doubles this trace holds, operands and totals included.
+// How many doubles this trace records, operands and totals included, a matrix shared by
+// several of them counted at each.
 std::size_t recorded_value_count(const trace &t);
 
 } // namespace attention
