@@ -21,7 +21,8 @@ after(async () => {
 });
 
 // Loaded after the first paint: held until release() (every request for them waits).
-const LATER = /\/(attention-wasm\.rest\.wasm|attention-stepper-katex\.js|attention-stepper-later\.js|vendor\/katex\/fonts\/[^/]*\.later\.woff2)$/;
+const LATER =
+  /\/(attention-wasm\.rest\.wasm|attention-stepper-(katex|later)\.js|vendor\/katex\/fonts\/[^/]*\.later\.woff2)$/;
 
 async function holdLater(context) {
   const held = [];
@@ -47,15 +48,21 @@ async function until(check, what, ms = 20_000) {
   }
 }
 
-const resultOf = (page, scope) => page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+const resultOf = (page, scope) =>
+  page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
 
 // The KaTeX faces the document has loaded (family and range), as the first paint needs them.
-const loadedFaces = (page) => page.evaluate(async () => {
-  await document.fonts.ready;
-  return [...document.fonts].filter((f) => /KaTeX/.test(f.family) && f.status === 'loaded').map((f) => f.family);
-});
+const loadedFaces = (page) =>
+  page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => /KaTeX/.test(f.family) && f.status === 'loaded').map((f) => f.family);
+  });
 
-test('index.html: the first stage is painted, typeset in its fonts, with the later files held back; then the export menu, explain and pruning work', async () => {
+const INDEX =
+  'index.html: the first stage is painted, typeset in its fonts, with the later files held back; ' +
+  'then the export menu, explain and pruning work';
+
+test(INDEX, async () => {
   const { page, context } = await newPage(env);
   const later = await holdLater(context);
   await page.goto(env.server.url);
@@ -63,10 +70,17 @@ test('index.html: the first stage is painted, typeset in its fonts, with the lat
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
   assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
   assert.ok(await page.$('#formula .katex .katex-html'), 'the formula is typeset (the build\u2019s HTML), not TeX');
-  assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math'], 'the formula\u2019s faces are in');
+  assert.deepEqual(
+    [...new Set(await loadedFaces(page))].sort(),
+    ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math'],
+    'the formula\u2019s faces are in',
+  );
   assert.equal(await page.evaluate(() => typeof window.attentionStepperLater), 'undefined', 'the later script is held');
   assert.ok(await page.$('.export-toggle'), 'the export button is part of the first paint');
-  await until(() => later.asked.has('/attention-stepper-later.js'), 'the page asks for the later script after its first paint');
+  await until(
+    () => later.asked.has('/attention-stepper-later.js'),
+    'the page asks for the later script after its first paint',
+  );
   // Pressed before the later script is in: the menu waits for its files and then opens.
   await page.click('.export-toggle');
   assert.equal(await page.$eval('.export-panel', (p) => p.hidden), true, 'not open without its files');
@@ -75,15 +89,26 @@ test('index.html: the first stage is painted, typeset in its fonts, with the lat
   await page.waitForSelector('.export-panel:not([hidden]) .export-file[data-format="json"]');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.export-file[data-format="json"]')]);
   const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
-  assert.deepEqual([doc.id, doc.shape, doc.values.flat()], ['x', [...x.shape], Array.from(x.values)], 'the JSON is the engine\u2019s stage');
-  assert.match(await page.inputValue('#export-link'), /^http:\/\/127\.0\.0\.1:\d+\/#.*preset=lesson-multi-head&stage=x$/);
+  assert.deepEqual(
+    [doc.id, doc.shape, doc.values.flat()],
+    ['x', [...x.shape], Array.from(x.values)],
+    'the JSON is the engine\u2019s stage',
+  );
+  assert.match(
+    await page.inputValue('#export-link'),
+    /^http:\/\/127\.0\.0\.1:\d+\/#.*preset=lesson-multi-head&stage=x$/,
+  );
   await page.keyboard.press('Escape');
   // Explain-a-number and head pruning come with the later script.
-  await page.evaluate(() => { window.location.hash = '#preset=lesson-multi-head&stage=scores&head=0'; });
+  await page.evaluate(() => {
+    window.location.hash = '#preset=lesson-multi-head&stage=scores&head=0';
+  });
   await page.waitForSelector('body[data-stage="scores"]');
   await page.click('#figure .is-result td.hm-cell');
   await page.waitForSelector('#explain .explain-panel:not([hidden])');
-  await page.evaluate(() => { window.location.hash = '#preset=lesson-multi-head&stage=output'; });
+  await page.evaluate(() => {
+    window.location.hash = '#preset=lesson-multi-head&stage=output';
+  });
   await page.waitForSelector('body[data-stage="output"]');
   await page.waitForSelector('#pruning .pruning .head-button');
   await page.waitForSelector('#formula .katex .katex-html');
@@ -91,13 +116,21 @@ test('index.html: the first stage is painted, typeset in its fonts, with the lat
   await context.close();
 });
 
-test('a first view beyond the opening stages waits for the later script: its panels and formula are there when it is first painted', async () => {
+const DEEP =
+  'a first view beyond the opening stages waits for the later script: ' +
+  'its panels and formula are there when it is first painted';
+
+test(DEEP, async () => {
   const { page, context } = await newPage(env);
   await context.addInitScript(() => {
     // At the first frame that shows a stage: is the later script in, is the formula typeset?
     const look = () => {
       if (!document.body?.dataset.stage) return requestAnimationFrame(look);
-      window.firstLook = { later: typeof window.attentionStepperLater, katex: Boolean(document.querySelector('#formula .katex .katex-html')), pruning: document.querySelector('#pruning')?.textContent ?? '' };
+      window.firstLook = {
+        later: typeof window.attentionStepperLater,
+        katex: Boolean(document.querySelector('#formula .katex .katex-html')),
+        pruning: document.querySelector('#pruning')?.textContent ?? '',
+      };
       return undefined;
     };
     requestAnimationFrame(look);
@@ -113,11 +146,25 @@ test('a first view beyond the opening stages waits for the later script: its pan
   await context.close();
 });
 
-test('a course page element paints its first stage with the later files held back; its export menu works once they are in', async () => {
+const COURSE =
+  'a course page element paints its first stage with the later files held back; ' +
+  'its export menu works once they are in';
+
+test(COURSE, async () => {
   const { page, context } = await newPage(env);
   const later = await holdLater(context);
-  await context.route(`${env.server.url}examples/one.html`, (route) => route.fulfill({ status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
-    body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title><link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head><body><main><attention-stepper id="s" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights" controls="compact"></attention-stepper></main></body></html>' }));
+  await context.route(`${env.server.url}examples/one.html`, (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
+      body:
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title>' +
+        '<link rel="stylesheet" href="course-page.css">' +
+        '<script defer src="../attention-stepper.classic.js"></script></head><body><main>' +
+        '<attention-stepper id="s" preset="lesson-self-attention" stage="scores" ' +
+        'stages="scores,scaled,weights" controls="compact"></attention-stepper></main></body></html>',
+    }),
+  );
   await page.goto(`${env.server.url}examples/one.html`);
   await page.waitForSelector('#s[data-ready="true"][data-stage="scores"]');
   await page.waitForSelector('#s .figure-slot.is-result td.hm-cell');
@@ -130,7 +177,10 @@ test('a course page element paints its first stage with the later files held bac
   await page.waitForFunction(() => typeof window.attentionStepperLater === 'object');
   await page.click('#s .export-toggle');
   await page.waitForSelector('#s .export-file[data-format="json"]');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#s .export-file[data-format="json"]')]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.click('#s .export-file[data-format="json"]'),
+  ]);
   const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
   assert.deepEqual([doc.id, doc.values.flat()], ['scores', Array.from(scores.values)]);
   await page.click('#s .step-next');
