@@ -3,6 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Every JS file as Prettier writes it, no line over 120 characters (node scripts/format.mjs fixes the first).
+node scripts/format.mjs --check
+
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native --target native_tests -j "$(nproc)"
 ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
