@@ -14,21 +14,10 @@
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { STRICT_CSP as CSP, launchChromium } from './chromium.mjs';
 import { DIST, startServer } from './serve.mjs';
 
 const LOADS = 5;
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 // The course page with its first stepper only (web/examples/course-page.html has four).
 const ONE_STEPPER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one stepper</title>
 <link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head>
@@ -230,7 +219,7 @@ async function largeViews(browser, base) {
 const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large').split(',');
 const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
 const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+const browser = await launchChromium();
 const pages = [
   ['index.html', null],
   ['examples/one-stepper.html', ONE_STEPPER],

@@ -3,25 +3,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '..', '..');
 export const SHOTS = path.join(ROOT, 'build', 'screenshots');
 
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CSP = STRICT_CSP;
 
 export function requireDist() {
   for (const f of [
@@ -44,7 +33,7 @@ export async function setup() {
   requireDist();
   const { createEngine } = await import(path.join(DIST, 'engine.js'));
   const [browser, server, engine] = await Promise.all([
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS }),
+    launchChromium(),
     startServer({ root: DIST, csp: CSP }),
     createEngine(),
   ]);

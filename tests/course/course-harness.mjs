@@ -5,7 +5,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,17 +14,6 @@ export const COURSE = here;
 export const SHOTS = path.join(ROOT, 'build', 'screenshots');
 export const WORK = path.join(ROOT, 'build', 'course');
 export { DIST, startServer };
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function requireDist() {
   for (const f of [
@@ -64,7 +53,7 @@ export function copyDist(to) {
 
 export async function launch() {
   mkdirSync(SHOTS, { recursive: true });
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return launchChromium();
 }
 
 // Records console errors, page errors, HTTP errors and requests that leave 127.0.0.1 in

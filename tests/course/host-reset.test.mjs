@@ -5,9 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { STRICT_CSP as CSP } from '../../scripts/chromium.mjs';
 import { DIST, SHOTS, launch, requireDist, startServer, watchProblems } from './course-harness.mjs';
-
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 // Set on an ancestor of the element; all inherited. (Not here: visibility, pointer-events,
 // cursor and user-select, which the element keeps inheriting on purpose.)

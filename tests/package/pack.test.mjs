@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -74,23 +74,7 @@ test('installed into an empty folder, the element file defines <attention-steppe
     <script type="module" src="node_modules/attention-stepper/dist/attention-stepper.js"></script></head>
     <body><attention-stepper preset="lesson-self-attention" stage="weights"></attention-stepper></body></html>`,
   );
-  const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-  const [server, browser] = await Promise.all([
-    startServer({ root: app, csp }),
-    chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    }),
-  ]);
+  const [server, browser] = await Promise.all([startServer({ root: app, csp: STRICT_CSP }), launchChromium()]);
   try {
     const page = await browser.newPage();
     const problems = [];
