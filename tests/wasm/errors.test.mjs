@@ -7,6 +7,7 @@ import { before, describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
 import { assertClose, explicitSpecFor } from './support.mjs';
+import { I2, explicit, explicitCross } from './explicit-specs.mjs';
 
 let engine;
 let baselines; // [preset id, trace before any error]
@@ -17,22 +18,6 @@ before(async () => {
 });
 
 const generated = (fields) => ({ seqLen: 3, dModel: 4, ...fields });
-// A valid explicit spec: T = D = 2, one head, DK = DV = 2, with W_O.
-const I2 = [
-  [1, 0],
-  [0, 1],
-];
-const explicit = (fields) => ({
-  X: [
-    [1, 2],
-    [3, 4],
-  ],
-  W_Q: [I2],
-  W_K: [I2],
-  W_V: [I2],
-  W_O: I2,
-  ...fields,
-});
 
 // [title, call, text the message must contain]
 const SPEC_CASES = [
@@ -233,20 +218,7 @@ const cross = (fields) => ({ kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, n
 const encoder = (fields) => ({ kind: 'encoder-layer', seqLen: 3, dModel: 8, numHeads: 2, ...fields });
 const gqa = (fields) => ({ seqLen: 3, dModel: 8, numHeads: 4, ...fields });
 const known = (what) => `for ${what} (known: `;
-// Explicit cross (2 queries, 3 keys) and grouped-query (4 query heads, 2 K/V heads) specs.
-const explicitCross = (fields) => ({
-  kind: 'cross',
-  X_q: I2,
-  X_kv: [
-    [1, 0],
-    [0, 1],
-    [1, 1],
-  ],
-  W_Q: [I2],
-  W_K: [I2],
-  W_V: [I2],
-  ...fields,
-});
+// Explicit grouped-query specs (4 query heads, 2 K/V heads); explicitCross: explicit-specs.mjs.
 const col = [[1], [0]];
 const explicitGqa = (fields) => ({ X: I2, W_Q: [col, col, col, col], W_K: [col, col], W_V: [col, col], ...fields });
 

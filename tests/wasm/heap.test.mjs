@@ -14,6 +14,7 @@ import { runInNewContext } from 'node:vm';
 
 import { createEngine } from '../../dist/engine.js';
 import { heapBytesOf } from '../../dist/engine-api.js';
+import { I2, explicit, explicitCross } from './explicit-specs.mjs';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc'); // a full collection, so arrayBuffers counts only live data
@@ -24,34 +25,7 @@ before(async () => {
 });
 
 const PRESET = { preset: 'lesson-multi-head' };
-const I2 = [
-  [1, 0],
-  [0, 1],
-];
-const explicit = (fields) => ({
-  X: [
-    [1, 2],
-    [3, 4],
-  ],
-  W_Q: [I2],
-  W_K: [I2],
-  W_V: [I2],
-  W_O: I2,
-  ...fields,
-});
-const explicitCross = (fields) => ({
-  kind: 'cross',
-  X_q: I2,
-  X_kv: [
-    [1, 0],
-    [0, 1],
-    [1, 1],
-  ],
-  W_Q: [I2],
-  W_K: [I2],
-  W_V: [I2],
-  ...fields,
-});
+
 const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat()) });
 
 // kvCacheBytes queries refused for their type, an unknown field, a value, the product past 2⁵³.
