@@ -8,22 +8,14 @@ import { before, describe, test } from 'node:test';
 import { createEngine } from '../../dist/engine.js';
 import { heapBytesOf } from '../../dist/engine-api.js';
 import { API_CASES, escaped, sameMessage } from '../browser/hostile-cases.mjs';
+import { servingCheck } from './support.mjs';
 
 let engine;
-let baselines; // [preset id, trace before any error]
-let turn = 0;
+let stillServes; // after each refusal: the next preset gives the trace it gave before any error
 before(async () => {
   engine = await createEngine();
-  baselines = engine.presets().map(({ id }) => [id, engine.run({ preset: id })]);
+  stillServes = servingCheck(engine);
 });
-
-// The next preset in turn gives exactly the trace it gave before any error.
-function assertStillServes() {
-  const [preset, baseline] = baselines[turn++ % baselines.length];
-  const again = engine.run({ preset });
-  assert.equal(again.stages.length, baseline.stages.length, `${preset} after the case`);
-  again.stages.forEach((s, i) => assert.deepEqual(s.values, baseline.stages[i].values, `${preset}: ${s.id}`));
-}
 
 describe('hostile: the engine API', () => {
   API_CASES.forEach((c, i) => {
@@ -43,7 +35,7 @@ describe('hostile: the engine API', () => {
           },
         );
       }
-      assertStillServes();
+      stillServes();
     });
   });
 
@@ -60,6 +52,6 @@ describe('hostile: the engine API', () => {
     const inUse = heapBytesOf(engine).inUse;
     for (let i = 0; i < 4; i += 1) run();
     assert.ok(heapBytesOf(engine).inUse <= inUse + 4096, `heap in use ${inUse} → ${heapBytesOf(engine).inUse}`);
-    assertStillServes();
+    stillServes();
   });
 });

@@ -134,3 +134,20 @@ export function explicitSpecFor(preset) {
   if (sizes.prunedHeads.length > 0) spec.prunedHeads = sizes.prunedHeads;
   return spec;
 }
+
+/**
+ * After refused input: servingCheck(engine) notes every preset's trace now, and each call of the
+ * function it returns runs the next preset in turn and asserts the same stages, values bit for
+ * bit and config (checks included) as before any error.
+ */
+export function servingCheck(engine) {
+  const baselines = engine.presets().map(({ id }) => [id, engine.run({ preset: id })]);
+  let turn = 0;
+  return () => {
+    const [preset, baseline] = baselines[turn++ % baselines.length];
+    const again = engine.run({ preset });
+    assert.equal(again.stages.length, baseline.stages.length, `${preset} after the error`);
+    again.stages.forEach((s, i) => assertClose(`${preset} after the error: ${s.id}`, s, baseline.stages[i], 0));
+    assert.deepEqual(again.config, baseline.config, `${preset} after the error: config and checks`);
+  };
+}
