@@ -131,7 +131,12 @@ function breakdown(loads) {
   for (const [name, get] of rows) console.log(`    ${median(loads.map(get)).toFixed(0).padStart(5)}  ${name}`);
 }
 
-// Input → the frame after it, for n config changes on the full page (T = 16, d_model = 64).
+// For n config changes on the full page (T = 16, d_model = 64), each as three times:
+//   - next: input → the frame after it (the rAF after the input, then a task after that frame);
+//   - work: the same less the wait for the frame slot (from the end of the input's handlers to
+//     the start of the next frame), i.e. the page's own time: handlers, then style, layout, paint;
+//   - floor: next for an input that changes nothing (none dispatched): what the frame clock alone
+//     adds to `next`.
 async function repaints(browser, base, n = 60) {
   const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -140,26 +145,38 @@ async function repaints(browser, base, n = 60) {
     `${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`,
   );
   await page.waitForSelector('body[data-ready="true"]');
-  const times = [];
-  for (let i = 0; i < n; i += 1) {
-    times.push(
-      await page.evaluate(
-        (k) =>
-          new Promise((resolve) => {
-            const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
-            const t0 = performance.now();
-            if (field.type === 'checkbox') {
-              field.checked = !field.checked;
-              field.dispatchEvent(new Event('change', { bubbles: true }));
-            } else {
-              field.value = String(100 + k);
-              field.dispatchEvent(new Event('input', { bubbles: true }));
-            }
-            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-          }),
-        i,
-      ),
+  const times = { next: [], work: [], floor: [] };
+  for (let i = 0; i < 2 * n; i += 1) {
+    const edit = i % 2 === 0;
+    const [next, work] = await page.evaluate(
+      ([k, edit]) =>
+        new Promise((resolve) => {
+          const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
+          let handled;
+          // Asked before the input: it runs first in the next frame, before the page's own callbacks.
+          requestAnimationFrame(() => {
+            const frame = performance.now();
+            setTimeout(() => {
+              const end = performance.now();
+              resolve([end - t0, end - t0 - (frame - handled)]);
+            }, 0);
+          });
+          const t0 = performance.now();
+          if (edit && field.type === 'checkbox') {
+            field.checked = !field.checked;
+            field.dispatchEvent(new Event('change', { bubbles: true }));
+          } else if (edit) {
+            field.value = String(100 + k);
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+          }
+          queueMicrotask(() => (handled = performance.now())); // after the handlers' own microtasks
+        }),
+      [i >> 1, edit],
     );
+    if (edit) {
+      times.next.push(next);
+      times.work.push(work);
+    } else times.floor.push(next);
   }
   await context.close();
   return times;
@@ -243,10 +260,13 @@ for (const [r, root] of roots.entries()) {
   }
   if (PARTS.includes('repaint')) {
     const times = await repaints(browser, servers[r].url);
+    const at = (xs, q) => quantile(xs, q).toFixed(1);
+    const spread = (xs) => `p50 ${at(xs, 0.5)} ms, p95 ${at(xs, 0.95)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
     console.log(
-      `  repaint after a config change (T = 16, d_model = 64, ${times.length} edits of seed and causal): ` +
-        `p50 ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms, ` +
-        `max ${Math.max(...times).toFixed(1)} ms`,
+      `  repaint after a config change (T = 16, d_model = 64, ${times.next.length} edits of seed and causal):\n` +
+        `    input → next frame: ${spread(times.next)}\n` +
+        `    the page's work (less the wait for the frame slot): ${spread(times.work)}\n` +
+        `    the frame clock alone (no input): ${spread(times.floor)}`,
     );
   }
   const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;

@@ -24,9 +24,9 @@ const mark = (name) => performance.mark(`attention-stepper:${name}`);
 const afterPaint = () =>
   new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
-function writeHash(catalog, s) {
+function hashOf(catalog, s) {
   const step = s.steps[s.step];
-  const hash = hashFromState(catalog, {
+  return hashFromState(catalog, {
     form: s.form,
     stage: step.id,
     head: currentHead(s.steps, s.step, s.head),
@@ -35,7 +35,23 @@ function writeHash(catalog, s) {
     showContributions: s.showContributions,
     quiz: s.quiz?.on,
   });
-  if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
+}
+
+// The URL follows the view once the frame that shows it is painted: replaceState costs about
+// 2 ms, which an edit's repaint need not wait for, and a burst of edits (a held key, typing)
+// writes only the last state. A hidden page paints no frame: it writes at once.
+let latest = null;
+function writeHashSoon(catalog, s) {
+  const scheduled = latest !== null;
+  latest = s;
+  if (scheduled) return;
+  const write = () => {
+    const hash = hashOf(catalog, latest);
+    latest = null;
+    if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
+  };
+  if (document.hidden) write();
+  else requestAnimationFrame(() => setTimeout(write, 0));
 }
 
 async function start() {
@@ -63,7 +79,7 @@ async function start() {
     theme: themeNow(),
     marker: document.body,
     keyTarget: document,
-    onChange: (s) => writeHash(catalog, s),
+    onChange: (s) => writeHashSoon(catalog, s),
   });
   mark('mounted');
   stepper.update(wanted);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatCell, formatFull } from '../../web/model/format.js';
-import { setup, openPage, waitForStage, goToHash, resultTexts, shownEquation } from './harness.mjs';
+import { setup, openPage, waitForStage, goToHash, resultTexts, shownEquation, urlMatching } from './harness.mjs';
 
 let env;
 let page;
@@ -89,7 +89,7 @@ test('chapter tabs switch the chapter, its first example and its form; the URL f
     await page.click(`.chapter-button[data-chapter="${chapter}"]`);
     await waitForChapter(page, chapter);
     await waitForStage(page, first);
-    assert.match(page.url(), new RegExp(`chapter=${chapter}&`));
+    await urlMatching(page, new RegExp(`chapter=${chapter}&`));
     assert.equal(await page.getAttribute(`.chapter-button[data-chapter="${chapter}"]`, 'aria-pressed'), 'true');
     for (const f of ['#field-keyTokens', '#field-kvHeads', '#field-dFF', '#field-blockRows'])
       assert.equal(Boolean(await page.$(f)), own[chapter].includes(f), `${chapter}: ${f}`);
@@ -198,7 +198,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
     ['4,096', '32', '128', '32', '8'],
   );
   assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
-  assert.match(page.url(), /heads=16&kvHeads=4/);
+  await urlMatching(page, /heads=16&kvHeads=4/);
 });
 
 test('encoder layer: the part in progress is marked; the FFN widens to d_ff and back', async () => {
@@ -302,7 +302,7 @@ test(KV_CACHE_TIME_TITLE, async () => {
     'row t is the new one',
   );
   assert.deepEqual(await rowLabels(page), ['the', 'cat', 'sat'], 'cache rows are tokens 0 … t');
-  assert.match(page.url(), /stage=k_cache&head=0&t=2/);
+  await urlMatching(page, /stage=k_cache&head=0&t=2/);
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => document.body.dataset.step === '1');
   await page.fill('#time-range', '4');

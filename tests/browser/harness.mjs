@@ -1,5 +1,6 @@
 // Shared by the browser tests: one headless Chromium, the dist/ server under the page's CSP,
 // the engine in node for reference traces, and small readers of what the page shows.
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +90,16 @@ export async function goToHash(page, hash) {
   await page.evaluate((h) => {
     window.location.hash = h;
   }, hash);
+}
+
+// The page's URL once it matches re: the page writes its hash after the frame that shows the
+// view, so a URL read at once may still be the previous one. Fails naming the URL it has.
+export async function urlMatching(page, re) {
+  await page
+    .waitForFunction((source) => new RegExp(source).test(window.location.href), re.source, { timeout: 5000 })
+    .catch(() => {});
+  assert.match(page.url(), re);
+  return page.url();
 }
 
 // The texts of the result heatmap's cells, row-major.

@@ -80,6 +80,39 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
   assert.deepEqual(page.problems, []);
 });
 
+test('the URL follows a burst of edits once, after the frame that shows the last', async () => {
+  const written = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const hashes = [];
+        const replace = history.replaceState;
+        history.replaceState = function (...args) {
+          hashes.push(args[2]);
+          return replace.apply(this, args);
+        };
+        const field = document.getElementById('field-seed');
+        for (const seed of ['21', '22', '23']) {
+          field.value = seed;
+          field.dispatchEvent(new Event('input', { bubbles: true }));
+        }
+        const during = location.hash;
+        // Two frames and a task: the write waits for one frame and a task.
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              history.replaceState = replace;
+              resolve({ during, hashes });
+            }, 0),
+          ),
+        );
+      }),
+  );
+  assert.doesNotMatch(written.during, /seed=2[123](&|$)/, 'not written while the edits are handled');
+  assert.equal(written.hashes.length, 1, `one write: ${written.hashes.join(' | ')}`);
+  assert.match(written.hashes[0], /seed=23(&|$)/, 'the last edit');
+  assert.deepEqual(page.problems, []);
+});
+
 test('each head pruned alone is asked for when its panel is shown, for the trace in view', async () => {
   await page.fill('#field-seed', '9');
   await waitForTitle(

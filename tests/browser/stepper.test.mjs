@@ -15,6 +15,7 @@ import {
   resultTitles,
   shownEquation,
   currentView,
+  urlMatching,
 } from './harness.mjs';
 
 let env;
@@ -214,7 +215,7 @@ test('ablation "no \u00f7\u221ad_k": the scaled stage divides by 1 and says so',
   const scores = trace.stages.find((s) => s.id === 'scores' && s.head === 0);
   assert.deepEqual(await resultTexts(page), Array.from(scores.values, formatCell), 'scaled = scores');
   assert.match(await page.textContent('.explanation'), /Ablation/);
-  assert.match(page.url(), /scale=0/);
+  await urlMatching(page, /scale=0/);
   await page.uncheck('#field-noScale');
   await page.waitForFunction(
     () => document.querySelector('.shape-eq').dataset.equation === '(5, 5) \u00f7 \u221a4 \u2192 (5, 5)',
@@ -238,7 +239,7 @@ test('tokens: T follows the token count and labels rows and columns', async () =
     await page.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent)).then((c) => c[5]),
     'over',
   );
-  assert.match(page.url(), /tokens=a\+quick\+brown\+fox\+jumps\+over/);
+  await urlMatching(page, /tokens=a\+quick\+brown\+fox\+jumps\+over/);
 });
 
 // Reads the explain panel: the value and every term's full-precision numbers.
@@ -317,7 +318,7 @@ for (const [k, c] of EXPLAIN_CASES.entries()) {
         `${name} ${axis} lit`,
       );
     }
-    assert.match(page.url(), new RegExp(`cell=${c.row}\\.${c.col}`));
+    await urlMatching(page, new RegExp(`cell=${c.row}\\.${c.col}`));
   });
 }
 
