@@ -39,19 +39,30 @@ function hashOf(catalog, s) {
 
 // The URL follows the view once the frame that shows it is painted: replaceState costs about
 // 2 ms, which an edit's repaint need not wait for, and a burst of edits (a held key, typing)
-// writes only the last state. A hidden page paints no frame: it writes at once.
-let latest = null;
+// writes only the last state. A hidden page paints no frame: it writes at once. A navigation
+// (a new hash) since the write was asked for wins: the page is about to show that hash, and
+// writing the older view would undo it.
+let pending = null; // { state, from: the URL's hash when the write was asked for }
 function writeHashSoon(catalog, s) {
-  const scheduled = latest !== null;
-  latest = s;
-  if (scheduled) return;
+  if (pending) {
+    pending.state = s;
+    return;
+  }
+  const asked = (pending = { state: s, from: window.location.hash });
   const write = () => {
-    const hash = hashOf(catalog, latest);
-    latest = null;
+    if (pending !== asked) return; // cancelled by a navigation
+    pending = null;
+    if (window.location.hash !== asked.from) return; // its hashchange has yet to be shown
+    const hash = hashOf(catalog, asked.state);
     if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
   };
   if (document.hidden) write();
   else requestAnimationFrame(() => setTimeout(write, 0));
+}
+
+function showHash(stepper, catalog) {
+  pending = null; // the view written next is the one this hash asks for
+  stepper.update(stateFromHash(catalog, window.location.hash));
 }
 
 async function start() {
@@ -84,7 +95,7 @@ async function start() {
   mark('mounted');
   stepper.update(wanted);
   mark('rendered');
-  window.addEventListener('hashchange', () => stepper.update(stateFromHash(catalog, window.location.hash)));
+  window.addEventListener('hashchange', () => showHash(stepper, catalog));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
   await afterPaint();
   await Promise.all([rest(), typesetter.load(), loadLater()]);

@@ -113,6 +113,28 @@ test('the URL follows a burst of edits once, after the frame that shows the last
   assert.deepEqual(page.problems, []);
 });
 
+test('a new hash set while an edit waits to be written wins: the page shows it and the URL keeps it', async () => {
+  const tokens = encodeURIComponent(TOKENS);
+  const target = `#chapter=attention&tokens=${tokens}&dModel=64&heads=4&seed=44&stage=weights&head=1`;
+  await page.evaluate((hash) => {
+    const field = document.getElementById('field-seed');
+    field.value = '31';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    // After the page's own frame callback: its write is queued as a task, and the hashchange
+    // is queued behind it.
+    requestAnimationFrame(() => {
+      location.hash = hash;
+    });
+  }, target);
+  await page.waitForFunction(() => document.getElementById('field-seed').value === '44', null, { timeout: 5000 });
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r)))),
+  );
+  assert.match(page.url(), /seed=44(&|$)/);
+  assert.equal(await page.inputValue('#field-seed'), '44');
+  assert.deepEqual(page.problems, []);
+});
+
 test('each head pruned alone is asked for when its panel is shown, for the trace in view', async () => {
   await page.fill('#field-seed', '9');
   await waitForTitle(
