@@ -4,7 +4,8 @@
 // fetched once (the page's own requests take the preloads: no "preloaded but not used" warning),
 // the first faces loaded before the first stage is rendered; from file:// it adds nothing, and
 // the page logs no error. A course page, without that script, has its element compile the core
-// as the factory arrives (engine-split.js: prefetchCore), also fetched once.
+// as the factory arrives (engine-split.js: prefetchCore), also fetched once, and load the first
+// faces as soon as its KaTeX sheet is in (element/assets.js).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -83,6 +84,36 @@ test(COURSE, async () => {
     [...document.querySelectorAll('attention-stepper')].every((s) => s.shadowRoot?.querySelector('td.hm-cell')),
   );
   assert.equal(asked.filter((p) => p === '/attention-wasm.core.wasm').length, 1);
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+const FACES =
+  'a course page: the element loads the first faces as soon as its KaTeX sheet is in, not at the first layout';
+
+test(FACES, async () => {
+  const { page, context } = await newPage(env);
+  // Runs after the element's own load listener (added before the link is in the document).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      const link = document.querySelector('link[data-attention-stepper="katex"]');
+      if (!link) return;
+      observer.disconnect();
+      link.addEventListener('load', () => {
+        window.facesAtSheetLoad = [...document.fonts]
+          .filter((f) => /^KaTeX_/.test(f.family) && f.unicodeRange !== 'U+0-10FFFF' && f.status !== 'unloaded')
+          .map((f) => f.family);
+      });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`${env.server.url}examples/course-page.html`);
+  await page.waitForFunction(() => window.facesAtSheetLoad !== undefined);
+  const asked = await page.evaluate(() => window.facesAtSheetLoad);
+  for (const family of ['KaTeX_Math', 'KaTeX_Main', 'KaTeX_AMS'])
+    assert.ok(
+      asked.includes(family),
+      `${family} asked for when the sheet loaded (asked: ${asked.join(', ') || 'none'})`,
+    );
   assert.deepEqual(page.problems, []);
   await context.close();
 });

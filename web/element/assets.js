@@ -26,8 +26,11 @@ export function addDocumentFonts() {
   link.rel = 'stylesheet';
   link.href = assetUrl('vendor/katex/katex.min.css');
   link.dataset.attentionStepper = 'katex';
+  // The faces exist once the sheet is in: loaded then (from the preloads below), they are ready
+  // before the first stage is laid out, not asked for by its first layout and drawn a frame late.
+  link.addEventListener('load', () => preloadFirstFaces(SCRIPT_URL), { once: true });
   document.head.append(link);
-  preloadFirstFaces(SCRIPT_URL);
+  preloadFirstFaces(SCRIPT_URL); // the font files' preloads, at once
 }
 
 let shared = null;
