@@ -171,7 +171,9 @@ test(COURSE, async () => {
   const scores = env.engine.run({ preset: 'lesson-self-attention' }).stages.find((s) => s.id === 'scores');
   assert.deepEqual(await resultOf(page, '#s'), Array.from(scores.values, formatCell));
   assert.ok(await page.$('#s #formula .katex .katex-html'), 'typeset');
-  assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_Main', 'KaTeX_Math']);
+  // The opening stages' first faces, loaded as soon as the element's KaTeX sheet is in, as on
+  // index.html (AMS too, though S = QKᵀ needs only Main and Math); no later face.
+  assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math']);
   assert.equal(await page.evaluate(() => typeof window.attentionStepperLater), 'undefined', 'the later script is held');
   later.release();
   await page.waitForFunction(() => typeof window.attentionStepperLater === 'object');
