@@ -15,6 +15,7 @@
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e
 //   highlight(cell, e, c, stage)  → { [operand index]: { rows, cols, cells } } lit by a cell
 //   sharedByGroup k and v: listed under every query head of their K/V group
+//   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),

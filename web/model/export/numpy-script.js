@@ -5,13 +5,11 @@
 // layer, KV-cache decoding, FlashAttention) written with the lesson's functions. Pure text:
 // nothing is computed here, the sizes and switches come from the trace's config.
 
+import { stageById } from '../stage-table.js';
 import * as fn from './numpy-functions.js';
 import { drawLines, literalLines, pyNumber } from './numpy-inputs.js';
 
 const DEFAULT_WEIGHT_SCALE = 0.1;
-const PER_HEAD = ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'head'];
-const KV_STEP = ['k_new', 'v_new', 'k_cache', 'v_cache'];
-const TILE = ['tile_scores', 'tile_max', 'tile_sum', 'tile_out', 'block_out'];
 const py = (flag) => (flag ? 'True' : 'False');
 
 // Which pass the script writes: the config's kind, or for designed matrices the stages they have.
@@ -115,41 +113,27 @@ function passOf(s, structure) {
 
 const unknown = (id, structure) => new Error(`numpy script: no stage ${id} in a ${structure} pass`);
 
-// The Python expression of one stage of the pass.
+// The Python expression of one stage of the pass: where the script's functions keep it, found
+// from the stage's group in the stage table (per head, per tile, a decode step's K/V head, …).
 export function stageExpression(structure, { id, head, kvHead, step }) {
+  const entry = stageById(id);
+  const group = entry?.group;
+  const ofStep = Boolean(entry?.decodeStep);
   if (structure === 'flash') {
     const direct = { x: 'X', q: 'Q', k: 'K', v: 'V', stacked: 'output', reference: 'reference' };
     if (direct[id]) return direct[id];
-    if (TILE.includes(id)) return `tiles[${step}]["${id}"]`;
-    throw unknown(id, structure);
-  }
-  if (structure === 'kv-cache') {
+    if (group === 'tile') return `tiles[${step}]["${id}"]`;
+  } else if (structure === 'kv-cache') {
     if (id === 'stacked') return 'np.vstack(outputs)';
     if (id === 'causal_reference') return 'causal_reference';
-    if (id === 'x_t') return `steps[${step}]["x_t"]`;
-    if (KV_STEP.includes(id)) return `steps[${step}]["kv"][${kvHead ?? head}]["${id}"]`;
-    if (PER_HEAD.includes(id)) return `steps[${step}]["heads"][${head}]["${id}"]`;
-    if (['concat', 'pruned', 'output'].includes(id)) return `steps[${step}]["${id}"]`;
-    throw unknown(id, structure);
+    if (ofStep && group === 'head') return `steps[${step}]["kv"][${kvHead ?? head}]["${id}"]`;
+    if (group === 'head') return `steps[${step}]["heads"][${head}]["${id}"]`;
+    if ((ofStep && group === 'inputs') || group === 'combine') return `steps[${step}]["${id}"]`;
+  } else if (!ofStep) {
+    if (group === 'inputs') return entry.result; // X, X_q, X_kv
+    if (group === 'head') return `stages["heads"][${head}]["${id}"]`;
+    if (group === 'combine' || group === 'layer') return `stages["${id}"]`;
   }
-  const inputs = { x: 'X', x_q: 'X_q', x_kv: 'X_kv' };
-  if (inputs[id]) return inputs[id];
-  if (PER_HEAD.includes(id)) return `stages["heads"][${head}]["${id}"]`;
-  if (
-    [
-      'concat',
-      'pruned',
-      'output',
-      'residual1',
-      'norm1',
-      'ffn_pre',
-      'ffn_hidden',
-      'ffn_out',
-      'residual2',
-      'norm2',
-    ].includes(id)
-  )
-    return `stages["${id}"]`;
   throw unknown(id, structure);
 }
 

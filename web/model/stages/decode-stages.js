@@ -13,6 +13,7 @@ function fresh(id, letter, title) {
     id,
     group: 'head',
     sharedByGroup: true,
+    decodeStep: true,
     title,
     result: `${letter.toLowerCase()}_new`,
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
@@ -34,6 +35,7 @@ function cache(id, letter, title) {
     id,
     group: 'head',
     sharedByGroup: true,
+    decodeStep: true,
     title,
     result: `${letter}_cache`,
     figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
@@ -60,6 +62,7 @@ export const DECODE_STAGES = [
   {
     id: 'x_t',
     group: 'inputs',
+    decodeStep: true,
     title: (c) => (c.kind === 'kv-cache' ? 'The new token x_t' : 'x_t'),
     result: 'x_t',
     figure: () => [],
