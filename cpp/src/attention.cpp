@@ -86,24 +86,39 @@ recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
            operand{"Q", at.head, q, axes_of(t, n.dk)},
            operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
 
+    // 3–5, row by row while each row is in cache:
     // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
-    shared_matrix logits = divided(scores, divisor_of(c)); // (T, T_kv)
-    record(&out, stage_id::scaled, at, {t, tkv, n.dk}, logits,
-           operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
-
     // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
-    stage_id logits_stage = stage_id::scaled;
-    if (mask) {
-        shared_matrix with_mask = matrix(logits.get() + mask->get());
-        record(&out, stage_id::masked, at, {t, tkv}, with_mask,
-               operand{name_of(stage_id::scaled), at.head, logits, axes_of(t, tkv)},
-               operand{"M", no_head, *mask, axes_of(t, tkv)});
-        logits = std::move(with_mask);
-        logits_stage = stage_id::masked;
+    // 5. Turn each row of logits into weights that sum to 1.
+    const std::size_t n_keys = cols(scores.get());
+    matrix scaled({rows(q), n_keys}), weighted({rows(q), n_keys}); // (T, T_kv)
+    matrix with_mask(mask ? matrix({rows(q), n_keys}) : matrix()); // (T, T_kv)
+    for (std::size_t i = 0; i < rows(q); ++i) {
+        double *logits_row = &scaled(i, 0);
+        divide_row(&scores.get()(i, 0), n_keys, divisor_of(c), logits_row);
+        if (mask) {
+            const double *m_row = &mask->get()(i, 0);
+            double *masked_row = &with_mask(i, 0);
+            for (std::size_t j = 0; j < n_keys; ++j)
+                masked_row[j] = logits_row[j] + m_row[j];
+            logits_row = masked_row;
+        }
+        softmax_row(logits_row, n_keys, &weighted(i, 0));
     }
 
-    // 5. Turn each row of logits into weights that sum to 1.
-    const shared_matrix weights = softmax_rows(logits); // (T, T_kv)
+    const shared_matrix logits_scaled = std::move(scaled);
+    record(&out, stage_id::scaled, at, {t, tkv, n.dk}, logits_scaled,
+           operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
+    shared_matrix logits = logits_scaled;
+    stage_id logits_stage = stage_id::scaled;
+    if (mask) {
+        logits = std::move(with_mask);
+        record(&out, stage_id::masked, at, {t, tkv}, logits,
+               operand{name_of(stage_id::scaled), at.head, logits_scaled, axes_of(t, tkv)},
+               operand{"M", no_head, *mask, axes_of(t, tkv)});
+        logits_stage = stage_id::masked;
+    }
+    const shared_matrix weights = std::move(weighted);
     record(&out, stage_id::weights, at, {t, tkv}, weights,
            operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
 

@@ -20,6 +20,29 @@ matrix contribution(const matrix &concat, const matrix &w_o, std::size_t i, std:
     return out;
 }
 
+// 8. concat · W_O as the sum of the heads' shares, added in head order. It rounds a little
+// differently from one product over all H·DV columns; summed this way, the traced run keeps
+// each share and the forward pass has the same bits. shares: where to keep them, or nullptr.
+// concat: (T, H·DV), w_o: (H·DV, D) → (T, D).
+matrix sum_of_shares(const matrix &concat, const matrix &w_o, std::size_t dv,
+                     std::vector<matrix> *shares) {
+    matrix output = xt::zeros<double>({rows(concat), cols(w_o)}); // (T, D)
+    for (std::size_t i = 0; i < cols(concat) / dv; ++i) {
+        if (!shares && dv <= gemm_depth) { // the same additions, made inside the product
+            gemm_add(rows(concat), dv, cols(w_o), &concat(0, i * dv), cols(concat), &w_o(i * dv, 0),
+                     cols(w_o), output.data(), cols(w_o));
+            continue;
+        }
+        matrix part = contribution(concat, w_o, i, dv); // (T, D)
+        const double *from = part.data();
+        for (double *to = output.data(), *end = to + output.size(); to != end; ++to, ++from)
+            *to += *from;
+        if (shares)
+            shares->push_back(std::move(part));
+    }
+    return output;
+}
+
 // (1, H·DV): 0 in the columns of the pruned heads, 1 elsewhere.
 matrix head_gate(const attention_config &c) {
     matrix gate = xt::ones<double>({std::size_t(1), c.num_heads * c.d_v});
@@ -63,16 +86,18 @@ matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_ma
     const shared_matrix mixed = pruning ? pruned(concat, c, &out, at, t) : concat; // (T, H·DV)
 
     // 8. Project back to d_model with W_O, which mixes information across heads.
-    matrix output = matmul(mixed, w_o); // (T, D)
+    std::vector<matrix> shares;                                // H × (T, D)
+    matrix output = sum_of_shares(mixed, w_o, c.d_v, &shares); // (T, D)
     record(&out, stage_id::output, at, {t, n.hdv, n.d}, output,
            operand{name_of(pruning ? stage_id::pruned : stage_id::concat), no_head, mixed,
                    axes_of(t, n.hdv)},
            operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
-    for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output
+    for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output, bit for bit
         out.stages.back().operands.push_back(
-            {"contribution", int(i), contribution(mixed, w_o, i, c.d_v), axes_of(t, n.d)});
+            {"contribution", int(i), std::move(shares[i]), axes_of(t, n.d)});
     if (pruning)
-        out.checks.output_change = relative_change(output, matmul(concat, w_o));
+        out.checks.output_change =
+            relative_change(output, sum_of_shares(concat, w_o, c.d_v, nullptr));
     return output;
 }
 
@@ -86,7 +111,8 @@ matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const mat
     if (out)
         return combine_recorded(std::move(concat), heads, w_o, c, *out, at, t);
     const bool pruning = !c.pruned_heads.empty();
-    return matmul(pruning ? pruned(std::move(concat), c, nullptr, at, t).get() : concat, w_o);
+    return sum_of_shares(pruning ? pruned(std::move(concat), c, nullptr, at, t).get() : concat, w_o,
+                         c.d_v, nullptr);
 }
 
 } // namespace attention

@@ -40,7 +40,7 @@ constexpr size_t NV = 2;       // vectors per tile row
 constexpr size_t NR = NV * VW; // 4 doubles, 8 with AVX, 16 with AVX-512
 // Cache blocks: a KC×NR B panel is 8 KB (L1) with SSE2, an MC×KC A block 192 KB (L2),
 // and NC bounds the packed B block (KC×NC, 8 MB) for very wide products.
-constexpr size_t KC = 256;
+constexpr size_t KC = gemm_depth;
 constexpr size_t MC = 96;
 constexpr size_t NC = 4096;
 static_assert(MC % MR == 0 && NC % NR == 0, "tile shape");
@@ -174,8 +174,9 @@ void macro_kernel(size_t mc, size_t nc, size_t kc, const double *ap, const doubl
 
 // Loop nest of the blocked product: NC columns of B at a time (L3-sized), then KC-deep
 // slices (so packed panels fit L1/L2), then MC rows of A.
-void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc,
-                     Skip skip) {
+// add: C += A·B instead of C = A·B.
+void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc, Skip skip,
+                     bool add) {
     const size_t round_n = (std::min(n, NC) + NR - 1) / NR * NR;
     const size_t round_m = (std::min(m, MC) + MR - 1) / MR * MR;
     // Left uninitialised: the packing writes every value before the kernel reads it.
@@ -196,8 +197,8 @@ void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, si
                 if (left_out(ic, mc, jc, pc))
                     continue;
                 pack_a(a, ic, mc, pc, kc, a_pack.get());
-                macro_kernel(mc, nc, kc, a_pack.get(), b_pack.get(), pc == 0, c + ic * ldc + jc,
-                             ldc, {ic, jc, pc}, skip);
+                macro_kernel(mc, nc, kc, a_pack.get(), b_pack.get(), pc == 0 && !add,
+                             c + ic * ldc + jc, ldc, {ic, jc, pc}, skip);
             }
         }
     }
@@ -206,7 +207,7 @@ void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, si
 // to use each value once. Each c[j] is summed in the blocked product's order, KC terms at a
 // time from 0 and then added to c, so both paths give the same bits. B is read in memory order:
 // row by row when it is row-major, column by column when it is Bᵀ (its rows are contiguous).
-void row_product(size_t k, size_t n, View a, View b, double *c) {
+void row_product(size_t k, size_t n, View a, View b, double *c, bool add) {
     std::vector<double> partial(n);
     for (size_t pc = 0; pc < k; pc += KC) {
         const size_t end = std::min(k, pc + KC);
@@ -221,28 +222,29 @@ void row_product(size_t k, size_t n, View a, View b, double *c) {
                     partial[j] += a(0, p) * b(p, j);
         }
         for (size_t j = 0; j < n; ++j)
-            c[j] = pc == 0 ? partial[j] : c[j] + partial[j];
+            c[j] = pc == 0 && !add ? partial[j] : c[j] + partial[j];
     }
 }
 
 // Dispatches the degenerate shapes and single rows, then runs the blocked product. There is
 // deliberately no separate loop for other small matrices: measured down to 5×16 @ 16×4,
 // packing plus the micro-kernel is as fast as plain loops in WASM and twice as fast natively.
-void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc, Skip skip = {}) {
+void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc, Skip skip = {},
+             bool add = false) {
     if (m == 1 && skip.what == Skip::What::columns)
         n = std::min(n, skip.prefix(0));
     if (m == 1 && skip.what == Skip::What::depth)
         k = std::min(k, skip.prefix(0)); // the rest of the row's terms are zero
     if (m == 0 || n == 0)
         return;
-    if (k == 0) { // empty sum: C = 0
-        for (size_t i = 0; i < m; ++i)
+    if (k == 0) { // empty sum: C = 0, or C + 0 = C
+        for (size_t i = 0; i < m && !add; ++i)
             std::fill(c + i * ldc, c + i * ldc + n, 0.0);
         return;
     }
     if (m == 1)
-        return row_product(k, n, a, b, c);
-    blocked_product(m, k, n, a, b, c, ldc, skip);
+        return row_product(k, n, a, b, c, add);
+    blocked_product(m, k, n, a, b, c, ldc, skip, add);
 }
 
 } // namespace
@@ -250,6 +252,11 @@ void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc
 void gemm(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b, size_t ldb,
           double *c, size_t ldc) {
     product(m, k, n, View{a, lda, 1}, View{b, ldb, 1}, c, ldc);
+}
+
+void gemm_add(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+              size_t ldb, double *c, size_t ldc) {
+    product(m, k, n, View{a, lda, 1}, View{b, ldb, 1}, c, ldc, {}, true);
 }
 
 void gemm_bt(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b, size_t ldb,

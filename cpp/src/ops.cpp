@@ -46,28 +46,29 @@ matrix transpose(const matrix &a) {
     return t;
 }
 
-matrix softmax_rows(const matrix &s) {
+void softmax_row(const double *in, std::size_t n, double *out) {
     const double hidden = -std::numeric_limits<double>::infinity();
+    // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)
+    // and keeps every exponent ≤ 0, so exp never overflows, even for 1e300 logits.
+    double max = hidden;
+    for (std::size_t j = 0; j < n; ++j)
+        max = std::max(max, in[j]);
+    // A masked logit (−∞) below a finite max is exp(−∞) = +0 without calling exp.
+    const bool skip_hidden = max != hidden;
+    double sum = 0.0;
+    for (std::size_t j = 0; j < n; ++j) {
+        out[j] = skip_hidden && in[j] == hidden ? 0.0 : std::exp(in[j] - max);
+        sum += out[j];
+    }
+    for (std::size_t j = 0; j < n; ++j)
+        out[j] /= sum;
+}
+
+matrix softmax_rows(const matrix &s) {
     const std::size_t n = cols(s);
     matrix w({rows(s), n});
-    for (std::size_t i = 0; i < rows(s); ++i) {
-        const double *in = s.data() + i * n;
-        double *out = w.data() + i * n;
-        // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)
-        // and keeps every exponent ≤ 0, so exp never overflows, even for 1e300 logits.
-        double max = hidden;
-        for (std::size_t j = 0; j < n; ++j)
-            max = std::max(max, in[j]);
-        // A masked logit (−∞) below a finite max is exp(−∞) = +0 without calling exp.
-        const bool skip_hidden = max != hidden;
-        double sum = 0.0;
-        for (std::size_t j = 0; j < n; ++j) {
-            out[j] = skip_hidden && in[j] == hidden ? 0.0 : std::exp(in[j] - max);
-            sum += out[j];
-        }
-        for (std::size_t j = 0; j < n; ++j)
-            out[j] /= sum;
-    }
+    for (std::size_t i = 0; i < rows(s); ++i)
+        softmax_row(s.data() + i * n, n, w.data() + i * n);
     return w;
 }
 
@@ -80,8 +81,8 @@ bool exact_reciprocal(double divisor) {
     return std::frexp(divisor, &exponent) == 0.5;
 }
 
-// row[j] / divisor for j < n, into out[j]: a division per entry, or the exact reciprocal's
-// product, which gives the same bits several times faster.
+} // namespace
+
 void divide_row(const double *row, std::size_t n, double divisor, double *out) {
     if (exact_reciprocal(divisor)) {
         const double reciprocal = 1.0 / divisor;
@@ -92,8 +93,6 @@ void divide_row(const double *row, std::size_t n, double divisor, double *out) {
             out[j] = row[j] / divisor;
     }
 }
-
-} // namespace
 
 void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t ld, double divisor,
                            std::size_t keys, bool causal) {

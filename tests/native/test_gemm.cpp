@@ -242,3 +242,32 @@ TEST_CASE("gemm_prefix: rows of A zero past their prefix give gemm's bits, sign 
             CHECK(bad == 0);
         }
 }
+
+TEST_CASE("gemm_add: C plus gemm's product, bit for bit, one sweep deep or a sum of sweeps",
+          "[gemm]") {
+    using attention::gemm_add;
+    using attention::gemm_depth;
+    std::mt19937 g(11);
+    for (const std::size_t m : {1u, 5u, 97u})
+        for (const std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(32),
+                                    std::size_t(64), gemm_depth, gemm_depth + 44})
+            for (const std::size_t n : {3u, 8u, 33u}) {
+                CAPTURE(m, k, n);
+                const std::vector<double> a = normals(m * k + 1, g), b = normals(k * n + 1, g);
+                const std::vector<double> before = normals(m * n, g);
+                // want: C + each sweep's product (gemm over its columns of A, rows of B), in order.
+                std::vector<double> want = before, sweep(m * n);
+                for (std::size_t p0 = 0; p0 < k; p0 += gemm_depth) {
+                    const std::size_t depth = std::min(gemm_depth, k - p0);
+                    gemm(m, depth, n, a.data() + p0, k, b.data() + p0 * n, n, sweep.data(), n);
+                    for (std::size_t i = 0; i < m * n; ++i)
+                        want[i] += sweep[i];
+                }
+                std::vector<double> c = before;
+                gemm_add(m, k, n, a.data(), k, b.data(), n, c.data(), n);
+                std::size_t differ = 0;
+                for (std::size_t i = 0; i < m * n; ++i)
+                    differ += !same_bits(c[i], want[i]);
+                CHECK(differ == 0);
+            }
+}

@@ -12,6 +12,16 @@ namespace attention {
 void gemm(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
           const double *b, std::size_t ldb, double *c, std::size_t ldc);
 
+// How many terms of each entry's sum the product adds up from 0 in one sweep; a deeper sum is
+// the sum of its sweeps, added to C in order.
+constexpr std::size_t gemm_depth = 256;
+
+// C += A · B: each sweep of A · B's sums is added to C. For k ≤ gemm_depth that is C plus
+// exactly what gemm writes, so sums of products taken apart and added agree bit for bit.
+// Shapes as gemm's.
+void gemm_add(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
+              const double *b, std::size_t ldb, double *c, std::size_t ldc);
+
 // C = A · Bᵀ, overwriting C. Scores Q·Kᵀ use this so K is never transposed in memory.
 // a: (M, K) with row stride lda; b: (N, K) with row stride ldb; c: (M, N) with row stride ldc.
 void gemm_bt(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,

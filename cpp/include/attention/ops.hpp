@@ -24,6 +24,13 @@ matrix transpose(const matrix &a);
 // s: (M, N) → (M, N), each row exp(s − max) / Σ exp(s − max).
 matrix softmax_rows(const matrix &s);
 
+// One row of softmax_rows: n values of in → out (which may be in).
+void softmax_row(const double *in, std::size_t n, double *out);
+
+// row[j] / divisor for j < n, into out[j] (which may be row): a division per entry, or the
+// exact reciprocal's product when the divisor is a power of two, which has the same bits.
+void divide_row(const double *row, std::size_t n, double divisor, double *out);
+
 // Scale, mask and softmax fused, in place: row i of s becomes softmax(s_i / divisor) over its
 // first visible(i) entries, visible(i) = min(keys, i + 1) when causal, else keys, and exactly 0
 // after them. These are the operations of softmax_rows(s / divisor + M), M = 0 then −∞ along
