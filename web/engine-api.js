@@ -7,6 +7,9 @@ function unwrap(result) {
   return result.value;
 }
 
+// Each trace's whole Float64Array, for run(spec, { reuse: trace }).
+const buffers = new WeakMap();
+
 // The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
 // each stage and operand gets its own view of that JS-owned buffer.
 function unpackTrace({ config, layout, values }) {
@@ -26,7 +29,39 @@ function unpackTrace({ config, layout, values }) {
     totals: s.totals ? slice(s.totals) : null,
     operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, axes: o.axes, values: slice(o) })),
   }));
-  return { config, stages };
+  const trace = { config, stages };
+  buffers.set(trace, values);
+  return trace;
+}
+
+// run()'s options: the Float64Array of the trace to reuse, or null (none, or one already reused).
+function reusedValues(options) {
+  if (options === undefined) return null;
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new Error('options: must be an object such as { reuse: trace }');
+  const unknown = Object.keys(options).find((key) => key !== 'reuse');
+  if (unknown !== undefined)
+    throw new Error(`options: unknown field ${JSON.stringify(unknown)}; the only field is reuse`);
+  if (options.reuse === undefined) return null;
+  const values = buffers.get(options.reuse);
+  if (!values) throw new Error('options.reuse: must be a trace that run() returned');
+  return values.length > 0 ? values : null;
+}
+
+// Takes the memory away from every view of it (they read as empty) and returns it whole:
+// transferring an ArrayBuffer moves its memory without copying.
+const detached = (values) => new Float64Array(structuredClone(values.buffer, { transfer: [values.buffer] }));
+
+// A trace of spec, written into `into` (a trace no longer needed) when it is long enough.
+// The reused trace is emptied only once the run has succeeded, so a refused spec leaves it whole.
+function runTrace(wasm, spec, options) {
+  const into = reusedValues(options);
+  const packed = unwrap(wasm.run(plain(spec, 'spec'), into));
+  if (into) {
+    const moved = detached(into);
+    if (packed.values === into) packed.values = moved;
+  }
+  return unpackTrace(packed);
 }
 
 // A plain copy of what the caller passed, so that no getter or Proxy of theirs runs (and
@@ -51,9 +86,11 @@ export function wrapEngine(wasm) {
   const engine = Object.freeze({
     /**
      * Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation,
-     * symbolic, values, totals, operands }] }.
+     * symbolic, values, totals, operands }] }. With { reuse: trace }, the new trace is written into the
+     * memory of an earlier one the caller no longer needs (faster for large traces); once the run has
+     * succeeded, every array of that earlier trace is empty (length 0). A refused spec leaves it whole.
      */
-    run: (spec) => unpackTrace(unwrap(wasm.run(plain(spec, 'spec')))),
+    run: (spec, options) => runTrace(wasm, spec, options),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
     /** The numbers behind one cell: explain(spec, { stage, head, step?, row, col }). */

@@ -32,8 +32,10 @@ template <class F> val result_of(F compute) {
     return out;
 }
 
-val run_js(val spec) {
-    return result_of([&] { return trace_js(run_traced(problem_from(spec, true)), seed_of(spec)); });
+// `into`: a Float64Array the trace may be written into, or null (web/engine-api.js checks it).
+val run_js(val spec, val into) {
+    return result_of(
+        [&] { return trace_js(run_traced(problem_from(spec, true)), seed_of(spec), into); });
 }
 
 val forward_js(val spec) {

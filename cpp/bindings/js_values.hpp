@@ -45,7 +45,10 @@ double seed_of(const val &spec);
 val float64_array(const double *data, std::size_t n);
 
 // { config, layout (JSON text), values (one Float64Array) }: see attention/trace_pack.hpp.
-val trace_js(const attention::trace &t, double seed);
+// `into` is a Float64Array to write the values into when it is long enough (the caller's
+// buffer of a trace it no longer needs, which skips allocating and first touching fresh
+// pages), or null.
+val trace_js(const attention::trace &t, double seed, const val &into);
 
 val explanation_js(const attention::cell_explanation &e);
 

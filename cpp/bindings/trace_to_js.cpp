@@ -222,9 +222,10 @@ val float64_array(const double *data, std::size_t n) {
 // The trace as the core packed it (trace_pack.hpp): its JSON layout, and every placed matrix
 // copied straight from the trace into one JS-owned Float64Array (gathering them on the WASM
 // heap first and copying that with slice() took 10% longer at (256, 256, 8)).
-val trace_js(const trace &t, double seed) {
+val trace_js(const trace &t, double seed, const val &into) {
     const trace_layout layout = layout_of(t);
-    val values = val::global("Float64Array").new_(layout.value_count);
+    const bool fits = !into.isNull() && into["length"].as<double>() >= layout.value_count;
+    val values = fits ? into : val::global("Float64Array").new_(layout.value_count);
     for (const placed_matrix &p : layout.placed)
         values.call<void>("set",
                           val(emscripten::typed_memory_view(p.values->size(), p.values->data())),

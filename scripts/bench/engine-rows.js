@@ -36,16 +36,23 @@ export function timeInTurns(works, rounds) {
 
 const spec = (t, d, h, causal = true) => ({ seed: 42, seqLen: t, dModel: d, numHeads: h, causal });
 
-// engine.forward and engine.run at each size, in turns; forward alone at the largest size,
-// causal and not.
+// engine.forward, engine.run, and engine.run into the memory of the trace it returned last
+// ({ reuse }), at each size, in turns; forward alone at the largest size, causal and not.
 export function engineRows(engine) {
   const rows = [];
   for (const [t, d, h, rounds] of [
     [64, 128, 8, 200],
     [256, 256, 8, 40],
   ]) {
-    const [forward, run] = timeInTurns([() => engine.forward(spec(t, d, h)), () => engine.run(spec(t, d, h))], rounds);
-    rows.push({ t, d, h, causal: true, forward, run });
+    let previous = engine.run(spec(t, d, h));
+    const reusing = () => {
+      previous = engine.run(spec(t, d, h), { reuse: previous });
+    };
+    const [forward, run, reuse] = timeInTurns(
+      [() => engine.forward(spec(t, d, h)), () => engine.run(spec(t, d, h)), reusing],
+      rounds,
+    );
+    rows.push({ t, d, h, causal: true, forward, run, reuse });
   }
   for (const causal of [true, false]) {
     const [forward] = timeInTurns([() => engine.forward(spec(1024, 768, 12, causal))], 7);

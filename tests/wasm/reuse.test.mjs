@@ -1,0 +1,98 @@
+// run(spec, { reuse: trace }): the new trace is written into the memory of an earlier one. It must
+// hold the same bits as a fresh run; the earlier trace must read as empty afterwards (never as
+// the new numbers under the old labels), stay whole when the spec is refused, and a bad option
+// must be named.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { createEngine } from '../../dist/engine.js';
+
+const engine = await createEngine();
+
+const SMALL = { seed: 42, seqLen: 5, dModel: 8, numHeads: 2, causal: true };
+const LARGE = { seed: 7, seqLen: 12, dModel: 16, numHeads: 4, causal: false };
+const GQA = { seed: 3, seqLen: 6, dModel: 16, numHeads: 4, numKvHeads: 2, causal: true };
+
+// Every array of a trace: stage values, row totals and operands.
+const arraysOf = (trace) =>
+  trace.stages.flatMap((s) => [s.values, ...(s.totals ? [s.totals] : []), ...s.operands.map((o) => o.values)]);
+
+// The same stages, shapes and bits (Object.is tells −0 from +0 and matches NaN).
+function assertSameTrace(got, want) {
+  assert.deepEqual(got.config, want.config);
+  assert.equal(got.stages.length, want.stages.length);
+  const [a, b] = [arraysOf(got), arraysOf(want)];
+  assert.equal(a.length, b.length);
+  a.forEach((values, i) => {
+    assert.equal(values.length, b[i].length, `array ${i}: length`);
+    const differ = values.findIndex((v, j) => !Object.is(v, b[i][j]));
+    assert.equal(differ, -1, `array ${i}: first different value at ${differ}`);
+  });
+  assert.deepEqual(
+    got.stages.map((s) => [s.id, s.head, s.shape, s.equation]),
+    want.stages.map((s) => [s.id, s.head, s.shape, s.equation]),
+  );
+}
+
+describe('run(spec, { reuse })', () => {
+  for (const [name, from, to] of [
+    ['the same spec', SMALL, SMALL],
+    ['a smaller trace into a larger one', LARGE, SMALL],
+    ['a larger trace into a smaller one (fresh memory)', SMALL, LARGE],
+    ['another kind', SMALL, GQA],
+  ]) {
+    test(`${name}: the same bits as a fresh run, and the reused trace reads as empty`, () => {
+      const old = engine.run(from);
+      const oldBytes = old.stages[0].values.buffer.byteLength;
+      const reused = engine.run(to, { reuse: old });
+      assertSameTrace(reused, engine.run(to));
+      assert.ok(
+        arraysOf(old).every((values) => values.length === 0),
+        'every array of the reused trace is empty',
+      );
+      const fits = oldBytes >= arraysOf(reused).reduce((n, v) => Math.max(n, v.byteOffset + v.byteLength), 0);
+      assert.equal(reused.stages[0].values.buffer.byteLength === oldBytes, fits, 'its memory is used when it fits');
+    });
+  }
+
+  test('a refused spec leaves the trace to reuse whole, and it can be reused afterwards', () => {
+    const old = engine.run(SMALL);
+    const copy = arraysOf(old).map((values) => Float64Array.from(values));
+    assert.throws(() => engine.run({ ...SMALL, numHeads: 3 }, { reuse: old }), /numHeads/);
+    arraysOf(old).forEach((values, i) => assert.deepEqual(values, copy[i]));
+    assertSameTrace(engine.run(LARGE, { reuse: old }), engine.run(LARGE));
+  });
+
+  test('a trace already reused gives no memory, and the run still succeeds', () => {
+    const old = engine.run(SMALL);
+    engine.run(SMALL, { reuse: old });
+    assertSameTrace(engine.run(SMALL, { reuse: old }), engine.run(SMALL));
+  });
+
+  test('run(spec) and run(spec, {}) and run(spec, { reuse: undefined }) are the plain run', () => {
+    const want = engine.run(SMALL);
+    assertSameTrace(engine.run(SMALL, {}), want);
+    assertSameTrace(engine.run(SMALL, { reuse: undefined }), want);
+  });
+
+  for (const [options, message] of [
+    [null, /^options: must be an object such as \{ reuse: trace \}$/],
+    [5, /^options: must be an object such as \{ reuse: trace \}$/],
+    [[], /^options: must be an object such as \{ reuse: trace \}$/],
+    [{ reuse: {} }, /^options\.reuse: must be a trace that run\(\) returned$/],
+    [{ reuse: { config: {}, stages: [] } }, /^options\.reuse: must be a trace that run\(\) returned$/],
+    [{ reuse: engine.forward(SMALL) }, /^options\.reuse: must be a trace that run\(\) returned$/],
+    [{ reuses: 1 }, /^options: unknown field "reuses"; the only field is reuse$/],
+  ]) {
+    test(`options ${JSON.stringify(options)} is refused by name, and the engine serves the next call`, () => {
+      assert.throws(() => engine.run(SMALL, options), { message });
+      assertSameTrace(engine.run(SMALL), engine.run(SMALL));
+    });
+  }
+
+  test('a copy of a trace is not the trace: its memory is not taken', () => {
+    const old = engine.run(SMALL);
+    assert.throws(() => engine.run(SMALL, { reuse: { ...old } }), /options\.reuse/);
+    assert.ok(arraysOf(old).every((values) => values.length > 0));
+  });
+});
