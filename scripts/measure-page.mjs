@@ -138,7 +138,7 @@ function breakdown(loads) {
 //   - floor: next for an input that changes nothing (none dispatched): what the frame clock alone
 //     adds to `next`.
 async function repaints(browser, base, n = 60) {
-  const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
+  const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on mats'; // T = 16
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto(

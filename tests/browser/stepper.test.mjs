@@ -114,7 +114,14 @@ test('deep link opens its stage and head, and the hash follows navigation', asyn
   assert.deepEqual(await resultTexts(p), Array.from(stage.values, formatCell));
   assert.equal(await p.$eval('.head-button[aria-pressed="true"]', (b) => b.textContent), '2');
   assert.equal(await p.$$eval('.overview-item', (b) => b.length), 4, 'small multiples of every head');
-  assert.ok(await p.$('.arc-view svg path.arc'), 'arc view beside the weights');
+  // The arcs are drawn after the frame that shows the weights: a line for each of the 5 × 5 pairs.
+  await p.waitForFunction(() => document.querySelector('.arc-view canvas.arc-lines')?.dataset.lines === '25');
+  const inked = await p.$eval('.arc-view canvas.arc-lines', (c) => {
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    return data.filter((v, i) => i % 4 === 3 && v > 0).length;
+  });
+  assert.ok(inked > 1000, `arc view beside the weights, its lines drawn (${inked} pixels)`);
+  assert.equal(await p.$$eval('.arc-view svg text.arc-label', (t) => t.length), 10, 'a label for each query and key');
   await p.click('.step-next');
   await waitForStage(p, 'head', 2);
   assert.match(p.url(), /stage=head&head=2/);
@@ -158,6 +165,8 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
     await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)),
     Array(5).fill('\u03a3 = 1.000'),
   );
+  // No arc for a masked pair: 5 · 6 / 2 lines.
+  await page.waitForFunction(() => document.querySelector('.arc-view canvas.arc-lines')?.dataset.lines === '15');
   await page.click('.step-prev');
   await waitForStage(page, 'masked', 1);
   const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>

