@@ -50,6 +50,8 @@ std::vector<generated_spec> sweep() {
             out.push_back(specs::self(67, 12, 4, 3, 2, causal, w_o, 2)); // grouped-query
             out.push_back(specs::self(65, 16, 4, 4, 4, causal, w_o, 1)); // multi-query
             out.push_back(specs::self(300, 64, 2, 32, 32, causal, w_o)); // k past one KC block
+            out.push_back(
+                specs::self(6, 16, 2, 4, 300, causal, w_o)); // W_O shares deeper than a sweep
         }
     out.push_back(specs::cross(3, 9, 8, 2, 4, 4, 5));
     out.push_back(specs::cross(100, 70, 16, 2, 8, 8, 1));
