@@ -108,6 +108,15 @@ export const API_CASES = [
     ),
     accepted: [],
   },
+  api((e) => e.run({ preset: 'lesson-causal' }, 'reuse'), 'options: must be an object such as { reuse: trace }'),
+  api(
+    (e) => e.run({ preset: 'lesson-causal' }, { reuse: { config: {}, stages: [] } }),
+    'options.reuse: must be a trace that run() returned',
+  ),
+  api(
+    (e) => e.run({ preset: 'lesson-causal' }, { reuse: undefined, [MARKUP]: 1 }),
+    `options: unknown field "${MARKUP}"; the only field is reuse`,
+  ),
   api(
     (e) => e.explain({ preset: 'lesson-causal' }, { stage: 'weights', head: 0, row: NaN, col: 0 }),
     'row: NaN is not a finite number',
