@@ -219,6 +219,22 @@ test('bad attributes show their message inside the element; so does a browser wi
   });
   await page.waitForSelector('#bad[data-ready="true"][data-stage="weights"]');
   assert.equal(await page.$$eval('#bad .step-next', (b) => b.length), 0, 'controls="none" has no buttons');
+  // The arcs take the element's theme: the dark --arc at their most opaque pixel.
+  await page.waitForFunction(
+    () => document.querySelector('#bad').shadowRoot.querySelector('canvas.arc-lines')?.dataset.lines,
+  );
+  const ink = await page.$eval('#bad', (e) => {
+    const c = e.shadowRoot.querySelector('canvas.arc-lines');
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    let at = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > data[at + 3]) at = i - 3;
+    return [...data.slice(at, at + 3)];
+  });
+  const want = [0x8c, 0xc4, 0xf5]; // (the light theme's is #1d5b9e)
+  assert.ok(
+    ink.every((v, i) => Math.abs(v - want[i]) <= 4),
+    `arc colour ${ink}, want ${want} (± 4: alpha is rounded)`,
+  );
   assert.deepEqual(page.problems, []);
 
   const bare = await env.browser.newContext();
