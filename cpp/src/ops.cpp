@@ -100,17 +100,7 @@ void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t 
         double *row = s + i * ld;
         const std::size_t visible = causal ? std::min(keys, i + 1) : keys;
         divide_row(row, visible, divisor, row);
-        // As in softmax_rows: the row max keeps every exponent ≤ 0.
-        double max = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < visible; ++j)
-            max = std::max(max, row[j]);
-        double sum = 0.0;
-        for (std::size_t j = 0; j < visible; ++j) {
-            row[j] = std::exp(row[j] - max);
-            sum += row[j];
-        }
-        for (std::size_t j = 0; j < visible; ++j)
-            row[j] /= sum;
+        softmax_row(row, visible, row);
         std::fill(row + visible, row + n, 0.0); // exp(−∞) / sum
     }
 }
