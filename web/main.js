@@ -13,16 +13,13 @@ import { stateFromHash, hashFromState } from './state/url-hash.js';
 import { paintsFirst } from './later/first-view.js';
 import { loadLater } from './later/load.js';
 import { createTypesetter, preloadFirstFaces } from './typeset.js';
+import { whenPainted } from './views/dom.js';
 
 const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
 const themeNow = () => (darkQuery.matches ? 'dark' : 'light');
 const SCRIPT_URL = document.currentScript?.src ?? window.location.href;
 // Where the first paint's time goes, for scripts/measure-page.mjs (performance.mark is cheap).
 const mark = (name) => performance.mark(`attention-stepper:${name}`);
-// After the frame that shows the first stage and the fonts it asked for: what loads then does not
-// compete with the first paint.
-const afterPaint = () =>
-  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
 function hashOf(catalog, s) {
   const step = s.steps[s.step];
@@ -97,7 +94,7 @@ async function start() {
   mark('rendered');
   window.addEventListener('hashchange', () => showHash(stepper, catalog));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
-  await afterPaint();
+  await whenPainted();
   await Promise.all([rest(), typesetter.load(), loadLater()]);
   document.body.dataset.ready = 'true';
 }

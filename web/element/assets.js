@@ -8,6 +8,7 @@ import { loadEngine } from '../engine.js';
 import { loadLater } from '../later/load.js';
 import { catalogFrom } from '../model/presets.js';
 import { createTypesetter, preloadFirstFaces } from '../typeset.js';
+import { whenPainted } from '../views/dom.js';
 
 const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
 
@@ -34,10 +35,6 @@ export function addDocumentFonts() {
 }
 
 let shared = null;
-// After the frame that shows the first stage and the fonts it asked for: what loads then does not
-// compete with the first paint.
-const afterPaint = () =>
-  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
 
 /**
  * One engine (one WASM instance), its catalog and one typesetter for every element on the page:
@@ -48,7 +45,7 @@ const afterPaint = () =>
 export function sharedEngine() {
   shared ??= loadEngine().then(({ engine, rest }) => {
     const typesetter = createTypesetter(SCRIPT_URL);
-    afterPaint()
+    whenPainted()
       .then(() => Promise.all([rest(), typesetter.load(), loadLater()]))
       .catch(() => {});
     const whole = () => Promise.all([rest(), loadLater()]).then(() => undefined);

@@ -56,3 +56,8 @@ export function afterPaint(key, job) {
   pending = true;
   requestAnimationFrame(() => setTimeout(runJobs, 0));
 }
+
+/** A promise resolved after the next frame has painted and the fonts it asked for are in: what
+ *  loads then (the engine's rest, KaTeX, the later script) does not compete with the first paint. */
+export const whenPainted = () =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
