@@ -6,15 +6,12 @@
 // A message ending in "…" is matched as a prefix. `accepted` marks input that is no error: it
 // is shown as text (the listed labels) and never parsed as markup.
 import { LIMITS } from '../../web/model/fields.js';
+import { I2 } from '../wasm/explicit-specs.mjs';
 
 // Markup and script tried in every text field: if any of it ran, window.__hostile would be set.
 export const MARKUP = '<img src=x onerror=window.__hostile=1>';
 export const LONG = 'x'.repeat(100000);
 
-const I2 = [
-  [1, 0],
-  [0, 1],
-];
 const KV = { seqLen: 8192, dHead: 128, numKvHeads: 8, numLayers: 32, bytesPerValue: 2, batch: 1 };
 
 // engine.<method>(…): the call's source is its input in the table.

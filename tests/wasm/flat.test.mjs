@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { CASES, sizesOf, explicitSpecFor } from './support.mjs';
+import { CASES, assertSameBits, assertSameTrace, sizesOf, explicitSpecFor } from './support.mjs';
 
 let engine;
 before(async () => {
@@ -22,25 +22,6 @@ function flatSpec(spec) {
   for (const key of ['X', 'X_q', 'X_kv', 'W_O']) if (out[key]) out[key] = flat(out[key]);
   for (const key of ['W_Q', 'W_K', 'W_V']) out[key] = out[key].map(flat);
   return out;
-}
-
-// Object.is: +0 and −0 differ, NaN equals NaN.
-function assertSameBits(name, got, want) {
-  assert.equal(got.length, want.length, `${name}: length`);
-  const at = got.findIndex((v, i) => !Object.is(v, want[i]));
-  assert.equal(at, -1, `${name}: first different value at ${at}: ${got[at]} vs ${want[at]}`);
-}
-
-function assertSameTrace(got, want) {
-  assert.deepEqual(got.config, want.config);
-  assert.equal(got.stages.length, want.stages.length);
-  got.stages.forEach((s, i) => {
-    const w = want.stages[i];
-    const name = `${s.id}/${s.head}`;
-    assert.equal(s.id, w.id);
-    assertSameBits(name, s.values, w.values);
-    s.operands.forEach((o, j) => assertSameBits(`${name} operand ${o.name}`, o.values, w.operands[j].values));
-  });
 }
 
 const EXPLICIT = CASES.filter(([name]) => ['self', 'cross'].includes(sizesOf(name).kind)).map(([name]) => name);

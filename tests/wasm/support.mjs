@@ -151,3 +151,23 @@ export function servingCheck(engine) {
     assert.deepEqual(again.config, baseline.config, `${preset} after the error: config and checks`);
   };
 }
+
+/** Two arrays of numbers with the same bits (Object.is: +0 and −0 differ, NaN equals NaN). */
+export function assertSameBits(name, got, want) {
+  assert.equal(got.length, want.length, `${name}: length`);
+  const at = got.findIndex((v, i) => !Object.is(v, want[i]));
+  assert.equal(at, -1, `${name}: first different value at ${at}: ${got[at]} vs ${want[at]}`);
+}
+
+/** Two traces with the same config, stages, and values and operands bit for bit. */
+export function assertSameTrace(got, want) {
+  assert.deepEqual(got.config, want.config);
+  assert.equal(got.stages.length, want.stages.length);
+  got.stages.forEach((s, i) => {
+    const w = want.stages[i];
+    const name = `${s.id}/${s.head}`;
+    assert.equal(s.id, w.id);
+    assertSameBits(name, s.values, w.values);
+    s.operands.forEach((o, j) => assertSameBits(`${name} operand ${o.name}`, o.values, w.operands[j].values));
+  });
+}
