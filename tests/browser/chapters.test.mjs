@@ -4,7 +4,17 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatCell, formatFull } from '../../web/model/format.js';
-import { setup, openPage, waitForStage, goToHash, resultTexts, shownEquation, urlMatching } from './harness.mjs';
+import {
+  cellBands,
+  setup,
+  openPage,
+  waitForStage,
+  goToHash,
+  resultTexts,
+  shownCells,
+  shownEquation,
+  urlMatching,
+} from './harness.mjs';
 
 let env;
 let page;
@@ -119,10 +129,13 @@ test('cross-attention with padding: −∞ in the padded column, weight exactly 
   await goToHash(page, '#chapter=cross&preset=cross-padding&stage=masked&head=0');
   await waitForStage(page, 'masked', 0);
   assert.deepEqual(await page.$$eval('.chips.keys .chip.is-padding', (c) => c.map((x) => x.textContent)), ['<pad>']);
-  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
-    tds.map((td) => [+td.dataset.c, td.textContent]),
-  );
-  for (const [c, text] of masked) assert.equal(text === '\u2212\u221e', c === 3, `column ${c}: ${text}`);
+  const columns = await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => +td.dataset.c));
+  const shown = await page.$$eval('#figure .is-result td.hm-cell', shownCells);
+  const bands = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
+  columns.forEach((c, i) => {
+    assert.equal(shown[i] === '\u2212\u221e', c === 3, `column ${c}: ${shown[i]}`);
+    assert.equal(bands[i] === 'transparent', c === 3, `column ${c} is hatched, the others filled: ${bands[i]}`);
+  });
   assert.ok(await page.$('#figure .hm[data-matrix="M"]'), 'the mask M itself is drawn');
   await page.click('.step-next');
   await waitForStage(page, 'weights', 0);
@@ -135,7 +148,8 @@ test('cross-attention with padding: −∞ in the padded column, weight exactly 
     await page.$$eval('#figure .is-result td.hm-total', (t) => t.map((x) => x.textContent)),
     Array.from(weights.totals, (v) => `\u03a3 = ${formatCell(v)}`),
   );
-  assert.equal(await page.$$eval('#figure .is-result td.is-masked-zero', (t) => t.length), 2);
+  const zeroed = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
+  assert.equal(zeroed.filter((b) => b === 'var(--zero-bg)').length, 2);
 });
 
 const GQA_TITLE =

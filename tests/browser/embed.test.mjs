@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatCell } from '../../web/model/format.js';
-import { CSP, SHOTS, newPage, setup } from './harness.mjs';
+import { CSP, SHOTS, newPage, setup, shownCells } from './harness.mjs';
 import { DIST } from '../../scripts/serve.mjs';
 
 let env;
@@ -38,18 +38,14 @@ const html = (head, body) =>
   `charset="utf-8"><title>test</title>${head}</head><body>${body}</body></html>`;
 
 const stageOf = (page, sel) => page.$eval(sel, (e) => [e.dataset.stage, e.dataset.head]);
-const resultOf = (page, sel) =>
-  page.$$eval(`${sel} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+const resultOf = (page, sel) => page.$$eval(`${sel} .figure-slot.is-result td.hm-cell`, shownCells);
 
 test('dist/index.html opened from file:// renders the first stage, with KaTeX and its fonts', async () => {
   const { page, context } = await newPage(env);
   await page.goto(pathToFileURL(path.join(DIST, 'index.html')).href);
   await page.waitForSelector('body[data-ready="true"][data-stage="x"]');
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
-  assert.deepEqual(
-    await page.$$eval('#figure .is-result td.hm-cell', (tds) => tds.map((td) => td.textContent)),
-    Array.from(x.values, formatCell),
-  );
+  assert.deepEqual(await page.$$eval('#figure .is-result td.hm-cell', shownCells), Array.from(x.values, formatCell));
   assert.ok(await page.$('#formula .katex'), 'formula typeset');
   await page.click('.step-next');
   await page.waitForSelector('body[data-stage="q"][data-head="0"]');

@@ -102,13 +102,47 @@ export async function urlMatching(page, re) {
   return page.url();
 }
 
-// The texts of the result heatmap's cells, row-major.
+// For page.$$eval over heatmap cells (td.hm-cell): the number each shows. A windowed cell holds
+// its number; a cell of a heatmap with strips is empty, and shows the field of its row's text
+// strip that lies over it (--chars characters a cell). Its aria-label must say the same: where it
+// does not, the text names both, so that no comparison passes.
+export const shownCells = (tds) =>
+  tds.map((td) => {
+    const table = td.closest('table');
+    if (!table.classList.contains('has-strips')) return td.textContent;
+    const chars = Number(table.style.getPropertyValue('--chars'));
+    const c = Number(td.dataset.c);
+    const shown = td.parentNode
+      .querySelector('.hm-text')
+      .textContent.slice(c * chars, (c + 1) * chars)
+      .trim();
+    const label = td.getAttribute('aria-label');
+    return label === shown ? shown : `${shown} (aria-label: ${label})`;
+  });
+
+// For page.$$eval over heatmap cells: the colour each is filled with. A windowed cell's is its
+// own background (or '' for a masked one, whose class draws it); in a heatmap with strips it is
+// the cell's band of its row's fills strip: a value's colour, var(--zero-bg) for a weight the
+// mask zeroed, transparent over the hatching for −∞.
+export const cellBands = (tds) =>
+  tds.map((td) => {
+    const table = td.closest('table');
+    if (!table.classList.contains('has-strips')) return td.style.backgroundColor;
+    const fills = td.parentNode.querySelector('.hm-fills').style.getPropertyValue('--fills');
+    const bands = [...fills.matchAll(/(rgb\([^)]*\)|var\([^)]*\)|transparent)\s+[\d.]+%\s+[\d.]+%/g)];
+    return bands[Number(td.dataset.c)][1];
+  });
+
+// For page.$$eval over heatmap cells: each one's full-precision number.
+export const cellFulls = (tds) => tds.map((td) => td.dataset.full);
+
+// The numbers the result heatmap's cells show, row-major.
 export function resultTexts(page) {
-  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', (tds) => tds.map((td) => td.textContent));
+  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', shownCells);
 }
 
 export function resultTitles(page) {
-  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', (tds) => tds.map((td) => td.title));
+  return page.$$eval('#figure .figure-slot.is-result td.hm-cell', cellFulls);
 }
 
 export function shownEquation(page) {

@@ -107,7 +107,9 @@ function viewOf(page, host = null) {
       stage: marker.dataset.stage,
       head: marker.dataset.head,
       equation: root.querySelector('.shape-eq')?.dataset.equation,
-      cells: texts('#figure .figure-slot.is-result td.hm-cell', 'title').join(' '),
+      cells: [...root.querySelectorAll('#figure .figure-slot.is-result td.hm-cell')]
+        .map((td) => td.dataset.full)
+        .join(' '),
       rows: texts('#figure .figure-slot.is-result th.hm-row'),
     };
   }, host);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { CSP, newPage, setup } from './harness.mjs';
+import { CSP, newPage, setup, shownCells } from './harness.mjs';
 
 let env;
 
@@ -48,8 +48,7 @@ async function until(check, what, ms = 20_000) {
   }
 }
 
-const resultOf = (page, scope) =>
-  page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+const resultOf = (page, scope) => page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, shownCells);
 
 // The KaTeX faces the document has loaded (family and range), as the first paint needs them.
 const loadedFaces = (page) =>

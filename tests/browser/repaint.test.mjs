@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatFull } from '../../web/model/format.js';
-import { setup, openPage, waitForStage, goToHash } from './harness.mjs';
+import { cellFulls, setup, openPage, shownCells, waitForStage, goToHash } from './harness.mjs';
 
 let env;
 let page;
@@ -30,13 +30,13 @@ after(async () => {
 });
 
 // Every cell's full-precision title of the figure's result (or its first operand), row-major.
-const titles = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, (tds) => tds.map((td) => td.title));
-const texts = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, (tds) => tds.map((td) => td.textContent));
+const titles = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, cellFulls);
+const texts = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, shownCells);
 
 // Until the matrix's last cell (the last row: never masked) reads title.
 async function waitForTitle(slot, title) {
   await page.waitForFunction(
-    ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.title === t,
+    ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.dataset.full === t,
     [slot, title],
   );
 }
@@ -164,13 +164,13 @@ test('each head pruned alone is asked for when its panel is shown, for the trace
 
 // Until the result window's first cell (row 0, column 0 before any scroll) reads title.
 async function waitForFirstCell(title) {
-  await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.title === t, title);
+  await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.dataset.full === t, title);
 }
 
 // The cells a window shows (the result's, or a slot's), each with its place and title.
 const windowCells = (slot = '.is-result') =>
   page.$$eval(`#figure ${slot} td.hm-cell`, (tds) =>
-    tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.title]),
+    tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.dataset.full]),
   );
 
 function assertWindow(cells, stage, what) {

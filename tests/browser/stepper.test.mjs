@@ -13,6 +13,8 @@ import {
   goToHash,
   resultTexts,
   resultTitles,
+  cellBands,
+  shownCells,
   shownEquation,
   currentView,
   urlMatching,
@@ -75,7 +77,13 @@ test('the lesson\u2019s seed-42 numbers appear exactly', async () => {
   const texts = await resultTexts(page);
   assert.equal(texts[0], '0.497');
   assert.equal(texts[1], '\u22120.138');
-  assert.equal(await page.$eval('#figure td.hm-cell', (td) => td.title), '0.4967141530112327');
+  assert.equal(await page.$eval('#figure td.hm-cell', (td) => td.dataset.full), '0.4967141530112327');
+  // The cell under the pointer, and it alone, has its full precision as its title (tooltip).
+  await page.hover('#figure td.hm-cell[data-r="0"][data-c="1"]');
+  await page.hover('#figure td.hm-cell[data-r="0"][data-c="0"]');
+  assert.deepEqual(await page.$$eval('#figure td.hm-cell[title]', (tds) => tds.map((td) => [td.dataset.c, td.title])), [
+    ['0', '0.4967141530112327'],
+  ]);
   const x = env.engine.run({ preset: 'lesson-self-attention' }).stages[0].values;
   assert.deepEqual(Array.from(x), Array.from(env.engine.randn(42, 5, 8)), 'X is np.random.seed(42); randn(5, 8)');
 });
@@ -135,7 +143,9 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
   await waitForStage(page, 'weights', 1);
   await page.check('#field-causal');
-  await page.waitForFunction(() => document.querySelectorAll('#figure .is-result td.is-masked-zero').length > 0);
+  await page.waitForFunction(() =>
+    document.querySelector('#figure .is-result .hm-fills')?.style.getPropertyValue('--fills').includes('--zero-bg'),
+  );
   const trace = env.engine.run({
     seed: 42,
     seqLen: 5,
@@ -148,16 +158,14 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
     scaleScores: true,
   });
   const weights = trace.stages.find((s) => s.id === 'weights' && s.head === 1);
-  const cells = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
-    tds.map((td) => ({
-      r: +td.dataset.r,
-      c: +td.dataset.c,
-      text: td.textContent,
-      masked: td.classList.contains('is-masked-zero'),
-    })),
+  const where = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
+    tds.map((td) => [+td.dataset.r, +td.dataset.c]),
   );
-  for (const { r, c, text, masked } of cells) {
-    assert.equal(masked, c > r, `(${r}, ${c}) masked`);
+  const texts = await page.$$eval('#figure .is-result td.hm-cell', shownCells);
+  const bands = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
+  for (const [i, [r, c]] of where.entries()) {
+    const text = texts[i];
+    assert.equal(bands[i] === 'var(--zero-bg)', c > r, `(${r}, ${c}) drawn as masked: ${bands[i]}`);
     if (c > r) assert.equal(weights.values[r * 5 + c], 0);
     assert.equal(text, c > r ? '0' : formatCell(weights.values[r * 5 + c]));
   }
@@ -169,9 +177,9 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await page.waitForFunction(() => document.querySelector('.arc-view canvas.arc-lines')?.dataset.lines === '15');
   await page.click('.step-prev');
   await waitForStage(page, 'masked', 1);
-  const masked = await page.$$eval('#figure .is-result td.hm-cell', (tds) =>
-    tds.filter((td) => td.classList.contains('is-neg-inf')).map((td) => td.textContent),
-  );
+  const logits = await page.$$eval('#figure .is-result td.hm-cell', shownCells);
+  const hatched = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
+  const masked = logits.filter((_, i) => hatched[i] === 'transparent');
   assert.equal(masked.length, 10);
   assert.ok(masked.every((t) => t === '\u2212\u221e'));
   await page.uncheck('#field-causal');

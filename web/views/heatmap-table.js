@@ -3,6 +3,7 @@
 
 import { el, setText } from './dom.js';
 import { drawShapeTokens } from './shape-tokens.js';
+import { fieldChars, makeStrips, markCell, paintStrips, registerPitch } from './heatmap-strips.js';
 
 export function checkData(data) {
   if (data.values.length !== data.rows * data.cols || typeof data.cell !== 'function') {
@@ -49,10 +50,10 @@ function headerRow(data) {
   return tr;
 }
 
-// A cell's number, kind, full precision and colours, set on a new or reused td.
-// A cell's number, kind, full precision and colours, set on a new or reused td: only what
-// differs from what it shows (a refill with a twin matrix writes nothing; each write costs the
-// cell a style recalculation or a layout).
+// A windowed cell's number, kind, full precision and colours, set on a new or reused td: only
+// what differs from what it shows (a refill with a twin matrix writes nothing; each write costs
+// the cell a style recalculation or a layout). The full precision is data, not a title: a new
+// title restyles its cell; heatmap.js sets the title of the cell under the pointer.
 export function paintCell(td, cell) {
   const was = td.shownCell ?? {};
   td.shownCell = cell;
@@ -63,21 +64,21 @@ export function paintCell(td, cell) {
       text.data = cell.text; // cheaper to lay out than a new node
     else td.textContent = cell.text;
   }
-  if (was.full !== cell.full) td.title = cell.full;
+  if (was.full !== cell.full) td.setAttribute('data-full', cell.full);
   if (was.fill !== cell.fill) td.style.backgroundColor = cell.fill ?? '';
   if (was.ink !== cell.ink) td.style.color = cell.ink ?? '';
 }
 
-function bodyCell(data, r, c) {
-  const td = el('td');
-  paintCell(td, data.cell(r * data.cols + c));
+function bodyCell(r, c) {
+  const td = el('td', 'hm-cell');
   td.dataset.r = r;
   td.dataset.c = c;
   td.tabIndex = -1;
   return td;
 }
 
-function bodyRow(data, r) {
+// A row of empty cells, the first holding the row's strips (heatmap-strips.js).
+function bodyRow(data, r, strips) {
   const tr = el('tr');
   const th = el('th', `hm-row${data.rowAxisIsTokens ? ' is-token' : ''}`, data.rowLabels[r]);
   th.scope = 'row';
@@ -90,7 +91,8 @@ function bodyRow(data, r) {
     bt.scope = 'rowgroup';
     tr.insertBefore(bt, th);
   }
-  for (let c = 0; c < data.cols; c += 1) tr.append(bodyCell(data, r, c));
+  for (let c = 0; c < data.cols; c += 1) tr.append(bodyCell(r, c));
+  tr.querySelector('td')?.append(strips.fills, strips.text);
   if (data.totals) tr.append(el('td', 'hm-total', `\u03a3 = ${data.totals.texts[r]}`));
   return tr;
 }
@@ -145,15 +147,18 @@ export function sameFrame(old, next) {
 // refill(next) redraws the same frame (sameFrame) for new data in place: caption, labels,
 // cells' numbers and colours, totals and legend, no new cells.
 export function buildHeatmap(data) {
-  const grid = el('table', 'hm-grid');
+  registerPitch();
+  const grid = el('table', 'hm-grid has-strips');
   grid.setAttribute('role', 'grid');
   grid.setAttribute('aria-readonly', 'true');
   grid.setAttribute('aria-label', gridLabel(data));
+  grid.style.setProperty('--cols', data.cols);
+  const strips = Array.from({ length: data.rows }, makeStrips);
   const thead = el('thead');
   if (data.colBands) thead.append(bandRow(data));
   thead.append(headerRow(data));
   const tbody = el('tbody');
-  for (let r = 0; r < data.rows; r += 1) tbody.append(bodyRow(data, r));
+  for (let r = 0; r < data.rows; r += 1) tbody.append(bodyRow(data, r, strips[r]));
   grid.append(thead, tbody);
   const scroll = el('div', 'hm-scroll');
   scroll.append(grid);
@@ -166,12 +171,20 @@ export function buildHeatmap(data) {
   const rowHeads = [...tbody.querySelectorAll('th.hm-row')];
   const colHeads = [...thead.querySelectorAll('th.hm-col')];
   const totals = [...tbody.querySelectorAll('td.hm-total')];
+  const paintCells = (next) => {
+    const all = next.cells;
+    const chars = String(fieldChars(all));
+    if (grid.style.getPropertyValue('--chars') !== chars) grid.style.setProperty('--chars', chars);
+    for (let i = 0; i < cells.length; i += 1) markCell(cells[i], all[i]);
+    strips.forEach((s, r) => paintStrips(s, all.slice(r * next.cols, (r + 1) * next.cols), Number(chars)));
+  };
+  paintCells(data);
   parts.refill = (next) => {
     grid.setAttribute('aria-label', gridLabel(next));
     parts.caption = recaption(parts.caption, next);
     refillLabels(rowHeads, next.rowLabels, next.rowAxisIsTokens);
     refillLabels(colHeads, next.colLabels, next.colAxisIsTokens);
-    for (let i = 0; i < cells.length; i += 1) paintCell(cells[i], next.cell(i));
+    paintCells(next);
     totals.forEach((td, r) => setText(td, `\u03a3 = ${next.totals.texts[r]}`));
     fillLegend(key, next);
     return parts.caption;

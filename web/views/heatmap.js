@@ -26,12 +26,16 @@ const KEYS = {
 const position = (td) => [Number(td.dataset.r), Number(td.dataset.c)];
 const cellAt = (state, [r, c]) => state.grid?.querySelector(`td.hm-cell[data-r="${r}"][data-c="${c}"]`);
 
+// The readout under the table, and a title (tooltip) on this cell alone: titles on every cell
+// restyled all of them on each new trace.
 function showReadout(state, td) {
   const { data } = state;
   const [r, c] = position(td);
-  state.readout.textContent =
-    `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ` +
-    `${data.colLabels[c]}) = ${data.cell(r * data.cols + c).full}`;
+  const { full } = data.cell(r * data.cols + c);
+  state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${full}`;
+  if (state.titled !== td) state.titled?.removeAttribute('title');
+  state.titled = td;
+  td.title = full;
 }
 
 function moveFocus(state, [r, c]) {
@@ -145,6 +149,8 @@ function refill(state) {
   root.classList.toggle('is-interactive', data.interactive);
   state.refill(data);
   state.readout.textContent = '\u00a0'; // it showed a number of the old trace
+  state.titled?.removeAttribute('title');
+  state.titled = null;
 }
 
 export function createHeatmap(host, { onActivate = () => {} } = {}) {
@@ -157,6 +163,7 @@ export function createHeatmap(host, { onActivate = () => {} } = {}) {
     refill: null,
     lit: false,
     focusCell: [0, 0],
+    titled: null,
     onActivate,
   };
   host.append(state.root);

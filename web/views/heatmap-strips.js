@@ -1,0 +1,114 @@
+// A heatmap row's numbers and fills as two strips laid over its cells, not as each cell's text
+// and colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights,
+// full precision (data-full) and number (aria-label); the row's first cell holds
+//   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells;
+//   - a text strip: the row's numbers as one line of fields of equal characters, above them.
+// Why: a new trace rewrote 512 cells' text and colour at T = 16, and each cell's new text made
+// the table lay out again (~7 ms a frame); two strips a row change no cell's size.
+// A cell is as wide as its field, --pitch = chars · 1ch of the monospace font (heatmap.css): the
+// fields fall on the cells whatever that font's width. (Tab stops did too, at twice the cost.)
+
+import { el } from './dom.js';
+
+// A cell's width in characters: its matrix's longest number (at least this), a space each side.
+const MIN_CHARS = 6;
+
+/** The characters a field of a matrix with these cells holds. */
+export function fieldChars(cells) {
+  let n = MIN_CHARS;
+  for (const cell of cells) n = Math.max(n, cell.text.length);
+  return n + 2;
+}
+
+// Values right-aligned before a space; −∞ and masked zeros centred.
+function field(cell, chars) {
+  const pad = chars - cell.text.length;
+  if (cell.kind === 'value') return `${' '.repeat(pad - 1)}${cell.text} `;
+  const left = Math.floor(pad / 2);
+  return ' '.repeat(left) + cell.text + ' '.repeat(pad - left);
+}
+
+// Runs of cells drawn alike: a value's ink, or the class of a masked kind.
+const runKey = (cell) => (cell.kind === 'value' ? `ink:${cell.ink}` : `kind:${cell.kind}`);
+
+function runs(cells, chars) {
+  const out = [];
+  cells.forEach((cell) => {
+    const text = field(cell, chars);
+    const key = runKey(cell);
+    if (out.length && out.at(-1).key === key) out.at(-1).text += text;
+    else out.push({ key, cell, text });
+  });
+  return out;
+}
+
+function runNode(run) {
+  const span = el('span', run.cell.kind === 'value' ? null : `hm-run is-${run.cell.kind}`, run.text);
+  if (run.cell.kind === 'value') span.style.color = run.cell.ink ?? '';
+  return span;
+}
+
+// Each kind's band: a value's fill; a weight the mask zeroed, flat; a logit it hid (−∞), clear
+// over the strip's hatching (heatmap.css).
+const BAND = { 'masked-zero': 'var(--zero-bg)', 'neg-inf': 'transparent' };
+
+// The fills as hard-edged bands, band c over the c-th of the strip's equal parts, in
+// percentages: no calc() to resolve in 32 strips' styles.
+function fills(cells) {
+  const at = (c) => `${+((100 * c) / cells.length).toFixed(4)}%`;
+  const stops = cells.map(
+    (cell, c) => `${cell.kind === 'value' ? (cell.fill ?? 'transparent') : BAND[cell.kind]} ${at(c)} ${at(c + 1)}`,
+  );
+  return `linear-gradient(to right, ${stops.join(', ')})`;
+}
+
+// --pitch as a length computed where it is set, on the table in the cells' font: headers in
+// other fonts then inherit the same pixels. Registered from script, not by an @property rule,
+// which a stylesheet in the element's shadow root could not make.
+let pitchRegistered = false;
+export function registerPitch() {
+  if (pitchRegistered || typeof CSS === 'undefined' || !CSS.registerProperty) return;
+  pitchRegistered = true;
+  try {
+    CSS.registerProperty({ name: '--pitch', syntax: '<length>', inherits: true, initialValue: '0px' });
+  } catch {
+    // Registered already (another copy of this module on the page): the same definition.
+  }
+}
+
+/** The two strips of a row, empty until paintStrips: → { fills, text, keys, image } (the spans,
+ *  and the runs and gradient they show). */
+export function makeStrips() {
+  const strips = { fills: el('span', 'hm-fills'), text: el('span', 'hm-text'), keys: '', image: '' };
+  strips.fills.setAttribute('aria-hidden', 'true');
+  strips.text.setAttribute('aria-hidden', 'true'); // each cell's aria-label says its number
+  return strips;
+}
+
+/** Draws one row's cells into its strips, writing only what changed. */
+export function paintStrips(strips, cells, chars) {
+  const image = fills(cells);
+  if (strips.image !== image) strips.fills.style.setProperty('--fills', (strips.image = image));
+  const list = runs(cells, chars);
+  const keys = list.map((r) => r.key).join('|');
+  if (keys !== strips.keys) {
+    strips.keys = keys;
+    strips.text.replaceChildren(...list.map(runNode));
+    return;
+  }
+  // The same runs with new numbers: only their text nodes change.
+  list.forEach((run, i) => {
+    const node = strips.text.children[i].firstChild;
+    if (node.data !== run.text) node.data = run.text;
+  });
+}
+
+/** A cell's number (for assistive technology) and full precision, on its empty td: attributes
+ *  no style reads (a new class or title restyled every cell; the strips draw each kind, and
+ *  heatmap.js titles the cell under the pointer). */
+export function markCell(td, cell) {
+  const was = td.shownCell ?? {};
+  td.shownCell = cell;
+  if (was.text !== cell.text) td.setAttribute('aria-label', cell.text);
+  if (was.full !== cell.full) td.setAttribute('data-full', cell.full);
+}
