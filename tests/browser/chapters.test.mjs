@@ -3,9 +3,11 @@
 // real models, the encoder layer), every number checked against the engine run in node.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { THEMES } from '../../web/model/export/scene-theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   cellBands,
+  rgbOf,
   setup,
   openPage,
   waitForStage,
@@ -149,7 +151,7 @@ test('cross-attention with padding: −∞ in the padded column, weight exactly 
     Array.from(weights.totals, (v) => `\u03a3 = ${formatCell(v)}`),
   );
   const zeroed = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
-  assert.equal(zeroed.filter((b) => b === 'var(--zero-bg)').length, 2);
+  assert.equal(zeroed.filter((b) => b === rgbOf(THEMES.light.zeroBg)).length, 2);
 });
 
 const GQA_TITLE =

@@ -313,7 +313,12 @@ test(SVG_PNG_TITLE, async () => {
     assert.equal(fills.length, values.length);
     for (const [i, fill] of fills.entries()) {
       const value = values[i];
-      if (fill.startsWith('rgb')) assert.ok(text.includes(`fill="${fill}"`), `the cell colour ${fill} is in the SVG`);
+      const hex = `#${(fill.match(/\d+/g) ?? []).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+      if (fill.startsWith('rgb'))
+        assert.ok(
+          text.includes(`fill="${fill}"`) || text.includes(`fill="${hex}"`),
+          `the cell colour ${fill} is in the SVG`,
+        );
       assert.ok(text.includes(`>${value}</text>`), `the number ${value} is in the SVG`);
     }
     for (const label of await page.$$eval('#figure .is-result th', (t) => t.map((x) => x.textContent)))

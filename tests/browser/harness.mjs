@@ -120,18 +120,23 @@ export const shownCells = (tds) =>
     return label === shown ? shown : `${shown} (aria-label: ${label})`;
   });
 
-// For page.$$eval over heatmap cells: the colour each is filled with. A windowed cell's is its
-// own background (or '' for a masked one, whose class draws it); in a heatmap with strips it is
-// the cell's band of its row's fills strip: a value's colour, var(--zero-bg) for a weight the
-// mask zeroed, transparent over the hatching for −∞.
+// For page.$$eval over heatmap cells: the colour each is filled with, as rgb(…), or
+// 'transparent' where none is (a windowed masked cell, whose class draws it; in a heatmap with
+// strips, a −∞ over the hatching). In a heatmap with strips it is the cell's band of its row's
+// fills strip.
 export const cellBands = (tds) =>
   tds.map((td) => {
     const table = td.closest('table');
-    if (!table.classList.contains('has-strips')) return td.style.backgroundColor;
-    const fills = td.parentNode.querySelector('.hm-fills').style.getPropertyValue('--fills');
-    const bands = [...fills.matchAll(/(rgb\([^)]*\)|var\([^)]*\)|transparent)\s+[\d.]+%\s+[\d.]+%/g)];
-    return bands[Number(td.dataset.c)][1];
+    if (!table.classList.contains('has-strips')) return td.style.backgroundColor || 'transparent';
+    const image = td.parentNode.querySelector('.hm-fills').style.backgroundImage;
+    // Each band is two stops, its colour at its start and end (as the CSSOM writes it back).
+    const stops = [...image.matchAll(/(rgba?\([^)]*\)|transparent)\s+[\d.]+%/g)].map((m) => m[1]);
+    const band = stops[2 * Number(td.dataset.c)];
+    return band === 'rgba(0, 0, 0, 0)' ? 'transparent' : band;
   });
+
+// A colour #rrggbb as the rgb(…) the CSSOM gives back.
+export const rgbOf = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 // For page.$$eval over heatmap cells: each one's full-precision number.
 export const cellFulls = (tds) => tds.map((td) => td.dataset.full);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { THEMES } from '../../web/model/export/scene-theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   CSP,
@@ -14,6 +15,7 @@ import {
   resultTexts,
   resultTitles,
   cellBands,
+  rgbOf,
   shownCells,
   shownEquation,
   currentView,
@@ -143,8 +145,9 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
   await waitForStage(page, 'weights', 1);
   await page.check('#field-causal');
-  await page.waitForFunction(() =>
-    document.querySelector('#figure .is-result .hm-fills')?.style.getPropertyValue('--fills').includes('--zero-bg'),
+  await page.waitForFunction(
+    (zero) => document.querySelector('#figure .is-result .hm-fills')?.style.backgroundImage.includes(zero),
+    rgbOf(THEMES.light.zeroBg),
   );
   const trace = env.engine.run({
     seed: 42,
@@ -165,7 +168,7 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   const bands = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
   for (const [i, [r, c]] of where.entries()) {
     const text = texts[i];
-    assert.equal(bands[i] === 'var(--zero-bg)', c > r, `(${r}, ${c}) drawn as masked: ${bands[i]}`);
+    assert.equal(bands[i] === rgbOf(THEMES.light.zeroBg), c > r, `(${r}, ${c}) drawn as masked: ${bands[i]}`);
     if (c > r) assert.equal(weights.values[r * 5 + c], 0);
     assert.equal(text, c > r ? '0' : formatCell(weights.values[r * 5 + c]));
   }

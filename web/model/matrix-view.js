@@ -4,6 +4,7 @@
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
 import { cellColours, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
+import { THEMES } from './export/scene-theme.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 
@@ -49,10 +50,11 @@ function toKeySet(pairs) {
 // matrix costs nothing until a view draws (a window of) it.
 function cellMaker(values, range, theme, maskedZero, sequential) {
   const paint = sequential ? sequentialColours : cellColours;
+  const zero = (THEMES[theme] ?? THEMES.light).zeroBg; // a weight the mask removed: flat, not a number's colour
   return (i) => {
     const v = values[i];
     if (v === -Infinity) return { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };
-    if (maskedZero && maskedZero[i]) return { text: '0', full: formatFull(v), kind: 'masked-zero' };
+    if (maskedZero && maskedZero[i]) return { text: '0', full: formatFull(v), kind: 'masked-zero', fill: zero };
     const { fill, ink } = paint(v, range, theme);
     return { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
   };

@@ -1,7 +1,8 @@
 // A heatmap row's numbers and fills as two strips laid over its cells, not as each cell's text
 // and colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights,
 // full precision (data-full) and number (aria-label); the row's first cell holds
-//   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells;
+//   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells
+//     (and under it a strip of the mask's hatching, which shows where a band is clear);
 //   - a text strip: the row's numbers as one line of fields of equal characters, above them.
 // Why: a new trace rewrote 512 cells' text and colour at T = 16, and each cell's new text made
 // the table lay out again (~7 ms a frame); two strips a row change no cell's size.
@@ -48,18 +49,14 @@ function runNode(run) {
   return span;
 }
 
-// Each kind's band: a value's fill; a weight the mask zeroed, flat; a logit it hid (−∞), clear
-// over the strip's hatching (heatmap.css).
-const BAND = { 'masked-zero': 'var(--zero-bg)', 'neg-inf': 'transparent' };
-
-// The fills as hard-edged bands, band c over the c-th of the strip's equal parts, in
-// percentages: no calc() to resolve in 32 strips' styles.
+// The fills as hard-edged bands, band c over the c-th of the strip's equal parts: a value's
+// colour, a masked weight's flat fill, and for a logit the mask hid (−∞) none, over the hatching
+// strip beneath (heatmap.css). Percentages and colours only: a calc() or var() would be resolved
+// again in every strip's style on each change (1 ms a frame for 32 strips).
 function fills(cells) {
   const at = (c) => `${+((100 * c) / cells.length).toFixed(4)}%`;
-  const stops = cells.map(
-    (cell, c) => `${cell.kind === 'value' ? (cell.fill ?? 'transparent') : BAND[cell.kind]} ${at(c)} ${at(c + 1)}`,
-  );
-  return `linear-gradient(to right, ${stops.join(', ')})`;
+  const band = (cell) => (cell.kind === 'neg-inf' ? 'transparent' : (cell.fill ?? 'transparent'));
+  return `linear-gradient(to right, ${cells.map((cell, c) => `${band(cell)} ${at(c)} ${at(c + 1)}`).join(', ')})`;
 }
 
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
@@ -76,19 +73,19 @@ export function registerPitch() {
   }
 }
 
-/** The two strips of a row, empty until paintStrips: → { fills, text, keys, image } (the spans,
- *  and the runs and gradient they show). */
+/** The strips of a row, empty until paintStrips: → { hatch, fills, text, keys, image } (the
+ *  spans, and the runs and gradient they show). */
 export function makeStrips() {
-  const strips = { fills: el('span', 'hm-fills'), text: el('span', 'hm-text'), keys: '', image: '' };
-  strips.fills.setAttribute('aria-hidden', 'true');
-  strips.text.setAttribute('aria-hidden', 'true'); // each cell's aria-label says its number
-  return strips;
+  const strips = { hatch: el('span', 'hm-hatch'), fills: el('span', 'hm-fills'), text: el('span', 'hm-text') };
+  // What the strips show, each cell's aria-label says.
+  for (const span of [strips.hatch, strips.fills, strips.text]) span.setAttribute('aria-hidden', 'true');
+  return Object.assign(strips, { keys: '', image: '' });
 }
 
 /** Draws one row's cells into its strips, writing only what changed. */
 export function paintStrips(strips, cells, chars) {
   const image = fills(cells);
-  if (strips.image !== image) strips.fills.style.setProperty('--fills', (strips.image = image));
+  if (strips.image !== image) strips.fills.style.backgroundImage = strips.image = image;
   const list = runs(cells, chars);
   const keys = list.map((r) => r.key).join('|');
   if (keys !== strips.keys) {
