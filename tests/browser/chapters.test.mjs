@@ -53,7 +53,7 @@ async function walkByKeyboard(preset) {
     assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
     const texts = await resultTexts(page);
     assert.deepEqual(texts, Array.from(stage.values, formatCell), `${preset.id} ${stage.id}/${stage.head}: cells`);
-    assert.ok(await page.$('#formula .katex'), `${stage.id}: formula typeset`);
+    assert.ok(await page.$('#formula .formula-face:not(.is-kept) .katex'), `${stage.id}: formula typeset`);
     assert.ok((await page.textContent('.explanation')).length > 40, `${stage.id}: explained`);
   }
   return trace;

@@ -68,7 +68,10 @@ test(INDEX, async () => {
   await page.waitForSelector('body[data-stage="x"] #figure .is-result td.hm-cell');
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
   assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
-  assert.ok(await page.$('#formula .katex .katex-html'), 'the formula is typeset (the build\u2019s HTML), not TeX');
+  assert.ok(
+    await page.$('#formula .formula-face:not(.is-kept) .katex .katex-html'),
+    'the formula is typeset (the build\u2019s HTML), not TeX',
+  );
   assert.deepEqual(
     [...new Set(await loadedFaces(page))].sort(),
     ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math'],
@@ -110,7 +113,7 @@ test(INDEX, async () => {
   });
   await page.waitForSelector('body[data-stage="output"]');
   await page.waitForSelector('#pruning .pruning .head-button');
-  await page.waitForSelector('#formula .katex .katex-html');
+  await page.waitForSelector('#formula .formula-face:not(.is-kept) .katex .katex-html');
   assert.deepEqual(page.problems, []);
   await context.close();
 });
@@ -127,7 +130,7 @@ test(DEEP, async () => {
       if (!document.body?.dataset.stage) return requestAnimationFrame(look);
       window.firstLook = {
         later: typeof window.attentionStepperLater,
-        katex: Boolean(document.querySelector('#formula .katex .katex-html')),
+        katex: Boolean(document.querySelector('#formula .formula-face:not(.is-kept) .katex .katex-html')),
         pruning: document.querySelector('#pruning')?.textContent ?? '',
       };
       return undefined;
@@ -169,7 +172,7 @@ test(COURSE, async () => {
   await page.waitForSelector('#s .figure-slot.is-result td.hm-cell');
   const scores = env.engine.run({ preset: 'lesson-self-attention' }).stages.find((s) => s.id === 'scores');
   assert.deepEqual(await resultOf(page, '#s'), Array.from(scores.values, formatCell));
-  assert.ok(await page.$('#s #formula .katex .katex-html'), 'typeset');
+  assert.ok(await page.$('#s #formula .formula-face:not(.is-kept) .katex .katex-html'), 'typeset');
   // The opening stages' first faces, loaded as soon as the element's KaTeX sheet is in, as on
   // index.html (AMS too, though S = QKᵀ needs only Main and Math); no later face.
   assert.deepEqual([...new Set(await loadedFaces(page))].sort(), ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math']);
@@ -186,7 +189,7 @@ test(COURSE, async () => {
   assert.deepEqual([doc.id, doc.values.flat()], ['scores', Array.from(scores.values)]);
   await page.click('#s .step-next');
   await page.waitForSelector('#s[data-stage="scaled"]');
-  await page.waitForSelector('#s #formula .katex .katex-html');
+  await page.waitForSelector('#s #formula .formula-face:not(.is-kept) .katex .katex-html');
   assert.deepEqual(page.problems, []);
   await context.close();
 });

@@ -50,6 +50,9 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
       t.dataset.kept = 'yes';
     }),
   );
+  await page.$eval('#formula .formula-face', (f) => {
+    f.dataset.first = 'shown';
+  });
   const edits = [
     [() => page.fill('#field-seed', '7'), { ...BASE, seed: 7 }, 'scaled'],
     [() => page.check('#field-causal'), { ...BASE, seed: 7, causal: true }, 'masked'],
@@ -77,6 +80,15 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
     );
   }
   await page.waitForFunction(() => /seed=8(&|$)/.test(window.location.hash) && !/causal=1/.test(window.location.hash));
+  // The formula of the unmasked logits, shown at the start, is the one shown again: kept, not
+  // typeset anew; the masked one is kept hidden beside it.
+  const faces = await page.$$eval('#formula .formula-face', (f) =>
+    f.map((x) => [x.dataset.first ?? '', x.classList.contains('is-kept'), getComputedStyle(x).contentVisibility]),
+  );
+  assert.deepEqual(faces, [
+    ['shown', false, 'visible'],
+    ['', true, 'hidden'],
+  ]);
   assert.deepEqual(page.problems, []);
 });
 
