@@ -130,9 +130,11 @@ export const cellBands = (tds) =>
     if (!table.classList.contains('has-strips')) return td.style.backgroundColor || 'transparent';
     const image = td.parentNode.querySelector('.hm-fills').style.backgroundImage;
     // Each band is two stops, its colour at its start and end (as the CSSOM writes it back).
-    const stops = [...image.matchAll(/(rgba?\([^)]*\)|transparent)\s+[\d.]+%/g)].map((m) => m[1]);
+    const stops = [...image.matchAll(/(rgba?\([^)]*\)|#[\da-f]{6}|transparent)\s+[\d.]+%/gi)].map((m) => m[1]);
     const band = stops[2 * Number(td.dataset.c)];
-    return band === 'rgba(0, 0, 0, 0)' ? 'transparent' : band;
+    if (band === 'rgba(0, 0, 0, 0)' || band === 'transparent') return 'transparent';
+    if (!band.startsWith('#')) return band;
+    return `rgb(${[1, 3, 5].map((i) => parseInt(band.slice(i, i + 2), 16)).join(', ')})`;
   });
 
 // A colour #rrggbb as the rgb(…) the CSSOM gives back.
