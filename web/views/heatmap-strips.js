@@ -1,11 +1,11 @@
-// A heatmap row's numbers and fills as two strips laid over its cells, not as each cell's text
-// and colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights,
+// A heatmap row's numbers and fills as strips laid over its cells, not as each cell's text and
+// colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights,
 // full precision (data-full) and number (aria-label); the row's first cell holds
 //   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells
 //     (and under it a strip of the mask's hatching, which shows where a band is clear);
 //   - a text strip: the row's numbers as one line of fields of equal characters, above them.
 // Why: a new trace rewrote 512 cells' text and colour at T = 16, and each cell's new text made
-// the table lay out again (~7 ms a frame); two strips a row change no cell's size.
+// the table lay out again (~7 ms a frame); a row's strips change no cell's size.
 // A cell is as wide as its field, --pitch = chars · 1ch of the monospace font (heatmap.css): the
 // fields fall on the cells whatever that font's width. (Tab stops did too, at twice the cost.)
 
