@@ -145,7 +145,7 @@ async function repaints(browser, base, n = 60) {
     `${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`,
   );
   await page.waitForSelector('body[data-ready="true"]');
-  const times = { next: [], work: [], floor: [] };
+  const times = { next: [], work: [], floor: [], seed: [], causal: [] };
   for (let i = 0; i < 2 * n; i += 1) {
     const edit = i % 2 === 0;
     const [next, work] = await page.evaluate(
@@ -176,6 +176,7 @@ async function repaints(browser, base, n = 60) {
     if (edit) {
       times.next.push(next);
       times.work.push(work);
+      times[(i >> 1) % 3 === 2 ? 'causal' : 'seed'].push(work);
     } else times.floor.push(next);
   }
   await context.close();
@@ -266,6 +267,7 @@ for (const [r, root] of roots.entries()) {
       `  repaint after a config change (T = 16, d_model = 64, ${times.next.length} edits of seed and causal):\n` +
         `    input → next frame: ${spread(times.next)}\n` +
         `    the page's work (less the wait for the frame slot): ${spread(times.work)}\n` +
+        `      of which seed edits ${spread(times.seed)}; causal switches ${spread(times.causal)}\n` +
         `    the frame clock alone (no input): ${spread(times.floor)}`,
     );
   }
