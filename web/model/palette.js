@@ -38,13 +38,18 @@ function contrast(l1, l2) {
 
 const INK_LUMINANCE = { dark: luminance(hexToRgb(INKS.dark)), light: 1 };
 
-// u in [0, 1] → an rgb triple along five stops.
+// u in [0, 1] → a colour along five stops, packed as 0xRRGGBB: no array a cell (a refill asks
+// for a thousand colours, and their garbage brought a collection every few edits).
 function along(stops, u) {
   const x = Math.max(0, Math.min(1, u)) * 4; // 0 … 4 across five stops
   const i = Math.min(3, Math.floor(x));
   const f = x - i;
-  return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
+  const [a, b] = [stops[i], stops[i + 1]];
+  const channel = (k) => Math.round(a[k] + (b[k] - a[k]) * f);
+  return (channel(0) << 16) | (channel(1) << 8) | channel(2);
 }
+
+const unpack = (rgb) => [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255];
 
 // One { fill, ink } per colour, made once: the ramps give a few thousand colours at most, and
 // a heatmap asks for one per cell on every refill. The fill as #rrggbb: a heatmap's strips parse
@@ -52,13 +57,12 @@ function along(stops, u) {
 const made = new Map();
 
 function colours(rgb) {
-  const key = (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
-  let c = made.get(key);
+  let c = made.get(rgb);
   if (!c) {
-    const l = luminance(rgb);
+    const l = luminance(unpack(rgb));
     const ink = contrast(l, INK_LUMINANCE.dark) >= contrast(l, INK_LUMINANCE.light) ? INKS.dark : INKS.light;
-    c = Object.freeze({ fill: `#${rgb.map((x) => x.toString(16).padStart(2, '0')).join('')}`, ink });
-    made.set(key, c);
+    c = Object.freeze({ fill: `#${rgb.toString(16).padStart(6, '0')}`, ink });
+    made.set(rgb, c);
   }
   return c;
 }
@@ -74,7 +78,7 @@ export function sequentialColours(v, max, theme) {
   return colours(along(SEQUENTIAL_RGB[theme] ?? SEQUENTIAL_RGB.light, max > 0 ? v / max : 0));
 }
 
-/** The fill alone as [r, g, b] (no ink: small multiples draw no text), diverging or sequential. */
+/** The fill alone as 0xRRGGBB (no ink: small multiples draw no text), diverging or sequential. */
 export function fillRgb(v, range, theme, sequential = false) {
   if (sequential) return along(SEQUENTIAL_RGB[theme] ?? SEQUENTIAL_RGB.light, range > 0 ? v / range : 0);
   return along(RGB[theme] ?? RGB.light, ((range > 0 ? v / range : 0) + 1) / 2);

@@ -117,9 +117,9 @@ function thumbnailPixels(stage, range, theme, sequential) {
   for (const r of rs) {
     for (const c of cs) {
       const rgb = fillRgb(stage.values[r * cols + c], range, theme, sequential);
-      pixels[k] = rgb[0];
-      pixels[k + 1] = rgb[1];
-      pixels[k + 2] = rgb[2];
+      pixels[k] = rgb >> 16;
+      pixels[k + 1] = (rgb >> 8) & 255;
+      pixels[k + 2] = rgb & 255;
       pixels[k + 3] = 255;
       k += 4;
     }

@@ -53,10 +53,22 @@ function runNode(run) {
 // colour, a masked weight's flat fill, and for a logit the mask hid (−∞) none, over the hatching
 // strip beneath (heatmap.css). Percentages and colours only: a calc() or var() would be resolved
 // again in every strip's style on each change (1 ms a frame for 32 strips).
+const band = (cell) => (cell.kind === 'neg-inf' ? 'transparent' : (cell.fill ?? 'transparent'));
+const edges = new Map(); // cells a row → ' 0% 6.25%', ' 6.25% 12.5%', …: made once, not per edit
+
 function fills(cells) {
-  const at = (c) => `${+((100 * c) / cells.length).toFixed(4)}%`;
-  const band = (cell) => (cell.kind === 'neg-inf' ? 'transparent' : (cell.fill ?? 'transparent'));
-  return `linear-gradient(to right, ${cells.map((cell, c) => `${band(cell)} ${at(c)} ${at(c + 1)}`).join(', ')})`;
+  const n = cells.length;
+  if (!edges.has(n)) {
+    const at = (c) => `${+((100 * c) / n).toFixed(4)}%`;
+    edges.set(
+      n,
+      Array.from({ length: n }, (_, c) => ` ${at(c)} ${at(c + 1)}`),
+    );
+  }
+  const span = edges.get(n);
+  let image = 'linear-gradient(to right';
+  for (let c = 0; c < n; c += 1) image += `, ${band(cells[c])}${span[c]}`;
+  return `${image})`;
 }
 
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
