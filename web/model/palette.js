@@ -93,7 +93,11 @@ export function rampGradient(theme, sequential = false) {
 // A colour-scale range from the data: the largest finite |v| (so 0 sits in the middle).
 export function symmetricRange(values) {
   let m = 0;
-  for (const v of values) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  // An index, not for…of: a Float64Array's iterator boxed every value (30 KB of garbage an edit).
+  for (let i = 0; i < values.length; i += 1) {
+    const a = Math.abs(values[i]);
+    if (a > m && a !== Infinity) m = a;
+  }
   return m;
 }
 
