@@ -79,6 +79,22 @@ test('every number and colour falls on its cell and under its column header: wid
   assert.ok(longest >= 6, `numbers of up to ${longest} characters`);
   assertOnCells(await page.$$eval('#figure .is-result td.hm-cell', offsets), 'scores', longest + 2);
   assertOnCells(await page.$$eval('#figure .figure-slot:not(.is-result) td.hm-cell', offsets), 'the operands');
+  // A double-click on a cell selects its number, as it would if the cell held it; a drag across
+  // cells selects their numbers (the strips' text).
+  await page.dblclick('#figure .is-result td.hm-cell[data-r="2"][data-c="5"]');
+  assert.equal(await page.evaluate(() => window.getSelection().toString()), texts[2 * 8 + 5]);
+  const box = (r, c) =>
+    page.$eval(`#figure .is-result td.hm-cell[data-r="${r}"][data-c="${c}"]`, (td) => {
+      const b = td.getBoundingClientRect();
+      return [b.left + 3, b.top + b.height / 2];
+    });
+  await page.mouse.move(...(await box(0, 0)));
+  await page.mouse.down();
+  await page.mouse.move(...(await box(0, 2)), { steps: 4 });
+  await page.mouse.up();
+  const dragged = await page.evaluate(() => window.getSelection().toString());
+  for (const t of texts.slice(0, 2))
+    assert.ok(dragged.includes(t), `the drag selected ${t}: ${JSON.stringify(dragged)}`);
   await context.close();
 });
 

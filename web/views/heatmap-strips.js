@@ -121,3 +121,26 @@ export function markCell(td, cell) {
   if (was.text !== cell.text) td.setAttribute('aria-label', cell.text);
   if (was.full !== cell.full) td.setAttribute('data-full', cell.full);
 }
+
+/** Selects the number a cell shows, as a double-click on it would if the cell held it (it is
+ *  empty: its number is a field of the row's text strip, which takes no pointer events). */
+export function selectNumber(td) {
+  const strip = td.parentNode.querySelector('.hm-text');
+  if (!strip) return;
+  const chars = Number(td.closest('table').style.getPropertyValue('--chars'));
+  let offset = Number(td.dataset.c) * chars;
+  for (const run of strip.children) {
+    const text = run.firstChild;
+    if (offset < text.data.length) {
+      const field = text.data.slice(offset, offset + chars);
+      const start = offset + field.length - field.trimStart().length;
+      const range = document.createRange();
+      range.setStart(text, start);
+      range.setEnd(text, start + field.trim().length);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+      return;
+    }
+    offset -= text.data.length;
+  }
+}

@@ -13,6 +13,7 @@
 import { el } from './dom.js';
 import { buildHeatmap, checkData, sameFrame } from './heatmap-table.js';
 import { buildWindow, isWindowed } from './heatmap-window.js';
+import { selectNumber } from './heatmap-strips.js';
 
 const KEYS = {
   ArrowLeft: ([r, c]) => [r, c - 1],
@@ -103,6 +104,10 @@ function build(state) {
   };
   state.grid.addEventListener('keydown', (e) => onKey(state, e));
   state.grid.addEventListener('click', (e) => onClick(state, e));
+  state.grid.addEventListener('dblclick', (e) => {
+    const td = e.target.closest('td.hm-cell');
+    if (td) selectNumber(td);
+  });
   state.grid.addEventListener('mouseover', point);
   state.grid.addEventListener('focusin', point);
   state.focusCell = data.selected ? [data.selected.row, data.selected.col] : [0, 0];
