@@ -148,7 +148,7 @@ export function resultTexts(page) {
   return page.$$eval('#figure .figure-slot.is-result td.hm-cell', shownCells);
 }
 
-export function resultTitles(page) {
+export function resultFulls(page) {
   return page.$$eval('#figure .figure-slot.is-result td.hm-cell', cellFulls);
 }
 

@@ -29,15 +29,15 @@ after(async () => {
   await env?.close();
 });
 
-// Every cell's full-precision title of the figure's result (or its first operand), row-major.
-const titles = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, cellFulls);
+// Every cell's full precision (data-full) in the figure's result (or its first operand), row-major.
+const fulls = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, cellFulls);
 const texts = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, shownCells);
 
-// Until the matrix's last cell (the last row: never masked) reads title.
-async function waitForTitle(slot, title) {
+// Until the matrix's last cell (the last row: never masked) holds full.
+async function waitForFull(slot, full) {
   await page.waitForFunction(
     ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.dataset.full === t,
-    [slot, title],
+    [slot, full],
   );
 }
 
@@ -62,13 +62,13 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
   for (const [edit, spec, operand] of edits) {
     await edit();
     const weights = stageOf(env.engine.run(spec), 'weights', 1);
-    await waitForTitle('.is-result', formatFull(weights.values.at(-1)));
+    await waitForFull('.is-result', formatFull(weights.values.at(-1)));
     const what = JSON.stringify(spec);
-    assert.deepEqual(await titles('.is-result'), Array.from(weights.values, formatFull), `${what}: every weight`);
+    assert.deepEqual(await fulls('.is-result'), Array.from(weights.values, formatFull), `${what}: every weight`);
     const masked = await texts('.is-result');
     assert.equal(masked.filter((t) => t === '0').length, spec.causal ? (17 * 16) / 2 : 0, `${what}: the mask's zeros`);
     assert.deepEqual(
-      await titles(':not(.is-result)'),
+      await fulls(':not(.is-result)'),
       Array.from(weights.operands[0].values, formatFull),
       `${what}: every ${operand} logit`,
     );
@@ -149,7 +149,7 @@ test('a new hash set while an edit waits to be written wins: the page shows it a
 
 test('each head pruned alone is asked for when its panel is shown, for the trace in view', async () => {
   await page.fill('#field-seed', '9');
-  await waitForTitle(
+  await waitForFull(
     '.is-result',
     formatFull(stageOf(env.engine.run({ ...BASE, seed: 9 }), 'weights', 1).values.at(-1)),
   );
@@ -174,12 +174,12 @@ test('each head pruned alone is asked for when its panel is shown, for the trace
   assert.deepEqual(page.problems, []);
 });
 
-// Until the result window's first cell (row 0, column 0 before any scroll) reads title.
-async function waitForFirstCell(title) {
-  await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.dataset.full === t, title);
+// Until the result window's first cell (row 0, column 0 before any scroll) holds full.
+async function waitForFirstCell(full) {
+  await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.dataset.full === t, full);
 }
 
-// The cells a window shows (the result's, or a slot's), each with its place and title.
+// The cells a window shows (the result's, or a slot's), each with its place and full precision.
 const windowCells = (slot = '.is-result') =>
   page.$$eval(`#figure ${slot} td.hm-cell`, (tds) =>
     tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.dataset.full]),
@@ -188,8 +188,8 @@ const windowCells = (slot = '.is-result') =>
 function assertWindow(cells, stage, what) {
   const cols = stage.shape[1];
   assert.ok(cells.length > 20 && cells.length < 2000, `${what}: a window of ${cells.length} cells`);
-  for (const [r, c, title] of cells)
-    assert.equal(title, formatFull(stage.values[r * cols + c]), `${what}: cell (${r}, ${c})`);
+  for (const [r, c, full] of cells)
+    assert.equal(full, formatFull(stage.values[r * cols + c]), `${what}: cell (${r}, ${c})`);
 }
 
 const LARGE_VIEW_WINDOWS_TITLE =

@@ -13,7 +13,7 @@ import {
   waitForStage,
   goToHash,
   resultTexts,
-  resultTitles,
+  resultFulls,
   cellBands,
   rgbOf,
   shownCells,
@@ -46,8 +46,8 @@ async function checkNumbers(stage) {
   for (const i of [0, Math.floor(n / 2), n - 1]) {
     assert.equal(texts[i], formatCell(stage.values[i]), `${stage.id}/${stage.head}: cell ${i}`);
   }
-  const titles = await resultTitles(page);
-  assert.equal(titles[n - 1], formatFull(stage.values[n - 1]), `${stage.id}/${stage.head}: full precision`);
+  const fulls = await resultFulls(page);
+  assert.equal(fulls[n - 1], formatFull(stage.values[n - 1]), `${stage.id}/${stage.head}: full precision`);
 }
 
 test('lesson multi-head: Next walks every stage; equations and numbers are the engine\u2019s', async () => {

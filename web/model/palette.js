@@ -14,10 +14,10 @@ const SEQUENTIAL = {
 // Pure black keeps the worst case (a fill where both inks tie) above 4.5:1.
 const INKS = { dark: '#000000', light: '#ffffff' };
 
-function hexToRgb(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
+// A colour packed as 0xRRGGBB → [r, g, b].
+const unpack = (rgb) => [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255];
+
+const hexToRgb = (hex) => unpack(parseInt(hex.slice(1), 16));
 
 const toRgb = (ramps) => Object.fromEntries(Object.entries(ramps).map(([k, stops]) => [k, stops.map(hexToRgb)]));
 const RGB = toRgb(RAMPS);
@@ -48,8 +48,6 @@ function along(stops, u) {
   const channel = (k) => Math.round(a[k] + (b[k] - a[k]) * f);
   return (channel(0) << 16) | (channel(1) << 8) | channel(2);
 }
-
-const unpack = (rgb) => [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255];
 
 // One { fill, ink } per colour, made once: the ramps give a few thousand colours at most, and
 // a heatmap asks for one per cell on every refill. The fill as #rrggbb: a heatmap's strips parse

@@ -34,7 +34,7 @@ export function createFormula(host, { render, className = 'formula' }) {
         face.remove(); // typeset again: KaTeX may have come in since
         face = null;
       }
-      if (face === shown && face) return;
+      if (face && face === shown) return;
       if (!face) root.append((face = typeset(render, tex, display)));
       faces.delete(key);
       faces.set(key, face);

@@ -173,10 +173,10 @@ export function buildHeatmap(data) {
   const totals = [...tbody.querySelectorAll('td.hm-total')];
   const paintCells = (next) => {
     const all = next.cells;
-    const chars = String(fieldChars(all));
-    if (grid.style.getPropertyValue('--chars') !== chars) grid.style.setProperty('--chars', chars);
+    const chars = fieldChars(all);
+    if (grid.style.getPropertyValue('--chars') !== String(chars)) grid.style.setProperty('--chars', chars);
     for (let i = 0; i < cells.length; i += 1) markCell(cells[i], all[i]);
-    strips.forEach((s, r) => paintStrips(s, all.slice(r * next.cols, (r + 1) * next.cols), Number(chars)));
+    strips.forEach((s, r) => paintStrips(s, all.slice(r * next.cols, (r + 1) * next.cols), chars));
   };
   paintCells(data);
   parts.refill = (next) => {
