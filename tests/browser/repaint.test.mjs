@@ -92,6 +92,49 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
   assert.deepEqual(page.problems, []);
 });
 
+const STAGE_LIST_TITLE =
+  'a causal switch keeps the stage list and inserts or removes only the mask stage; each item still selects its own';
+test(STAGE_LIST_TITLE, async () => {
+  await waitForStage(page, 'weights', 1);
+  const items = () =>
+    page.$$eval('.stage-list .stage-item', (b) => b.map((x) => [x.textContent, x.dataset.kept ?? null]));
+  await page.$$eval('.stage-list .stage-item', (b) =>
+    b.forEach((x) => {
+      x.dataset.kept = x.textContent;
+    }),
+  );
+  const before = await items();
+  await page.check('#field-causal');
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('.stage-list .stage-item').length === n + 1,
+    before.length,
+  );
+  const masked = await items();
+  const added = masked.filter(([, kept]) => kept === null);
+  assert.equal(added.length, 1, `one new item: ${JSON.stringify(masked)}`);
+  assert.deepEqual(
+    masked.filter(([, kept]) => kept !== null),
+    before,
+    'every other item is the same element, in order',
+  );
+  const at = masked.findIndex(([, kept]) => kept === null);
+  assert.deepEqual(
+    masked.slice(at - 1, at + 2).map(([label]) => label),
+    ['Scaled scores', 'Causal mask', 'Attention weights'],
+    'the mask stage comes between the scaled scores and the weights',
+  );
+  await page.click(`.stage-list .stage-item >> nth=${at}`);
+  await waitForStage(page, 'masked', 1);
+  await page.click(`.stage-list .stage-item >> nth=${at + 1}`);
+  await waitForStage(page, 'weights', 1);
+  await page.uncheck('#field-causal');
+  await page.waitForFunction((n) => document.querySelectorAll('.stage-list .stage-item').length === n, before.length);
+  assert.deepEqual(await items(), before, 'the mask stage leaves; the others stay');
+  await page.click(`.stage-list .stage-item >> nth=${at}`);
+  await waitForStage(page, 'weights', 1);
+  assert.deepEqual(page.problems, []);
+});
+
 test('the URL follows a burst of edits once, after the frame that shows the last', async () => {
   const written = await page.evaluate(
     () =>

@@ -1,15 +1,16 @@
 // The clickable list of stages, in groups. update({ groups: [{ id, title, items: [{ index,
-// label, current, done }] }] }); onSelect(index) when an item is chosen. Rebuilt only when the
-// groups or their items change; moving through them marks the current and done items in place.
+// label, current, done }] }] }); onSelect(index) when an item is chosen. A new outline (the
+// causal mask's stage coming or going, another chapter) keeps every group and item it shares
+// with the last one and inserts or removes only the rest: rebuilding the list restyled and laid
+// out all of it on each such edit. Moving through the stages marks the current and done items.
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
-function item(entry, onSelect) {
+function item(onSelect) {
   const li = el('li');
-  const button = el('button', 'stage-item', entry.label);
+  const button = el('button', 'stage-item');
   button.type = 'button';
-  button.dataset.index = entry.index;
-  button.addEventListener('click', () => onSelect(entry.index));
+  button.addEventListener('click', () => onSelect(Number(button.dataset.index)));
   li.append(button);
   return li;
 }
@@ -20,30 +21,67 @@ function mark(button, entry) {
   else button.removeAttribute('aria-current');
 }
 
-const outline = (groups) => JSON.stringify(groups.map((g) => [g.id, g.title, g.items.map((i) => [i.index, i.label])]));
+// parent's children become nodes, in order, moving none that stays: the ones not kept leave
+// first, so only new nodes are inserted.
+function reconcile(parent, nodes) {
+  const keep = new Set(nodes);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
+  nodes.forEach((node, i) => {
+    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] ?? null);
+  });
+}
+
+// A node for each key, made once and kept while the outline has it; keys seen again in one
+// outline (two items with one label) count up.
+function keyed(made, make) {
+  const seen = new Map();
+  const used = new Map();
+  return {
+    get(key) {
+      const n = (seen.get(key) ?? 0) + 1;
+      seen.set(key, n);
+      const id = `${key}#${n}`;
+      const node = made.get(id) ?? make();
+      used.set(id, node);
+      return node;
+    },
+    used,
+  };
+}
 
 export function createStageList(host, { onSelect }) {
   const root = el('div', 'stage-list');
   host.append(root);
-  let drawn = '';
-  let buttons = [];
+  let sections = new Map(); // group id → { section, title, list }
+  let items = new Map(); // group id + label (+ count) → li
+  const makeGroup = () => {
+    const group = { section: el('section'), title: el('h3', 'stage-group-title'), list: el('ol') };
+    group.section.append(group.title, group.list);
+    return group;
+  };
   return {
     update({ groups }) {
-      const now = outline(groups);
-      if (now !== drawn) {
-        root.textContent = '';
-        for (const group of groups) {
-          const section = el('section', `stage-group group-${group.id}`);
-          const title = el('h3', 'stage-group-title', group.title);
-          const list = el('ol');
-          for (const entry of group.items) list.append(item(entry, onSelect));
-          section.append(title, list);
-          root.append(section);
-        }
-        buttons = [...root.querySelectorAll('button.stage-item')];
-        drawn = now;
-      }
-      groups.flatMap((g) => g.items).forEach((entry, k) => mark(buttons[k], entry));
+      const groupsNow = keyed(sections, makeGroup);
+      const itemsNow = keyed(items, () => item(onSelect));
+      const shown = groups.map((g) => {
+        const group = groupsNow.get(g.id);
+        const className = `stage-group group-${g.id}`;
+        if (group.section.className !== className) group.section.className = className;
+        setText(group.title, g.title);
+        const lis = g.items.map((entry) => {
+          const li = itemsNow.get(`${g.id}\u0000${entry.label}`);
+          const button = li.firstChild;
+          setText(button, entry.label);
+          if (button.dataset.index !== String(entry.index)) button.dataset.index = entry.index;
+          mark(button, entry);
+          return li;
+        });
+        reconcile(group.list, lis);
+        return group.section;
+      });
+      reconcile(root, shown);
+      sections = groupsNow.used;
+      items = itemsNow.used;
     },
     destroy() {
       root.remove();
