@@ -7,8 +7,9 @@ import { el } from './dom.js';
 function paint(canvas, item) {
   if (canvas.pixels === item.pixels) return;
   canvas.pixels = item.pixels;
-  canvas.width = item.cols;
-  canvas.height = item.rows;
+  // Set only when changed: each set clears the canvas and restyles it (putImageData covers all).
+  if (canvas.width !== item.cols) canvas.width = item.cols;
+  if (canvas.height !== item.rows) canvas.height = item.rows;
   canvas.getContext('2d').putImageData(new ImageData(item.pixels, item.cols, item.rows), 0, 0);
 }
 
