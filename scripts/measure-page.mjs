@@ -136,7 +136,7 @@ function breakdown(loads) {
 //   - work: the same less the wait for the frame slot (from the end of the input's handlers to
 //     the start of the next frame), i.e. the page's own time: handlers, then style, layout, paint;
 //   - floor: next for an input that changes nothing (none dispatched): what the frame clock alone
-//     adds to `next`.
+//     adds to `next`; and its work, what the measure itself and the machine add to `work`.
 async function repaints(browser, base, n = 60) {
   const tokens = 'the quick brown fox jumps over the lazy dog and then the cat sat on mats'; // T = 16
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -145,7 +145,7 @@ async function repaints(browser, base, n = 60) {
     `${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`,
   );
   await page.waitForSelector('body[data-ready="true"]');
-  const times = { next: [], work: [], floor: [], seed: [], causal: [] };
+  const times = { next: [], work: [], floor: [], floorWork: [], seed: [], causal: [] };
   for (let i = 0; i < 2 * n; i += 1) {
     const edit = i % 2 === 0;
     const [next, work] = await page.evaluate(
@@ -177,7 +177,10 @@ async function repaints(browser, base, n = 60) {
       times.next.push(next);
       times.work.push(work);
       times[(i >> 1) % 3 === 2 ? 'causal' : 'seed'].push(work);
-    } else times.floor.push(next);
+    } else {
+      times.floor.push(next);
+      times.floorWork.push(work);
+    }
   }
   await context.close();
   return times;
@@ -268,7 +271,7 @@ for (const [r, root] of roots.entries()) {
         `    input → next frame: ${spread(times.next)}\n` +
         `    the page's work (less the wait for the frame slot): ${spread(times.work)}\n` +
         `      of which seed edits ${spread(times.seed)}; causal switches ${spread(times.causal)}\n` +
-        `    the frame clock alone (no input): ${spread(times.floor)}`,
+        `    the frame clock alone (no input): ${spread(times.floor)}; its work ${spread(times.floorWork)}`,
     );
   }
   const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;
