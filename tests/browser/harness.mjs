@@ -141,7 +141,7 @@ export const cellBands = (tds) =>
 export const rgbOf = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
 // For page.$$eval over heatmap cells: each one's full-precision number.
-export const cellFulls = (tds) => tds.map((td) => td.dataset.full);
+export const cellFulls = (tds) => tds.map((td) => td.shownCell.full);
 
 // The numbers the result heatmap's cells show, row-major.
 export function resultTexts(page) {

@@ -108,7 +108,7 @@ function viewOf(page, host = null) {
       head: marker.dataset.head,
       equation: root.querySelector('.shape-eq')?.dataset.equation,
       cells: [...root.querySelectorAll('#figure .figure-slot.is-result td.hm-cell')]
-        .map((td) => td.dataset.full)
+        .map((td) => td.shownCell.full)
         .join(' '),
       rows: texts('#figure .figure-slot.is-result th.hm-row'),
     };

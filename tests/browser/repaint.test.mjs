@@ -29,14 +29,14 @@ after(async () => {
   await env?.close();
 });
 
-// Every cell's full precision (data-full) in the figure's result (or its first operand), row-major.
+// Every cell's full precision (td.shownCell.full) in the figure's result (or its first operand), row-major.
 const fulls = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, cellFulls);
 const texts = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, shownCells);
 
 // Until the matrix's last cell (the last row: never masked) holds full.
 async function waitForFull(slot, full) {
   await page.waitForFunction(
-    ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.dataset.full === t,
+    ([s, t]) => [...document.querySelectorAll(`#figure .figure-slot${s} td.hm-cell`)].at(-1)?.shownCell?.full === t,
     [slot, full],
   );
 }
@@ -219,13 +219,16 @@ test('each head pruned alone is asked for when its panel is shown, for the trace
 
 // Until the result window's first cell (row 0, column 0 before any scroll) holds full.
 async function waitForFirstCell(full) {
-  await page.waitForFunction((t) => document.querySelector('#figure .is-result td.hm-cell')?.dataset.full === t, full);
+  await page.waitForFunction(
+    (t) => document.querySelector('#figure .is-result td.hm-cell')?.shownCell?.full === t,
+    full,
+  );
 }
 
 // The cells a window shows (the result's, or a slot's), each with its place and full precision.
 const windowCells = (slot = '.is-result') =>
   page.$$eval(`#figure ${slot} td.hm-cell`, (tds) =>
-    tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.dataset.full]),
+    tds.map((td) => [Number(td.dataset.r), Number(td.dataset.c), td.shownCell.full]),
   );
 
 function assertWindow(cells, stage, what) {

@@ -82,7 +82,7 @@ test('the lesson\u2019s seed-42 numbers appear exactly', async () => {
   const texts = await resultTexts(page);
   assert.equal(texts[0], '0.497');
   assert.equal(texts[1], '\u22120.138');
-  assert.equal(await page.$eval('#figure td.hm-cell', (td) => td.dataset.full), '0.4967141530112327');
+  assert.equal(await page.$eval('#figure td.hm-cell', (td) => td.shownCell.full), '0.4967141530112327');
   // The cell under the pointer, and it alone, has its full precision as its title (tooltip).
   await page.hover('#figure td.hm-cell[data-r="0"][data-c="1"]');
   await page.hover('#figure td.hm-cell[data-r="0"][data-c="0"]');

@@ -1,6 +1,6 @@
 // A heatmap row's numbers and fills as strips laid over its cells, not as each cell's text and
-// colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights,
-// full precision (data-full) and number (aria-label); the row's first cell holds
+// colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights and
+// number (aria-label), and what they show as td.shownCell; the row's first cell holds
 //   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells
 //     (and under it a strip of the mask's hatching, which shows where a band is clear);
 //   - a text strip: the row's numbers as one line of fields of equal characters, above them.
@@ -112,14 +112,14 @@ export function paintStrips(strips, cells, chars) {
   });
 }
 
-/** A cell's number (for assistive technology) and full precision, on its empty td: attributes
- *  no style reads (a new class or title restyled every cell; the strips draw each kind, and
- *  heatmap.js titles the cell under the pointer). */
+/** A cell's number, for assistive technology, on its empty td (an attribute no style reads: a
+ *  new class or title restyled every cell; the strips draw each kind), and the cell it shows as
+ *  td.shownCell ({ text, full, kind, … }). Its full precision is no attribute: 512 more a trace
+ *  cost 0.6 ms an edit; heatmap.js shows it for the cell under the pointer or the focus. */
 export function markCell(td, cell) {
   const was = td.shownCell ?? {};
   td.shownCell = cell;
   if (was.text !== cell.text) td.setAttribute('aria-label', cell.text);
-  if (was.full !== cell.full) td.setAttribute('data-full', cell.full);
 }
 
 /** Selects the number a cell shows, as a double-click on it would if the cell held it (it is

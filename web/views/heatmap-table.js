@@ -52,8 +52,8 @@ function headerRow(data) {
 
 // A windowed cell's number, kind, full precision and colours, set on a new or reused td: only
 // what differs from what it shows (a refill with a twin matrix writes nothing; each write costs
-// the cell a style recalculation or a layout). The full precision is data, not a title: a new
-// title restyles its cell; heatmap.js sets the title of the cell under the pointer.
+// the cell a style recalculation or a layout). The full precision is td.shownCell.full, not a
+// title: a new title restyles its cell; heatmap.js sets the title of the cell under the pointer.
 export function paintCell(td, cell) {
   const was = td.shownCell ?? {};
   td.shownCell = cell;
@@ -64,7 +64,6 @@ export function paintCell(td, cell) {
       text.data = cell.text; // cheaper to lay out than a new node
     else td.textContent = cell.text;
   }
-  if (was.full !== cell.full) td.setAttribute('data-full', cell.full);
   if (was.fill !== cell.fill) td.style.backgroundColor = cell.fill ?? '';
   if (was.ink !== cell.ink) td.style.color = cell.ink ?? '';
 }

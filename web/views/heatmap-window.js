@@ -2,7 +2,7 @@
 // whole matrix's extent; a table of as many rows and columns as fit stays in view (sticky) and
 // is refilled from the data whenever the scroll position crosses a cell, so a 512 × 512 matrix
 // costs a few hundred cells, not 262,144. The cells it shows are the small table's cells: same
-// classes, data-r / data-c, data-full (full precision) and ARIA grid indices (aria-rowcount and
+// classes, data-r / data-c, td.shownCell (what it shows) and ARIA grid indices (aria-rowcount and
 // aria-colcount give the whole size). heatmap.js adds focus, keys, readouts and highlights.
 //   buildWindow(data) → { caption, scroll, grid, foot, readout, window }
 //   window: { attach(onPaint), reveal(r, c), destroy() }
