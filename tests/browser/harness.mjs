@@ -122,19 +122,17 @@ export const shownCells = (tds) =>
 
 // For page.$$eval over heatmap cells: the colour each is filled with, as rgb(…), or
 // 'transparent' where none is (a windowed masked cell, whose class draws it; in a heatmap with
-// strips, a −∞ over the hatching). In a heatmap with strips it is the cell's band of its row's
-// fills strip.
+// strips, a −∞ over the hatching). In a heatmap with strips it is the cell's pixel in its row's
+// fills canvas.
 export const cellBands = (tds) =>
   tds.map((td) => {
     const table = td.closest('table');
     if (!table.classList.contains('has-strips')) return td.style.backgroundColor || 'transparent';
-    const image = td.parentNode.querySelector('.hm-fills').style.backgroundImage;
-    // Each band is two stops, its colour at its start and end (as the CSSOM writes it back).
-    const stops = [...image.matchAll(/(rgba?\([^)]*\)|#[\da-f]{6}|transparent)\s+[\d.]+%/gi)].map((m) => m[1]);
-    const band = stops[2 * Number(td.dataset.c)];
-    if (band === 'rgba(0, 0, 0, 0)' || band === 'transparent') return 'transparent';
-    if (!band.startsWith('#')) return band;
-    return `rgb(${[1, 3, 5].map((i) => parseInt(band.slice(i, i + 2), 16)).join(', ')})`;
+    // The row's fills canvas holds one pixel a cell.
+    const fills = td.parentNode.querySelector('canvas.hm-fills');
+    const [r, g, b, a] = fills.getContext('2d').getImageData(Number(td.dataset.c), 0, 1, 1).data;
+    if (a === 0) return 'transparent';
+    return a === 255 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${a})`;
   });
 
 // A colour #rrggbb as the rgb(…) the CSSOM gives back.

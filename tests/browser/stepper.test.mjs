@@ -148,10 +148,13 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
   await waitForStage(page, 'weights', 1);
   await page.check('#field-causal');
-  await page.waitForFunction(
-    (zero) => document.querySelector('#figure .is-result .hm-fills')?.style.backgroundImage.includes(zero),
-    rgbOf(THEMES.light.zeroBg),
-  );
+  // Until the first row's last weight, which the mask removed, is drawn flat.
+  await page.waitForFunction((zero) => {
+    const fills = document.querySelector('#figure .is-result canvas.hm-fills');
+    if (!fills?.width) return false;
+    const [r, g, b, a] = fills.getContext('2d').getImageData(fills.width - 1, 0, 1, 1).data;
+    return a === 255 && `rgb(${r}, ${g}, ${b})` === zero;
+  }, rgbOf(THEMES.light.zeroBg));
   const trace = env.engine.run({
     seed: 42,
     seqLen: 5,

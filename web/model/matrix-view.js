@@ -51,12 +51,14 @@ function toKeySet(pairs) {
 function cellMaker(values, range, theme, maskedZero, sequential) {
   const paint = sequential ? sequentialColours : cellColours;
   const zero = (THEMES[theme] ?? THEMES.light).zeroBg; // a weight the mask removed: flat, not a number's colour
+  const zeroRgb = parseInt(zero.slice(1), 16);
   return (i) => {
     const v = values[i];
     if (v === -Infinity) return { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };
-    if (maskedZero && maskedZero[i]) return { text: '0', full: formatFull(v), kind: 'masked-zero', fill: zero };
-    const { fill, ink } = paint(v, range, theme);
-    return { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink };
+    if (maskedZero && maskedZero[i])
+      return { text: '0', full: formatFull(v), kind: 'masked-zero', fill: zero, rgb: zeroRgb };
+    const { fill, ink, rgb } = paint(v, range, theme);
+    return { text: formatCell(v), full: formatFull(v), kind: 'value', fill, ink, rgb };
   };
 }
 

@@ -1,8 +1,8 @@
 // A heatmap row's numbers and fills as strips laid over its cells, not as each cell's text and
 // colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights and
 // number (aria-label), and what they show as td.shownCell; the row's first cell holds
-//   - a fills strip: one gradient with a hard-edged band of colour per cell, under the cells
-//     (and under it a strip of the mask's hatching, which shows where a band is clear);
+//   - a fills strip: a canvas of one pixel a cell, stretched under the cells with hard edges
+//     (and under it a strip of the mask's hatching, which shows where a pixel is clear);
 //   - a text strip: the row's numbers as one line of fields of equal characters, above them.
 // Why: a new trace rewrote 512 cells' text and colour at T = 16, and each cell's new text made
 // the table lay out again (~7 ms a frame); a row's strips change no cell's size.
@@ -49,26 +49,33 @@ function runNode(run) {
   return span;
 }
 
-// The fills as hard-edged bands, band c over the c-th of the strip's equal parts: a value's
-// colour, a masked weight's flat fill, and for a logit the mask hid (−∞) none, over the hatching
-// strip beneath (heatmap.css). Percentages and colours only: a calc() or var() would be resolved
-// again in every strip's style on each change (1 ms a frame for 32 strips).
-const band = (cell) => (cell.kind === 'neg-inf' ? 'transparent' : (cell.fill ?? 'transparent'));
-const edges = new Map(); // cells a row → ' 0% 6.25%', ' 6.25% 12.5%', …: made once, not per edit
+// The fills as a canvas one pixel a cell, stretched over the row without smoothing (heatmap.css):
+// pixel c is a value's colour, a masked weight's flat fill, or for a logit the mask hid (−∞)
+// clear, over the hatching strip beneath. Drawn only when a pixel changed. (A gradient of hard
+// bands cost its strip a CSS parse and a style recalculation on each new trace.)
+// A pixel as one word of a Uint32Array over RGBA bytes: A B G R from the top (little-endian, as
+// every platform a browser runs on).
+const pixel = (rgb) => (0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | (rgb >> 16)) >>> 0;
 
-function fills(cells) {
+function paintFills(strips, cells) {
   const n = cells.length;
-  if (!edges.has(n)) {
-    const at = (c) => `${+((100 * c) / n).toFixed(4)}%`;
-    edges.set(
-      n,
-      Array.from({ length: n }, (_, c) => ` ${at(c)} ${at(c + 1)}`),
-    );
+  if (strips.words?.length !== n) {
+    strips.fills.width = n;
+    strips.fills.height = 1;
+    strips.pixels = new ImageData(n, 1);
+    strips.words = new Uint32Array(strips.pixels.data.buffer);
+    strips.drawn = false;
   }
-  const span = edges.get(n);
-  let image = 'linear-gradient(to right';
-  for (let c = 0; c < n; c += 1) image += `, ${band(cells[c])}${span[c]}`;
-  return `${image})`;
+  let changed = !strips.drawn;
+  for (let c = 0; c < n; c += 1) {
+    const word = cells[c].kind === 'neg-inf' ? 0 : pixel(cells[c].rgb);
+    if (strips.words[c] !== word) {
+      strips.words[c] = word;
+      changed = true;
+    }
+  }
+  if (changed) strips.fills.getContext('2d').putImageData(strips.pixels, 0, 0);
+  strips.drawn = true;
 }
 
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
@@ -85,19 +92,18 @@ export function registerPitch() {
   }
 }
 
-/** The strips of a row, empty until paintStrips: → { hatch, fills, text, keys, image } (the
- *  spans, and the runs and gradient they show). */
+/** The strips of a row, empty until paintStrips: → { hatch, fills, text, pixels, words } (the
+ *  elements and the fills' pixels). */
 export function makeStrips() {
-  const strips = { hatch: el('span', 'hm-hatch'), fills: el('span', 'hm-fills'), text: el('span', 'hm-text') };
+  const strips = { hatch: el('span', 'hm-hatch'), fills: el('canvas', 'hm-fills'), text: el('span', 'hm-text') };
   // What the strips show, each cell's aria-label says.
-  for (const span of [strips.hatch, strips.fills, strips.text]) span.setAttribute('aria-hidden', 'true');
-  return Object.assign(strips, { keys: '', image: '' });
+  for (const strip of [strips.hatch, strips.fills, strips.text]) strip.setAttribute('aria-hidden', 'true');
+  return Object.assign(strips, { keys: '', pixels: null, words: null, drawn: false });
 }
 
 /** Draws one row's cells into its strips, writing only what changed. */
 export function paintStrips(strips, cells, chars) {
-  const image = fills(cells);
-  if (strips.image !== image) strips.fills.style.backgroundImage = strips.image = image;
+  paintFills(strips, cells);
   const list = runs(cells, chars);
   const keys = list.map((r) => r.key).join('|');
   if (keys !== strips.keys) {
