@@ -21,32 +21,60 @@ export function fieldChars(cells) {
   return n + 2;
 }
 
+const PADS = []; // n → n spaces, made once
+const spaces = (n) => (PADS[n] ??= ' '.repeat(n));
+
 // Values right-aligned before a space; −∞ and masked zeros centred.
 function field(cell, chars) {
-  const pad = chars - cell.text.length;
-  if (cell.kind === 'value') return `${' '.repeat(pad - 1)}${cell.text} `;
-  const left = Math.floor(pad / 2);
-  return ' '.repeat(left) + cell.text + ' '.repeat(pad - left);
+  const spare = chars - cell.text.length;
+  if (cell.kind === 'value') return spaces(spare - 1) + cell.text + ' ';
+  const left = Math.floor(spare / 2);
+  return spaces(left) + cell.text + spaces(spare - left);
 }
 
-// Runs of cells drawn alike: a value's ink, or the class of a masked kind.
-const runKey = (cell) => (cell.kind === 'value' ? `ink:${cell.ink}` : `kind:${cell.kind}`);
+// Cells side by side that look alike share a run (a span): a value's ink, or a masked kind.
+const look = (cell) => (cell.kind === 'value' ? cell.ink : cell.kind);
 
-function runs(cells, chars) {
-  const out = [];
-  cells.forEach((cell) => {
-    const text = field(cell, chars);
-    const key = runKey(cell);
-    if (out.length && out.at(-1).key === key) out.at(-1).text += text;
-    else out.push({ key, cell, text });
-  });
-  return out;
-}
-
-function runNode(run) {
-  const span = el('span', run.cell.kind === 'value' ? null : `hm-run is-${run.cell.kind}`, run.text);
-  if (run.cell.kind === 'value') span.style.color = run.cell.ink ?? '';
+// The run-th span of the text strip, made when the row has more runs than before.
+function runSpan(strip, run) {
+  if (run < strip.children.length) return strip.children[run];
+  const span = el('span');
+  span.append(''); // its text node, written by drawRun
+  strip.append(span);
   return span;
+}
+
+// A run's text, and its ink or masked kind's class when its look changed.
+function drawRun(span, cell, text) {
+  if (span.look !== look(cell)) {
+    span.look = look(cell);
+    span.className = cell.kind === 'value' ? '' : `hm-run is-${cell.kind}`;
+    span.style.color = cell.kind === 'value' ? (cell.ink ?? '') : '';
+  }
+  if (span.firstChild.data !== text) span.firstChild.data = text;
+}
+
+// The row's numbers as runs of fields, into the spans it has (new runs only when it needs more):
+// a new trace changes their text and, where a run's look changed, its ink, and adds no nodes
+// when its runs are as many as before.
+function paintText(strip, cells, chars) {
+  let runs = 0;
+  let first = cells[0];
+  let text = '';
+  for (const cell of cells) {
+    if (look(cell) !== look(first)) {
+      drawRun(runSpan(strip, runs), first, text);
+      runs += 1;
+      first = cell;
+      text = '';
+    }
+    text += field(cell, chars);
+  }
+  if (cells.length) {
+    drawRun(runSpan(strip, runs), first, text);
+    runs += 1;
+  }
+  while (strip.children.length > runs) strip.lastChild.remove();
 }
 
 // The fills as a canvas one pixel a cell, stretched over the row without smoothing (heatmap.css):
@@ -98,24 +126,13 @@ export function makeStrips() {
   const strips = { hatch: el('span', 'hm-hatch'), fills: el('canvas', 'hm-fills'), text: el('span', 'hm-text') };
   // What the strips show, each cell's aria-label says.
   for (const strip of [strips.hatch, strips.fills, strips.text]) strip.setAttribute('aria-hidden', 'true');
-  return Object.assign(strips, { keys: '', pixels: null, words: null, drawn: false });
+  return Object.assign(strips, { pixels: null, words: null, drawn: false });
 }
 
 /** Draws one row's cells into its strips, writing only what changed. */
 export function paintStrips(strips, cells, chars) {
   paintFills(strips, cells);
-  const list = runs(cells, chars);
-  const keys = list.map((r) => r.key).join('|');
-  if (keys !== strips.keys) {
-    strips.keys = keys;
-    strips.text.replaceChildren(...list.map(runNode));
-    return;
-  }
-  // The same runs with new numbers: only their text nodes change.
-  list.forEach((run, i) => {
-    const node = strips.text.children[i].firstChild;
-    if (node.data !== run.text) node.data = run.text;
-  });
+  paintText(strips.text, cells, chars);
 }
 
 /** A cell's number, for assistive technology, on its empty td (an attribute no style reads: a
