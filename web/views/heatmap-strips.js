@@ -87,14 +87,15 @@ const pixel = (rgb) => (0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | (rg
 
 function paintFills(strips, cells) {
   const n = cells.length;
+  if (n === 0) return; // no pixels (an ImageData needs one)
   if (strips.words?.length !== n) {
+    // A new size clears the canvas: every pixel clear, as the new words say.
     strips.fills.width = n;
     strips.fills.height = 1;
     strips.pixels = new ImageData(n, 1);
     strips.words = new Uint32Array(strips.pixels.data.buffer);
-    strips.drawn = false;
   }
-  let changed = !strips.drawn;
+  let changed = false;
   for (let c = 0; c < n; c += 1) {
     const word = cells[c].kind === 'neg-inf' ? 0 : pixel(cells[c].rgb);
     if (strips.words[c] !== word) {
@@ -103,7 +104,6 @@ function paintFills(strips, cells) {
     }
   }
   if (changed) strips.fills.getContext('2d').putImageData(strips.pixels, 0, 0);
-  strips.drawn = true;
 }
 
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
@@ -126,7 +126,7 @@ export function makeStrips() {
   const strips = { hatch: el('span', 'hm-hatch'), fills: el('canvas', 'hm-fills'), text: el('span', 'hm-text') };
   // What the strips show, each cell's aria-label says.
   for (const strip of [strips.hatch, strips.fills, strips.text]) strip.setAttribute('aria-hidden', 'true');
-  return Object.assign(strips, { pixels: null, words: null, drawn: false });
+  return Object.assign(strips, { pixels: null, words: null });
 }
 
 /** Draws one row's cells into its strips, writing only what changed. */
