@@ -52,8 +52,8 @@ function keyed(made, make) {
 export function createStageList(host, { onSelect }) {
   const root = el('div', 'stage-list');
   host.append(root);
-  let sections = new Map(); // group id → { section, title, list }
-  let items = new Map(); // group id + label (+ count) → li
+  let sections = new Map(); // 'group id#1' → { section, title, list }
+  let items = new Map(); // 'group id\0label#n' (n: the label's count in its group) → li
   const makeGroup = () => {
     const group = { section: el('section'), title: el('h3', 'stage-group-title'), list: el('ol') };
     group.section.append(group.title, group.list);
