@@ -135,6 +135,18 @@ export const cellBands = (tds) =>
     return a === 255 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${a})`;
   });
 
+// The colours (cellBands) of the cells sel matches, once ok(colours) holds: a canvas draws them,
+// so no selector can wait for them. Fails naming the last colours after 5 s.
+export async function bandsWhen(page, sel, ok) {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const bands = await page.$$eval(sel, cellBands);
+    if (ok(bands)) return bands;
+    assert.ok(Date.now() < until, `${sel}: colours ${bands.join(' | ')}`);
+    await page.waitForTimeout(20);
+  }
+}
+
 // A colour #rrggbb as the rgb(…) the CSSOM gives back.
 export const rgbOf = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 

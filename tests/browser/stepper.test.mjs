@@ -15,6 +15,7 @@ import {
   resultTexts,
   resultFulls,
   cellBands,
+  bandsWhen,
   rgbOf,
   shownCells,
   shownEquation,
@@ -149,12 +150,8 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await waitForStage(page, 'weights', 1);
   await page.check('#field-causal');
   // Until the first row's last weight, which the mask removed, is drawn flat.
-  await page.waitForFunction((zero) => {
-    const fills = document.querySelector('#figure .is-result canvas.hm-fills');
-    if (!fills?.width) return false;
-    const [r, g, b, a] = fills.getContext('2d').getImageData(fills.width - 1, 0, 1, 1).data;
-    return a === 255 && `rgb(${r}, ${g}, ${b})` === zero;
-  }, rgbOf(THEMES.light.zeroBg));
+  const lastOfFirstRow = '#figure .is-result td.hm-cell[data-r="0"][data-c="4"]';
+  await bandsWhen(page, lastOfFirstRow, ([band]) => band === rgbOf(THEMES.light.zeroBg));
   const trace = env.engine.run({
     seed: 42,
     seqLen: 5,

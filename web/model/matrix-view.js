@@ -3,7 +3,7 @@
 
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
-import { cellColours, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
+import { cellColours, packHex, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
 import { THEMES } from './export/scene-theme.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
@@ -51,7 +51,7 @@ function toKeySet(pairs) {
 function cellMaker(values, range, theme, maskedZero, sequential) {
   const paint = sequential ? sequentialColours : cellColours;
   const zero = (THEMES[theme] ?? THEMES.light).zeroBg; // a weight the mask removed: flat, not a number's colour
-  const zeroRgb = parseInt(zero.slice(1), 16);
+  const zeroRgb = packHex(zero);
   return (i) => {
     const v = values[i];
     if (v === -Infinity) return { text: formatCell(v), full: formatFull(v), kind: 'neg-inf' };

@@ -17,7 +17,10 @@ const INKS = { dark: '#000000', light: '#ffffff' };
 // A colour packed as 0xRRGGBB → [r, g, b].
 const unpack = (rgb) => [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255];
 
-const hexToRgb = (hex) => unpack(parseInt(hex.slice(1), 16));
+/** A colour #rrggbb packed as 0xRRGGBB. */
+export const packHex = (hex) => parseInt(hex.slice(1), 16);
+
+const hexToRgb = (hex) => unpack(packHex(hex));
 
 const toRgb = (ramps) => Object.fromEntries(Object.entries(ramps).map(([k, stops]) => [k, stops.map(hexToRgb)]));
 const RGB = toRgb(RAMPS);

@@ -34,9 +34,14 @@ function showReadout(state, td) {
   const [r, c] = position(td);
   const { full } = data.cell(r * data.cols + c);
   state.readout.textContent = `${data.label}[${r}, ${c}] (${data.rowLabels[r]}, ${data.colLabels[c]}) = ${full}`;
-  if (state.titled !== td) state.titled?.removeAttribute('title');
+  if (state.titled !== td) untitle(state);
   state.titled = td;
   td.title = full;
+}
+
+function untitle(state) {
+  state.titled?.removeAttribute('title');
+  state.titled = null;
 }
 
 function moveFocus(state, [r, c]) {
@@ -154,8 +159,7 @@ function refill(state) {
   root.classList.toggle('is-interactive', data.interactive);
   state.refill(data);
   state.readout.textContent = '\u00a0'; // it showed a number of the old trace
-  state.titled?.removeAttribute('title');
-  state.titled = null;
+  untitle(state);
 }
 
 export function createHeatmap(host, { onActivate = () => {} } = {}) {
