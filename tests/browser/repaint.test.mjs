@@ -93,45 +93,84 @@ test(SEED_CAUSAL_EDITS_TITLE, async () => {
 });
 
 const STAGE_LIST_TITLE =
-  'a causal switch keeps the stage list and inserts or removes only the mask stage; each item still selects its own';
+  'a causal switch turns the mask stage\u2019s item on or off in place and keeps the others; each selects its own';
 test(STAGE_LIST_TITLE, async () => {
   await waitForStage(page, 'weights', 1);
   const items = () =>
-    page.$$eval('.stage-list .stage-item', (b) => b.map((x) => [x.textContent, x.dataset.kept ?? null]));
+    page.$$eval('.stage-list .stage-item', (b) => b.map((x) => [x.textContent, x.disabled, x.dataset.kept ?? null]));
   await page.$$eval('.stage-list .stage-item', (b) =>
     b.forEach((x) => {
       x.dataset.kept = x.textContent;
     }),
   );
   const before = await items();
+  const at = before.findIndex(([label]) => label === 'Causal mask (off)');
+  assert.deepEqual(
+    before.slice(at - 1, at + 2).map(([label, disabled]) => [label, disabled]),
+    [
+      ['Scaled scores', false],
+      ['Causal mask (off)', true],
+      ['Attention weights', false],
+    ],
+    'without the mask, its stage is listed in its place and cannot be chosen',
+  );
+  const others = (list) => list.filter((_, i) => i !== at);
   await page.check('#field-causal');
   await page.waitForFunction(
-    (n) => document.querySelectorAll('.stage-list .stage-item').length === n + 1,
-    before.length,
+    (i) => document.querySelectorAll('.stage-list .stage-item')[i].textContent === 'Causal mask',
+    at,
   );
   const masked = await items();
-  const added = masked.filter(([, kept]) => kept === null);
-  assert.equal(added.length, 1, `one new item: ${JSON.stringify(masked)}`);
-  assert.deepEqual(
-    masked.filter(([, kept]) => kept !== null),
-    before,
-    'every other item is the same element, in order',
-  );
-  const at = masked.findIndex(([, kept]) => kept === null);
-  assert.deepEqual(
-    masked.slice(at - 1, at + 2).map(([label]) => label),
-    ['Scaled scores', 'Causal mask', 'Attention weights'],
-    'the mask stage comes between the scaled scores and the weights',
-  );
+  assert.equal(masked.length, before.length, 'as many items');
+  assert.deepEqual(masked[at].slice(0, 2), ['Causal mask', false]);
+  assert.deepEqual(others(masked), others(before), 'every other item is the same element, in order');
   await page.click(`.stage-list .stage-item >> nth=${at}`);
   await waitForStage(page, 'masked', 1);
   await page.click(`.stage-list .stage-item >> nth=${at + 1}`);
   await waitForStage(page, 'weights', 1);
   await page.uncheck('#field-causal');
-  await page.waitForFunction((n) => document.querySelectorAll('.stage-list .stage-item').length === n, before.length);
-  assert.deepEqual(await items(), before, 'the mask stage leaves; the others stay');
-  await page.click(`.stage-list .stage-item >> nth=${at}`);
+  await page.waitForFunction((i) => document.querySelectorAll('.stage-list .stage-item')[i].disabled, at);
+  const unmasked = await items();
+  assert.deepEqual(unmasked[at].slice(0, 2), ['Causal mask (off)', true]);
+  assert.deepEqual(others(unmasked), others(before), 'the others stay');
+  await page.click(`.stage-list .stage-item >> nth=${at + 1}`);
   await waitForStage(page, 'weights', 1);
+  assert.deepEqual(page.problems, []);
+});
+
+const STEADY_TITLE =
+  'a causal switch moves nothing: the checkbox just clicked, the figure (a stage keeps its formula\u2019s height)';
+test(STEADY_TITLE, async () => {
+  await waitForStage(page, 'weights', 1);
+  const tops = () =>
+    page.evaluate(() => ({
+      checkbox: document.getElementById('field-causal').getBoundingClientRect().top + window.scrollY,
+      figure: document.getElementById('figure').getBoundingClientRect().top + window.scrollY,
+      formula: document.querySelector('#formula .formula').getBoundingClientRect().height,
+      tex: document.querySelector('#formula .formula').dataset.tex,
+    }));
+  const seen = [await tops()];
+  for (const causal of [true, false, true]) {
+    await page.setChecked('#field-causal', causal);
+    await page.waitForFunction(
+      (on) => document.body.dataset.ready === 'true' && /causal=1/.test(location.hash) === on,
+      causal,
+    );
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+    seen.push(await tops());
+  }
+  const where = seen.map(({ checkbox, figure, formula }) => ({ checkbox, figure, formula }));
+  for (const t of where) assert.equal(t.checkbox, where[0].checkbox, `the checkbox stays: ${JSON.stringify(where)}`);
+  // The first switch may grow the formula's area (to the taller face); from then on nothing moves.
+  for (const t of where.slice(2)) assert.deepEqual(t, where[1], `the figure stays: ${JSON.stringify(where)}`);
+  assert.notEqual(seen[1].tex, seen[2].tex, 'the formula changes with the mask');
+  await page.click('.step-next');
+  await waitForStage(page, 'head', 1);
+  assert.equal(await page.$eval('#formula .formula', (f) => f.style.minHeight), '', 'another stage: its own height');
+  await page.click('.step-prev');
+  await waitForStage(page, 'weights', 1);
+  await page.uncheck('#field-causal');
+  await page.waitForFunction(() => !/causal=1/.test(window.location.hash));
   assert.deepEqual(page.problems, []);
 });
 

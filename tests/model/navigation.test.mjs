@@ -1,6 +1,7 @@
 // Steps, Prev/Next and the stage list, from recorded traces (tests/fixtures/traces/).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { chapterById, offersCausalMask } from '../../web/model/chapters.js';
 import { buildSteps, findStepIndex, stageListView } from '../../web/model/navigation.js';
 import { STAGES } from '../../web/model/stage-table.js';
 import { traceOf } from './fixtures.mjs';
@@ -35,4 +36,57 @@ test(SHARED_KV, () => {
     ['Queries Q', 'Keys K', 'Values V', 'Scores', 'Scaled scores', 'Attention weights', 'Weighted values'],
   );
   assert.match(head.items[1].label, /K\/V head 1, shared/);
+});
+
+// A head's items in the list at (id, head): [label, index] (index null: a stage left out).
+function headItems(preset, id, head, options) {
+  const trace = traceOf({ preset });
+  const steps = buildSteps(trace);
+  const list = stageListView(steps, findStepIndex(steps, id, head), head, trace.config, options);
+  return list.groups.find((g) => g.id === 'head').items.map((i) => [i.label, i.index, i.current, i.done]);
+}
+
+const MASK_PLACE =
+  'stage list: without the causal mask, its stage is listed in place (index null) when the form offers it, only then';
+test(MASK_PLACE, () => {
+  const off = headItems('lesson-multi-head', 'weights', 2, { maskOffered: true });
+  const at = off.findIndex(([label]) => label === 'Causal mask (off)');
+  assert.deepEqual(
+    off.slice(at - 1, at + 2).map(([label, index]) => [label, index === null]),
+    [
+      ['Scaled scores', false],
+      ['Causal mask (off)', true],
+      ['Attention weights', false],
+    ],
+  );
+  assert.deepEqual(off[at].slice(2), [false, false], 'neither current nor done');
+  const plain = headItems('lesson-multi-head', 'weights', 2);
+  assert.deepEqual(off.toSpliced(at, 1), plain, 'the other items as without the option');
+  const on = headItems('lesson-causal', 'weights', 0, { maskOffered: true });
+  const mask = on.filter(([label]) => /mask/i.test(label));
+  assert.equal(mask.length, 1);
+  assert.equal(mask[0][0], 'Causal mask');
+  assert.equal(typeof mask[0][1], 'number', 'with the mask: its own step');
+  // A padding mask is the head's own mask stage; tiles have no scaled scores to follow.
+  const padding = headItems('cross-padding', 'weights', 0, { maskOffered: true }).filter(([l]) => /mask/i.test(l));
+  assert.deepEqual(
+    padding.map(([label, index]) => [label, index === null]),
+    [['Padding mask', false]],
+  );
+  const flash = buildSteps(traceOf({ preset: 'flash-full' }));
+  const tiles = stageListView(flash, 0, 0, traceOf({ preset: 'flash-full' }).config, { maskOffered: true });
+  assert.ok(
+    tiles.groups.every((g) => g.items.every((i) => i.index !== null)),
+    'no mask place among tiles',
+  );
+  assert.ok(headItems('designed-heads', 'weights', 1, { maskOffered: true }).some(([, index]) => index === null));
+});
+
+test('the form offers the causal mask in the chapters with its checkbox, unless the chosen stages leave it out', () => {
+  const offered = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].filter((id) =>
+    offersCausalMask(chapterById(id)),
+  );
+  assert.deepEqual(offered, ['attention', 'gqa', 'encoder-layer', 'flash', 'designed-heads']);
+  assert.equal(offersCausalMask(chapterById('attention'), ['scores', 'masked', 'weights']), true);
+  assert.equal(offersCausalMask(chapterById('attention'), ['scores', 'weights']), false);
 });

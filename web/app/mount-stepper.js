@@ -8,7 +8,7 @@
 import * as act from './actions.js';
 import { buildLayout, concealResult } from './layout.js';
 import * as quiz from './quiz-actions.js';
-import { CHAPTERS, chapterById } from '../model/chapters.js';
+import { CHAPTERS, chapterById, offersCausalMask } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
 import {
@@ -78,7 +78,7 @@ function createViews(parts, katex, on) {
     calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
-    formula: createFormula(parts.formula, { render: katex.render }),
+    formula: createFormula(parts.formula, { render: katex.render, steady: true }),
     explanation: createExplanation(parts.explanation),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
     sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),
@@ -146,7 +146,7 @@ function renderChapter(parts, views, catalog, s, head, figures) {
   views.pruning.update(pruningView(config, entry, entry.view?.pruning ? figures.pruneEach(s) : null));
 }
 
-function renderStage(parts, views, catalog, marker, s, figures) {
+function renderStage(parts, views, catalog, marker, s, figures, stages) {
   const config = s.trace.config;
   const head = currentHead(s.steps, s.step, s.head);
   const ctx = {
@@ -164,9 +164,10 @@ function renderStage(parts, views, catalog, marker, s, figures) {
   renderChapter(parts, views, catalog, s, head, figures);
   views.stepper.update(progressView(s.steps, s.step, config));
   views.headPicker.update(headPickerView(config.numHeads, head));
-  views.stageList.update(stageListView(s.steps, s.step, s.head, config));
+  const maskOffered = offersCausalMask(chapterById(s.form.chapter), stages);
+  views.stageList.update(stageListView(s.steps, s.step, s.head, config, { maskOffered }));
   views.shapeEq.update(view.equation);
-  views.formula.update({ tex: view.formula });
+  views.formula.update({ tex: view.formula, stage: view.id });
   views.explanation.update({ text: view.explanation });
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
@@ -290,7 +291,7 @@ export function mountStepper(
     setText(parts.status, statusText(s));
     parts.status.hidden = !parts.status.textContent;
     if (!s.trace || !s.steps.length) return;
-    renderStage(parts, views, catalog, marker, s, figures);
+    renderStage(parts, views, catalog, marker, s, figures, stages);
     renderQuiz(parts, views, s);
     onChange(s, previous);
   }

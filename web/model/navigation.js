@@ -108,19 +108,40 @@ function itemLabel(step, config) {
 
 const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
 
+// The causal mask's place in a head that has none, when the form offers the mask: after the
+// scaled scores, as a step without an index. Listed, the mask's stage coming or going changes
+// one item's label and moves nothing below it (the form, whose checkbox was just clicked).
+function maskPlace(steps, head, config, maskOffered) {
+  if (!maskOffered || config.causal) return [];
+  const ofThisHead = steps.filter((s) => s.head === head);
+  if (ofThisHead.some((s) => s.id === 'masked') || !ofThisHead.some((s) => s.id === 'scaled')) return [];
+  return [{ id: 'masked', index: null, head, step: null }];
+}
+
+function itemOf(step, index, config) {
+  if (step.index === null) {
+    const label = `${titleOf(stageById(step.id), { ...config, causal: true })} (off)`;
+    return { index: null, label, current: false, done: false };
+  }
+  return { index: step.index, label: itemLabel(step, config), current: step.index === index, done: step.index < index };
+}
+
 // → { groups: [{ id, title, items: [{ index, label, current, done }] }] }, each group in the
 // stage table's order (a shared K/V step comes after its head's Q, as the lesson computes them).
-export function stageListView(steps, index, pickedHead, config) {
+// maskOffered: the form has the causal mask's checkbox and the list may show its stage; when it
+// is unchecked, the stage is listed in its place as "Causal mask (off)" with index null.
+export function stageListView(steps, index, pickedHead, config, { maskOffered = false } = {}) {
   const head = currentHead(steps, index, pickedHead);
   const nowOrLast = nearestTime(steps, index);
+  const listed = [...steps, ...maskPlace(steps, head, config, maskOffered)];
   const groups = GROUPS.map((g) => ({
     id: g.id,
     title: groupTitle(g.id, head, config, nowOrLast),
-    items: steps
+    items: listed
       .filter((s) => s.step === null || s.step === nowOrLast)
       .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || ofHead(steps, s, head)))
       .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index)
-      .map((s) => ({ index: s.index, label: itemLabel(s, config), current: s.index === index, done: s.index < index })),
+      .map((s) => itemOf(s, index, config)),
   }));
   return { groups: groups.filter((g) => g.items.length > 0) };
 }

@@ -1,5 +1,5 @@
 // A TeX formula typeset by the KaTeX render function it is given (katex.render builds DOM nodes
-// and sets styles through the CSSOM, which the page's CSP allows). update({ tex, display }).
+// and sets styles through the CSSOM, which the page's CSP allows). update({ tex, display, stage }).
 // Each formula is typeset into a face of its own. The last few faces shown stay in the root,
 // hidden by content-visibility (panels.css), which keeps their style and layout: showing one
 // again (the causal mask switched off and on, a step back) typesets, styles and lays out nothing
@@ -8,6 +8,24 @@
 import { el } from './dom.js';
 
 const KEPT = 4; // faces kept, the one shown among them
+
+// Keeps root at least as tall as it has been since the stage (any key) last changed: a config
+// change that swaps the formula (the causal mask on or off) then moves nothing below it. The
+// height comes from a ResizeObserver, after layout: reading it in update() would force one.
+function steadyHeight(root) {
+  let height = 0;
+  let stage = null;
+  const sizes = new ResizeObserver(([entry]) => (height = entry.borderBoxSize[0].blockSize));
+  sizes.observe(root);
+  return {
+    hold(next) {
+      const minHeight = next === stage && height > 0 ? `${height}px` : '';
+      if (root.style.minHeight !== minHeight) root.style.minHeight = minHeight;
+      stage = next;
+    },
+    stop: () => sizes.disconnect(),
+  };
+}
 
 function typeset(render, tex, display) {
   const face = el('div', 'formula-face');
@@ -21,13 +39,16 @@ function typeset(render, tex, display) {
   return face;
 }
 
-export function createFormula(host, { render, className = 'formula' }) {
+/** steady: within one stage (update's stage), the formula's area never grows shorter. */
+export function createFormula(host, { render, className = 'formula', steady = false }) {
   const root = el('div', className);
   host.append(root);
   const faces = new Map(); // `${display}:${tex}` → face, the least recently shown first
+  const height = steady ? steadyHeight(root) : null;
   let shown = null;
   return {
-    update({ tex, display = true }) {
+    update({ tex, display = true, stage = null }) {
+      height?.hold(stage);
       const key = `${display}:${tex}`;
       let face = faces.get(key);
       if (face?.dataset.error) {
@@ -49,6 +70,7 @@ export function createFormula(host, { render, className = 'formula' }) {
       }
     },
     destroy() {
+      height?.stop();
       root.remove();
     },
   };

@@ -1,5 +1,6 @@
 // The clickable list of stages, in groups. update({ groups: [{ id, title, items: [{ index,
-// label, current, done }] }] }); onSelect(index) when an item is chosen. A new outline (the
+// label, current, done }] }] }); onSelect(index) when an item is chosen. An item whose index is
+// null is a stage this configuration leaves out, kept in its place: listed, not clickable. A new outline (the
 // causal mask's stage coming or going, another chapter) keeps every group and item it shares
 // with the last one and inserts or removes only the rest: rebuilding the list restyled and laid
 // out all of it on each such edit. Moving through the stages marks the current and done items.
@@ -72,7 +73,8 @@ export function createStageList(host, { onSelect }) {
           const li = itemsNow.get(`${g.id}\u0000${entry.label}`);
           const button = li.firstChild;
           setText(button, entry.label);
-          if (button.dataset.index !== String(entry.index)) button.dataset.index = entry.index;
+          button.disabled = entry.index === null;
+          if (!button.disabled && button.dataset.index !== String(entry.index)) button.dataset.index = entry.index;
           mark(button, entry);
           return li;
         });
