@@ -12,7 +12,7 @@ const GENERATOR = 'scripts/record-traces.mjs';
 
 // Specs no preset covers: d_k ≠ d_v with causal, unscaled scores; a cross pass with padding keys
 // and unscaled scores; 6 query heads over 2 K/V heads, causal; a causal encoder layer with its
-// own d_ff.
+// own d_ff; two heads without W_O (their concat is the output).
 export const CUSTOM_SPECS = {
   'custom-self-causal-unscaled': {
     seed: 7,
@@ -57,6 +57,14 @@ export const CUSTOM_SPECS = {
     dV: 4,
     dFF: 7,
     causal: true,
+  },
+  'custom-self-no-wo': {
+    seed: 11,
+    seqLen: 4,
+    dModel: 8,
+    numHeads: 2,
+    causal: false,
+    outputProjection: false,
   },
 };
 

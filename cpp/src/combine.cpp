@@ -70,16 +70,23 @@ shared_matrix pruned(const shared_matrix &concat, const attention_config &c, tra
     return shared;
 }
 
-// 7–8 with a trace: the concat with each head as an operand, then W_O, recorded with each
-// head's share of the output. concat: (T, H·DV), heads: H × (T, DV) → (T, D).
-matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_matrix> &heads,
-                        const matrix &w_o, const attention_config &c, trace &out, stage_at at,
-                        const dim &t) {
+// 7. The concat, recorded with each head as an operand. concat: (T, H·DV), heads: H × (T, DV).
+void record_concat(const shared_matrix &concat, const std::vector<shared_matrix> &heads,
+                   const attention_config &c, trace &out, stage_at at, const dim &t) {
     const named_dims n(c);
     record(&out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat);
     for (std::size_t i = 0; i < c.num_heads; ++i)
         out.stages.back().operands.push_back(
             {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
+}
+
+// 7–8 with a trace: the concat, then W_O, recorded with each head's share of the output.
+// concat: (T, H·DV), heads: H × (T, DV) → (T, D).
+matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_matrix> &heads,
+                        const matrix &w_o, const attention_config &c, trace &out, stage_at at,
+                        const dim &t) {
+    const named_dims n(c);
+    record_concat(concat, heads, c, out, at, t);
 
     // 7½. Prune: the chosen heads' columns become 0, so W_O mixes only the others.
     const bool pruning = !c.pruned_heads.empty();
@@ -103,11 +110,17 @@ matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_ma
 
 } // namespace
 
-// 7. The heads side by side along the feature axis: the concat the caller joined.
+// 7. The heads side by side along the feature axis: the concat the caller joined. Without W_O
+// it is the output, recorded when there are heads to join (one head's concat is that head).
 matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const matrix &w_o,
                const attention_config &c, trace *out, stage_at at, const dim &t) {
-    if (!c.output_projection)
-        return concat;
+    if (!c.output_projection) {
+        if (!out || c.num_heads == 1)
+            return concat;
+        const shared_matrix joined = std::move(concat);
+        record_concat(joined, heads, c, *out, at, t);
+        return joined;
+    }
     if (out)
         return combine_recorded(std::move(concat), heads, w_o, c, *out, at, t);
     const bool pruning = !c.pruned_heads.empty();

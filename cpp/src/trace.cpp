@@ -85,11 +85,12 @@ std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n,
     return total + r * c.d_v + rn + n * c.d_v; // head, weights, V
 }
 
-// Passes 7–8 for r rows: concat (one operand per head) and output (concat, W_O, contributions).
+// Passes 7–8 for r rows: concat (one operand per head) and output (concat, W_O, contributions);
+// without W_O, the concat alone when there are heads to join.
 std::size_t combine_values(const attention_config &c, std::size_t r) {
-    if (!c.output_projection)
-        return 0;
     const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
+    if (!c.output_projection)
+        return h > 1 ? 2 * r * hdv : 0;
     const std::size_t pruning =
         c.pruned_heads.empty() ? 0 : 2 * r * hdv + hdv; // pruned, concat, gate
     return 2 * r * hdv + pruning + r * d + r * hdv + hdv * d + h * r * d;

@@ -82,8 +82,12 @@ TEST_CASE("forward: the untraced pass gives the traced output bit for bit", "[fo
         trace t;
         const matrix traced = multi_head_attention(p.params, p.config, &t); // (T, D) or (T, H·DV)
         same_bits("forward = traced", forward(p), traced);
-        if (p.config.output_projection)
-            same_bits("forward = output stage", forward(p), t.stages.back().values);
+        // The last stage is the output: W_O's, else the heads' concat, else the one head's.
+        same_bits("forward = last stage", forward(p), t.stages.back().values);
+        const stage_id last = p.config.output_projection ? stage_id::output
+                              : p.config.num_heads > 1   ? stage_id::concat
+                                                         : stage_id::head;
+        CHECK(t.stages.back().id == last);
     }
 }
 

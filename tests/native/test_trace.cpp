@@ -34,6 +34,8 @@ std::vector<std::string> expected_labels(const attention_config &c) {
     }
     if (c.output_projection)
         ids.insert(ids.end(), {"concat", "output"});
+    else if (c.num_heads > 1) // the concat is the output
+        ids.push_back("concat");
     return ids;
 }
 

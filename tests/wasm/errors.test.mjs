@@ -332,7 +332,7 @@ const ACCEPTED = [
   ['validKeys = keyLen', cross({ validKeys: 4 }), 'output'],
   ['dFF 4096', encoder({ dFF: 4096 }), 'norm2'],
   ['explicit cross', explicitCross({ validKeys: 3 }), 'head'],
-  ['explicit grouped-query', explicitGqa({}), 'head'],
+  ['explicit grouped-query', explicitGqa({}), 'concat'], // no W_O: the heads' concat is the output
 ];
 
 const MQ = { preset: 'lesson-multi-head' };

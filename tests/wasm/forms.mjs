@@ -53,6 +53,7 @@ function decodeLabels(sizes) {
       labels.push(...['q', ...kv, 'scores', 'scaled', 'weights', 'head'].map((id) => label(id, h, t)));
     }
     if (sizes.outputProjection) labels.push(label('concat', null, t), label('output', null, t));
+    else if (sizes.numHeads > 1) labels.push(label('concat', null, t)); // the step's output
   }
   return [...labels, 'stacked', 'causal_reference'];
 }
@@ -87,6 +88,7 @@ export function expectedLabels(sizes) {
   }
   const pruning = (sizes.prunedHeads ?? []).length > 0 ? ['pruned'] : [];
   if (outputProjection) labels.push('concat', ...pruning, 'output');
+  else if (numHeads > 1) labels.push('concat'); // the output
   if (kind === 'encoder-layer') labels.push(...ENCODER_STAGES);
   return labels;
 }

@@ -147,7 +147,7 @@ describe('decoding with a KV cache', () => {
       scaleScores: false,
     };
     const trace = engine.run(spec);
-    test('stages, shapes and equations; no concat, stacked is the heads side by side', () => {
+    test('stages, shapes and equations; a step\u2019s concat is its output, stacked the heads side by side', () => {
       assert.deepEqual(trace.stages.map(labelOf), expectedLabels(trace.config));
       for (const s of trace.stages) {
         const want = expectedForm(s.id, trace.config, s);

@@ -286,10 +286,12 @@ export const ATTENTION_STAGES = [
       const back =
         width === c.dModel
           ? `, here equal to d_model = ${c.dModel} because h\u00b7d_v = d_model`
-          : `, which is not d_model = ${c.dModel} here (h\u00b7d_v = ${width}); W_O maps it back`;
+          : `, which is not d_model = ${c.dModel} here (h\u00b7d_v = ${width})` +
+            (c.outputProjection ? '; W_O maps it back' : '');
+      const last = c.outputProjection ? '' : ' Without W_O it is the layer\u2019s output: nothing mixes the heads.';
       return (
         `The heads\u2019 outputs are laid side by side along the feature axis, giving (T, ` +
-        `h\u00b7d_v)${back}. Nothing is computed: each column is copied from one head.`
+        `h\u00b7d_v)${back}. Nothing is computed: each column is copied from one head.${last}`
       );
     },
     explain: {
