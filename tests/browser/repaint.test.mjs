@@ -174,6 +174,43 @@ test(STEADY_TITLE, async () => {
   assert.deepEqual(page.problems, []);
 });
 
+const NO_WO_TITLE =
+  'W_O off: the heads\u2019 concat is the last stage, the engine\u2019s output; its place stays listed, the form stays';
+test(NO_WO_TITLE, async () => {
+  await waitForStage(page, 'weights', 1);
+  const where = () => page.$eval('#field-outputProjection', (e) => e.getBoundingClientRect().top + window.scrollY);
+  const combine = () =>
+    page.$$eval('.stage-group.group-combine .stage-item', (b) => b.map((x) => [x.textContent, x.disabled]));
+  const before = await where();
+  assert.deepEqual(await combine(), [
+    ['Concatenate heads', false],
+    ['Output projection', false],
+  ]);
+  await page.uncheck('#field-outputProjection');
+  await page.waitForFunction(() => /wo=0/.test(window.location.hash));
+  assert.deepEqual(await combine(), [
+    ['Concatenate heads', false],
+    ['Output projection (off)', true],
+  ]);
+  assert.equal(await where(), before, 'the checkbox stays where it was clicked');
+  await page.click('.stage-group.group-combine .stage-item >> nth=0');
+  await waitForStage(page, 'concat', null);
+  const seed = Number(await page.inputValue('#field-seed'));
+  const concat = stageOf(env.engine.run({ ...BASE, seed, outputProjection: false }), 'concat', null);
+  assert.equal(concat.shape.join(','), '17,64');
+  await waitForFull('.is-result', formatFull(concat.values.at(-1)));
+  assert.deepEqual(await fulls('.is-result'), Array.from(concat.values, formatFull), 'the concat, the output');
+  assert.match(await page.textContent('#explanation'), /Without W_O it is the layer\u2019s output/);
+  await page.check('#field-outputProjection');
+  await page.waitForFunction(() => !/wo=0/.test(window.location.hash));
+  await goToHash(
+    page,
+    `#chapter=attention&tokens=${encodeURIComponent(TOKENS)}&dModel=64&heads=4&stage=weights&head=1`,
+  );
+  await waitForStage(page, 'weights', 1);
+  assert.deepEqual(page.problems, []);
+});
+
 test('the URL follows a burst of edits once, after the frame that shows the last', async () => {
   const written = await page.evaluate(
     () =>

@@ -1,8 +1,8 @@
 // Steps, Prev/Next and the stage list, from recorded traces (tests/fixtures/traces/).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chapterById, offersCausalMask } from '../../web/model/chapters.js';
-import { buildSteps, findStepIndex, stageListView } from '../../web/model/navigation.js';
+import { chapterById } from '../../web/model/chapters.js';
+import { buildSteps, findStepIndex, offeredStages, stageListView } from '../../web/model/navigation.js';
 import { STAGES } from '../../web/model/stage-table.js';
 import { traceOf } from './fixtures.mjs';
 
@@ -49,7 +49,7 @@ function headItems(preset, id, head, options) {
 const MASK_PLACE =
   'stage list: without the causal mask, its stage is listed in place (index null) when the form offers it, only then';
 test(MASK_PLACE, () => {
-  const off = headItems('lesson-multi-head', 'weights', 2, { maskOffered: true });
+  const off = headItems('lesson-multi-head', 'weights', 2, { offered: ['masked', 'output'] });
   const at = off.findIndex(([label]) => label === 'Causal mask (off)');
   assert.deepEqual(
     off.slice(at - 1, at + 2).map(([label, index]) => [label, index === null]),
@@ -62,31 +62,67 @@ test(MASK_PLACE, () => {
   assert.deepEqual(off[at].slice(2), [false, false], 'neither current nor done');
   const plain = headItems('lesson-multi-head', 'weights', 2);
   assert.deepEqual(off.toSpliced(at, 1), plain, 'the other items as without the option');
-  const on = headItems('lesson-causal', 'weights', 0, { maskOffered: true });
+  const on = headItems('lesson-causal', 'weights', 0, { offered: ['masked', 'output'] });
   const mask = on.filter(([label]) => /mask/i.test(label));
   assert.equal(mask.length, 1);
   assert.equal(mask[0][0], 'Causal mask');
   assert.equal(typeof mask[0][1], 'number', 'with the mask: its own step');
   // A padding mask is the head's own mask stage; tiles have no scaled scores to follow.
-  const padding = headItems('cross-padding', 'weights', 0, { maskOffered: true }).filter(([l]) => /mask/i.test(l));
+  const padding = headItems('cross-padding', 'weights', 0, { offered: ['masked', 'output'] }).filter(([l]) =>
+    /mask/i.test(l),
+  );
   assert.deepEqual(
     padding.map(([label, index]) => [label, index === null]),
     [['Padding mask', false]],
   );
   const flash = buildSteps(traceOf({ preset: 'flash-full' }));
-  const tiles = stageListView(flash, 0, 0, traceOf({ preset: 'flash-full' }).config, { maskOffered: true });
+  const tiles = stageListView(flash, 0, 0, traceOf({ preset: 'flash-full' }).config, { offered: ['masked', 'output'] });
   assert.ok(
     tiles.groups.every((g) => g.items.every((i) => i.index !== null)),
     'no mask place among tiles',
   );
-  assert.ok(headItems('designed-heads', 'weights', 1, { maskOffered: true }).some(([, index]) => index === null));
+  assert.ok(
+    headItems('designed-heads', 'weights', 1, { offered: ['masked', 'output'] }).some(([, index]) => index === null),
+  );
 });
 
-test('the form offers the causal mask in the chapters with its checkbox, unless the chosen stages leave it out', () => {
-  const offered = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].filter((id) =>
-    offersCausalMask(chapterById(id)),
+test('stage list: without W_O, two heads\u2019 concat is listed, then "Output projection (off)" in its place', () => {
+  const spec = { seed: 11, seqLen: 4, dModel: 8, numHeads: 2, causal: false, outputProjection: false };
+  const trace = traceOf(spec);
+  const steps = buildSteps(trace);
+  assert.equal(steps.at(-1).id, 'concat', 'the concat is the last stage: the output');
+  const combine = (options) =>
+    stageListView(steps, steps.length - 1, 0, trace.config, options)
+      .groups.find((g) => g.id === 'combine')
+      .items.map((i) => [i.label, i.index]);
+  assert.deepEqual(combine({ offered: ['masked', 'output'] }), [
+    ['Concatenate heads', steps.length - 1],
+    ['Output projection (off)', null],
+  ]);
+  assert.deepEqual(combine(), [['Concatenate heads', steps.length - 1]]);
+  const one = buildSteps(traceOf({ preset: 'lesson-self-attention' }));
+  const single = stageListView(one, 0, 0, traceOf({ preset: 'lesson-self-attention' }).config, {
+    offered: ['masked', 'output'],
+  });
+  assert.ok(!single.groups.some((g) => g.id === 'combine'), 'one head: nothing to join, no place for W_O');
+});
+
+test('the form offers the mask and W_O where it has their checkboxes, unless the stages chosen leave them out', () => {
+  const offered = Object.fromEntries(
+    ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((id) => [
+      id,
+      offeredStages(chapterById(id).fields),
+    ]),
   );
-  assert.deepEqual(offered, ['attention', 'gqa', 'encoder-layer', 'flash', 'designed-heads']);
-  assert.equal(offersCausalMask(chapterById('attention'), ['scores', 'masked', 'weights']), true);
-  assert.equal(offersCausalMask(chapterById('attention'), ['scores', 'weights']), false);
+  assert.deepEqual(offered, {
+    attention: ['masked', 'output'],
+    cross: ['output'],
+    gqa: ['masked', 'output'],
+    'encoder-layer': ['masked'],
+    'kv-cache': ['output'],
+    flash: ['masked'],
+    'designed-heads': ['masked'],
+  });
+  assert.deepEqual(offeredStages(chapterById('attention').fields, ['scores', 'masked', 'weights']), ['masked']);
+  assert.deepEqual(offeredStages(chapterById('attention').fields, ['scores', 'weights']), []);
 });

@@ -8,12 +8,13 @@
 import * as act from './actions.js';
 import { buildLayout, concealResult } from './layout.js';
 import * as quiz from './quiz-actions.js';
-import { CHAPTERS, chapterById, offersCausalMask } from '../model/chapters.js';
+import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
 import {
   currentHead,
   findStepIndex,
+  offeredStages,
   stageListView,
   progressView,
   headPickerView,
@@ -79,7 +80,7 @@ function createViews(parts, katex, on) {
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render, steady: true }),
-    explanation: createExplanation(parts.explanation),
+    explanation: createExplanation(parts.explanation, { steady: true }),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
     sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),
     sumFigure: createFigure(parts.sumFigure, { onActivate: on.selectCell, className: 'figure sum-figure' }),
@@ -164,11 +165,11 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   renderChapter(parts, views, catalog, s, head, figures);
   views.stepper.update(progressView(s.steps, s.step, config));
   views.headPicker.update(headPickerView(config.numHeads, head));
-  const maskOffered = offersCausalMask(chapterById(s.form.chapter), stages);
-  views.stageList.update(stageListView(s.steps, s.step, s.head, config, { maskOffered }));
+  const offered = offeredStages(chapterById(s.form.chapter).fields, stages);
+  views.stageList.update(stageListView(s.steps, s.step, s.head, config, { offered }));
   views.shapeEq.update(view.equation);
   views.formula.update({ tex: view.formula, stage: view.id });
-  views.explanation.update({ text: view.explanation });
+  views.explanation.update({ text: view.explanation, stage: view.id });
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
   views.sumFigure.update({ items: view.sumFigure ?? [] });

@@ -131,8 +131,3 @@ export const DEFAULT_CHAPTER = 'attention';
 export function chapterById(id) {
   return CHAPTERS.find((c) => c.id === id) ?? null;
 }
-
-/** Does the chapter's form offer the causal mask, and do the chosen stages (null: all) keep its stage? */
-export function offersCausalMask(chapter, stages = null) {
-  return chapter.fields.includes('causal') && (!stages || stages.includes('masked'));
-}

@@ -108,19 +108,36 @@ function itemLabel(step, config) {
 
 const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
 
-// The causal mask's place in a head that has none, when the form offers the mask: after the
-// scaled scores, as a step without an index. Listed, the mask's stage coming or going changes
-// one item's label and moves nothing below it (the form, whose checkbox was just clicked).
-function maskPlace(steps, head, config, maskOffered) {
-  if (!maskOffered || config.causal) return [];
-  const ofThisHead = steps.filter((s) => s.head === head);
-  if (ofThisHead.some((s) => s.id === 'masked') || !ofThisHead.some((s) => s.id === 'scaled')) return [];
-  return [{ id: 'masked', index: null, head, step: null }];
+// Stages a checkbox of the form adds (flag: the form's field and the config's key), each after
+// the stage it follows in its head (masked) or its step (output).
+const OPTIONAL_STAGES = [
+  { id: 'masked', flag: 'causal', after: 'scaled' },
+  { id: 'output', flag: 'outputProjection', after: 'concat' },
+];
+
+/** The optional stages a chapter's form offers (fields: its field names) and the chosen stages (null: all) keep. */
+export function offeredStages(fields, stages = null) {
+  return OPTIONAL_STAGES.filter((o) => fields.includes(o.flag) && (!stages || stages.includes(o.id))).map((o) => o.id);
+}
+
+// The places of the offered stages this configuration leaves out, as steps without an index:
+// listed, a checkbox's stage coming or going changes one item's label and moves nothing below
+// it (the form, whose checkbox was just clicked).
+function offPlaces(steps, head, config, offered) {
+  const ofHead = (s) => s.head === null || s.head === head;
+  return OPTIONAL_STAGES.filter(
+    (o) =>
+      offered.includes(o.id) &&
+      !config[o.flag] &&
+      steps.some((s) => s.id === o.after && ofHead(s)) &&
+      !steps.some((s) => s.id === o.id && ofHead(s)),
+  ).map((o) => ({ id: o.id, index: null, head: stageById(o.id).group === 'head' ? head : null, step: null }));
 }
 
 function itemOf(step, index, config) {
   if (step.index === null) {
-    const label = `${titleOf(stageById(step.id), { ...config, causal: true })} (off)`;
+    const { flag } = OPTIONAL_STAGES.find((o) => o.id === step.id);
+    const label = `${titleOf(stageById(step.id), { ...config, [flag]: true })} (off)`;
     return { index: null, label, current: false, done: false };
   }
   return { index: step.index, label: itemLabel(step, config), current: step.index === index, done: step.index < index };
@@ -128,12 +145,12 @@ function itemOf(step, index, config) {
 
 // → { groups: [{ id, title, items: [{ index, label, current, done }] }] }, each group in the
 // stage table's order (a shared K/V step comes after its head's Q, as the lesson computes them).
-// maskOffered: the form has the causal mask's checkbox and the list may show its stage; when it
-// is unchecked, the stage is listed in its place as "Causal mask (off)" with index null.
-export function stageListView(steps, index, pickedHead, config, { maskOffered = false } = {}) {
+// offered (offeredStages): optional stages the form can add; one it leaves out is listed in its
+// place, as "Causal mask (off)", with index null.
+export function stageListView(steps, index, pickedHead, config, { offered = [] } = {}) {
   const head = currentHead(steps, index, pickedHead);
   const nowOrLast = nearestTime(steps, index);
-  const listed = [...steps, ...maskPlace(steps, head, config, maskOffered)];
+  const listed = [...steps, ...offPlaces(steps, head, config, offered)];
   const groups = GROUPS.map((g) => ({
     id: g.id,
     title: groupTitle(g.id, head, config, nowOrLast),

@@ -61,3 +61,25 @@ export function afterPaint(key, job) {
  *  loads then (the engine's rest, KaTeX, the later script) does not compete with the first paint. */
 export const whenPainted = () =>
   new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
+
+/**
+ * Keeps root at least as tall as it has been since the stage (any key given to hold) last
+ * changed: a config change that swaps its content (the causal mask on or off) then moves nothing
+ * below it. The height comes from a ResizeObserver, after layout (reading it in an update would
+ * force one), as a border box, which min-height then measures too. → { hold(stage), stop() }
+ */
+export function steadyHeight(root) {
+  let height = 0;
+  let stage = null;
+  root.style.boxSizing = 'border-box';
+  const sizes = new ResizeObserver(([entry]) => (height = entry.borderBoxSize[0].blockSize));
+  sizes.observe(root);
+  return {
+    hold(next) {
+      const minHeight = next === stage && height > 0 ? `${height}px` : '';
+      if (root.style.minHeight !== minHeight) root.style.minHeight = minHeight;
+      stage = next;
+    },
+    stop: () => sizes.disconnect(),
+  };
+}

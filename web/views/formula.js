@@ -5,27 +5,9 @@
 // again (the causal mask switched off and on, a step back) typesets, styles and lays out nothing
 // new, where a new face cost about 5 ms of a frame.
 
-import { el } from './dom.js';
+import { el, steadyHeight } from './dom.js';
 
 const KEPT = 4; // faces kept, the one shown among them
-
-// Keeps root at least as tall as it has been since the stage (any key) last changed: a config
-// change that swaps the formula (the causal mask on or off) then moves nothing below it. The
-// height comes from a ResizeObserver, after layout: reading it in update() would force one.
-function steadyHeight(root) {
-  let height = 0;
-  let stage = null;
-  const sizes = new ResizeObserver(([entry]) => (height = entry.borderBoxSize[0].blockSize));
-  sizes.observe(root);
-  return {
-    hold(next) {
-      const minHeight = next === stage && height > 0 ? `${height}px` : '';
-      if (root.style.minHeight !== minHeight) root.style.minHeight = minHeight;
-      stage = next;
-    },
-    stop: () => sizes.disconnect(),
-  };
-}
 
 function typeset(render, tex, display) {
   const face = el('div', 'formula-face');
