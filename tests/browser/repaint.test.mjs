@@ -164,6 +164,11 @@ test(STEADY_TITLE, async () => {
   // The first switch may grow the formula's area (to the taller face); from then on nothing moves.
   for (const t of where.slice(2)) assert.deepEqual(t, where[1], `the figure stays: ${JSON.stringify(where)}`);
   assert.notEqual(seen[1].tex, seen[2].tex, 'the formula changes with the mask');
+  const held = () => page.$eval('#formula .formula', (f) => f.style.minHeight);
+  assert.match(await held(), /^[\d.]+px$/, 'held within the stage');
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.waitForFunction(() => document.querySelector('#formula .formula').style.minHeight === '');
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.click('.step-next');
   await waitForStage(page, 'head', 1);
   assert.equal(await page.$eval('#formula .formula', (f) => f.style.minHeight), '', 'another stage: its own height');

@@ -66,13 +66,19 @@ export const whenPainted = () =>
  * Keeps root at least as tall as it has been since the stage (any key given to hold) last
  * changed: a config change that swaps its content (the causal mask on or off) then moves nothing
  * below it. The height comes from a ResizeObserver, after layout (reading it in an update would
- * force one), as a border box, which min-height then measures too. → { hold(stage), stop() }
+ * force one), as a border box, which min-height then measures too. A new width (the window
+ * resized) lets go: the text wraps anew. → { hold(stage), stop() }
  */
 export function steadyHeight(root) {
   let height = 0;
+  let width = 0;
   let stage = null;
   root.style.boxSizing = 'border-box';
-  const sizes = new ResizeObserver(([entry]) => (height = entry.borderBoxSize[0].blockSize));
+  const sizes = new ResizeObserver(([entry]) => {
+    const box = entry.borderBoxSize[0];
+    if (box.inlineSize !== width && root.style.minHeight) root.style.minHeight = '';
+    [width, height] = [box.inlineSize, box.blockSize];
+  });
   sizes.observe(root);
   return {
     hold(next) {

@@ -1,9 +1,9 @@
 // The clickable list of stages, in groups. update({ groups: [{ id, title, items: [{ index,
 // label, current, done }] }] }); onSelect(index) when an item is chosen. An item whose index is
-// null is a stage this configuration leaves out, kept in its place: listed, not clickable. A new outline (the
-// causal mask's stage coming or going, another chapter) keeps every group and item it shares
-// with the last one and inserts or removes only the rest: rebuilding the list restyled and laid
-// out all of it on each such edit. Moving through the stages marks the current and done items.
+// null is a stage this configuration leaves out, kept in its place: listed, not clickable. A new
+// outline (another chapter, another number of heads) keeps every group and item it shares with
+// the last one and inserts or removes only the rest: rebuilding the list restyled and laid out
+// all of it on each such edit. Moving through the stages marks the current and done items.
 
 import { el, setText } from './dom.js';
 
