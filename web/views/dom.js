@@ -57,10 +57,17 @@ export function afterPaint(key, job) {
   requestAnimationFrame(() => setTimeout(runJobs, 0));
 }
 
-/** A promise resolved after the next frame has painted and the fonts it asked for are in: what
- *  loads then (the engine's rest, KaTeX, the later script) does not compete with the first paint. */
-export const whenPainted = () =>
-  new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => document.fonts.ready.then(resolve), 0)));
+const afterFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** A promise resolved after the next frame has painted, and when the fonts it asked for came in
+ *  later, after the frame that paints them: what loads then (the engine's rest, KaTeX, the later
+ *  script) does not compete with the first paint, nor arrive before it. */
+export async function whenPainted() {
+  await afterFrame();
+  if (document.fonts.status === 'loaded') return;
+  await document.fonts.ready;
+  await afterFrame();
+}
 
 /**
  * Keeps root at least as tall as it has been since the stage (any key given to hold) last
