@@ -119,7 +119,7 @@ matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const mat
             return concat;
         const shared_matrix joined = std::move(concat);
         record_concat(joined, heads, c, *out, at, t);
-        return joined;
+        return joined; // a copy for the caller (T, H·DV): the trace holds the shared one
     }
     if (out)
         return combine_recorded(std::move(concat), heads, w_o, c, *out, at, t);

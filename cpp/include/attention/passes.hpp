@@ -31,8 +31,9 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, bool maske
                    const dim &tkv);
 
 // 7–8: the concat of the heads, then W_O when c.output_projection, recorded with each head's
-// share of the output. concat: (T, H·DV) → (T, D), or the concat itself without W_O;
-// heads: the H × (T, DV) it joins, recorded as its operands (may be empty without a trace).
+// share of the output. concat: (T, H·DV) → (T, D), or without W_O the concat itself (recorded
+// as the last stage when H > 1); heads: the H × (T, DV) it joins, recorded as its operands (may
+// be empty without a trace).
 matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const matrix &w_o,
                const attention_config &c, trace *out, stage_at at, const dim &t);
 
