@@ -108,12 +108,8 @@ function itemLabel(step, config) {
 
 const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
 
-// Stages a checkbox of the form adds (flag: the form's field and the config's key), each after
-// the stage it follows in its head (masked) or its step (output).
-const OPTIONAL_STAGES = [
-  { id: 'masked', flag: 'causal', after: 'scaled' },
-  { id: 'output', flag: 'outputProjection', after: 'concat' },
-];
+// Stages a checkbox of the form adds: { id, flag, after } from the stage table's `optional`.
+const OPTIONAL_STAGES = STAGES.filter((s) => s.optional).map((s) => ({ id: s.id, ...s.optional }));
 
 /** The optional stages a chapter's form offers (fields: its field names) and the chosen stages (null: all) keep. */
 export function offeredStages(fields, stages = null) {
@@ -124,13 +120,13 @@ export function offeredStages(fields, stages = null) {
 // listed, a checkbox's stage coming or going changes one item's label and moves nothing below
 // it (the form, whose checkbox was just clicked).
 function offPlaces(steps, head, config, offered) {
-  const ofHead = (s) => s.head === null || s.head === head;
+  const shown = (s) => s.head === null || s.head === head; // this head's, or no head's
   return OPTIONAL_STAGES.filter(
     (o) =>
       offered.includes(o.id) &&
       !config[o.flag] &&
-      steps.some((s) => s.id === o.after && ofHead(s)) &&
-      !steps.some((s) => s.id === o.id && ofHead(s)),
+      steps.some((s) => s.id === o.after && shown(s)) &&
+      !steps.some((s) => s.id === o.id && shown(s)),
   ).map((o) => ({ id: o.id, index: null, head: stageById(o.id).group === 'head' ? head : null, step: null }));
 }
 

@@ -16,6 +16,9 @@
 //   highlight(cell, e, c, stage)  → { [operand index]: { rows, cols, cells } } lit by a cell
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache
+//   optional      { flag, after }: a checkbox of the form adds the stage (flag: the form's field
+//                 and the config's key), after the stage `after` of its head or step; while it is
+//                 off, the stage list keeps its place (model/navigation.js)
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),

@@ -198,6 +198,7 @@ export const ATTENTION_STAGES = [
     id: 'masked',
     group: 'head',
     title: (c) => (c.causal ? 'Causal mask' : 'Padding mask'),
+    optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c) =>
@@ -328,6 +329,7 @@ export const ATTENTION_STAGES = [
     id: 'output',
     group: 'combine',
     title: 'Output projection',
+    optional: { flag: 'outputProjection', after: 'concat' },
     result: 'output',
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
     formula: () =>
