@@ -1,5 +1,6 @@
 #include "attention/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -91,6 +92,7 @@ recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
     // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
     // 5. Turn each row of logits into weights that sum to 1.
     const std::size_t n_keys = cols(scores.get());
+    const row_prefix prefix = prefix_of(c, mask != nullptr, rows(k));
     matrix scaled({rows(q), n_keys}), weighted({rows(q), n_keys}); // (T, T_kv)
     matrix with_mask(mask ? matrix({rows(q), n_keys}) : matrix()); // (T, T_kv)
     for (std::size_t i = 0; i < rows(q); ++i) {
@@ -103,7 +105,11 @@ recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
                 masked_row[j] = logits_row[j] + m_row[j];
             logits_row = masked_row;
         }
-        softmax_row(logits_row, n_keys, &weighted(i, 0));
+        // The hidden keys (−∞, past the row's prefix) add exp(−∞) = 0 to the sum: the softmax
+        // of the visible prefix, then zeros, has the whole row's bits and skips half its work.
+        double *weights_row = &weighted(i, 0);
+        softmax_row(logits_row, prefix(i), weights_row);
+        std::fill(weights_row + prefix(i), weights_row + n_keys, 0.0);
     }
 
     const shared_matrix logits_scaled = std::move(scaled);
@@ -123,7 +129,6 @@ recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
            operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
 
     // 6. Mix the values: each output row is a weighted average of V's rows.
-    const row_prefix prefix = prefix_of(c, mask != nullptr, rows(k));
     matrix output({rows(q), cols(v)}); // (T, DV)
     gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
                 output.data(), cols(v), prefix);
