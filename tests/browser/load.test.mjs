@@ -50,6 +50,25 @@ async function until(check, what, ms = 20_000) {
 
 const resultOf = (page, scope) => page.$$eval(`${scope} .figure-slot.is-result td.hm-cell`, shownCells);
 
+// A course page with one element (#s, the lesson's self-attention at its scores), served under
+// the strict CSP beside the examples; → its URL.
+async function routeOneStepper(context) {
+  const url = `${env.server.url}examples/one.html`;
+  await context.route(url, (route) =>
+    route.fulfill({
+      status: 200,
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
+      body:
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title>' +
+        '<link rel="stylesheet" href="course-page.css">' +
+        '<script defer src="../attention-stepper.classic.js"></script></head><body><main>' +
+        '<attention-stepper id="s" preset="lesson-self-attention" stage="scores" ' +
+        'stages="scores,scaled,weights" controls="compact"></attention-stepper></main></body></html>',
+    }),
+  );
+  return url;
+}
+
 // The KaTeX faces the document has loaded (family and range), as the first paint needs them.
 const loadedFaces = (page) =>
   page.evaluate(async () => {
@@ -155,19 +174,7 @@ const COURSE =
 test(COURSE, async () => {
   const { page, context } = await newPage(env);
   const later = await holdLater(context);
-  await context.route(`${env.server.url}examples/one.html`, (route) =>
-    route.fulfill({
-      status: 200,
-      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
-      body:
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title>' +
-        '<link rel="stylesheet" href="course-page.css">' +
-        '<script defer src="../attention-stepper.classic.js"></script></head><body><main>' +
-        '<attention-stepper id="s" preset="lesson-self-attention" stage="scores" ' +
-        'stages="scores,scaled,weights" controls="compact"></attention-stepper></main></body></html>',
-    }),
-  );
-  await page.goto(`${env.server.url}examples/one.html`);
+  await page.goto(await routeOneStepper(context));
   await page.waitForSelector('#s[data-ready="true"][data-stage="scores"]');
   await page.waitForSelector('#s .figure-slot.is-result td.hm-cell');
   const scores = env.engine.run({ preset: 'lesson-self-attention' }).stages.find((s) => s.id === 'scores');
@@ -192,4 +199,42 @@ test(COURSE, async () => {
   await page.waitForSelector('#s #formula .formula-face:not(.is-kept) .katex .katex-html');
   assert.deepEqual(page.problems, []);
   await context.close();
+});
+
+const SHOWN_FIRST =
+  'index.html and a course page ask for the later files only once the first stage has been on ' +
+  'screen for a whole frame, its fonts in (what the bench counts as painted)';
+
+test(SHOWN_FIRST, async () => {
+  for (const open of [async () => env.server.url, routeOneStepper]) {
+    const { page, context } = await newPage(env);
+    await context.addInitScript(() => {
+      // The bench's "painted" (scripts/measure-page.mjs): the second frame in a row that shows a
+      // heatmap cell (in the document or a shadow root), every font asked for being in.
+      const hasCell = (root) =>
+        root.querySelector('td[data-r]') ||
+        [...root.querySelectorAll('*')].some((el) => el.shadowRoot && hasCell(el.shadowRoot));
+      let frames = 0;
+      const poll = () => {
+        frames = document.body && hasCell(document) ? frames + 1 : 0;
+        if (frames >= 2 && document.fonts.status === 'loaded') window.shownAt = performance.now();
+        else requestAnimationFrame(poll);
+      };
+      requestAnimationFrame(poll);
+    });
+    await page.goto(await open(context));
+    await page.waitForFunction(() => typeof window.attentionStepperLater === 'object');
+    await page.waitForFunction(() => window.shownAt !== undefined);
+    const { shownAt, asked } = await page.evaluate(() => ({
+      shownAt: window.shownAt,
+      asked: performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })),
+    }));
+    const later = asked.filter((r) => LATER.test(r.url));
+    const names = new Set(later.map((r) => r.url.split('/').pop()));
+    for (const file of ['attention-wasm.rest.wasm', 'attention-stepper-katex.js', 'attention-stepper-later.js'])
+      assert.ok(names.has(file), `${file} is asked for`);
+    for (const r of later) assert.ok(r.start > shownAt, `${r.url} asked for at ${r.start} ms, shown at ${shownAt} ms`);
+    assert.deepEqual(page.problems, []);
+    await context.close();
+  }
 });

@@ -59,13 +59,16 @@ export function afterPaint(key, job) {
 
 const afterFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** A promise resolved after the next frame has painted, and when the fonts it asked for came in
- *  later, after the frame that paints them: what loads then (the engine's rest, KaTeX, the later
- *  script) does not compete with the first paint, nor arrive before it. */
+/** A promise resolved once the next frame has been on screen for a frame (the one after it has
+ *  begun), with the fonts it asked for; if they came in later, once the frame that paints them
+ *  has. What loads then (the engine's rest, KaTeX, the later script) neither competes with the
+ *  first paint nor can arrive before it. */
 export async function whenPainted() {
   await afterFrame();
-  if (document.fonts.status === 'loaded') return;
-  await document.fonts.ready;
+  if (document.fonts.status !== 'loaded') {
+    await document.fonts.ready;
+    await afterFrame();
+  }
   await afterFrame();
 }
 
