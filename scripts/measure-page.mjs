@@ -16,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { STRICT_CSP as CSP, launchChromium } from './chromium.mjs';
 import { DIST, startServer } from './serve.mjs';
+import { watchFirstStage } from './bench/first-stage.js';
 
 const LOADS = 5;
 // The course page with its first stepper only (web/examples/course-page.html has four).
@@ -30,21 +31,6 @@ const ONE_STEPPER_TWO_SCRIPTS = ONE_STEPPER.replace(
   '<script defer src="../attention-stepper.classic.js">',
   '<script defer src="../attention-wasm.classic.js"></script><script defer src="../attention-stepper.classic.js">',
 );
-
-// Runs in the page before its scripts: stamps the first frame in which a heatmap cell (in the
-// document or a shadow root) has been laid out and every font asked for is in.
-function watchFirstStage() {
-  const hasCell = (root) =>
-    root.querySelector('td[data-r]') ||
-    [...root.querySelectorAll('*')].some((el) => el.shadowRoot && hasCell(el.shadowRoot));
-  let frames = 0;
-  const poll = () => {
-    frames = document.body && hasCell(document) ? frames + 1 : 0;
-    if (frames >= 2 && document.fonts.status === 'loaded') window.firstStagePaintMs = performance.now();
-    else requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-}
 
 // A response's body in bytes, raw and gzipped (level 9), or null (none, or no longer held).
 async function sizeOf(response) {

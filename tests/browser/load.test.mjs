@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
+import { watchFirstStage } from '../../scripts/bench/first-stage.js';
 import { CSP, newPage, setup, shownCells } from './harness.mjs';
 
 let env;
@@ -208,25 +209,12 @@ const SHOWN_FIRST =
 test(SHOWN_FIRST, async () => {
   for (const open of [async () => env.server.url, routeOneStepper]) {
     const { page, context } = await newPage(env);
-    await context.addInitScript(() => {
-      // The bench's "painted" (scripts/measure-page.mjs): the second frame in a row that shows a
-      // heatmap cell (in the document or a shadow root), every font asked for being in.
-      const hasCell = (root) =>
-        root.querySelector('td[data-r]') ||
-        [...root.querySelectorAll('*')].some((el) => el.shadowRoot && hasCell(el.shadowRoot));
-      let frames = 0;
-      const poll = () => {
-        frames = document.body && hasCell(document) ? frames + 1 : 0;
-        if (frames >= 2 && document.fonts.status === 'loaded') window.shownAt = performance.now();
-        else requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
-    });
+    await context.addInitScript(watchFirstStage);
     await page.goto(await open(context));
     await page.waitForFunction(() => typeof window.attentionStepperLater === 'object');
-    await page.waitForFunction(() => window.shownAt !== undefined);
+    await page.waitForFunction(() => window.firstStagePaintMs !== undefined);
     const { shownAt, asked } = await page.evaluate(() => ({
-      shownAt: window.shownAt,
+      shownAt: window.firstStagePaintMs,
       asked: performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })),
     }));
     const later = asked.filter((r) => LATER.test(r.url));
