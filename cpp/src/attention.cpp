@@ -106,7 +106,7 @@ recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
             logits_row = masked_row;
         }
         // The hidden keys (−∞, past the row's prefix) add exp(−∞) = 0 to the sum: the softmax
-        // of the visible prefix, then zeros, has the whole row's bits and skips half its work.
+        // of the visible prefix, then zeros, has the whole row's bits without their work.
         double *weights_row = &weighted(i, 0);
         softmax_row(logits_row, prefix(i), weights_row);
         std::fill(weights_row + prefix(i), weights_row + n_keys, 0.0);

@@ -59,10 +59,10 @@ export function afterPaint(key, job) {
 
 const afterFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** A promise resolved once the next frame has been on screen for a frame (the one after it has
- *  begun), with the fonts it asked for; if they came in later, once the frame that paints them
- *  has. What loads then (the engine's rest, KaTeX, the later script) neither competes with the
- *  first paint nor can arrive before it. */
+/** A promise resolved once the next frame has painted and the frame after it has begun; if the
+ *  fonts the first asked for came in later, the same for the frame that paints them. What loads
+ *  then (the engine's rest, KaTeX, the later script) neither competes with the first paint nor
+ *  can arrive before it, as the bench counts it (scripts/bench/first-stage.js). */
 export async function whenPainted() {
   await afterFrame();
   if (document.fonts.status !== 'loaded') {
