@@ -155,7 +155,7 @@ const std::vector<preset_info> &presets() {
          designed(false).tokens,
          {}},
         {"designed-heads-causal",
-         "attention",
+         "designed-heads",
          "Designed heads, causal: the cat sat on the mat",
          false,
          designed(true),

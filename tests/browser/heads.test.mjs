@@ -52,19 +52,31 @@ test(DESIGNED_HEADS_TITLE, async () => {
   assert.deepEqual(page.problems, []);
 });
 
-test('designed heads: the words build X, so a repeated word is found by the same-word head', async () => {
-  await goToHash(page, '#chapter=designed-heads&preset=designed-heads&stage=weights&head=1');
+test('designed heads: six new words build X, and the same-word head finds the repeated one', async () => {
+  const words = ['a', 'rose', 'is', 'a', 'red', 'rose']; // six, like the preset's own sentence
+  const trace = env.engine.run({ kind: 'designed', tokens: words, causal: false });
+  await goToHash(page, '#chapter=designed-heads&preset=designed-heads&stage=x');
+  await waitForStage(page, 'x');
+  await page.fill('#field-tokens', words.join(' '));
+  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === '(6, 11)');
+  assert.deepEqual(await resultTexts(page), Array.from(trace.stages[0].values, formatCell), 'X from the new words');
+  assert.match(await page.textContent('.explanation'), /rows of \u201ca\u201d \(tokens 0, 3\) and of \u201crose\u201d/);
+  await urlMatching(page, /chapter=designed-heads&tokens=a\+rose\+is\+a\+red\+rose/);
+  const hash = new URL(page.url()).hash.replace(/&stage=[^&]*/, '&stage=weights&head=1');
+  await goToHash(page, hash);
   await waitForStage(page, 'weights', 1);
-  await page.fill('#field-tokens', 'a rose is a rose');
-  await page.waitForFunction(() => document.querySelector('.shape-eq').dataset.equation === 'softmax(5, 5) → (5, 5)');
-  const trace = env.engine.run({ kind: 'designed', tokens: ['a', 'rose', 'is', 'a', 'rose'], causal: false });
   const w1 = weightsOf(trace, 1).values;
   assert.deepEqual(await resultTexts(page), Array.from(w1, formatCell));
   assert.ok(
-    w1[1 * 5 + 1] + w1[1 * 5 + 4] >= 0.9 && Math.abs(w1[1 * 5 + 1] - w1[1 * 5 + 4]) < 1e-12,
+    w1[1 * 6 + 1] + w1[1 * 6 + 5] >= 0.9 && Math.abs(w1[1 * 6 + 1] - w1[1 * 6 + 5]) < 1e-12,
     '"rose" splits its weight between both roses',
   );
-  await urlMatching(page, /chapter=designed-heads&tokens=a\+rose\+is\+a\+rose/);
+  // The same words from a link opened cold.
+  const cold = await openPage(env, '#chapter=designed-heads&preset=designed-heads&tokens=a+rose+is+a+red+rose&stage=x');
+  await waitForStage(cold.page, 'x');
+  assert.deepEqual(await resultTexts(cold.page), Array.from(trace.stages[0].values, formatCell), 'X from the link');
+  assert.deepEqual(cold.page.problems, []);
+  await cold.context.close();
 });
 
 test('weight scale: 1 instead of 0.1 sharpens the weights; the spec and the URL carry it', async () => {

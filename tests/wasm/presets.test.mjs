@@ -8,9 +8,9 @@ import { createEngine } from '../../dist/engine.js';
 const engine = await createEngine();
 
 describe('presets() and models()', () => {
-  // The kinds each chapter shows (the attention chapter: the designed heads under the mask too).
+  // The kinds each chapter shows: one each.
   const CHAPTERS = {
-    attention: ['self', 'designed'],
+    attention: ['self'],
     gqa: ['self'],
     cross: ['cross'],
     'encoder-layer': ['encoder-layer'],

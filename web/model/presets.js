@@ -22,3 +22,10 @@ export function defaultPreset(catalog, chapterId) {
   const chapter = chapterById(chapterId) ? chapterId : DEFAULT_CHAPTER;
   return presetsOf(catalog, chapter)[0];
 }
+
+/** Whether a form with these words still shows preset p: the same number of tokens (and of
+ * source tokens), and, where the words build X (the designed heads), the same words. */
+export function keepsPreset(p, tokens, keyTokens = []) {
+  if (tokens.length !== p.tokens.length || keyTokens.length !== (p.keyTokens ?? []).length) return false;
+  return p.spec.kind !== 'designed' || tokens.every((t, i) => t === p.tokens[i]);
+}

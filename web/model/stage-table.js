@@ -10,7 +10,7 @@
 //   figure(c)     what stands left of "=": { operand: index (into the stage's operands),
 //                 transpose?, label? } | { glyph } | { list: name, glyph } (every operand so named)
 //   formula(c)    TeX
-//   explanation(ctx)  text; ctx: { config, stage, preset, models }
+//   explanation(ctx)  text; ctx: { config, stage, tokens (the row labels), preset, models }
 //   explain       null (drawn, not computed) or { symbolic(i, j, c), filled(e, { row, col, config }) }:
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e
 //   highlight(cell, e, c, stage)  → { [operand index]: { rows, cols, cells } } lit by a cell

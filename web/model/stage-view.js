@@ -214,6 +214,7 @@ export function stageView(steps, index, ctx) {
     explanation: entry.explanation({
       config: context.config,
       stage: step.stage,
+      tokens: context.tokens.T ?? [],
       preset: ctx.preset,
       models: ctx.models ?? [],
     }),

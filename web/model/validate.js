@@ -4,7 +4,7 @@
 
 import { chapterById, DEFAULT_CHAPTER } from './chapters.js';
 import { fieldsOf, LIMITS } from './fields.js';
-import { presetById } from './presets.js';
+import { keepsPreset, presetById } from './presets.js';
 import { splitTokens } from './tokens.js';
 
 function wholeNumber(raw, lo, hi) {
@@ -133,11 +133,10 @@ function specValues(form, chapter, errors) {
   return values;
 }
 
-// Is this form exactly a preset of its chapter (same token counts)? Then ask for the preset.
+// Is this form exactly a preset of its chapter (keepsPreset)? Then ask for the preset.
 function matchesPreset(catalog, form, tokens, keyTokens) {
   const p = presetById(catalog, form.preset);
-  if (!p || p.chapter !== form.chapter || tokens.length !== p.tokens.length) return null;
-  return keyTokens.length === (p.keyTokens ?? []).length ? p : null;
+  return p && p.chapter === form.chapter && keepsPreset(p, tokens, keyTokens) ? p : null;
 }
 
 /**

@@ -1,11 +1,12 @@
 // The controls' form as data (every field of web/model/fields.js, as the text a person typed),
-// and how one edited field changes it. Editing anything but the tokens (or their count) turns
-// a preset into a custom configuration with the same values.
+// and how one edited field changes it. Editing anything but the tokens turns a preset into a
+// custom configuration with the same values; so does a new token count, or new words where the
+// words build X (model/presets.js keepsPreset).
 
 import { chapterById } from '../model/chapters.js';
 import { fieldById } from '../model/fields.js';
 import { scaledGeometry } from '../model/panels.js';
-import { defaultPreset, presetById } from '../model/presets.js';
+import { defaultPreset, keepsPreset, presetById } from '../model/presets.js';
 import { splitTokens } from '../model/tokens.js';
 
 const text = (v) => (v === undefined || v === null ? '' : String(v));
@@ -45,12 +46,6 @@ function withoutNotes(form) {
   return rest;
 }
 
-function sameTokenCount(form, preset, field, value) {
-  const now = splitTokens(value).length;
-  if (field === 'tokens') return now === preset.tokens.length;
-  return field === 'keyTokens' && now === (preset.keyTokens ?? []).length;
-}
-
 /** How many heads the form's configuration has, or null when the form does not say (designed
  * heads: the engine builds them; a heads field that is not a whole number yet). */
 export function headCount(form) {
@@ -66,7 +61,9 @@ export function changeField(catalog, form, field, value) {
   if (!fieldById(field)) throw new Error(`form: no field ${field}`);
   const next = { ...withoutNotes(form), [field]: value };
   const preset = presetById(catalog, form.preset);
-  if (preset && !sameTokenCount(form, preset, field, value)) next.preset = 'custom';
+  const words = field === 'tokens' || field === 'keyTokens';
+  if (preset && !(words && keepsPreset(preset, splitTokens(next.tokens), splitTokens(next.keyTokens))))
+    next.preset = 'custom';
   return next;
 }
 

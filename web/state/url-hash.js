@@ -4,7 +4,7 @@
 
 import { CHAPTERS, chapterById, DEFAULT_CHAPTER } from '../model/chapters.js';
 import { FIELDS, fieldsOf, readHashValue, writeHashValue } from '../model/fields.js';
-import { presetById } from '../model/presets.js';
+import { keepsPreset, presetById } from '../model/presets.js';
 import { stageById } from '../model/stage-table.js';
 import { splitTokens } from '../model/tokens.js';
 import { headCount, presetForm } from './form.js';
@@ -83,9 +83,7 @@ function readForm(catalog, params, notes) {
     const value = readField(f, params, own, preset, chapterId, notes);
     if (value !== undefined) form[f.field] = value;
   }
-  const counts = (p) => [p.tokens.length, (p.keyTokens ?? []).length].join();
-  if (preset && counts(preset) !== counts({ tokens: splitTokens(form.tokens), keyTokens: splitTokens(form.keyTokens) }))
-    form.preset = 'custom';
+  if (preset && !keepsPreset(preset, splitTokens(form.tokens), splitTokens(form.keyTokens))) form.preset = 'custom';
   return form;
 }
 

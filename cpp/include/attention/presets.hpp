@@ -12,7 +12,7 @@ namespace attention {
 
 struct preset_info {
     std::string id;
-    std::string chapter; // attention, cross, gqa, encoder-layer, kv-cache, flash
+    std::string chapter; // attention, cross, gqa, encoder-layer, kv-cache, flash, designed-heads
     std::string title;
     bool from_lesson; // the very numbers the lesson's program draws
     generated_spec spec;

@@ -26,10 +26,31 @@ function drawnFrom({ config: c, preset }) {
     : `They are drawn like numpy\u2019s np.random.randn with seed ${c.seed}.`;
 }
 
-const BUILT =
-  'These rows are built, not drawn: each token\u2019s position as a one-hot block, its ' +
-  'word as a one-hot block (one column per distinct word, so both \u201cthe\u201ds ' +
-  'share a column), and a constant 1. Change the words and X changes with them.';
+// The designed X's word block (columns T … T + d_v − 1): tokens whose rows set the same column
+// are one word to the engine (compared without case). Read from the engine's X, not re-derived.
+function repeatedWords(stage, tokens, c) {
+  const byColumn = new Map();
+  for (let r = 0; r < c.seqLen; r += 1) {
+    const start = r * c.dModel + c.seqLen;
+    const column = Array.from(stage.values.subarray(start, start + c.dV)).indexOf(1);
+    byColumn.set(column, [...(byColumn.get(column) ?? []), r]);
+  }
+  return [...byColumn.values()].filter((rows) => rows.length > 1);
+}
+
+function builtFrom({ config: c, stage, tokens }) {
+  const repeats = repeatedWords(stage, tokens, c).map(
+    (rows) => `\u201c${tokens[rows[0]] ?? rows[0]}\u201d (tokens ${shortList(rows.map(String), ', ')})`,
+  );
+  const shared = repeats.length
+    ? `so the rows of ${repeats.join(' and of ')} share a word column`
+    : 'no word repeats here, so every token has a word column of its own';
+  return (
+    'These rows are built, not drawn: each token\u2019s position as a one-hot block, its ' +
+    `word as a one-hot block (one column per distinct word: ${shared}), and a constant 1. ` +
+    'Change the words and X changes with them.'
+  );
+}
 
 const input = (id, title, tex, what) => ({
   id,
@@ -40,7 +61,7 @@ const input = (id, title, tex, what) => ({
   formula: () => tex,
   explanation: (ctx) =>
     ctx.config.kind === 'designed'
-      ? `${what(ctx.config)} ${BUILT}`
+      ? `${what(ctx.config)} ${builtFrom(ctx)}`
       : `${what(ctx.config)} ${drawnFrom(ctx)} The tokens only label the ` +
         `rows: the vectors are random, not learned embeddings of those words.`,
   explain: null,
