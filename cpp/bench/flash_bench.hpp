@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "attention/flash.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/spec.hpp"
@@ -27,7 +28,7 @@ struct flash_case {
 inline matrix standard_attention(const matrix &q, const matrix &k, const matrix &v,
                                  const attention_config &c) {
     const dim t{c.seq_len, "T"};
-    return attend(q, k, v, c.causal, c, nullptr, {}, t, t).output; // (T, DV)
+    return attend(q, k, v, visible_spans(c), c.causal, c, nullptr, {}, t, t).output; // (T, DV)
 }
 
 // Both passes timed alternately on Q, K, V projected once beforehand (projections are the same

@@ -1,12 +1,10 @@
 #include "attention/attention.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
-
-#include <xtensor/xview.hpp>
+#include <optional>
 
 #include "attention/gemm.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 
@@ -30,113 +28,65 @@ void record_projection(stage_id id, const shared_matrix &p, const shared_matrix 
            operand{w_name, at.head, w, axes_of(n.d, w_cols)});
 }
 
-// The keys query row i sees under the mask: its row prefix. Masks here only ever hide the end
-// of a row (later tokens, padding keys), so the masked products can be left out.
-row_prefix prefix_of(const attention_config &c, bool masked, std::size_t kv_len) {
-    if (!masked)
-        return {kv_len, false};
-    return {c.valid_keys ? std::min(*c.valid_keys, kv_len) : kv_len, c.causal};
-}
+// The matrices one traced head pass makes, each its own: S, then S̃ and L a row at a time
+// (the weights go into the pass's own matrix). Each is recorded once and shared with the
+// stages that read it.
+struct head_stages {
+    head_trace &t;
+    matrix scores, scaled, masked; // (T, T_kv); masked only with a mask
 
-double divisor_of(const attention_config &c) {
-    return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
-}
+    head_stages(head_trace &trace, std::size_t r, std::size_t n)
+        : t(trace), scores({r, n}), scaled({r, n}),
+          masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
 
-// Passes 1–7 without a trace, all heads at once: Q, K and V from one product each, X · [W_1 |
-// … | W_H] (each entry is summed exactly as in its own head's product), then per head the
-// visible scores, the fused softmax in one reused buffer, and weights · V written straight into
-// the head's columns of the concat. The same bits as the traced passes. → (T, H·DV).
-matrix heads_untraced(const attention_params &p, const attention_config &c) {
-    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : p.x; // (T_kv, D)
-    const matrix q = matmul(p.x, concat_columns(p.w_q));               // (T, H·DK)
-    const matrix k = matmul(x_kv, concat_columns(p.w_k));              // (T_kv, H_kv·DK)
-    const matrix v = matmul(x_kv, concat_columns(p.w_v));              // (T_kv, H_kv·DV)
-    const std::size_t t = c.seq_len, tkv = c.kv_len, dk = c.d_k, dv = c.d_v;
-    const row_prefix prefix = prefix_of(c, has_mask(c), tkv);
-    matrix weights({t, tkv});             // (T, T_kv), one head's at a time
-    matrix concat({t, c.num_heads * dv}); // (T, H·DV)
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
-        const std::size_t g = i / group_size(c);
-        gemm_bt_prefix(t, dk, tkv, q.data() + i * dk, cols(q), k.data() + g * dk, cols(k),
-                       weights.data(), tkv, prefix);
-        softmax_scaled_prefix(weights.data(), t, tkv, tkv, divisor_of(c), prefix.keys,
-                              prefix.causal);
-        gemm_prefix(t, tkv, dv, weights.data(), tkv, v.data() + g * dv, cols(v),
-                    concat.data() + i * dv, cols(concat), prefix);
+    // Row i of L = S̃ + M, from row i of S̃. → that row.
+    double *add_mask(std::size_t i) {
+        for (std::size_t j = 0; j < cols(masked); ++j)
+            masked(i, j) = scaled(i, j) + t.mask(i, j);
+        return &masked(i, 0);
     }
-    return concat;
-}
 
-// One head's output and weights as the trace holds them. (T, DV), (T, T_kv).
-struct recorded_head {
-    shared_matrix output, weights;
+    // K and V are named after the k and v stages they come from: the group's first query head.
+    int kv_owner(const attention_config &c) const {
+        return t.at.kv_head == no_head ? t.at.head : t.at.kv_head * int(group_size(c));
+    }
 };
 
-// Passes 2–6 of one head, each recorded; every matrix is shared between the stage it is and
-// the operands it appears as. mask: the (T, T_kv) M when masked, shared by every head.
-recorded_head attend_recorded(const shared_matrix &q, const shared_matrix &k,
-                              const shared_matrix &v, const shared_matrix *mask,
-                              const attention_config &c, trace &out, stage_at at, const dim &t,
-                              const dim &tkv) {
+// Records scores, scaled, masked (with a mask) and weights, then the head's output. The
+// weights move into the trace.
+void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c) {
     const named_dims n(c);
-    // K and V are named after the k and v stages they come from: the group's first query head.
-    const int kv_owner = at.kv_head == no_head ? at.head : at.kv_head * int(group_size(c));
-    // 2. Score every query against every key.
-    const shared_matrix scores = matmul_bt(q, k); // (T, T_kv)
-    record(&out, stage_id::scores, at, {t, n.dk, tkv}, scores,
-           operand{"Q", at.head, q, axes_of(t, n.dk)},
-           operand{"K", kv_owner, k, axes_of(tkv, n.dk)});
-
-    // 3–5, row by row while each row is in cache:
-    // 3. Scale by √DK: with unit-variance components, q·k has variance DK; this brings it to 1.
-    // 4. Add the mask: −∞ where a key is hidden becomes exactly 0 after the softmax.
-    // 5. Turn each row of logits into weights that sum to 1.
-    const std::size_t n_keys = cols(scores.get());
-    const row_prefix prefix = prefix_of(c, mask != nullptr, rows(k));
-    matrix scaled({rows(q), n_keys}), weighted({rows(q), n_keys}); // (T, T_kv)
-    matrix with_mask(mask ? matrix({rows(q), n_keys}) : matrix()); // (T, T_kv)
-    for (std::size_t i = 0; i < rows(q); ++i) {
-        double *logits_row = &scaled(i, 0);
-        divide_row(&scores.get()(i, 0), n_keys, divisor_of(c), logits_row);
-        if (mask) {
-            const double *m_row = &mask->get()(i, 0);
-            double *masked_row = &with_mask(i, 0);
-            for (std::size_t j = 0; j < n_keys; ++j)
-                masked_row[j] = logits_row[j] + m_row[j];
-            logits_row = masked_row;
-        }
-        // The hidden keys (−∞, past the row's prefix) add exp(−∞) = 0 to the sum: the softmax
-        // of the visible prefix, then zeros, has the whole row's bits without their work.
-        double *weights_row = &weighted(i, 0);
-        softmax_row(logits_row, prefix(i), weights_row);
-        std::fill(weights_row + prefix(i), weights_row + n_keys, 0.0);
-    }
-
-    const shared_matrix logits_scaled = std::move(scaled);
-    record(&out, stage_id::scaled, at, {t, tkv, n.dk}, logits_scaled,
-           operand{name_of(stage_id::scores), at.head, scores, axes_of(t, tkv)});
-    shared_matrix logits = logits_scaled;
+    head_trace &t = s.t;
+    const shared_matrix scores = std::move(s.scores);
+    record(&t.out, stage_id::scores, t.at, {t.t, n.dk, t.tkv}, scores,
+           operand{"Q", t.at.head, t.q, axes_of(t.t, n.dk)},
+           operand{"K", s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
+    shared_matrix logits = std::move(s.scaled);
+    record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
+           operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
     stage_id logits_stage = stage_id::scaled;
-    if (mask) {
-        logits = std::move(with_mask);
-        record(&out, stage_id::masked, at, {t, tkv}, logits,
-               operand{name_of(stage_id::scaled), at.head, logits_scaled, axes_of(t, tkv)},
-               operand{"M", no_head, *mask, axes_of(t, tkv)});
+    if (t.mask.size()) {
+        const shared_matrix scaled = logits;
+        logits = std::move(s.masked);
+        record(&t.out, stage_id::masked, t.at, {t.t, t.tkv}, logits,
+               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
         logits_stage = stage_id::masked;
     }
-    const shared_matrix weights = std::move(weighted);
-    record(&out, stage_id::weights, at, {t, tkv}, weights,
-           operand{name_of(logits_stage), at.head, logits, axes_of(t, tkv)});
+    const shared_matrix a = std::move(weights);
+    record(&t.out, stage_id::weights, t.at, {t.t, t.tkv}, a,
+           operand{name_of(logits_stage), t.at.head, logits, axes_of(t.t, t.tkv)});
+    matrix h({head.rows, head.cols}); // (T, DV)
+    for (std::size_t i = 0; i < head.rows; ++i)
+        std::copy(head.data + i * head.ld, head.data + i * head.ld + head.cols, &h(i, 0));
+    record(&t.out, stage_id::head, t.at, {t.t, t.tkv, n.dv}, std::move(h),
+           operand{name_of(stage_id::weights), t.at.head, a, axes_of(t.t, t.tkv)},
+           operand{"V", s.kv_owner(c), t.v, axes_of(t.tkv, n.dv)});
+}
 
-    // 6. Mix the values: each output row is a weighted average of V's rows.
-    matrix output({rows(q), cols(v)}); // (T, DV)
-    gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
-                output.data(), cols(v), prefix);
-    const shared_matrix head = std::move(output);
-    record(&out, stage_id::head, at, {t, tkv, n.dv}, head,
-           operand{name_of(stage_id::weights), at.head, weights, axes_of(t, tkv)},
-           operand{"V", kv_owner, v, axes_of(tkv, n.dv)});
-    return {head, weights};
+// One head's columns [first, first + n) of a projection made for every head at once.
+matrix_view head_columns(const matrix &all, std::size_t first, std::size_t n) {
+    return {all.data() + first, rows(all), n, cols(all)};
 }
 
 // The inputs, each recorded once and shared by the projections that read it: X (X_q, X_kv).
@@ -154,45 +104,25 @@ std::pair<shared_matrix, shared_matrix> record_inputs(const attention_params &p,
     return {x, x_kv};
 }
 
-// Multi-head attention with its trace: passes 1–8, each matrix held once.
-matrix multi_head_recorded(const attention_params &p, const attention_config &c, trace &out) {
+// Records head i's q and, for the first query head of its group, its K/V head's k and v: each
+// head's columns of the projections made for every head at once.
+void record_projections(const attention_params &p, const attention_config &c, std::size_t i,
+                        const shared_matrix &x, const shared_matrix &x_kv, const matrix &q_all,
+                        const matrix &k_all, const matrix &v_all, head_trace &t) {
     const named_dims n(c);
     const bool cross = c.kind == problem_kind::cross;
-    const char *x_name = cross ? "X_q" : "X";
-    const char *kv_name = cross ? "X_kv" : "X";
-    out.config = c;
-    const auto [x, x_kv] = record_inputs(p, c, out); // (T, D), (T_kv, D)
-
-    // 1. Q, K and V of every head from one product each, X · [W_1 | … | W_H]: each entry is
-    // summed exactly as in its own head's product (heads_untraced), so each head's columns are
-    // the bits of its own projection, recorded as that head's q, k, v.
-    const matrix q_all = matmul(x, concat_columns(p.w_q));                 // (T, H·DK)
-    const matrix k_all = matmul(x_kv, concat_columns(p.w_k));              // (T_kv, H_kv·DK)
-    const matrix v_all = matmul(x_kv, concat_columns(p.w_v));              // (T_kv, H_kv·DV)
-    const shared_matrix mask = has_mask(c) ? attention_mask(c) : matrix(); // (T, T_kv)
-
-    // 2–6 for every query head, each in its own subspace. K and V are recorded once per K/V
-    // head, when the first query head of its group needs them (all of them in MHA).
-    std::vector<shared_matrix> keys(c.num_kv_heads), values(c.num_kv_heads); // (T_kv, DK|DV)
-    std::vector<shared_matrix> heads;                                        // H × (T, DV)
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
-        const std::size_t g = i / group_size(c);
-        const stage_at at{int(i), int(g), no_step, {}};
-        const shared_matrix q = columns_of(q_all, i * c.d_k, c.d_k);
-        record_projection(stage_id::q, q, x, x_name, n.t, p.w_q[i], "W_Q", n.dk, c, &out, at);
-        if (i % group_size(c) == 0) {
-            keys[g] = columns_of(k_all, g * c.d_k, c.d_k);
-            values[g] = columns_of(v_all, g * c.d_v, c.d_v);
-            record_projection(stage_id::k, keys[g], x_kv, kv_name, n.tkv, p.w_k[g], "W_K", n.dk, c,
-                              &out, at);
-            record_projection(stage_id::v, values[g], x_kv, kv_name, n.tkv, p.w_v[g], "W_V", n.dv,
-                              c, &out, at);
-        }
-        const shared_matrix *m = has_mask(c) ? &mask : nullptr;
-        heads.push_back(attend_recorded(q, keys[g], values[g], m, c, out, at, n.t, n.tkv).output);
-    }
-    matrix concat = concat_columns(std::vector<matrix>(heads.begin(), heads.end())); // (T, H·DV)
-    return combine(std::move(concat), heads, p.w_o, c, &out, {}, n.t);
+    const std::size_t g = i / group_size(c);
+    t.q = columns_of(q_all, i * c.d_k, c.d_k);
+    record_projection(stage_id::q, t.q, x, cross ? "X_q" : "X", n.t, p.w_q[i], "W_Q", n.dk, c,
+                      &t.out, t.at);
+    if (i % group_size(c) != 0)
+        return; // k and v were recorded with the group's first query head
+    t.k = columns_of(k_all, g * c.d_k, c.d_k);
+    t.v = columns_of(v_all, g * c.d_v, c.d_v);
+    record_projection(stage_id::k, t.k, x_kv, cross ? "X_kv" : "X", n.tkv, p.w_k[g], "W_K", n.dk, c,
+                      &t.out, t.at);
+    record_projection(stage_id::v, t.v, x_kv, cross ? "X_kv" : "X", n.tkv, p.w_v[g], "W_V", n.dv, c,
+                      &t.out, t.at);
 }
 
 } // namespace
@@ -208,36 +138,49 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
     return recorded;
 }
 
-head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
-                   const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv) {
-    if (out) { // q, k and v copied into the trace once each
-        const shared_matrix mask = masked ? attention_mask(c) : matrix();
-        const recorded_head r =
-            attend_recorded(q, k, v, masked ? &mask : nullptr, c, *out, at, t, tkv);
-        return {r.output, r.weights};
+void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
+                 const attention_config &c, matrix &weights, output_view head, head_trace *rec) {
+    const std::size_t n_keys = k.rows;
+    std::optional<head_stages> staged; // traced: S, S̃ and L each kept; else all in `weights`
+    if (rec)
+        staged.emplace(*rec, q.rows, n_keys);
+    const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
+    const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
+    matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
+    // 2. Score every query against every key it may see: S = Q·Kᵀ.
+    gemm_bt_spans(q.rows, q.cols, n_keys, q.data, q.ld, k.data, k.ld, s.data(), n_keys, computed);
+    for (std::size_t i = 0; i < q.rows; ++i) { // 3–5 a row at a time, while it is in cache
+        const key_span all = computed[i];
+        double *row = staged ? &staged->scaled(i, 0) : &s(i, 0);
+        // 3. S̃ = S / √DK: with independent components of mean 0 and variance 1, q·k has
+        // variance DK; dividing by √DK brings it back to 1.
+        divide_row(&s(i, all.begin), all.end - all.begin, score_divisor(c), row + all.begin);
+        // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
+        if (staged && rec->mask.size())
+            row = staged->add_mask(i);
+        // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1.
+        softmax_span(row, &weights(i, 0), n_keys, keys[i]);
     }
-    // Passes 2–5 in one buffer: the same bits as the recorded passes.
-    const row_prefix prefix = prefix_of(c, masked, rows(k));
-    matrix output({rows(q), cols(v)});  // (T, DV)
-    matrix weights({rows(q), rows(k)}); // (T, T_kv)
-    gemm_bt_prefix(rows(q), cols(q), rows(k), q.data(), cols(q), k.data(), cols(k), weights.data(),
-                   rows(k), prefix);
-    softmax_scaled_prefix(weights.data(), rows(q), rows(k), rows(k), divisor_of(c), prefix.keys,
-                          prefix.causal);
-    gemm_prefix(rows(q), rows(k), cols(v), weights.data(), rows(k), v.data(), cols(v),
-                output.data(), cols(v), prefix);
-    return {std::move(output), std::move(weights)};
+    // 6. H = A·V: each output row is a weighted average of the value rows.
+    gemm_spans(q.rows, n_keys, v.cols, weights.data(), n_keys, v.data, v.ld, head.data, head.ld,
+               keys);
+    if (staged)
+        record_head(*staged, weights, head, c);
 }
 
-matrix attention_mask(const attention_config &c) {
-    const double hidden = -std::numeric_limits<double>::infinity();
-    matrix m = xt::zeros<double>({c.seq_len, c.kv_len}); // (T, T_kv)
-    for (std::size_t i = 0; i < c.seq_len; ++i)
-        for (std::size_t j = 0; j < c.kv_len; ++j)
-            if ((c.causal && j > i) || (c.valid_keys && j >= *c.valid_keys))
-                m(i, j) = hidden;
-    return m;
+head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
+                   bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
+                   const dim &tkv) {
+    head_result r{matrix({rows(q), cols(v)}), matrix({rows(q), rows(k)})}; // (T, DV), (T, T_kv)
+    std::optional<head_trace> rec;
+    if (out)
+        rec.emplace(
+            head_trace{*out, at, t, tkv, q, k, v, masked ? mask_of(keys, rows(k)) : matrix()});
+    attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
+                {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr);
+    if (rec) // the weights moved into the trace: the weights stage, just before the head's
+        r.weights = out->stages[out->stages.size() - 2].values;
+    return r;
 }
 
 head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
@@ -248,13 +191,61 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
     const matrix q = project(stage_id::q, x, "X", n.t, w_q, "W_Q", n.dk, c, out, at); // (T, DK)
     const matrix k = project(stage_id::k, x, "X", n.t, w_k, "W_K", n.dk, c, out, at); // (T, DK)
     const matrix v = project(stage_id::v, x, "X", n.t, w_v, "W_V", n.dv, c, out, at); // (T, DV)
-    return attend(q, k, v, has_mask(c), c, out, at, n.t, n.tkv);
+    return attend(q, k, v, visible_spans(c), has_mask(c), c, out, at, n.t, n.tkv);
 }
 
+// Passes 1–8. 1: Q, K and V of every head from one product each, X · [W_1 | … | W_H] (each
+// entry is summed exactly as in its own head's product, so each head's columns are the bits of
+// its own projection). 2–6 for every query head in its own subspace, K and V read by the whole
+// group; each head's output written straight into its columns of the concat. Then 7–8.
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
+    const named_dims n(c);
+    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : p.x; // (T_kv, D)
+    std::pair<shared_matrix, shared_matrix> inputs;
+    if (out) {
+        out->config = c;
+        inputs = record_inputs(p, c, *out);
+    }
+    const matrix q_all = matmul(p.x, concat_columns(p.w_q));  // (T, H·DK)
+    const matrix k_all = matmul(x_kv, concat_columns(p.w_k)); // (T_kv, H_kv·DK)
+    const matrix v_all = matmul(x_kv, concat_columns(p.w_v)); // (T_kv, H_kv·DV)
+    const row_spans keys = visible_spans(c);
+    matrix logits({c.seq_len, c.kv_len});            // (T, T_kv), one head's at a time
+    matrix concat({c.seq_len, c.num_heads * c.d_v}); // (T, H·DV)
+    std::optional<head_trace> rec;
     if (out)
-        return multi_head_recorded(p, c, *out);
-    return combine(heads_untraced(p, c), {}, p.w_o, c, nullptr, {}, named_dims(c).t);
+        rec.emplace(head_trace{
+            *out, {}, n.t, n.tkv, {}, {}, {}, has_mask(c) ? mask_of(keys, c.kv_len) : matrix()});
+    std::vector<shared_matrix> heads; // H × (T, DV), for the trace
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        const output_view head{concat.data() + i * c.d_v, c.seq_len, c.d_v, cols(concat)};
+        if (rec) {
+            logits = matrix({c.seq_len, c.kv_len}); // the last head's weights moved into the trace
+            rec->at = {int(i), int(g), no_step, {}};
+            record_projections(p, c, i, inputs.first, inputs.second, q_all, k_all, v_all, *rec);
+        }
+        attend_head(head_columns(q_all, i * c.d_k, c.d_k), head_columns(k_all, g * c.d_k, c.d_k),
+                    head_columns(v_all, g * c.d_v, c.d_v), keys, c, logits, head,
+                    rec ? &*rec : nullptr);
+        if (rec)
+            heads.push_back(out->stages.back().values); // the head stage just recorded
+    }
+    return combine(std::move(concat), heads, p.w_o, c, out, {}, n.t);
+}
+
+std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
+    return r * n + r * k + k * n;
+}
+
+std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked) {
+    const std::size_t rn = r * n;
+    std::size_t total = rn + r * c.d_k + n * c.d_k; // scores, Q, K
+    total += 2 * rn;                                // scaled, scores
+    if (masked)
+        total += 3 * rn;                       // masked, scaled, M
+    total += 2 * rn + r;                       // weights, logits, row totals
+    return total + r * c.d_v + rn + n * c.d_v; // head, weights, V
 }
 
 } // namespace attention

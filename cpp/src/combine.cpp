@@ -128,4 +128,13 @@ matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const mat
                          c.d_v, nullptr);
 }
 
+std::size_t combine_values(const attention_config &c, std::size_t r) {
+    const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
+    if (!c.output_projection)
+        return h > 1 ? 2 * r * hdv : 0; // the concat and its heads
+    const std::size_t pruning =
+        c.pruned_heads.empty() ? 0 : 2 * r * hdv + hdv;                   // pruned, concat, gate
+    return 2 * r * hdv + pruning + r * d + r * hdv + hdv * d + h * r * d; // + output's operands
+}
+
 } // namespace attention

@@ -6,6 +6,7 @@
 #include <xtensor/xview.hpp>
 
 #include "attention/kv_size.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 
@@ -66,8 +67,9 @@ matrix step(const attention_params &p, const attention_config &c, std::vector<kv
         const matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, out, at);
         if (i % group_size(c) == 0)
             extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at);
-        heads.push_back(
-            attend(q, caches[g].keys, caches[g].values, false, c, out, at, one, now).output);
+        heads.push_back(attend(q, caches[g].keys, caches[g].values, all_keys(1, t + 1), false, c,
+                               out, at, one, now)
+                            .output);
     }
     std::vector<shared_matrix> recorded; // the concat's operands, copied only for a trace
     if (out)

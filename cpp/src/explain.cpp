@@ -72,7 +72,7 @@ void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t
     case cell_rule::scaled_dot: {
         const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
         dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
-        e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
+        e.divisor = score_divisor(t.config);
         return;
     }
     case cell_rule::mask:
@@ -104,7 +104,7 @@ void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t
         return;
     case cell_rule::scaled_dot_rows:
         dot_terms(e, op(s, 0), op(s, 1), row, col, true);
-        e.divisor = t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0;
+        e.divisor = score_divisor(t.config);
         e.masked = s.values(row, col) == hidden;
         return;
     case cell_rule::running_max:

@@ -6,6 +6,7 @@
 
 #include <xtensor/xview.hpp>
 
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 
@@ -31,7 +32,7 @@ struct running {
 matrix tile_logits(const matrix &q_i, const matrix &k_j, const tile_span &s,
                    const attention_config &c) {
     matrix scores = matmul_bt(q_i, k_j); // (B_r, B_c)
-    const double divisor = c.scale_scores ? std::sqrt(double(c.d_k)) : 1.0;
+    const double divisor = score_divisor(c);
     for (std::size_t r = 0; r < rows(scores); ++r)
         for (std::size_t j = 0; j < cols(scores); ++j)
             scores(r, j) = c.causal && s.key_begin + j > s.query_begin + r ? minus_inf
@@ -140,7 +141,8 @@ matrix query_block(const matrix &q, const matrix &k, const matrix &v, std::size_
 void check_against_reference(const matrix &q, const matrix &k, const matrix &v, const matrix &tiled,
                              const attention_config &c, trace *out) {
     const named_dims n(c);
-    const matrix reference = attend(q, k, v, c.causal, c, nullptr, {}, n.t, n.t).output;
+    const matrix reference =
+        attend(q, k, v, visible_spans(c), c.causal, c, nullptr, {}, n.t, n.t).output;
     record(out, stage_id::reference, {}, {n.t, n.dv}, reference);
     double scale = 1.0, worst = 0.0;
     for (std::size_t i = 0; i < reference.size(); ++i) {

@@ -137,13 +137,35 @@ void micro_kernel(size_t kc, const double *ap, const double *bp, size_t rows, si
         }
 }
 
-// What a masked product may leave out, row by row (gemm.hpp): nothing, the entries of C past
-// each row's prefix (gemm_bt_prefix), or the terms past each row's prefix of A, where A is zero
-// (gemm_prefix). A block of rows needs what its last row needs: prefixes never shrink.
+// What a masked product may leave out, row by row (gemm.hpp): nothing, the entries of C outside
+// each row's span (gemm_bt_spans), or the terms outside each row's span of A, where A is zero
+// (gemm_spans). A block of rows needs the union of its rows' spans.
 struct Skip {
     enum class What { nothing, columns, depth } what = What::nothing;
-    row_prefix prefix{0, false};
+    const row_spans *spans = nullptr;
+
+    // The columns (or terms) rows [r0, r1) need: from the smallest begin to the largest end.
+    key_span needed(size_t r0, size_t r1, size_t all) const {
+        if (what == What::nothing)
+            return {0, all};
+        key_span u{all, 0};
+        for (size_t i = r0; i < r1; ++i) {
+            u.begin = std::min(u.begin, (*spans)[i].begin);
+            u.end = std::max(u.end, (*spans)[i].end);
+        }
+        return u;
+    }
 };
+
+// Whether [begin, begin + size) misses the span u.
+bool misses(size_t begin, size_t size, key_span u) {
+    return begin + size <= u.begin || begin >= u.end;
+}
+
+// The first KC-deep slice that holds a needed term: where a tile's sum starts (C = …, not +=).
+size_t first_slice(key_span u) {
+    return u.begin / KC * KC;
+}
 
 // Where a packed block sits in the whole product: its first row, column and depth.
 struct Corner {
@@ -153,22 +175,25 @@ struct Corner {
 // Multiplies a packed mc×kc block of A by a packed kc×nc block of B into C. The B panel
 // (kc×NR, 8 KB at KC=256) stays in L1 while the ir loop sweeps the A block (L2-sized). Tiles a
 // mask leaves out are skipped, and tiles whose rows need fewer terms run a shorter kernel.
-void macro_kernel(size_t mc, size_t nc, size_t kc, const double *ap, const double *bp, bool first,
-                  double *c, size_t ldc, Corner at, Skip skip) {
+void macro_kernel(size_t mc, size_t nc, size_t kc, const double *ap, const double *bp, bool add,
+                  double *c, size_t ldc, Corner at, Skip skip, size_t extent) {
+    const bool depth = skip.what == Skip::What::depth;
     for (size_t jr = 0; jr < nc; jr += NR)
         for (size_t ir = 0; ir < mc; ir += MR) {
-            const size_t rows = std::min(MR, mc - ir);
-            const size_t needed = skip.prefix(at.row + ir + rows - 1);
-            size_t depth = kc;
-            if (skip.what == Skip::What::columns && at.col + jr >= needed)
+            const size_t rows = std::min(MR, mc - ir), cols = std::min(NR, nc - jr);
+            const key_span u = skip.needed(at.row + ir, at.row + ir + rows, extent);
+            if (skip.what == Skip::What::columns && misses(at.col + jr, cols, u))
                 continue;
-            if (skip.what == Skip::What::depth) {
-                if (needed <= at.depth) // only zero terms left: C + (+0) is C
+            size_t from = 0, to = kc; // the terms of this slice the tile's rows need
+            if (depth) {
+                if (misses(at.depth, kc, u)) // only zero terms: C + (+0) is C
                     continue;
-                depth = std::min(kc, needed - at.depth);
+                from = std::max(u.begin, at.depth) - at.depth;
+                to = std::min(u.end, at.depth + kc) - at.depth;
             }
-            micro_kernel(depth, ap + ir * kc, bp + jr * kc, rows, std::min(NR, nc - jr), first,
-                         c + ir * ldc + jr, ldc);
+            const bool first = !add && at.depth == (depth ? first_slice(u) : 0);
+            micro_kernel(to - from, ap + ir * kc + from * MR, bp + jr * kc + from * NR, rows, cols,
+                         first, c + ir * ldc + jr, ldc);
         }
 }
 
@@ -182,47 +207,51 @@ void blocked_product(size_t m, size_t k, size_t n, View a, View b, double *c, si
     // Left uninitialised: the packing writes every value before the kernel reads it.
     const std::unique_ptr<double[]> b_pack(new double[std::min(k, KC) * round_n]);
     const std::unique_ptr<double[]> a_pack(new double[std::min(k, KC) * round_m]);
-    const auto left_out = [&](size_t ic, size_t mc, size_t jc, size_t pc) {
-        const size_t needed = skip.prefix(ic + mc - 1);
-        return (skip.what == Skip::What::columns && jc >= needed) ||
-               (skip.what == Skip::What::depth && pc >= needed);
+    const auto left_out = [&](size_t ic, size_t mc, size_t jc, size_t nc, size_t pc, size_t kc) {
+        const key_span u = skip.needed(ic, ic + mc, skip.what == Skip::What::depth ? k : n);
+        return (skip.what == Skip::What::columns && misses(jc, nc, u)) ||
+               (skip.what == Skip::What::depth && misses(pc, kc, u));
     };
     for (size_t jc = 0; jc < n; jc += NC) {
         const size_t nc = std::min(NC, n - jc);
-        for (size_t pc = 0; pc < k && !left_out(0, m, jc, pc); pc += KC) {
+        for (size_t pc = 0; pc < k; pc += KC) {
             const size_t kc = std::min(KC, k - pc);
+            if (left_out(0, m, jc, nc, pc, kc))
+                continue;
             pack_b(b, pc, kc, jc, nc, b_pack.get());
             for (size_t ic = 0; ic < m; ic += MC) {
                 const size_t mc = std::min(MC, m - ic);
-                if (left_out(ic, mc, jc, pc))
+                if (left_out(ic, mc, jc, nc, pc, kc))
                     continue;
                 pack_a(a, ic, mc, pc, kc, a_pack.get());
-                macro_kernel(mc, nc, kc, a_pack.get(), b_pack.get(), pc == 0 && !add,
-                             c + ic * ldc + jc, ldc, {ic, jc, pc}, skip);
+                macro_kernel(mc, nc, kc, a_pack.get(), b_pack.get(), add, c + ic * ldc + jc, ldc,
+                             {ic, jc, pc}, skip, skip.what == Skip::What::depth ? k : n);
             }
         }
     }
 }
-// One row of A (a decode step's token): c = a · B without packing, which would copy all of B
-// to use each value once. Each c[j] is summed in the blocked product's order, KC terms at a
-// time from 0 and then added to c, so both paths give the same bits. B is read in memory order:
-// row by row when it is row-major, column by column when it is Bᵀ (its rows are contiguous).
-void row_product(size_t k, size_t n, View a, View b, double *c, bool add) {
+
+// One row of A (a decode step's token): c = a · B over the terms [k0, k1) without packing,
+// which would copy all of B to use each value once. Each c[j] is summed in the blocked
+// product's order, the terms of each KC-deep slice from 0 and then added to c, so both paths
+// give the same bits. B is read in memory order: row by row when it is row-major, column by
+// column when it is Bᵀ (its rows are contiguous).
+void row_product(size_t k0, size_t k1, size_t n, View a, View b, double *c, bool add) {
     std::vector<double> partial(n);
-    for (size_t pc = 0; pc < k; pc += KC) {
-        const size_t end = std::min(k, pc + KC);
+    for (size_t pc = k0 / KC * KC; pc < k1; pc += KC) {
+        const size_t begin = std::max(k0, pc), end = std::min(k1, pc + KC);
         std::fill(partial.begin(), partial.end(), 0.0);
         if (b.cs == 1) {
-            for (size_t p = pc; p < end; ++p)
+            for (size_t p = begin; p < end; ++p)
                 for (size_t j = 0; j < n; ++j)
                     partial[j] += a(0, p) * b(p, j);
         } else {
             for (size_t j = 0; j < n; ++j)
-                for (size_t p = pc; p < end; ++p)
+                for (size_t p = begin; p < end; ++p)
                     partial[j] += a(0, p) * b(p, j);
         }
         for (size_t j = 0; j < n; ++j)
-            c[j] = pc == 0 && !add ? partial[j] : c[j] + partial[j];
+            c[j] = pc == k0 / KC * KC && !add ? partial[j] : c[j] + partial[j];
     }
 }
 
@@ -231,10 +260,6 @@ void row_product(size_t k, size_t n, View a, View b, double *c, bool add) {
 // packing plus the micro-kernel is as fast as plain loops in WASM and twice as fast natively.
 void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc, Skip skip = {},
              bool add = false) {
-    if (m == 1 && skip.what == Skip::What::columns)
-        n = std::min(n, skip.prefix(0));
-    if (m == 1 && skip.what == Skip::What::depth)
-        k = std::min(k, skip.prefix(0)); // the rest of the row's terms are zero
     if (m == 0 || n == 0)
         return;
     if (k == 0) { // empty sum: C = 0, or C + 0 = C
@@ -242,8 +267,15 @@ void product(size_t m, size_t k, size_t n, View a, View b, double *c, size_t ldc
             std::fill(c + i * ldc, c + i * ldc + n, 0.0);
         return;
     }
-    if (m == 1)
-        return row_product(k, n, a, b, c, add);
+    if (m == 1 && skip.what == Skip::What::columns) { // only the row's span of C
+        const key_span u = skip.needed(0, 1, n);
+        const View shifted{b.data + u.begin * b.cs, b.rs, b.cs};
+        return row_product(0, k, u.end - u.begin, a, shifted, c + u.begin, add);
+    }
+    if (m == 1) { // the row's terms outside its span are zero
+        const key_span u = skip.needed(0, 1, k);
+        return row_product(u.begin, u.end, n, a, b, c, add);
+    }
     blocked_product(m, k, n, a, b, c, ldc, skip, add);
 }
 
@@ -264,14 +296,27 @@ void gemm_bt(size_t m, size_t k, size_t n, const double *a, size_t lda, const do
     product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc);
 }
 
-void gemm_bt_prefix(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
-                    size_t ldb, double *c, size_t ldc, row_prefix prefix) {
-    product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc, {Skip::What::columns, prefix});
+namespace {
+
+// Spans that leave nothing out: the plain product, without a check per tile.
+Skip skip_of(Skip::What what, const row_spans &spans, size_t all) {
+    const bool whole = std::all_of(spans.begin(), spans.end(),
+                                   [&](key_span s) { return s.begin == 0 && s.end >= all; });
+    return whole ? Skip{} : Skip{what, &spans};
 }
 
-void gemm_prefix(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
-                 size_t ldb, double *c, size_t ldc, row_prefix prefix) {
-    product(m, k, n, View{a, lda, 1}, View{b, ldb, 1}, c, ldc, {Skip::What::depth, prefix});
+} // namespace
+
+void gemm_bt_spans(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+                   size_t ldb, double *c, size_t ldc, const row_spans &spans) {
+    product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc,
+            skip_of(Skip::What::columns, spans, n));
+}
+
+void gemm_spans(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+                size_t ldb, double *c, size_t ldc, const row_spans &spans) {
+    product(m, k, n, View{a, lda, 1}, View{b, ldb, 1}, c, ldc,
+            skip_of(Skip::What::depth, spans, k));
 }
 
 } // namespace attention

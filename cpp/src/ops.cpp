@@ -38,14 +38,6 @@ matrix matmul_bt(const matrix &a, const matrix &b) {
     return c;
 }
 
-matrix transpose(const matrix &a) {
-    matrix t({cols(a), rows(a)});
-    for (std::size_t i = 0; i < rows(a); ++i)
-        for (std::size_t j = 0; j < cols(a); ++j)
-            t(j, i) = a(i, j);
-    return t;
-}
-
 void softmax_row(const double *in, std::size_t n, double *out) {
     const double hidden = -std::numeric_limits<double>::infinity();
     // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)
@@ -64,14 +56,6 @@ void softmax_row(const double *in, std::size_t n, double *out) {
         out[j] /= sum;
 }
 
-matrix softmax_rows(const matrix &s) {
-    const std::size_t n = cols(s);
-    matrix w({rows(s), n});
-    for (std::size_t i = 0; i < rows(s); ++i)
-        softmax_row(s.data() + i * n, n, w.data() + i * n);
-    return w;
-}
-
 namespace {
 
 // Whether x / divisor can be computed as x · (1 / divisor) with the same bits: a power of two
@@ -83,6 +67,12 @@ bool exact_reciprocal(double divisor) {
 
 } // namespace
 
+void softmax_span(const double *in, double *out, std::size_t n, key_span span) {
+    softmax_row(in + span.begin, span.end - span.begin, out + span.begin);
+    std::fill(out, out + span.begin, 0.0); // exp(−∞) / sum
+    std::fill(out + span.end, out + n, 0.0);
+}
+
 void divide_row(const double *row, std::size_t n, double divisor, double *out) {
     if (exact_reciprocal(divisor)) {
         const double reciprocal = 1.0 / divisor;
@@ -92,24 +82,6 @@ void divide_row(const double *row, std::size_t n, double divisor, double *out) {
         for (std::size_t j = 0; j < n; ++j)
             out[j] = row[j] / divisor;
     }
-}
-
-void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t ld, double divisor,
-                           std::size_t keys, bool causal) {
-    for (std::size_t i = 0; i < m; ++i) {
-        double *row = s + i * ld;
-        const std::size_t visible = causal ? std::min(keys, i + 1) : keys;
-        divide_row(row, visible, divisor, row);
-        softmax_row(row, visible, row);
-        std::fill(row + visible, row + n, 0.0); // exp(−∞) / sum
-    }
-}
-
-matrix divided(const matrix &s, double divisor) {
-    matrix out({rows(s), cols(s)});
-    for (std::size_t i = 0; i < rows(s); ++i)
-        divide_row(&s(i, 0), cols(s), divisor, &out(i, 0));
-    return out;
 }
 
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps) {

@@ -1,5 +1,7 @@
 #include "attention/trace.hpp"
 
+#include "attention/passes.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -68,33 +70,6 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
 namespace {
 
 // Each count below is the doubles a pass records: its values and its operands'.
-
-// x · w: (r, k) @ (k, n) with both operands.
-std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
-    return r * n + r * k + k * n;
-}
-
-// One head's passes 2–6 for r query rows against n keys: scores … head.
-std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked) {
-    const std::size_t rn = r * n;
-    std::size_t total = rn + r * c.d_k + n * c.d_k; // scores, Q, K
-    total += 2 * rn;                                // scaled, scores
-    if (masked)
-        total += 3 * rn;                       // masked, scaled, M
-    total += 2 * rn + r;                       // weights, logits, row totals
-    return total + r * c.d_v + rn + n * c.d_v; // head, weights, V
-}
-
-// Passes 7–8 for r rows: concat (one operand per head) and output (concat, W_O, contributions);
-// without W_O, the concat alone when there are heads to join.
-std::size_t combine_values(const attention_config &c, std::size_t r) {
-    const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
-    if (!c.output_projection)
-        return h > 1 ? 2 * r * hdv : 0;
-    const std::size_t pruning =
-        c.pruned_heads.empty() ? 0 : 2 * r * hdv + hdv; // pruned, concat, gate
-    return 2 * r * hdv + pruning + r * d + r * hdv + hdv * d + h * r * d;
-}
 
 std::size_t attention_values(const attention_config &c) {
     const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;

@@ -11,6 +11,7 @@
 
 #include "attention/attention.hpp"
 #include "attention/engine.hpp"
+#include "attention/mask.hpp"
 #include "attention/spec.hpp"
 #include "check.hpp"
 #include "specs.hpp"

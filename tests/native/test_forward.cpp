@@ -10,9 +10,11 @@
 
 #include "attention/attention.hpp"
 #include "attention/engine.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/rng.hpp"
 #include "check.hpp"
+#include "oracle.hpp"
 #include "specs.hpp"
 
 using namespace attention;
@@ -109,18 +111,20 @@ TEST_CASE("forward: one head's weights untraced equal the weights stage bit for 
         }
 }
 
-TEST_CASE("softmax_scaled_prefix: softmax_rows(s / divisor + M) in place, bit for bit",
+TEST_CASE("scale and softmax over a span: softmax_rows(s / divisor + M), bit for bit",
           "[forward][ops]") {
-    attention_config c;
-    for (const bool causal : {false, true})
-        for (const std::size_t valid : {std::size_t(1), std::size_t(4), std::size_t(7)})
-            for (const double divisor : {1.0, 2.0, std::sqrt(3.0), 8.0}) {
-                CAPTURE(causal, valid, divisor);
-                c.seq_len = 6, c.kv_len = 7, c.causal = causal, c.valid_keys = valid;
-                const matrix s = numpy_random(7).randn(6, 7, 3.0); // (T, T_kv)
-                const matrix want = softmax_rows(divided(s, divisor) + attention_mask(c));
-                matrix got = s;
-                softmax_scaled_prefix(got.data(), 6, 7, 7, divisor, valid, causal);
-                same_bits("weights", got, want);
-            }
+    // Spans of every shape a mask makes: whole rows, a prefix, a band starting late, one key.
+    const std::vector<key_span> spans{{0, 7}, {0, 1}, {0, 4}, {2, 6}, {6, 7}, {3, 4}};
+    for (const double divisor : {1.0, 2.0, std::sqrt(3.0), 8.0}) {
+        CAPTURE(divisor);
+        const matrix s = numpy_random(7).randn(6, 7, 3.0); // (T, T_kv)
+        const matrix want = oracle::softmax_rows(oracle::divided(s, divisor) + mask_of(spans, 7));
+        matrix got = s;
+        for (std::size_t i = 0; i < 6; ++i) {
+            divide_row(&got(i, spans[i].begin), spans[i].end - spans[i].begin, divisor,
+                       &got(i, spans[i].begin));
+            softmax_span(&got(i, 0), &got(i, 0), 7, spans[i]);
+        }
+        same_bits("weights", got, want);
+    }
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attention/engine.hpp"
+#include "attention/mask.hpp"
 #include "check.hpp"
 #include "specs.hpp"
 

@@ -1,14 +1,16 @@
 // The blocked gemm / gemm_bt against the textbook triple loop, across sizes that straddle
 // the register tile (4×4) and the cache blocks (MC = 96 rows, KC = 256 deep, NC = 4096 wide),
-// with strided storage and the empty sum k = 0; the masked products (gemm_bt_prefix,
-// gemm_prefix) against the whole ones, bit for bit.
+// with strided storage and the empty sum k = 0; the masked products (gemm_bt_spans,
+// gemm_spans) against the whole ones, bit for bit, for every shape of span a mask makes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "attention/gemm.hpp"
@@ -176,7 +178,7 @@ TEST_CASE("gemm: m = 0 or n = 0 writes nothing", "[gemm]") {
 
 namespace {
 
-// Normal values (not integers): the prefix products must give the whole product's bits, whose
+// Normal values (not integers): the masked products must give the whole product's bits, whose
 // rounding depends on the order of the sums, so this checks the order too.
 std::vector<double> normals(std::size_t count, std::mt19937 &g) {
     std::normal_distribution<double> d;
@@ -190,84 +192,97 @@ bool same_bits(double a, double b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
+// Spans of the shapes the masks make, for m rows of n keys: causal [0, i + 1), padding [0, v),
+// a window [i − w + 1, i + 1), a bidirectional prefix [0, max(p, i + 1)), and packed documents
+// [start of i's document, i + 1) — rows of a product may need any one of them.
+std::vector<std::vector<attention::key_span>> span_kinds(std::size_t m, std::size_t n) {
+    const auto each = [&](auto span_of) {
+        std::vector<attention::key_span> spans;
+        for (std::size_t i = 0; i < m; ++i) {
+            const auto [b, e] = span_of(std::min(i, n - 1));
+            spans.push_back({b, std::max(b + 1, std::min(e, n))});
+        }
+        return spans;
+    };
+    const std::size_t w = std::max<std::size_t>(1, n / 3), v = std::max<std::size_t>(1, n / 2);
+    return {each([&](std::size_t) {
+                return std::pair{std::size_t(0), n};
+            }),
+            each([&](std::size_t i) {
+                return std::pair{std::size_t(0), i + 1};
+            }),
+            each([&](std::size_t) {
+                return std::pair{std::size_t(0), v};
+            }),
+            each([&](std::size_t i) {
+                return std::pair{i + 1 > w ? i + 1 - w : 0, i + 1};
+            }),
+            each([&](std::size_t i) {
+                return std::pair{std::size_t(0), std::max(v, i + 1)};
+            }),
+            each([&](std::size_t i) {
+                return std::pair{i / 37 * 37, i + 1};
+            }),
+            each([&](std::size_t i) {
+                return std::pair{i, i + 1};
+            })};
+}
+
 } // namespace
 
-TEST_CASE("gemm_bt_prefix: each row's visible entries have gemm_bt's bits", "[gemm][prefix]") {
+TEST_CASE("gemm_bt_spans: each row's visible entries have gemm_bt's bits", "[gemm][spans]") {
     std::mt19937 g(11);
-    for (const bool causal : {false, true})
-        for (const auto &[m, k, n, keys] : {std::tuple{1, 7, 9, 9},
-                                            {2, 3, 5, 4},
-                                            {97, 64, 97, 97},
-                                            {130, 300, 130, 77},
-                                            {200, 17, 150, 150},
-                                            {66, 5, 70, 1}}) {
-            CAPTURE(causal, m, k, n, keys);
-            const std::vector<double> a = normals(m * k, g), b = normals(n * k, g); // b: (N, K)
-            std::vector<double> whole(m * n), part(m * n, guard);
-            gemm_bt(m, k, n, a.data(), k, b.data(), k, whole.data(), n);
-            const attention::row_prefix prefix{std::size_t(keys), causal};
-            attention::gemm_bt_prefix(m, k, n, a.data(), k, b.data(), k, part.data(), n, prefix);
+    for (const auto &[m, k, n] : {std::tuple{1, 7, 9},
+                                  {2, 3, 5},
+                                  {97, 64, 97},
+                                  {130, 300, 130},
+                                  {200, 17, 150},
+                                  {300, 20, 300},
+                                  {66, 5, 70}}) {
+        const std::vector<double> a = normals(m * k, g), b = normals(n * k, g); // b: (N, K)
+        std::vector<double> whole(m * n);
+        gemm_bt(m, k, n, a.data(), k, b.data(), k, whole.data(), n);
+        int kind = 0;
+        for (const auto &spans : span_kinds(m, n)) {
+            CAPTURE(m, k, n, kind++);
+            std::vector<double> part(m * n, guard);
+            attention::gemm_bt_spans(m, k, n, a.data(), k, b.data(), k, part.data(), n, spans);
             std::size_t bad = 0;
             for (std::size_t i = 0; i < std::size_t(m); ++i)
-                for (std::size_t j = 0; j < prefix(i); ++j)
+                for (std::size_t j = spans[i].begin; j < spans[i].end; ++j)
                     bad += !same_bits(part[i * n + j], whole[i * n + j]);
             CHECK(bad == 0);
         }
+    }
 }
 
-TEST_CASE("gemm_prefix: rows of A zero past their prefix give gemm's bits, sign of 0 included",
-          "[gemm][prefix]") {
+TEST_CASE("gemm_spans: rows of A zero outside their spans give gemm's bits, sign of 0 included",
+          "[gemm][spans]") {
     std::mt19937 g(12);
-    for (const bool causal : {false, true})
-        for (const auto &[m, k, n, keys] : {std::tuple{1, 9, 4, 9},
-                                            {1, 600, 3, 300},
-                                            {5, 5, 2, 3},
-                                            {97, 97, 64, 97},
-                                            {300, 300, 8, 300},
-                                            {130, 520, 33, 519},
-                                            {70, 70, 5, 1}}) {
-            CAPTURE(causal, m, k, n, keys);
-            const attention::row_prefix prefix{std::size_t(keys), causal};
+    for (const auto &[m, k, n] : {std::tuple{1, 9, 4},
+                                  {1, 600, 3},
+                                  {5, 5, 2},
+                                  {97, 97, 64},
+                                  {300, 300, 8},
+                                  {130, 520, 33},
+                                  {600, 600, 5},
+                                  {70, 70, 5}}) {
+        int kind = 0;
+        for (const auto &spans : span_kinds(m, k)) {
+            CAPTURE(m, k, n, kind++);
             std::vector<double> a = normals(m * k, g), b = normals(k * n, g);
             for (std::size_t i = 0; i < std::size_t(m); ++i) // weights of hidden keys: +0
-                std::fill(a.begin() + std::ptrdiff_t(i * k + prefix(i)),
-                          a.begin() + std::ptrdiff_t((i + 1) * k), 0.0);
+                for (std::size_t p = 0; p < std::size_t(k); ++p)
+                    if (p < spans[i].begin || p >= spans[i].end)
+                        a[i * k + p] = 0.0;
             b[0] = -0.0; // a −0 in B must not turn a +0 sum into −0 either
             std::vector<double> whole(m * n), part(m * n, guard);
             gemm(m, k, n, a.data(), k, b.data(), n, whole.data(), n);
-            attention::gemm_prefix(m, k, n, a.data(), k, b.data(), n, part.data(), n, prefix);
+            attention::gemm_spans(m, k, n, a.data(), k, b.data(), n, part.data(), n, spans);
             std::size_t bad = 0;
             for (std::size_t i = 0; i < whole.size(); ++i)
                 bad += !same_bits(part[i], whole[i]);
             CHECK(bad == 0);
         }
-}
-
-TEST_CASE("gemm_add: C plus gemm's product, bit for bit, one sweep deep or a sum of sweeps",
-          "[gemm]") {
-    using attention::gemm_add;
-    using attention::gemm_depth;
-    std::mt19937 g(11);
-    for (const std::size_t m : {1u, 5u, 97u})
-        for (const std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(32),
-                                    std::size_t(64), gemm_depth, gemm_depth + 44})
-            for (const std::size_t n : {3u, 8u, 33u}) {
-                CAPTURE(m, k, n);
-                const std::vector<double> a = normals(m * k + 1, g), b = normals(k * n + 1, g);
-                const std::vector<double> before = normals(m * n, g);
-                // want: C + each sweep's product (gemm over its columns of A, rows of B), in order.
-                std::vector<double> want = before, sweep(m * n);
-                for (std::size_t p0 = 0; p0 < k; p0 += gemm_depth) {
-                    const std::size_t depth = std::min(gemm_depth, k - p0);
-                    gemm(m, depth, n, a.data() + p0, k, b.data() + p0 * n, n, sweep.data(), n);
-                    for (std::size_t i = 0; i < m * n; ++i)
-                        want[i] += sweep[i];
-                }
-                std::vector<double> c = before;
-                gemm_add(m, k, n, a.data(), k, b.data(), n, c.data(), n);
-                std::size_t differ = 0;
-                for (std::size_t i = 0; i < m * n; ++i)
-                    differ += !same_bits(c[i], want[i]);
-                CHECK(differ == 0);
-            }
+    }
 }

@@ -6,12 +6,16 @@
 #include <stdexcept>
 
 #include "attention/attention.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "check.hpp"
+#include "oracle.hpp"
 
 using namespace attention;
 using check::inf;
 using check::m;
+using oracle::softmax_rows;
+using oracle::transpose;
 
 TEST_CASE("ops: matmul of two 2x2 matrices", "[ops][known]") {
     // [1 2] [5 6]   [1·5+2·7  1·6+2·8]   [19 22]

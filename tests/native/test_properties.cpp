@@ -9,10 +9,12 @@
 #include "attention/ops.hpp"
 #include "attention/spec.hpp"
 #include "check.hpp"
+#include "oracle.hpp"
 #include "specs.hpp"
 
 using namespace attention;
 using check::inf;
+using oracle::softmax_rows;
 
 namespace {
 

@@ -25,10 +25,6 @@ struct head_result {
     matrix weights; // (T, T_kv)  rows sum to 1
 };
 
-// The mask M added to the logits: 0 where query i may see key j, −∞ where it may not
-// (j > i under the causal mask; j ≥ valid_keys for padding keys). (T, T_kv).
-matrix attention_mask(const attention_config &c);
-
 // Scaled dot-product self-attention of one head (the lesson's self_attention).
 // x: (T, D), w_q, w_k: (D, DK), w_v: (D, DV). When out is given, each pass
 // appends its stage (q, k, v, scores, scaled, masked, weights, head) to it.

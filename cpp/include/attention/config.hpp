@@ -3,6 +3,7 @@
 // H_kv = K/V heads, DK = d_k, DV = d_v, DFF = d_ff.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -38,6 +39,11 @@ struct attention_config {
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).
 inline std::size_t group_size(const attention_config &c) {
     return c.num_heads / c.num_kv_heads;
+}
+
+// What pass 3 divides the scores by: √DK, or 1 in the lesson's ablation.
+inline double score_divisor(const attention_config &c) {
+    return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
 }
 
 // Whether the logits get a mask M (causal, or padding keys in cross-attention).

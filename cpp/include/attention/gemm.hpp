@@ -2,8 +2,8 @@
 // M, K, N = rows of A, shared dimension, columns of B.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
+#include <vector>
 
 namespace attention {
 
@@ -27,25 +27,27 @@ void gemm_add(std::size_t m, std::size_t k, std::size_t n, const double *a, std:
 void gemm_bt(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
              const double *b, std::size_t ldb, double *c, std::size_t ldc);
 
-// A prefix of every row: row i's first min(keys, i + 1) entries when causal, else its first
-// `keys` — what a causal or padding mask leaves visible (it only ever hides the end of a row).
-struct row_prefix {
-    std::size_t keys;
-    bool causal = false;
-    std::size_t operator()(std::size_t i) const { return causal ? std::min(keys, i + 1) : keys; }
+// The columns [begin, end) one row of a masked product needs: the keys a query may see.
+struct key_span {
+    std::size_t begin, end;
 };
 
-// gemm_bt when only each row's prefix of C is needed (the scores a mask leaves visible):
-// c(i, j) for j < prefix(i) has gemm_bt's bits; the entries past it are left out where a whole
-// register tile lies past the prefix, and are gemm_bt's values where they are computed.
-void gemm_bt_prefix(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
-                    const double *b, std::size_t ldb, double *c, std::size_t ldc,
-                    row_prefix prefix);
+// One span per row (rows[i] for row i). What a mask leaves visible to each query: every mask
+// here (causal, padding, a window, a prefix, packed documents) leaves one contiguous span.
+using row_spans = std::vector<key_span>;
 
-// gemm when row i of A is zero past prefix(i) (the weights of hidden keys): those terms are left
-// out. They would add +0 or −0 to sums that start at +0, so for a finite B the result has
+// gemm_bt when only each row's span of C is needed (the scores a mask leaves visible):
+// c(i, j) for j in spans[i] has gemm_bt's bits; the entries outside it are left out where a
+// whole register tile lies outside its rows' spans, and are gemm_bt's values where computed.
+void gemm_bt_spans(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
+                   const double *b, std::size_t ldb, double *c, std::size_t ldc,
+                   const row_spans &spans);
+
+// gemm when row i of A is zero outside spans[i] (the weights of hidden keys): those terms are
+// left out. They would add +0 or −0 to sums that start at +0, so for a finite B the result has
 // gemm's bits.
-void gemm_prefix(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
-                 const double *b, std::size_t ldb, double *c, std::size_t ldc, row_prefix prefix);
+void gemm_spans(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
+                const double *b, std::size_t ldb, double *c, std::size_t ldc,
+                const row_spans &spans);
 
 } // namespace attention

@@ -6,6 +6,7 @@
 
 #include <xtensor/xtensor.hpp>
 
+#include "attention/gemm.hpp"
 #include "attention/matrix.hpp"
 
 namespace attention {
@@ -18,30 +19,17 @@ matrix matmul(const matrix &a, const matrix &b);
 // a: (M, K), b: (N, K) → a · bᵀ: (M, N), without forming bᵀ.
 matrix matmul_bt(const matrix &a, const matrix &b);
 
-// a: (M, N) → (N, M).
-matrix transpose(const matrix &a);
-
-// s: (M, N) → (M, N), each row exp(s − max) / Σ exp(s − max).
-matrix softmax_rows(const matrix &s);
-
-// One row of softmax_rows: n values of in → out (which may be in).
+// One row softmaxed: exp(in − max) / Σ exp(in − max), n values of in → out (which may be in).
 void softmax_row(const double *in, std::size_t n, double *out);
+
+// A row of n logits softmaxed over the keys its query sees: `out`'s entries in `span` become
+// the weights of `in`'s, and every entry outside it exactly 0 (what −∞ in the mask gives).
+// out may be in.
+void softmax_span(const double *in, double *out, std::size_t n, key_span span);
 
 // row[j] / divisor for j < n, into out[j] (which may be row): a division per entry, or the
 // exact reciprocal's product when the divisor is a power of two, which has the same bits.
 void divide_row(const double *row, std::size_t n, double divisor, double *out);
-
-// Scale, mask and softmax fused, in place: row i of s becomes softmax(s_i / divisor) over its
-// first visible(i) entries, visible(i) = min(keys, i + 1) when causal, else keys, and exactly 0
-// after them. These are the operations of softmax_rows(s / divisor + M), M = 0 then −∞ along
-// each row, in the same order: the same bits, without the mask or the scaled copy. Masked
-// entries are never read, so they need not have been computed.
-// s: (M, N) with row stride ld; 1 ≤ keys ≤ N.
-void softmax_scaled_prefix(double *s, std::size_t m, std::size_t n, std::size_t ld, double divisor,
-                           std::size_t keys, bool causal);
-
-// x / divisor for every entry. s: (M, N) → (M, N).
-matrix divided(const matrix &s, double divisor);
 
 // x: (T, D), gamma, beta: (D) → γ · (x − mean) / (std + eps) + β per row,
 // std the population standard deviation, as the lesson's layer_norm writes it.

@@ -1,11 +1,13 @@
 // The passes every kind of attention is built from, for the core's own files: multi-head,
-// cross, grouped-query attention (attention.cpp), KV-cache decoding (decode.cpp). Each records
-// its stage when given a trace. T = rows of Q, T_kv = rows of K and V, D = d_model.
+// cross, grouped-query attention (attention.cpp), KV-cache decoding (decode.cpp), the flash
+// reference (flash.cpp). Each records its stage when given a trace. T = rows of Q, T_kv = rows
+// of K and V, D = d_model.
 #pragma once
 
 #include <vector>
 
 #include "attention/attention.hpp"
+#include "attention/gemm.hpp"
 
 namespace attention {
 
@@ -16,19 +18,60 @@ struct named_dims {
     explicit named_dims(const attention_config &c);
 };
 
+// rows × cols values read in place, row i from data + i · ld: a whole matrix, or one head's
+// columns of a projection made for every head at once.
+struct matrix_view {
+    const double *data;
+    std::size_t rows, cols, ld;
+};
+
+// rows × cols values written in place, row i at data + i · ld: one head's columns of the concat.
+struct output_view {
+    double *data;
+    std::size_t rows, cols, ld;
+};
+
+inline matrix_view view_of(const matrix &m) {
+    return {m.data(), rows(m), cols(m), cols(m)};
+}
+
+// What a traced head pass needs beside its numbers: the trace, where the stages belong, the
+// rows' dims, Q, K and V as the trace holds them (shared with their own stages), and M when
+// the config asks for a mask (one M shared by every head).
+struct head_trace {
+    trace &out;
+    stage_at at;
+    dim t, tkv;
+    shared_matrix q, k, v; // (T, DK), (T_kv, DK), (T_kv, DV)
+    shared_matrix mask;    // (T, T_kv), or empty when nothing is hidden
+};
+
 // 1. x · w, recorded as `id` with operands x (named x_name, rows x_rows) and w (cols w_cols).
 // x: (T, D), w: (D, N) → (T, N).
 matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
                const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
                stage_at at);
 
-// 2–6 for one head: scores, scale, mask (when `masked`: attention_mask(c), c's causal mask and
-// padding keys), softmax, weighted values, recorded with the row dimensions t (queries) and tkv
-// (keys). Without a trace, 3–5 run fused in place on the visible scores only, with the same
-// bits. q: (T, DK), k: (T_kv, DK), v: (T_kv, DV).
-head_result attend(const matrix &q, const matrix &k, const matrix &v, bool masked,
-                   const attention_config &c, trace *out, stage_at at, const dim &t,
+// 2–6 for one head, the lesson's passes in its order: scores, scale, mask, softmax, weighted
+// values. Query i sees the keys keys[i]: outside them its weight is exactly 0, and a run without
+// a trace leaves their scores and terms out, with the same bits where it computes. `weights`
+// (T, T_kv) is the head's working matrix and holds its weights after (traced, they move into
+// the trace and leave it empty); the output goes to `head` (T, DV).
+// q: (T, DK), k: (T_kv, DK), v: (T_kv, DV).
+void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
+                 const attention_config &c, matrix &weights, output_view head, head_trace *rec);
+
+// attend_head on whole matrices, recording into `out` when given (rows dims t and tkv), with
+// the masked stage when `masked` (the config asks for a mask, even one that hides nothing).
+head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
+                   bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
                    const dim &tkv);
+
+// Doubles one head's traced passes 2–6 record for r query rows against n keys, with M or not.
+std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked);
+
+// Doubles x · w records: (r, k) @ (k, n) with both operands.
+std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n);
 
 // 7–8: the concat of the heads, then W_O when c.output_projection, recorded with each head's
 // share of the output. concat: (T, H·DV) → (T, D), or without W_O the concat itself (recorded
@@ -36,5 +79,8 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, bool maske
 // be empty without a trace).
 matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const matrix &w_o,
                const attention_config &c, trace *out, stage_at at, const dim &t);
+
+// Doubles passes 7–8 record for r rows.
+std::size_t combine_values(const attention_config &c, std::size_t r);
 
 } // namespace attention

@@ -1,0 +1,29 @@
+// Which keys each query may see, as one span [begin, end) of key positions per query row, and
+// the mask M those spans make: 0 where a query sees a key, −∞ where it may not.
+// T = query rows, T_kv = keys.
+#pragma once
+
+#include "attention/config.hpp"
+#include "attention/gemm.hpp"
+#include "attention/matrix.hpp"
+
+namespace attention {
+
+// The keys query i sees under c's mask: [0, i + 1) when causal, [0, valid_keys) for padding,
+// [0, T_kv) without a mask. Both ends never move back as i grows.
+key_span visible_keys(const attention_config &c, std::size_t i);
+
+// visible_keys for every query row of c. (T) spans.
+row_spans visible_spans(const attention_config &c);
+
+// Every key for each of `rows` rows: what an unmasked pass, or a trace's whole score matrix,
+// computes. (rows) spans of [0, keys).
+row_spans all_keys(std::size_t rows, std::size_t keys);
+
+// The mask M added to the logits: 0 inside each row's span, −∞ outside it. (rows, keys).
+matrix mask_of(const row_spans &spans, std::size_t keys);
+
+// The mask of c: mask_of(visible_spans(c), T_kv). (T, T_kv).
+matrix attention_mask(const attention_config &c);
+
+} // namespace attention
