@@ -1,5 +1,5 @@
 // The engine's public surface: the object createEngine() gives holds exactly the functions
-// README's "The engine" lists, frozen, and nothing for tests (the heap counters are reached
+// docs/engine-api.md lists, frozen, and nothing for tests (the heap counters are reached
 // through engine-api.js's heapBytesOf, which dist/engine.js does not export).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,12 +10,11 @@ import { heapBytesOf } from '../../dist/engine-api.js';
 
 const DOCUMENTED = ['explain', 'forward', 'kvCacheBytes', 'models', 'presets', 'pruneEach', 'randn', 'run'];
 
-// The engine.<name>( calls of README's first code block under "## The engine".
-function readmeFunctions() {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.split('\n## The engine\n')[1];
-  assert.ok(section, 'README.md has a section "## The engine"');
-  const block = /```js\n([\s\S]*?)```/.exec(section)[1];
+// The engine.<name>( calls of docs/engine-api.md's first code block.
+function documentedFunctions() {
+  const text = readFileSync(new URL('../../docs/engine-api.md', import.meta.url), 'utf8');
+  const block = /```js\n([\s\S]*?)```/.exec(text)?.[1];
+  assert.ok(block, 'docs/engine-api.md has a ```js block');
   return [...new Set([...block.matchAll(/\bengine\.(\w+)\(/g)].map((m) => m[1]))].sort();
 }
 
@@ -33,8 +32,8 @@ test('the engine holds exactly the documented functions, frozen', () => {
   assert.equal('heapBytes' in engine, false);
 });
 
-test("README's engine example lists the same functions", () => {
-  assert.deepEqual(readmeFunctions(), DOCUMENTED);
+test("docs/engine-api.md's engine example lists the same functions", () => {
+  assert.deepEqual(documentedFunctions(), DOCUMENTED);
 });
 
 test('dist/engine.js exports the loader only, nothing for tests', () => {
