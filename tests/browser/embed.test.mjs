@@ -264,7 +264,7 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
         if (event.source !== frame.contentWindow || event.data?.type !== 'attention-stepper:height') ` +
       `return;
         window.heights.push(event.data.height);
-        frame.height = event.data.height; // as in the README
+        frame.height = event.data.height; // as in docs/embedding.md
       });`,
   });
   await page.goto(`${env.server.url}parent.html`);

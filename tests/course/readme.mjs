@@ -1,16 +1,18 @@
-// The README's embedding recipes, read from README.md, so the course tests check what the
-// README says rather than a copy of it.
+// The embedding recipes, read from docs/embedding.md, so the course tests check what the
+// docs say rather than a copy of them.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './course-harness.mjs';
 
-// The first ```lang block after the first occurrence of marker in README.md.
+const GUIDE = 'docs/embedding.md';
+
+// The first ```lang block after the first occurrence of marker in docs/embedding.md.
 export function readmeBlock(marker, lang) {
-  const text = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const text = readFileSync(path.join(ROOT, GUIDE), 'utf8');
   const at = text.indexOf(marker);
-  if (at < 0) throw new Error(`README.md has no "${marker}"`);
+  if (at < 0) throw new Error(`${GUIDE} has no "${marker}"`);
   const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(text.slice(at));
-  if (!block) throw new Error(`README.md has no \`\`\`${lang} block after "${marker}"`);
+  if (!block) throw new Error(`${GUIDE} has no \`\`\`${lang} block after "${marker}"`);
   return block[1];
 }
 
