@@ -1,7 +1,7 @@
 // The bad-input table as data: each hostile input, where it enters, and the message it gets.
 // tests/wasm/hostile.test.mjs runs the engine API's cases, tests/browser/hostile.test.mjs the
-// URL hash's, the element attributes' and the form fields' (and checks README.md's copy);
-// tests/browser/hostile-readme.mjs prints the table into README.md ("Bad input").
+// URL hash's, the element attributes' and the form fields' (and checks docs/bad-input.md's copy);
+// tests/browser/hostile-readme.mjs prints the table into docs/bad-input.md.
 //
 // A message ending in "…" is matched as a prefix. `accepted` marks input that is no error: it
 // is shown as text (the listed labels) and never parsed as markup.

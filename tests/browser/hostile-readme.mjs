@@ -1,7 +1,7 @@
-// README.md's bad-input table, generated from hostile-cases.mjs (hostile.test.mjs checks that
-// README.md holds exactly this):
+// docs/bad-input.md's table, generated from hostile-cases.mjs (hostile.test.mjs checks that
+// docs/bad-input.md holds exactly this):
 //   node tests/browser/hostile-readme.mjs           prints the table
-//   node tests/browser/hostile-readme.mjs --write   puts it into README.md between the markers
+//   node tests/browser/hostile-readme.mjs --write   puts it into docs/bad-input.md between the markers
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { fieldById } from '../../web/model/fields.js';
 import { ALL_CASES, escaped } from './hostile-cases.mjs';
 
-export const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md');
+export const TABLE_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'bad-input.md');
 export const START = '<!-- bad-input table: node tests/browser/hostile-readme.mjs --write -->';
 export const END = '<!-- end of the bad-input table -->';
 
@@ -53,8 +53,8 @@ export function table() {
   return ['| # | where | input | message (… : the rest is elided here) |', '|---:|---|---|---|', ...rows].join('\n');
 }
 
-/** README.md's text between the markers, or null without them. */
-export function tableInReadme(text = readFileSync(README, 'utf8')) {
+/** docs/bad-input.md's text between the markers, or null without them. */
+export function tableInReadme(text = readFileSync(TABLE_DOC, 'utf8')) {
   const a = text.indexOf(START);
   const b = text.indexOf(END);
   return a < 0 || b < a ? null : text.slice(a + START.length, b).trim();
@@ -63,9 +63,9 @@ export function tableInReadme(text = readFileSync(README, 'utf8')) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!process.argv.includes('--write')) console.log(table());
   else {
-    const text = readFileSync(README, 'utf8');
-    if (tableInReadme(text) === null) throw new Error(`README.md has no ${START} … ${END} markers`);
+    const text = readFileSync(TABLE_DOC, 'utf8');
+    if (tableInReadme(text) === null) throw new Error(`docs/bad-input.md has no ${START} … ${END} markers`);
     const out = text.slice(0, text.indexOf(START) + START.length) + `\n${table()}\n` + text.slice(text.indexOf(END));
-    writeFileSync(README, out);
+    writeFileSync(TABLE_DOC, out);
   }
 }

@@ -2,7 +2,7 @@
 // each link, attribute and typed value shows its message (or, accepted, its tokens as text),
 // keeps the last good view (stage, head, equation, every number), logs nothing to the console,
 // runs no markup and hands nothing hostile to an HTML sink. Also: no HTML sink in web/ or in
-// the built bundles, and README.md's table is the one hostile-readme.mjs prints.
+// the built bundles, and docs/bad-input.md's table is the one hostile-readme.mjs prints.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -254,7 +254,7 @@ describe('hostile: the element attributes', () => {
   });
 });
 
-describe('hostile: no HTML sinks, and the README table', () => {
+describe('hostile: no HTML sinks, and the bad-input table', () => {
   const files = (dir, ext) =>
     readdirSync(dir, { recursive: true })
       .filter((f) => ext.test(f))
@@ -270,7 +270,8 @@ describe('hostile: no HTML sinks, and the README table', () => {
     assert.deepEqual(offenders, []);
   });
 
-  test('README.md holds the table hostile-readme.mjs prints (node tests/browser/hostile-readme.mjs --write)', () => {
+  // node tests/browser/hostile-readme.mjs --write rewrites it.
+  test('docs/bad-input.md holds the table hostile-readme.mjs prints', () => {
     assert.equal(tableInReadme(), table());
   });
 });
