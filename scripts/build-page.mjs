@@ -94,12 +94,14 @@ const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace
   /,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g,
   '',
 );
-// The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs): the
-// first stages' glyphs in one, the others' in a face fetched after the first paint.
+// The prerendered formulas' glyphs, in small faces of their own (scripts/subset-fonts.mjs: which
+// face draws what, read from KaTeX's CSS): the first stages' glyphs in one, the others' in a face
+// fetched after the first paint.
 const html = (texs) => texs.filter((tex) => tex in formulas).map((tex) => formulas[tex]);
 const later = Object.keys(formulas).filter((tex) => !first.includes(tex));
-const subsets = subsetFonts(
+const subsets = await subsetFonts(
   { first: html(first), later: html(later) },
+  katexCss,
   path.join(katex, 'fonts'),
   path.join(vendor, 'fonts'),
 );
