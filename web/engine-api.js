@@ -80,7 +80,7 @@ const modules = new WeakMap();
 
 /**
  * The engine over an instantiated module:
- * { run, forward, explain, randn, presets, models, kvCacheBytes, pruneEach }.
+ * { run, forward, explain, randn, presets, models, stages, kvCacheBytes, pruneEach }.
  */
 export function wrapEngine(wasm) {
   const engine = Object.freeze({
@@ -108,6 +108,8 @@ export function wrapEngine(wasm) {
      * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].
      */
     models: () => wasm.models(),
+    /** Every stage the engine can record, in its table's order: [{ id, operands: [{ names, perHead }] }]. */
+    stages: () => wasm.stages(),
   });
   modules.set(engine, wasm);
   return engine;

@@ -1,19 +1,16 @@
-// Embind registration: JS spec in, plain JS values out (copied Float64Arrays, no handles).
-// Errors come back as { error: message }; web/engine-api.js turns them into a thrown Error,
-// so no C++ exception or emval handle is left half-unwound by a JS throw.
+// Embind registration: each entry point reads its arguments by the core's field rules, calls the
+// core, and hands back a plain JS value. Errors come back as { error: message }; web/engine-api.js
+// turns them into a thrown Error, so no C++ exception or emval handle is left half-unwound by a
+// JS throw.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 #include <unistd.h>
 
-#include <cmath>
-
+#include "attention/describe.hpp"
 #include "attention/engine.hpp"
-#include "attention/explain.hpp"
-#include "attention/message_text.hpp"
-#include "attention/rng.hpp"
-#include "attention/validation.hpp"
+#include "attention/kv_size.hpp"
 #include "js_values.hpp"
 
 using emscripten::val;
@@ -32,89 +29,55 @@ template <class F> val result_of(F compute) {
     return out;
 }
 
-// `into`: a Float64Array the trace may be written into, or null (web/engine-api.js checks it).
+// An argument object read by its rules, after refusing what it is not and what it must not hold.
+field_values read(const val &v, const char *field, const char *should,
+                  const std::vector<field_rule> &rules, const char *what) {
+    require_object(v, field, should);
+    reject_unknown_fields(v, rules, what, field);
+    return fields_from(v, rules);
+}
+
+// A matrix as engine.forward returns it: { shape, values }.
+val matrix_js(const matrix &m) {
+    val o = val::object();
+    o.set("shape", js_of(value_list{rows(m), cols(m)}));
+    o.set("values", float64_array(m.data(), m.size()));
+    return o;
+}
+
 val run_js(val spec, val into) {
-    return result_of(
-        [&] { return trace_js(run_traced(problem_from(spec, true)), seed_of(spec), into); });
-}
-
-val forward_js(val spec) {
     return result_of([&] {
-        const matrix out = attention::forward(problem_from(spec, false));
-        val o = val::object();
-        val shape = val::array();
-        shape.call<void>("push", rows(out), cols(out));
-        o.set("shape", shape);
-        o.set("values", float64_array(out.data(), out.size()));
-        return o;
+        const problem p = problem_from(spec, true);
+        return trace_js(run_traced(p), p.seed, into);
     });
-}
-
-stage_id stage_of(const val &cell) {
-    if (type_of(cell["stage"]) != "string")
-        reject("stage", "must be a stage id string");
-    const std::string name = well_formed_string(cell["stage"], "stage");
-    const auto id = stage_named(name);
-    if (!id)
-        reject("stage",
-               quoted_for_message(name) + " is not a stage; the stages are " + stage_names());
-    return *id;
 }
 
 val explain_js(val spec, val cell) {
+    const char *should = "an object { stage, head, step?, row, col }";
     return result_of([&] {
-        if (type_of(cell) != "object")
-            reject("cell", "must be an object { stage, head, step?, row, col }");
-        reject_unknown_fields(cell, {"stage", "head", "step", "row", "col"}, "a cell", "cell");
-        const stage_id id = stage_of(cell);
-        const bool per_head = !cell["head"].isNull() && !cell["head"].isUndefined();
-        const int head =
-            per_head
-                ? int(whole_number("head", number_field(cell, "head", 0), 0, limits::max_heads - 1))
-                : no_head;
-        const bool stepped = !cell["step"].isNull() && !cell["step"].isUndefined();
-        const int step = stepped
-                             ? int(whole_number("step", number_field(cell, "step", 0), 0, 1u << 20))
-                             : no_step;
-        const trace t = run_traced(problem_from(spec, true));
-        return explanation_js(explain_cell(
-            t, id, head,
-            whole_number("row", number_field(cell, "row", NAN), 0, limits::max_seq_len),
-            whole_number("col", number_field(cell, "col", NAN), 0, limits::max_d_ff * 64), step));
+        const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
+        return js_of(describe(explain(problem_from(spec, true), asked)));
     });
 }
 
-val prune_each_entry(val spec) {
-    return result_of([&] { return prune_each_js(spec); });
-}
-
-val kv_cache_bytes_entry(val query) {
-    return result_of([&] { return kv_cache_bytes_js(query); });
+val kv_cache_bytes_js(val query) {
+    const char *should = "an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }";
+    return result_of([&] {
+        return val(double(kv_cache_bytes(
+            read(query, "query", should, kv_query_fields(), "kvCacheBytes")))); // ≤ 2⁵³
+    });
 }
 
 val randn_js(val seed, val r, val c) {
+    val args = val::object(); // positional arguments, read as the fields they are
+    args.set("seed", seed), args.set("rows", r), args.set("cols", c);
     return result_of([&] {
-        val args = val::object();
-        args.set("seed", seed);
-        args.set("rows", r);
-        args.set("cols", c);
-        const std::size_t n_rows =
-            whole_number("rows", number_field(args, "rows", NAN), 1, 1u << 24);
-        const std::size_t n_cols =
-            whole_number("cols", number_field(args, "cols", NAN), 1, 1u << 24);
-        if (n_rows >
-            limits::max_trace_values / n_cols) // not n_rows · n_cols: size_t is 32-bit here
-            reject("rows", std::to_string(n_rows) + " × " + std::to_string(n_cols) +
-                               " values, above the limit " +
-                               std::to_string(limits::max_trace_values));
-        numpy_random rng(static_cast<std::uint32_t>(
-            whole_number("seed", number_field(args, "seed", NAN), 0, 4294967295u)));
-        const matrix m = rng.randn(n_rows, n_cols);
+        const matrix m = randn(fields_from(args, randn_fields()));
         return float64_array(m.data(), m.size());
     });
 }
 
-// Bytes malloc has handed out and not taken back, and the top of its heap.
+// Bytes malloc has handed out and not taken back, and the top of its heap: for the leak tests.
 val heap_usage() {
     val o = val::object();
     o.set("inUse", double(mallinfo().uordblks));
@@ -125,13 +88,26 @@ val heap_usage() {
 } // namespace
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
-    emscripten::function("run", &run_js);
-    emscripten::function("forward", &forward_js);
-    emscripten::function("explain", &explain_js);
-    emscripten::function("randn", &randn_js);
-    emscripten::function("presets", &presets_js);
-    emscripten::function("models", &models_js);
-    emscripten::function("kvCacheBytes", &kv_cache_bytes_entry);
-    emscripten::function("pruneEach", &prune_each_entry);
-    emscripten::function("heapUsage", &heap_usage);
+    using emscripten::function;
+    function("run", &run_js);
+    function(
+        "forward", +[](val spec) {
+            return result_of([&] { return matrix_js(forward(problem_from(spec, false))); });
+        });
+    function("explain", &explain_js);
+    function("randn", &randn_js);
+    function(
+        "presets", +[] { return js_of(describe_presets()); });
+    function(
+        "models", +[] { return js_of(describe_models()); });
+    function(
+        "stages", +[] { return js_of(describe_stages()); });
+    function("kvCacheBytes", &kv_cache_bytes_js);
+    function(
+        "pruneEach", +[](val spec) {
+            return result_of([&] {
+                return js_of(describe_pruning(prune_each_head(problem_from(spec, false))));
+            });
+        });
+    function("heapUsage", &heap_usage);
 }

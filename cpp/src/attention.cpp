@@ -234,6 +234,16 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
     return combine(std::move(concat), heads, p.w_o, c, out, {}, n.t);
 }
 
+// x or x_q and x_kv, then passes 1–8 for every head (value counts beside each pass).
+std::size_t attention_values(const attention_config &c) {
+    const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;
+    std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
+    total += c.num_heads * projection_values(t, d, c.d_k);
+    total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
+    total += c.num_heads * head_values(c, t, tkv, has_mask(c));
+    return total + combine_values(c, t);
+}
+
 std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
     return r * n + r * k + k * n;
 }

@@ -74,10 +74,10 @@ shared_matrix pruned(const shared_matrix &concat, const attention_config &c, tra
 void record_concat(const shared_matrix &concat, const std::vector<shared_matrix> &heads,
                    const attention_config &c, trace &out, stage_at at, const dim &t) {
     const named_dims n(c);
-    record(&out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat);
+    std::vector<operand> each; // one per head
     for (std::size_t i = 0; i < c.num_heads; ++i)
-        out.stages.back().operands.push_back(
-            {name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
+        each.push_back({name_of(stage_id::head), int(i), heads[i], axes_of(t, n.dv)});
+    record(&out, stage_id::concat, at, {n.h, t, n.dv, n.hdv}, concat, std::move(each));
 }
 
 // 7–8 with a trace: the concat, then W_O, recorded with each head's share of the output.
@@ -95,13 +95,13 @@ matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_ma
     // 8. Project back to d_model with W_O, which mixes information across heads.
     std::vector<matrix> shares;                                // H × (T, D)
     matrix output = sum_of_shares(mixed, w_o, c.d_v, &shares); // (T, D)
+    std::vector<operand> contributions; // Σ_i contribution_i = output, bit for bit
+    for (std::size_t i = 0; i < c.num_heads; ++i)
+        contributions.push_back({"contribution", int(i), std::move(shares[i]), axes_of(t, n.d)});
     record(&out, stage_id::output, at, {t, n.hdv, n.d}, output,
            operand{name_of(pruning ? stage_id::pruned : stage_id::concat), no_head, mixed,
                    axes_of(t, n.hdv)},
-           operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)});
-    for (std::size_t i = 0; i < c.num_heads; ++i) // Σ_i contribution_i = output, bit for bit
-        out.stages.back().operands.push_back(
-            {"contribution", int(i), std::move(shares[i]), axes_of(t, n.d)});
+           operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)}, std::move(contributions));
     if (pruning)
         out.checks.output_change =
             relative_change(output, sum_of_shares(concat, w_o, c.d_v, nullptr));

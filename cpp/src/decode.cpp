@@ -129,6 +129,22 @@ matrix decode_with_cache(const attention_params &p, const attention_config &c, t
     return decoded;
 }
 
+// Every step's x_t, q, k_new, v_new, caches and passes 2–8 for one row, then stacked and the
+// causal reference.
+std::size_t decode_values(const attention_config &c) {
+    const std::size_t d = c.d_model, dk = c.d_k, dv = c.d_v;
+    const std::size_t width = c.output_projection ? d : c.num_heads * dv;
+    std::size_t total = 2 * c.seq_len * width; // stacked, causal_reference
+    for (std::size_t t = 0; t < c.seq_len; ++t) {
+        total += d + c.num_heads * projection_values(1, d, dk); // x_t, q
+        const std::size_t caches = (2 * t + 2) * (dk + dv);     // k_cache, v_cache with operands
+        total +=
+            c.num_kv_heads * (projection_values(1, d, dk) + projection_values(1, d, dv) + caches);
+        total += c.num_heads * head_values(c, 1, t + 1, false) + combine_values(c, 1);
+    }
+    return total;
+}
+
 double decode_macs(const attention_config &c, std::size_t t, bool cached) {
     const double d = double(c.d_model), h = double(c.num_heads), h_kv = double(c.num_kv_heads);
     const double dk = double(c.d_k), dv = double(c.d_v), n = double(t + 1);

@@ -2,6 +2,8 @@
 
 #include <xtensor/xbuilder.hpp>
 
+#include "attention/passes.hpp"
+
 namespace attention {
 
 namespace {
@@ -67,6 +69,16 @@ matrix encoder_layer(const attention_params &p, const ffn_params &f, const atten
                operand{name_of(stage_id::residual2), no_head, residual2, td});
     }
     return norm2;
+}
+
+// residual1, norm1, the FFN's three stages, residual2 and norm2, with their operands.
+std::size_t encoder_values(const attention_config &c) {
+    const std::size_t td = c.seq_len * c.d_model, tf = c.seq_len * c.d_ff;
+    std::size_t total = 3 * td + 2 * td; // residual1 (X, output), norm1
+    total += projection_values(c.seq_len, c.d_model, c.d_ff) + c.d_ff;    // ffn_pre, W1, b1
+    total += 2 * tf;                                                      // ffn_hidden, ffn_pre
+    total += projection_values(c.seq_len, c.d_ff, c.d_model) + c.d_model; // ffn_out, W2, b2
+    return total + 3 * td + 2 * td;                                       // residual2, norm2
 }
 
 } // namespace attention

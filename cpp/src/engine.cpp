@@ -1,11 +1,16 @@
 #include "attention/engine.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
 #include "attention/flash.hpp"
+#include "attention/message_text.hpp"
 #include "attention/ops.hpp"
+#include "attention/passes.hpp"
+#include "attention/rng.hpp"
+#include "attention/validation.hpp"
 
 namespace attention {
 
@@ -37,6 +42,19 @@ matrix forward(const problem &p) {
     return compute(p, nullptr);
 }
 
+std::size_t trace_value_count(const attention_config &c) {
+    switch (c.kind) {
+    case problem_kind::kv_cache:
+        return decode_values(c);
+    case problem_kind::flash:
+        return flash_values(c);
+    case problem_kind::encoder_layer:
+        return attention_values(c) + encoder_values(c);
+    default: // self, cross, designed
+        return attention_values(c);
+    }
+}
+
 std::vector<double> prune_each_head(const problem &p) {
     const problem_kind kind = p.config.kind;
     if (!p.config.output_projection || kind == problem_kind::kv_cache ||
@@ -52,6 +70,37 @@ std::vector<double> prune_each_head(const problem &p) {
         changes.push_back(relative_change(multi_head_attention(p.params, c), whole));
     }
     return changes;
+}
+
+cell_request cell_of(const field_values &cell) {
+    const std::string name = std::get<std::string>(cell.at("stage"));
+    const std::optional<stage_id> id = stage_named(name);
+    if (!id)
+        throw std::invalid_argument("stage: " + quoted_for_message(name) +
+                                    " is not a stage; the stages are " + stage_names());
+    const auto index = [&](const char *field, std::size_t hi, int absent) {
+        return cell.count(field) ? int(whole_number(field, number_or(cell, field, 0), 0, hi))
+                                 : absent;
+    };
+    return {*id, index("head", limits::max_heads - 1, no_head), index("step", 1u << 20, no_step),
+            whole_number("row", number_or(cell, "row", NAN), 0, limits::max_seq_len),
+            whole_number("col", number_or(cell, "col", NAN), 0, limits::max_d_ff * 64)};
+}
+
+cell_explanation explain(const problem &p, const cell_request &cell) {
+    return explain_cell(run_traced(p), cell.stage, cell.head, cell.row, cell.col, cell.step);
+}
+
+matrix randn(const field_values &args) {
+    const std::size_t rows = whole_number("rows", number_or(args, "rows", NAN), 1, 1u << 24);
+    const std::size_t cols = whole_number("cols", number_or(args, "cols", NAN), 1, 1u << 24);
+    if (rows > limits::max_trace_values / cols) // not rows · cols: size_t is 32-bit in WASM
+        throw std::invalid_argument("rows: " + std::to_string(rows) + " × " + std::to_string(cols) +
+                                    " values, above the limit " +
+                                    std::to_string(limits::max_trace_values));
+    numpy_random rng(static_cast<std::uint32_t>(
+        whole_number("seed", number_or(args, "seed", NAN), 0, 4294967295u)));
+    return rng.randn(rows, cols);
 }
 
 } // namespace attention

@@ -191,6 +191,26 @@ matrix flash_attention(const attention_params &p, const attention_config &c, tra
     return result;
 }
 
+// x, q, k, v; each tile's four stages and each block's output, with their operands; stacked
+// and the reference.
+std::size_t flash_values(const attention_config &c) {
+    const std::size_t t = c.seq_len, d = c.d_model, dk = c.d_k, dv = c.d_v;
+    std::size_t total = t * d + 2 * projection_values(t, d, dk) + projection_values(t, d, dv);
+    total += 2 * t * dv; // stacked, reference
+    for (std::size_t i0 = 0; i0 < t; i0 += c.block_rows) {
+        const std::size_t r = std::min(t, i0 + c.block_rows) - i0;
+        total += 2 * r * dv + r; // block_out, O, l
+        for (std::size_t j0 = 0; j0 < t && !(c.causal && j0 > i0 + r - 1); j0 += c.block_cols) {
+            const std::size_t b = std::min(t, j0 + c.block_cols) - j0, rb = r * b;
+            total += rb + r * dk + b * dk;         // tile_scores, Q_i, K_j
+            total += 2 * r + rb;                   // tile_max, m, tile_scores
+            total += 3 * r + rb;                   // tile_sum, l, α, P
+            total += 2 * r * dv + r + rb + b * dv; // tile_out, O, α, P, V_j
+        }
+    }
+    return total;
+}
+
 flash_floats floats_held(std::size_t t, std::size_t block_rows, std::size_t block_cols) {
     return {t * t, block_rows * block_cols + 2 * t};
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "attention/designed.hpp"
+#include "attention/engine.hpp"
 #include "attention/rng.hpp"
 #include "attention/validation.hpp"
 
@@ -188,7 +189,8 @@ problem make_problem(const generated_spec &spec, bool traced) {
             check_trace_budget(c);
         return p;
     }
-    numpy_random rng(static_cast<std::uint32_t>(whole_number("seed", spec.seed, 0, 4294967295u)));
+    p.seed = double(whole_number("seed", spec.seed, 0, 4294967295u));
+    numpy_random rng(static_cast<std::uint32_t>(p.seed));
     const std::size_t skip = whole_number("skip", spec.skip, 0, limits::max_skip);
     if (traced)
         check_trace_budget(c); // before drawing: a refusal should be instant

@@ -1,7 +1,5 @@
 #include "attention/trace.hpp"
 
-#include "attention/passes.hpp"
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -67,73 +65,13 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
     return s;
 }
 
-namespace {
-
-// Each count below is the doubles a pass records: its values and its operands'.
-
-std::size_t attention_values(const attention_config &c) {
-    const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;
-    std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
-    total += c.num_heads * projection_values(t, d, c.d_k);
-    total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
-    total += c.num_heads * head_values(c, t, tkv, has_mask(c));
-    return total + combine_values(c, t);
-}
-
-std::size_t encoder_values(const attention_config &c) {
-    const std::size_t td = c.seq_len * c.d_model, tf = c.seq_len * c.d_ff;
-    std::size_t total = 3 * td + 2 * td; // residual1 (X, output), norm1
-    total += projection_values(c.seq_len, c.d_model, c.d_ff) + c.d_ff;    // ffn_pre, W1, b1
-    total += 2 * tf;                                                      // ffn_hidden, ffn_pre
-    total += projection_values(c.seq_len, c.d_ff, c.d_model) + c.d_model; // ffn_out, W2, b2
-    return total + 3 * td + 2 * td;                                       // residual2, norm2
-}
-
-std::size_t decode_values(const attention_config &c) {
-    const std::size_t d = c.d_model, dk = c.d_k, dv = c.d_v;
-    const std::size_t width = c.output_projection ? d : c.num_heads * dv;
-    std::size_t total = 2 * c.seq_len * width; // stacked, causal_reference
-    for (std::size_t t = 0; t < c.seq_len; ++t) {
-        total += d + c.num_heads * projection_values(1, d, dk); // x_t, q
-        const std::size_t caches = (2 * t + 2) * (dk + dv);     // k_cache, v_cache with operands
-        total +=
-            c.num_kv_heads * (projection_values(1, d, dk) + projection_values(1, d, dv) + caches);
-        total += c.num_heads * head_values(c, 1, t + 1, false) + combine_values(c, 1);
-    }
-    return total;
-}
-
-std::size_t flash_values(const attention_config &c) {
-    const std::size_t t = c.seq_len, d = c.d_model, dk = c.d_k, dv = c.d_v;
-    std::size_t total = t * d + 2 * projection_values(t, d, dk) + projection_values(t, d, dv);
-    total += 2 * t * dv; // stacked, reference
-    for (std::size_t i0 = 0; i0 < t; i0 += c.block_rows) {
-        const std::size_t r = std::min(t, i0 + c.block_rows) - i0;
-        total += 2 * r * dv + r; // block_out, O, l
-        for (std::size_t j0 = 0; j0 < t && !(c.causal && j0 > i0 + r - 1); j0 += c.block_cols) {
-            const std::size_t b = std::min(t, j0 + c.block_cols) - j0, rb = r * b;
-            total += rb + r * dk + b * dk;         // tile_scores, Q_i, K_j
-            total += 2 * r + rb;                   // tile_max, m, tile_scores
-            total += 3 * r + rb;                   // tile_sum, l, α, P
-            total += 2 * r * dv + r + rb + b * dv; // tile_out, O, α, P, V_j
-        }
-    }
-    return total;
-}
-
-} // namespace
-
-std::size_t trace_value_count(const attention_config &c) {
-    switch (c.kind) {
-    case problem_kind::kv_cache:
-        return decode_values(c);
-    case problem_kind::flash:
-        return flash_values(c);
-    case problem_kind::encoder_layer:
-        return attention_values(c) + encoder_values(c);
-    default: // self, cross, designed
-        return attention_values(c);
-    }
+void check_operands(const stage &s) {
+    std::vector<std::string> names;
+    for (const operand &o : s.operands)
+        names.push_back(o.name);
+    const std::string wrong = operand_mismatch(entry(s.id), names);
+    if (!wrong.empty())
+        throw std::logic_error(std::string("stage ") + name_of(s.id) + ": " + wrong);
 }
 
 std::size_t recorded_value_count(const trace &t) {

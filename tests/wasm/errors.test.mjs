@@ -340,7 +340,7 @@ const cell = (fields) => ({ stage: 'q', head: 0, row: 0, col: 0, ...fields });
 const EXPLAIN_CASES = [
   ['cell a string', 'q', 'cell: must be an object'],
   ['cell null', null, 'cell: must be an object'],
-  ['stage a number', cell({ stage: 5 }), 'stage: must be a stage id string'],
+  ['stage a number', cell({ stage: 5 }), 'stage: must be a string, got number'],
   [
     'unknown stage',
     cell({ stage: 'nope' }),

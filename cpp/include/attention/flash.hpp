@@ -26,4 +26,7 @@ struct flash_floats {
 };
 flash_floats floats_held(std::size_t t, std::size_t block_rows, std::size_t block_cols);
 
+// Doubles a traced tiled pass of c records, operands included.
+std::size_t flash_values(const attention_config &c);
+
 } // namespace attention

@@ -67,6 +67,9 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
                    const dim &tkv);
 
+// Doubles a traced multi-head run of c records (x, passes 1–8), operands included.
+std::size_t attention_values(const attention_config &c);
+
 // Doubles one head's traced passes 2–6 record for r query rows against n keys, with M or not.
 std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked);
 

@@ -2,6 +2,7 @@
 // problem it becomes. Field names in messages are the JS names.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -58,7 +59,8 @@ struct explicit_spec {
 struct problem {
     attention_config config;
     attention_params params;
-    ffn_params ffn; // the encoder layer's
+    ffn_params ffn;                                         // the encoder layer's
+    double seed = std::numeric_limits<double>::quiet_NaN(); // drawn with; NaN: nothing drawn
 };
 
 // Validates every field (and, when traced, the trace budget), then draws from numpy's

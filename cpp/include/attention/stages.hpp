@@ -1,11 +1,13 @@
-// Every stage the engine can record, in one table: its id (what JS sees), its shape equation,
-// and how explain_cell takes one of its cells apart. The passes, the trace and
-// explain all go through this table; adding a stage is one entry here plus one record() call.
+// Every stage the engine can record, declared once in this file: its id (what JS sees), its
+// shape equation, how explain_cell takes one of its cells apart, and the operands its pass
+// records. The passes, the trace and explain all go through this table; adding a stage is an
+// enum value and an entry here, plus one record() call.
 #pragma once
 
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace attention {
 
@@ -46,6 +48,7 @@ enum class stage_id {
     block_out,   // (B_r, DV)    O / l: the query block's output
     reference,   // (T, DV)      ordinary attention, for comparison
     pruned,      // (T, H·DV)    the concat with the pruned heads' columns zeroed
+    count,       // not a stage: how many there are
 };
 
 // How explain_cell takes a cell (i, j) apart; operands are read by position.
@@ -78,6 +81,79 @@ struct stage_entry {
     std::size_t rows, cols; // which of those dimensions are the result's rows and columns
     cell_rule cell;
     bool row_totals; // the trace carries Σ of each row (the weights: each row sums to 1)
+    // The operands the pass records, in order, space-separated: a name, names a|b of which
+    // one, or name* for one per head (record() checks them as it checks the dims).
+    const char *operands;
+};
+
+namespace detail {
+
+constexpr const char *input = "($0, $1)";
+constexpr const char *product = "($0, $1) @ ($1, $2) → ($0, $2)";
+constexpr const char *affine = "($0, $1) @ ($1, $2) + ($2) → ($0, $2)";
+constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
+constexpr const char *append = "[($0, $1); ($2, $1)] → ($3, $1)";
+using s = stage_id;
+using cell = cell_rule;
+
+} // namespace detail
+
+// Every stage, in enum order: entry(id) indexes it directly (stages.cpp checks the order).
+inline constexpr stage_entry stage_table[] = {
+    {detail::s::x, "x", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::x_q, "x_q", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::x_kv, "x_kv", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::q, "q", detail::product, 0, 2, detail::cell::dot, false, "X|X_q|x_t W_Q"},
+    {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_K"},
+    {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_V"},
+    {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false, "Q K"},
+    {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
+     false, "scores"},
+    {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled M"},
+    {detail::s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, detail::cell::softmax, true,
+     "masked|scaled"},
+    {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V"},
+    {detail::s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, detail::cell::copy_column,
+     false, "head*"},
+    {detail::s::output, "output", detail::product, 0, 2, detail::cell::dot, false,
+     "concat|pruned W_O contribution*"},
+    {detail::s::residual1, "residual1", detail::sum, 0, 1, detail::cell::sum, false, "X output"},
+    {detail::s::norm1, "norm1", "norm($0, $1) → ($0, $1)", 0, 1, detail::cell::norm, false,
+     "residual1"},
+    {detail::s::ffn_pre, "ffn_pre", detail::affine, 0, 2, detail::cell::affine, false,
+     "norm1 W1 b1"},
+    {detail::s::ffn_hidden, "ffn_hidden", "ReLU($0, $1) → ($0, $1)", 0, 1, detail::cell::relu,
+     false, "ffn_pre"},
+    {detail::s::ffn_out, "ffn_out", detail::affine, 0, 2, detail::cell::affine, false,
+     "ffn_hidden W2 b2"},
+    {detail::s::residual2, "residual2", detail::sum, 0, 1, detail::cell::sum, false,
+     "norm1 ffn_out"},
+    {detail::s::norm2, "norm2", "norm($0, $1) → ($0, $1)", 0, 1, detail::cell::norm, false,
+     "residual2"},
+    {detail::s::x_t, "x_t", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::k_new, "k_new", detail::product, 0, 2, detail::cell::dot, false, "x_t W_K"},
+    {detail::s::v_new, "v_new", detail::product, 0, 2, detail::cell::dot, false, "x_t W_V"},
+    {detail::s::k_cache, "k_cache", detail::append, 3, 1, detail::cell::none, false,
+     "K_cache k_new"},
+    {detail::s::v_cache, "v_cache", detail::append, 3, 1, detail::cell::none, false,
+     "V_cache v_new"},
+    {detail::s::stacked, "stacked", "$0 × ($1, $2) → ($3, $2)", 3, 2, detail::cell::none, false,
+     ""},
+    {detail::s::causal_reference, "causal_reference", detail::input, 0, 1, detail::cell::none,
+     false, ""},
+    {detail::s::tile_scores, "tile_scores", "($0, $1) @ ($1, $2) ÷ $s1 → ($0, $2)", 0, 2,
+     detail::cell::scaled_dot_rows, false, "Q_i K_j"},
+    {detail::s::tile_max, "tile_max", "max(m, rowmax($0, $1)) → ($0, $2)", 0, 2,
+     detail::cell::running_max, false, "m tile_scores"},
+    {detail::s::tile_sum, "tile_sum", "α·l + rowsum($0, $1) → ($0, $2)", 0, 2,
+     detail::cell::running_sum, false, "l α P"},
+    {detail::s::tile_out, "tile_out", "α·O + ($0, $1) @ ($1, $2) → ($0, $2)", 0, 2,
+     detail::cell::running_out, false, "O α P V_j"},
+    {detail::s::block_out, "block_out", "($0, $1) ÷ l → ($0, $1)", 0, 1, detail::cell::divide_rows,
+     false, "O l"},
+    {detail::s::reference, "reference", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::pruned, "pruned", "($0, $1) ⊙ gate → ($0, $1)", 0, 1, detail::cell::gate, false,
+     "concat gate"},
 };
 
 // The entry of a stage.
@@ -93,5 +169,9 @@ std::optional<stage_id> stage_named(const std::string &name);
 
 // Every stage name, comma-separated, for messages.
 std::string stage_names();
+
+// Whether `names`, the operands a pass recorded, are the ones the entry declares (in order;
+// a name* takes every operand so named). Empty when they are, else what differs.
+std::string operand_mismatch(const stage_entry &e, const std::vector<std::string> &names);
 
 } // namespace attention

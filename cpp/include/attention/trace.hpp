@@ -125,14 +125,27 @@ struct trace {
 stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
                  shared_matrix values);
 
-// Appends a stage; operands are moved in one by one (a braced list would copy each twice).
-// Callers test `out` first, so that a run without a trace copies nothing.
+// The operands of a stage being recorded: one operand, or a list of them (one per head).
+inline void add_operands(stage &s, operand &&o) {
+    s.operands.push_back(std::move(o));
+}
+inline void add_operands(stage &s, std::vector<operand> &&list) {
+    for (operand &o : list)
+        s.operands.push_back(std::move(o));
+}
+
+// Throws std::logic_error unless the stage's operands are the ones its entry declares.
+void check_operands(const stage &s);
+
+// Appends a stage; operands (each an operand or a list of them) are moved in one by one (a
+// braced list would copy each twice). Callers test `out` first, so that a run without a trace
+// copies nothing.
 template <class... Operands>
 void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
             shared_matrix values, Operands &&...operands) {
     stage s = make_stage(*out, id, at, dims, std::move(values));
-    s.operands.reserve(sizeof...(operands));
-    (s.operands.push_back(std::forward<Operands>(operands)), ...);
+    (add_operands(s, std::forward<Operands>(operands)), ...);
+    check_operands(s);
     out->stages.push_back(std::move(s));
 }
 
@@ -140,9 +153,6 @@ void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
 inline axes axes_of(const dim &r, const dim &c) {
     return {r.symbol, c.symbol};
 }
-
-// How many doubles a traced run of this config records at most, operands included.
-std::size_t trace_value_count(const attention_config &c);
 
 // How many doubles this trace records, operands and totals included, a matrix shared by
 // several of them counted at each.

@@ -1,0 +1,71 @@
+// What the engine's callers pass, field by field, as JavaScript names them: each argument's
+// fields, their types, and how much a reader may allocate for them. The bindings read a JS
+// value by these rules into field_values and check only types; the core takes it from there
+// (kinds, defaults, ranges and every message about what a value means).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "attention/spec.hpp"
+
+namespace attention {
+
+enum class field_type {
+    number,   // a JS number (NaN and ±∞ included: the core names them)
+    flag,     // true or false
+    text,     // a string
+    numbers,  // an array of at most `count` numbers
+    words,    // an array of at most `count` strings of at most 40 characters each
+    matrix,   // an array of rows of numbers, or { shape, values: Float64Array }: ≤ rows × cols
+    matrices, // an array of at most `count` matrices, each ≤ rows × cols
+};
+
+struct field_rule {
+    const char *name;
+    field_type type;
+    bool required = false; // read even when absent (a missing number: "is missing")
+    std::size_t count = 0, rows = 0, cols = 0;
+    bool nullable = false; // null reads as absent (a cell's head and step)
+};
+
+using field_value = std::variant<double, bool, std::string, std::vector<double>,
+                                 std::vector<std::string>, row_list, std::vector<row_list>>;
+
+// The fields a caller gave, by name, each as its rule's type reads it.
+using field_values = std::map<std::string, field_value>;
+
+// The kinds as JS spells them, in problem_kind's order: "self, cross, …" for messages.
+const char *kind_name(problem_kind kind);
+std::string kind_names();
+
+// The kind a spec's "kind" names (absent: self). Throws naming the field.
+problem_kind kind_named(const std::optional<std::string> &name);
+
+// What a spec of this kind may hold: explicit matrices (self and cross only; other kinds
+// throw naming "kind") or the sizes to draw from, and what to call them in messages.
+struct spec_schema {
+    std::vector<field_rule> fields;
+    std::string what; // "self-attention", "explicit self-attention", "kind \"cross\""
+};
+spec_schema spec_fields(problem_kind kind, bool explicit_matrices);
+
+// The fields of { preset }, engine.explain's cell, engine.kvCacheBytes's query, engine.randn's
+// arguments (read as if an object { seed, rows, cols }).
+const std::vector<field_rule> &preset_fields();
+const std::vector<field_rule> &cell_fields();
+const std::vector<field_rule> &kv_query_fields();
+const std::vector<field_rule> &randn_fields();
+
+// The validated problem of the fields read by spec_fields(kind, explicit_matrices), or of a
+// preset's name; `traced` also checks the trace budget before drawing.
+problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced);
+problem problem_of_preset(const std::string &name, bool traced);
+
+// One field's value, or the fallback when the caller left it out.
+double number_or(const field_values &v, const char *name, double fallback);
+
+} // namespace attention

@@ -1,0 +1,241 @@
+#include "attention/describe.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "attention/designed.hpp"
+#include "attention/fields.hpp"
+#include "attention/flash.hpp"
+#include "attention/presets.hpp"
+
+namespace attention {
+
+namespace {
+
+// The designed heads' names, patterns and constructions (designed.hpp), for the page to show.
+value designed_heads_value() {
+    value_list out;
+    for (const designed_head &h : designed_heads())
+        out.push_back(value_record{
+            {"name", h.name}, {"pattern", h.pattern}, {"construction", h.construction}});
+    return out;
+}
+
+// K/V parameters and cache values of this layer, and of the same layer with every head its
+// own K/V (multi-head attention): what grouped-query attention saves.
+value kv_sizes(const attention_config &c) {
+    return value_record{{"params", kv_parameter_count(c, c.num_kv_heads)},
+                        {"paramsMha", kv_parameter_count(c, c.num_heads)},
+                        {"cacheValues", kv_cache_values(c, c.num_kv_heads)},
+                        {"cacheValuesMha", kv_cache_values(c, c.num_heads)}};
+}
+
+// Floats one head holds, whole scores against one tile and m, l: at T and at the lesson's 2048.
+value floats_value(const attention_config &c) {
+    constexpr std::size_t lesson_t = 2048;
+    const flash_floats now = floats_held(c.seq_len, c.block_rows, c.block_cols);
+    const flash_floats lesson = floats_held(lesson_t, c.block_rows, c.block_cols);
+    return value_record{{"standard", now.standard},
+                        {"tiled", now.tiled},
+                        {"lessonSeqLen", lesson_t},
+                        {"lessonStandard", lesson.standard},
+                        {"lessonTiled", lesson.tiled}};
+}
+
+value numbers(const std::vector<double> &v) {
+    value_list out(v.begin(), v.end());
+    return out;
+}
+
+// What the run checked about itself (decoding, tiling, pruning).
+void add_checks(value_record &o, const trace &t) {
+    const trace_checks &k = t.checks;
+    if (k.max_difference)
+        o.emplace_back("maxDifference", *k.max_difference);
+    if (k.output_change)
+        o.emplace_back("outputChange", *k.output_change);
+    if (t.config.kind == problem_kind::kv_cache) {
+        o.emplace_back("stepDifferences", numbers(k.step_differences));
+        o.emplace_back("cacheBytes", numbers(k.cache_bytes));
+        o.emplace_back("macs",
+                       value_record{{"cached", numbers(k.macs_cached)},
+                                    {"recomputed", numbers(k.macs_recomputed)},
+                                    {"cachedSoFar", numbers(k.macs_cached_so_far)},
+                                    {"recomputedSoFar", numbers(k.macs_recomputed_so_far)}});
+    }
+    if (t.config.kind == problem_kind::flash)
+        o.emplace_back("floats", floats_value(t.config));
+}
+
+value sized(std::size_t n) {
+    return n ? value(n) : value();
+}
+
+value explanation_terms(const std::vector<product_term> &terms) {
+    if (terms.empty())
+        return value();
+    value_list out;
+    for (const product_term &t : terms)
+        out.push_back(value_record{{"a", t.a}, {"b", t.b}, {"product", t.product}});
+    return out;
+}
+
+value doubles_or_null(const std::vector<double> &v) {
+    return v.empty() ? value() : value(v);
+}
+
+} // namespace
+
+value describe_config(const trace &t, double seed) {
+    const attention_config &c = t.config;
+    value_list pruned;
+    for (std::size_t h : c.pruned_heads)
+        pruned.emplace_back(h);
+    // Not built, not given: only drawn weights have a scale.
+    const bool drawn = c.kind != problem_kind::designed && !std::isnan(seed);
+    value_record o{{"kind", kind_name(c.kind)},
+                   {"seqLen", c.seq_len},
+                   {"kvLen", c.kv_len},
+                   {"dModel", c.d_model},
+                   {"numHeads", c.num_heads},
+                   {"numKvHeads", c.num_kv_heads},
+                   {"dK", c.d_k},
+                   {"dV", c.d_v},
+                   {"dFF", sized(c.d_ff)},
+                   {"validKeys", c.valid_keys},
+                   {"causal", c.causal},
+                   {"outputProjection", c.output_projection},
+                   {"scaleScores", c.scale_scores},
+                   {"seed", std::isnan(seed) ? value() : value(seed)},
+                   {"kv", kv_sizes(c)},
+                   {"blockRows", sized(c.block_rows)},
+                   {"blockCols", sized(c.block_cols)},
+                   {"weightScale", drawn ? value(c.weight_scale) : value()},
+                   {"prunedHeads", pruned}};
+    if (c.kind == problem_kind::designed)
+        o.emplace_back("designedHeads", designed_heads_value());
+    add_checks(o, t);
+    return o;
+}
+
+value describe_spec(const generated_spec &s) {
+    const bool cross = s.kind == problem_kind::cross;
+    value_record o{{"kind", kind_name(s.kind)}};
+    if (s.kind == problem_kind::designed) {
+        o.emplace_back("tokens", text_list(s.tokens));
+        o.emplace_back("causal", s.causal);
+        return o;
+    }
+    o.emplace_back("seed", s.seed);
+    if (s.skip)
+        o.emplace_back("skip", s.skip);
+    o.emplace_back(cross ? "queryLen" : "seqLen", s.seq_len);
+    if (cross)
+        o.emplace_back("keyLen", s.kv_len);
+    o.emplace_back("dModel", s.d_model);
+    if (s.kind != problem_kind::flash) // one head: flash takes no numHeads
+        o.emplace_back("numHeads", s.num_heads);
+    const std::pair<const char *, std::optional<double>> optional[] = {
+        {"numKvHeads", s.num_kv_heads},
+        {"dK", s.d_k},
+        {"dV", s.d_v},
+        {"dFF", s.d_ff},
+        {"validKeys", s.valid_keys}};
+    for (const auto &[key, v] : optional)
+        if (v)
+            o.emplace_back(key, *v);
+    if (!cross && s.kind != problem_kind::kv_cache)
+        o.emplace_back("causal", s.causal);
+    if (s.kind == problem_kind::flash) {
+        o.emplace_back("blockRows", s.block_rows);
+        o.emplace_back("blockCols", s.block_cols);
+    }
+    if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash)
+        o.emplace_back("outputProjection", s.output_projection);
+    o.emplace_back("scaleScores", s.scale_scores);
+    if (s.weight_scale != 0.1)
+        o.emplace_back("weightScale", s.weight_scale);
+    return o;
+}
+
+value describe(const cell_explanation &e) {
+    value softmax, norm, source;
+    if (e.softmax)
+        softmax = value_record{{"logits", e.softmax->logits},
+                               {"max", e.softmax->max},
+                               {"exps", e.softmax->exps},
+                               {"expSum", e.softmax->exp_sum}};
+    if (e.norm)
+        norm = value_record{{"mean", e.norm->mean},
+                            {"std", e.norm->std_dev},
+                            {"eps", e.norm->eps},
+                            {"row", e.norm->row}};
+    if (e.source_head != no_head)
+        source = value_record{{"head", e.source_head}, {"col", e.source_col}};
+    return value_record{{"value", e.value},     {"terms", explanation_terms(e.terms)},
+                        {"sum", e.sum},         {"bias", e.bias},
+                        {"divisor", e.divisor}, {"input", e.input},
+                        {"mask", e.mask},       {"masked", e.masked},
+                        {"softmax", softmax},   {"addends", doubles_or_null(e.addends)},
+                        {"norm", norm},         {"gate", e.gate},
+                        {"alpha", e.alpha},     {"previous", e.previous},
+                        {"rowMax", e.row_max},  {"row", doubles_or_null(e.row)},
+                        {"source", source}};
+}
+
+value describe_presets() {
+    value_list out;
+    for (const preset_info &p : presets())
+        out.push_back(
+            value_record{{"id", p.id},
+                         {"chapter", p.chapter},
+                         {"title", p.title},
+                         {"fromLesson", p.from_lesson},
+                         {"spec", describe_spec(p.spec)},
+                         {"tokens", text_list(p.tokens)},
+                         {"keyTokens", p.key_tokens.empty() ? value() : text_list(p.key_tokens)}});
+    return out;
+}
+
+value describe_models() {
+    value_list out;
+    for (const model_info &m : models())
+        out.push_back(value_record{{"id", m.id},
+                                   {"name", m.name},
+                                   {"dModel", m.d_model},
+                                   {"numHeads", m.num_heads},
+                                   {"dK", m.d_k},
+                                   {"numLayers", m.num_layers},
+                                   {"numKvHeads", m.num_kv_heads},
+                                   {"contextLength", m.context},
+                                   // < 2⁵³: exact as a JS number
+                                   {"scoreValues", double(score_values(m))}});
+    return out;
+}
+
+value describe_stages() {
+    value_list out;
+    for (const stage_entry &e : stage_table) {
+        value_list operands;
+        std::istringstream declared(e.operands);
+        for (std::string op; declared >> op;) {
+            const bool per_head = op.back() == '*';
+            value_list names;
+            std::istringstream alternatives(per_head ? op.substr(0, op.size() - 1) : op);
+            for (std::string name; std::getline(alternatives, name, '|');)
+                names.emplace_back(name);
+            operands.push_back(value_record{{"names", names}, {"perHead", per_head}});
+        }
+        out.push_back(value_record{{"id", e.name}, {"operands", operands}});
+    }
+    return out;
+}
+
+value describe_pruning(const std::vector<double> &changes) {
+    value_list out;
+    for (std::size_t h = 0; h < changes.size(); ++h)
+        out.push_back(value_record{{"head", h}, {"change", changes[h]}});
+    return out;
+}
+
+} // namespace attention

@@ -1,0 +1,261 @@
+#include "attention/fields.hpp"
+
+#include <iterator>
+#include <stdexcept>
+
+#include "attention/message_text.hpp"
+#include "attention/presets.hpp"
+
+namespace attention {
+
+namespace {
+
+using t = field_type;
+
+const char *const kind_names_in_order[] = {"self",     "cross", "encoder-layer",
+                                           "kv-cache", "flash", "designed"};
+
+[[noreturn]] void reject(const std::string &field, const std::string &rule) {
+    throw std::invalid_argument(field + ": " + rule);
+}
+
+// A matrix of at most r × c, required or not.
+field_rule matrix_field(const char *name, bool required, std::size_t r, std::size_t c) {
+    return {name, t::matrix, required, 0, r, c};
+}
+
+// One matrix per head (W_Q, W_K, W_V): at most max_heads of (D, d_k or d_v).
+field_rule per_head(const char *name) {
+    return {name, t::matrices, true, limits::max_heads, limits::max_d_model, limits::max_head_dim};
+}
+
+const field_rule pruned_heads{"prunedHeads", t::numbers, false, limits::max_heads};
+
+// A generated spec's fields in the order they are read, each kept when `takes` says so.
+template <class Takes> std::vector<field_rule> generated(problem_kind kind, Takes takes) {
+    const bool cross = kind == problem_kind::cross;
+    const std::vector<field_rule> all{{"kind", t::text},
+                                      {"seed", t::number},
+                                      {"skip", t::number},
+                                      {cross ? "queryLen" : "seqLen", t::number, true},
+                                      {"keyLen", t::number, true},
+                                      {"dModel", t::number, true},
+                                      {"numHeads", t::number},
+                                      {"numKvHeads", t::number},
+                                      {"dK", t::number},
+                                      {"dV", t::number},
+                                      {"dFF", t::number},
+                                      {"validKeys", t::number},
+                                      {"blockRows", t::number, true},
+                                      {"blockCols", t::number, true},
+                                      {"causal", t::flag},
+                                      {"outputProjection", t::flag},
+                                      {"scaleScores", t::flag},
+                                      {"weightScale", t::number},
+                                      pruned_heads};
+    std::vector<field_rule> kept;
+    for (const field_rule &f : all)
+        if (takes(std::string(f.name)))
+            kept.push_back(f);
+    return kept;
+}
+
+// Which of generated()'s fields each kind takes.
+bool kind_takes(problem_kind kind, const std::string &f) {
+    static const char *const common[] = {"kind", "seed",        "skip",        "dModel", "numHeads",
+                                         "dK",   "scaleScores", "weightScale", "dV"};
+    for (const char *c : common)
+        if (f == c)
+            return !(kind == problem_kind::flash && f == "numHeads"); // one head, no W_O
+    const auto any = [&](std::initializer_list<const char *> names) {
+        for (const char *n : names)
+            if (f == n)
+                return true;
+        return false;
+    };
+    switch (kind) {
+    case problem_kind::cross:
+        return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads"});
+    case problem_kind::encoder_layer:
+        return any({"seqLen", "dFF", "causal", "prunedHeads"});
+    case problem_kind::kv_cache: // causal by nature
+        return any({"seqLen", "numKvHeads", "outputProjection"});
+    case problem_kind::flash:
+        return any({"seqLen", "causal", "blockRows", "blockCols"});
+    default: // self
+        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads"});
+    }
+}
+
+std::vector<field_rule> explicit_rules(bool cross) {
+    std::vector<field_rule> f{{"kind", t::text}};
+    if (cross) {
+        f.push_back(matrix_field("X_q", true, limits::max_seq_len, limits::max_d_model));
+        f.push_back(matrix_field("X_kv", true, limits::max_seq_len, limits::max_d_model));
+    } else {
+        f.push_back(matrix_field("X", true, limits::max_seq_len, limits::max_d_model));
+    }
+    f.push_back(per_head("W_Q"));
+    f.push_back(per_head("W_K"));
+    f.push_back(per_head("W_V"));
+    f.push_back(
+        matrix_field("W_O", false, limits::max_heads * limits::max_head_dim, limits::max_d_model));
+    f.push_back({cross ? "validKeys" : "causal", cross ? t::number : t::flag});
+    f.push_back({"scaleScores", t::flag});
+    f.push_back(pruned_heads);
+    return f;
+}
+
+template <class T> const T *get(const field_values &v, const char *name) {
+    const auto at = v.find(name);
+    return at == v.end() ? nullptr : &std::get<T>(at->second);
+}
+
+std::optional<double> optional_number(const field_values &v, const char *name) {
+    const double *x = get<double>(v, name);
+    return x ? std::optional<double>(*x) : std::nullopt;
+}
+
+bool flag_or(const field_values &v, const char *name, bool fallback) {
+    const bool *x = get<bool>(v, name);
+    return x ? *x : fallback;
+}
+
+generated_spec generated_of(problem_kind kind, const field_values &v) {
+    generated_spec s;
+    s.kind = kind;
+    if (kind == problem_kind::designed) { // built from its tokens: nothing is drawn
+        s.tokens = *get<std::vector<std::string>>(v, "tokens");
+        s.causal = flag_or(v, "causal", false);
+        if (const auto *heads = get<std::vector<double>>(v, "prunedHeads"))
+            s.pruned_heads = *heads;
+        return s;
+    }
+    const bool cross = kind == problem_kind::cross;
+    s.seed = number_or(v, "seed", s.seed);
+    s.skip = number_or(v, "skip", s.skip);
+    s.seq_len = number_or(v, cross ? "queryLen" : "seqLen", 0);
+    s.kv_len = number_or(v, "keyLen", 0);
+    s.d_model = number_or(v, "dModel", 0);
+    s.num_heads = number_or(v, "numHeads", s.num_heads);
+    s.num_kv_heads = optional_number(v, "numKvHeads");
+    s.d_k = optional_number(v, "dK");
+    s.d_v = optional_number(v, "dV");
+    s.d_ff = optional_number(v, "dFF");
+    s.valid_keys = optional_number(v, "validKeys");
+    s.block_rows = number_or(v, "blockRows", 0);
+    s.block_cols = number_or(v, "blockCols", 0);
+    s.causal = flag_or(v, "causal", s.causal);
+    s.output_projection = flag_or(v, "outputProjection", s.output_projection);
+    s.scale_scores = flag_or(v, "scaleScores", s.scale_scores);
+    s.weight_scale = number_or(v, "weightScale", s.weight_scale);
+    if (const auto *heads = get<std::vector<double>>(v, "prunedHeads"))
+        s.pruned_heads = *heads;
+    return s;
+}
+
+explicit_spec explicit_of(problem_kind kind, const field_values &v) {
+    explicit_spec s;
+    s.kind = kind;
+    const bool cross = kind == problem_kind::cross;
+    s.x = *get<row_list>(v, cross ? "X_q" : "X");
+    if (cross)
+        s.x_kv = *get<row_list>(v, "X_kv");
+    s.w_q = *get<std::vector<row_list>>(v, "W_Q");
+    s.w_k = *get<std::vector<row_list>>(v, "W_K");
+    s.w_v = *get<std::vector<row_list>>(v, "W_V");
+    if (const row_list *w_o = get<row_list>(v, "W_O"))
+        s.w_o = *w_o;
+    s.valid_keys = optional_number(v, "validKeys");
+    s.causal = flag_or(v, "causal", false);
+    s.scale_scores = flag_or(v, "scaleScores", true);
+    if (const auto *heads = get<std::vector<double>>(v, "prunedHeads"))
+        s.pruned_heads = *heads;
+    return s;
+}
+
+} // namespace
+
+const char *kind_name(problem_kind kind) {
+    return kind_names_in_order[static_cast<int>(kind)];
+}
+
+std::string kind_names() {
+    std::string out;
+    for (const char *k : kind_names_in_order)
+        out += (out.empty() ? "" : ", ") + std::string(k);
+    return out;
+}
+
+problem_kind kind_named(const std::optional<std::string> &name) {
+    if (!name)
+        return problem_kind::self;
+    for (int k = 0; k < int(std::size(kind_names_in_order)); ++k)
+        if (*name == kind_names_in_order[k])
+            return static_cast<problem_kind>(k);
+    reject("kind", quoted_for_message(*name) + " is not one of " + kind_names());
+}
+
+spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
+    const bool cross = kind == problem_kind::cross;
+    if (explicit_matrices && kind != problem_kind::self && !cross)
+        reject("kind", "\"" + std::string(kind_name(kind)) +
+                           "\" takes no explicit matrices; give sizes and a seed (or tokens)");
+    if (explicit_matrices)
+        return {explicit_rules(cross), cross ? "kind \"cross\"" : "explicit self-attention"};
+    const std::string what = kind == problem_kind::self
+                                 ? std::string("self-attention")
+                                 : "kind \"" + std::string(kind_name(kind)) + "\"";
+    if (kind == problem_kind::designed)
+        return {{{"kind", t::text},
+                 {"tokens", t::words, true, limits::max_designed_tokens},
+                 {"causal", t::flag},
+                 pruned_heads},
+                what};
+    return {generated(kind, [&](const std::string &f) { return kind_takes(kind, f); }), what};
+}
+
+const std::vector<field_rule> &preset_fields() {
+    static const std::vector<field_rule> f{{"preset", t::text, true}};
+    return f;
+}
+
+const std::vector<field_rule> &cell_fields() {
+    static const std::vector<field_rule> f{{"stage", t::text, true},
+                                           {"head", t::number, false, 0, 0, 0, true},
+                                           {"step", t::number, false, 0, 0, 0, true},
+                                           {"row", t::number},
+                                           {"col", t::number}};
+    return f;
+}
+
+const std::vector<field_rule> &kv_query_fields() {
+    static const std::vector<field_rule> f{
+        {"seqLen", t::number, true},        {"dHead", t::number, true},
+        {"numKvHeads", t::number, true},    {"numLayers", t::number, true},
+        {"bytesPerValue", t::number, true}, {"batch", t::number}};
+    return f;
+}
+
+const std::vector<field_rule> &randn_fields() {
+    static const std::vector<field_rule> f{
+        {"seed", t::number}, {"rows", t::number}, {"cols", t::number}};
+    return f;
+}
+
+double number_or(const field_values &v, const char *name, double fallback) {
+    const double *x = get<double>(v, name);
+    return x ? *x : fallback;
+}
+
+problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
+    if (explicit_matrices)
+        return make_problem(explicit_of(kind, v));
+    return make_problem(generated_of(kind, v), traced);
+}
+
+problem problem_of_preset(const std::string &name, bool traced) {
+    return make_problem(preset(name), traced);
+}
+
+} // namespace attention
