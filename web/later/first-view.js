@@ -4,10 +4,12 @@
 // script shows there), with no cell explained. Any other first view waits for the engine's rest
 // and the later script, so that it is whole when it is painted.
 //   paintsFirst(wanted) with wanted: { form: { preset }, stage, selection } (state/url-hash.js,
-//   state/attributes.js); FIRST_STAGES, which scripts/prerender-formulas.mjs reads too.
+//   state/attributes.js); FIRST_STAGES, the stage entries that say firstView, which
+//   scripts/prerender-formulas.mjs reads too.
 import { CORE_PRESETS } from '../engine-split.js';
+import { STAGES } from '../model/stage-table.js';
 
-export const FIRST_STAGES = ['x', 'q', 'k', 'v', 'scores'];
+export const FIRST_STAGES = STAGES.filter((s) => s.firstView).map((s) => s.id);
 
 export function paintsFirst(wanted) {
   return CORE_PRESETS.includes(wanted.form?.preset) && FIRST_STAGES.includes(wanted.stage ?? 'x') && !wanted.selection;

@@ -4,13 +4,13 @@
 // ⊕ rows, rowsum …), so a new stage whose figure uses a known glyph gets a hint for free.
 
 import { formatShape } from './quiz-parse.js';
-import { operandLabel } from './stage-table.js';
+import { operandCaption } from './stages/captions.js';
 
 // The figure's items in order: { glyph } or { label, shape } for each operand drawn.
 function figureItems(stage, entry, config) {
   const items = [];
   const operand = (op, item = {}) => ({
-    label: item.label ?? operandLabel(op),
+    label: item.label ?? operandCaption(entry, op),
     shape: item.transpose ? [op.shape[1], op.shape[0]] : op.shape,
   });
   for (const item of entry.figure(config)) {

@@ -1,10 +1,13 @@
-// Every stage the stepper can show, as data: one entry per engine stage id. The stage list,
-// Prev/Next, the figures, the explanations, the explain panel and the browser tests all read
-// this table; adding a stage is one entry here plus one record() call in the engine.
+// Every stage the stepper can show, as data: one entry per engine stage id, declared once in
+// web/model/stages/ and listed here in the lesson's order (the files in order, each file's
+// entries in order). The stage list, Prev/Next, the figures, the explanations, the explain
+// panel, the quiz, the first view, the numpy export and the browser tests all read this table.
+// tests/wasm/stage-declarations.test.mjs holds its ids equal to engine.stages() and checks that
+// every entry states every field below that is not marked optional.
 //
 // Per entry:
 //   id            the engine's stage id
-//   group         where the stage list puts it: inputs, head, combine, layer
+//   group         where the stage list puts it: inputs, head, tile, combine, layer, result
 //   title         a string, or (config) → string
 //   result        the result matrix's label
 //   figure(c)     what stands left of "=": { operand: index (into the stage's operands),
@@ -13,7 +16,15 @@
 //   explanation(ctx)  text; ctx: { config, stage, tokens (the row labels), preset, models }
 //   explain       null (drawn, not computed) or { symbolic(i, j, c), filled(e, { row, col, config }) }:
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e
-//   highlight(cell, e, c, stage)  → { [operand index]: { rows, cols, cells } } lit by a cell
+//   highlight     null, or (cell, e, c, stage) → { [operand index]: { rows, cols, cells } } lit by a cell
+//   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }:
+//                 every operand the engine may record for this stage (stages/captions.js)
+//   nonNegative   the result cannot be negative: the sequential palette from 0
+//   quiz          the value questions the stage asks after its shape (model/quiz-questions.js)
+//   firstView     the stage may open a first view from the first bundles (web/later/first-view.js)
+//   numpy         (structure, { head, kvHead, step }) → where the exported numpy script keeps it,
+//                 or null (stages/numpy-paths.js)
+// Optional:
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache
 //   optional      { flag, after }: a checkbox of the form adds the stage (flag: the form's field
@@ -22,54 +33,45 @@
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),
-//                 sequential (never negative: the sequential palette from 0), newRow, pruning
+//                 newRow, pruning
 
-import { ATTENTION_STAGES } from './stages/attention-stages.js';
-import { DECODE_STAGES } from './stages/decode-stages.js';
-import { FLASH_STAGES } from './stages/flash-stages.js';
-import { LAYER_STAGES } from './stages/layer-stages.js';
+import { COMBINE_STAGES } from './stages/combine.js';
+import { HEAD_STAGES } from './stages/head.js';
+import { INPUT_STAGES } from './stages/inputs.js';
+import { LAYER_STAGES } from './stages/layer.js';
+import { PROJECTION_STAGES } from './stages/projections.js';
+import { RESULT_STAGES } from './stages/results.js';
+import { TILE_STAGES } from './stages/tiles.js';
 
-// The order stages are listed and fall back in: the lesson's, a decode step's new key and value
-// and its caches beside k and v, the tiles before the results.
-const ORDER = [
-  'x',
-  'x_q',
-  'x_kv',
-  'x_t',
-  'q',
-  'k',
-  'v',
-  'k_new',
-  'v_new',
-  'k_cache',
-  'v_cache',
-  'tile_scores',
-  'tile_max',
-  'tile_sum',
-  'tile_out',
-  'block_out',
-  'scores',
-  'scaled',
-  'masked',
-  'weights',
-  'head',
-  'concat',
-  'pruned',
-  'output',
-  'residual1',
-  'norm1',
-  'ffn_pre',
-  'ffn_hidden',
-  'ffn_out',
-  'residual2',
-  'norm2',
-  'stacked',
-  'causal_reference',
-  'reference',
+export { operandCaption, operandNonNegative } from './stages/captions.js';
+
+/** The fields every entry states (tests/wasm/stage-declarations.test.mjs checks them). */
+export const ENTRY_FIELDS = [
+  'id',
+  'group',
+  'title',
+  'result',
+  'figure',
+  'formula',
+  'explanation',
+  'explain',
+  'highlight',
+  'operands',
+  'nonNegative',
+  'quiz',
+  'firstView',
+  'numpy',
 ];
-const ALL = [...ATTENTION_STAGES, ...LAYER_STAGES, ...DECODE_STAGES, ...FLASH_STAGES];
 
-export const STAGES = ORDER.map((id) => ALL.find((s) => s.id === id));
+export const STAGES = [
+  ...INPUT_STAGES,
+  ...PROJECTION_STAGES,
+  ...TILE_STAGES,
+  ...HEAD_STAGES,
+  ...COMBINE_STAGES,
+  ...LAYER_STAGES,
+  ...RESULT_STAGES,
+];
 
 export const GROUPS = [
   { id: 'inputs', title: 'Inputs' },
@@ -79,62 +81,6 @@ export const GROUPS = [
   { id: 'layer', title: 'Add & norm, feed-forward' },
   { id: 'result', title: 'Result' },
 ];
-
-// Operand captions, by the engine's operand names.
-const OPERAND_LABELS = {
-  X: 'X',
-  X_q: 'X_q',
-  X_kv: 'X_kv',
-  W_Q: 'W_Q',
-  W_K: 'W_K',
-  W_V: 'W_V',
-  Q: 'Q',
-  K: 'K',
-  V: 'V',
-  scores: 'scores',
-  scaled: 'scaled',
-  masked: 'L',
-  M: 'mask M',
-  weights: 'weights',
-  head: 'head',
-  concat: 'concat',
-  W_O: 'W_O',
-  output: 'MultiHead(X)',
-  residual1: 'R\u207d\u00b9\u207e',
-  norm1: 'X\u207d\u00b9\u207e',
-  W1: 'W\u2081',
-  b1: 'b\u2081',
-  ffn_pre: 'H',
-  ffn_hidden: 'H\u207a',
-  W2: 'W\u2082',
-  b2: 'b\u2082',
-  ffn_out: 'F',
-  residual2: 'R\u207d\u00b2\u207e',
-  x_t: 'x_t',
-  k_new: 'k_t',
-  v_new: 'v_t',
-  K_cache: 'K (cached)',
-  V_cache: 'V (cached)',
-  Q_i: 'Q_i',
-  K_j: 'K_j',
-  V_j: 'V_j',
-  tile_scores: 'S',
-  m: 'm',
-  l: 'l',
-  P: 'P',
-  O: 'O',
-  pruned: "concat'",
-  gate: 'gate g',
-};
-
-// Operands that cannot be negative: drawn with the sequential palette from 0, like the stages
-// whose view says `sequential`.
-export const NON_NEGATIVE_OPERANDS = new Set(['weights', 'ffn_hidden', 'l', 'P', '\u03b1', 'gate']);
-
-export function operandLabel(op) {
-  if (op.name === 'contribution') return `head ${op.head} \u00b7 W_O`;
-  return OPERAND_LABELS[op.name] ?? op.name;
-}
 
 const BY_ID = new Map(STAGES.map((s) => [s.id, s]));
 

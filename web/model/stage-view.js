@@ -6,7 +6,7 @@ import { alignEquation } from './dims.js';
 import { formatCell } from './format.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
 import { fillRgb, rangeOf } from './palette.js';
-import { NON_NEGATIVE_OPERANDS, operandLabel, stageById, titleOf } from './stage-table.js';
+import { operandCaption, operandNonNegative, stageById, titleOf } from './stage-table.js';
 
 const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
 
@@ -31,7 +31,7 @@ function operandItem(step, entry, index, item, ctx) {
     data: matrixView({
       key: placeKey(step, index),
       name: op.name,
-      label: `${item.label ?? operandLabel(op)}${owner.suffix}`,
+      label: `${item.label ?? operandCaption(entry, op)}${owner.suffix}`,
       head: owner.head,
       shape: op.shape,
       axes: op.axes,
@@ -41,7 +41,7 @@ function operandItem(step, entry, index, item, ctx) {
       config: ctx.config,
       transpose: item.transpose,
       highlight: lit[index] ?? null,
-      sequential: NON_NEGATIVE_OPERANDS.has(op.name),
+      sequential: operandNonNegative(entry, op),
     }),
   };
 }
@@ -90,7 +90,7 @@ function resultItem(step, entry, ctx) {
       interactive: Boolean(entry.explain),
       totals: view.rowTotals && stage.totals ? { label: '\u03a3', texts: Array.from(stage.totals, formatCell) } : null,
       maskedZero: view.maskedZero ? maskedFrom(stage.operands[0]?.values) : null,
-      sequential: Boolean(view.sequential),
+      sequential: entry.nonNegative,
     }),
   };
 }
@@ -222,6 +222,6 @@ export function stageView(steps, index, ctx) {
     figure,
     sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
     hasSumToggle: Boolean(view.sumFigure),
-    overview: view.overview ? () => headOverview(steps, step, context, view.sequential) : null, // made when drawn
+    overview: view.overview ? () => headOverview(steps, step, context, entry.nonNegative) : null, // made when drawn
   };
 }

@@ -111,30 +111,12 @@ function passOf(s, structure) {
   };
 }
 
-const unknown = (id, structure) => new Error(`numpy script: no stage ${id} in a ${structure} pass`);
-
-// The Python expression of one stage of the pass: where the script's functions keep it, found
-// from the stage's group in the stage table (per head, per tile, a decode step's K/V head, …).
+// The Python expression of one stage of the pass: where the script's functions keep it, as the
+// stage's entry in the stage table declares (its numpy field).
 export function stageExpression(structure, { id, head, kvHead, step }) {
-  const entry = stageById(id);
-  const group = entry?.group;
-  const ofStep = Boolean(entry?.decodeStep);
-  if (structure === 'flash') {
-    const direct = { x: 'X', q: 'Q', k: 'K', v: 'V', stacked: 'output', reference: 'reference' };
-    if (direct[id]) return direct[id];
-    if (group === 'tile') return `tiles[${step}]["${id}"]`;
-  } else if (structure === 'kv-cache') {
-    if (id === 'stacked') return 'np.vstack(outputs)';
-    if (id === 'causal_reference') return 'causal_reference';
-    if (ofStep && group === 'head') return `steps[${step}]["kv"][${kvHead ?? head}]["${id}"]`;
-    if (group === 'head') return `steps[${step}]["heads"][${head}]["${id}"]`;
-    if ((ofStep && group === 'inputs') || group === 'combine') return `steps[${step}]["${id}"]`;
-  } else if (!ofStep) {
-    if (group === 'inputs') return entry.result; // X, X_q, X_kv
-    if (group === 'head') return `stages["heads"][${head}]["${id}"]`;
-    if (group === 'combine' || group === 'layer') return `stages["${id}"]`;
-  }
-  throw unknown(id, structure);
+  const where = stageById(id)?.numpy(structure, { head, kvHead, step });
+  if (!where) throw new Error(`numpy script: no stage ${id} in a ${structure} pass`);
+  return where;
 }
 
 /** "scores, head 2, decode step t = 3" */

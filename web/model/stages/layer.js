@@ -1,11 +1,10 @@
 // The encoder layer's stages after attention: residual and layer norm, the position-wise
 // feed-forward network, residual and layer norm again. Entry fields: see ../stage-table.js.
 
+import { nonNegative } from './captions.js';
+import { cell, col, row } from './highlight.js';
+import { ofLayer } from './numpy-paths.js';
 import { n, f, productSum } from './tex.js';
-
-const row = (r) => ({ rows: [r] });
-const col = (c) => ({ cols: [c] });
-const cell = (r, c) => ({ cells: [[r, c]] });
 
 // The result's caption: the symbol the formula gives it.
 const SYMBOL = {
@@ -85,35 +84,56 @@ function affine(id, title, input, weight, bias, output, what) {
 }
 
 export const LAYER_STAGES = [
-  residual(
-    'residual1',
-    'norm1',
-    'Residual: X + attention',
-    (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
-    'R^{(1)} = X + \\text{MultiHead}(X)',
-    'The attention output is added to the layer\u2019s own input. This residual connection lets every token ' +
-      'keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.',
-  ),
-  norm(
-    'norm1',
-    'norm1',
-    'Layer norm 1',
-    'R^{(1)}',
-    'X^{(1)}',
-    'Each token\u2019s row is rescaled to mean 0 and standard ' +
-      'deviation 1, so the next sub-layer sees inputs of a steady size.',
-  ),
-  affine(
-    'ffn_pre',
-    'Feed-forward: expand',
-    'X^{(1)}',
-    'W_1',
-    'b_1',
-    'H',
-    'The feed-forward network starts by expanding every token from d_model to ' +
-      'd_ff features (usually 4 \u00d7 d_model). It is position-wise: the same ' +
-      'W\u2081 and b\u2081 for every token, and no token looks at another here.',
-  ),
+  {
+    ...residual(
+      'residual1',
+      'norm1',
+      'Residual: X + attention',
+      (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
+      'R^{(1)} = X + \\text{MultiHead}(X)',
+      'The attention output is added to the layer\u2019s own input. This residual connection lets every token ' +
+        'keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.',
+    ),
+    operands: { X: 'X', output: 'MultiHead(X)' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('residual1'),
+  },
+  {
+    ...norm(
+      'norm1',
+      'norm1',
+      'Layer norm 1',
+      'R^{(1)}',
+      'X^{(1)}',
+      'Each token\u2019s row is rescaled to mean 0 and standard ' +
+        'deviation 1, so the next sub-layer sees inputs of a steady size.',
+    ),
+    operands: { residual1: SYMBOL.residual1 },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('norm1'),
+  },
+  {
+    ...affine(
+      'ffn_pre',
+      'Feed-forward: expand',
+      'X^{(1)}',
+      'W_1',
+      'b_1',
+      'H',
+      'The feed-forward network starts by expanding every token from d_model to ' +
+        'd_ff features (usually 4 \u00d7 d_model). It is position-wise: the same ' +
+        'W\u2081 and b\u2081 for every token, and no token looks at another here.',
+    ),
+    operands: { norm1: SYMBOL.norm1, W1: 'W\u2081', b1: 'b\u2081' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('ffn_pre'),
+  },
   {
     id: 'ffn_hidden',
     group: 'layer',
@@ -130,32 +150,57 @@ export const LAYER_STAGES = [
       filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    view: { sequential: true },
+    operands: { ffn_pre: SYMBOL.ffn_pre },
+    nonNegative: true,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('ffn_hidden'),
   },
-  affine(
-    'ffn_out',
-    'Feed-forward: contract',
-    'H^{+}',
-    'W_2',
-    'b_2',
-    'F',
-    'The second layer maps the d_ff features back to d_model, again the same for every token.',
-  ),
-  residual(
-    'residual2',
-    'norm2',
-    'Residual: X\u207d\u00b9\u207e + feed-forward',
-    (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
-    'R^{(2)} = X^{(1)} + F',
-    'The feed-forward output is added to its own input, the ' +
-      'normalised X\u207d\u00b9\u207e: the second residual connection.',
-  ),
-  norm(
-    'norm2',
-    'norm2',
-    'Layer norm 2: the layer\u2019s output',
-    'R^{(2)}',
-    'X^{(2)}',
-    'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.',
-  ),
+  {
+    ...affine(
+      'ffn_out',
+      'Feed-forward: contract',
+      'H^{+}',
+      'W_2',
+      'b_2',
+      'F',
+      'The second layer maps the d_ff features back to d_model, again the same for every token.',
+    ),
+    operands: { ffn_hidden: nonNegative(SYMBOL.ffn_hidden), W2: 'W\u2082', b2: 'b\u2082' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('ffn_out'),
+  },
+  {
+    ...residual(
+      'residual2',
+      'norm2',
+      'Residual: X\u207d\u00b9\u207e + feed-forward',
+      (i, j) => `R^{(2)}_{${i},${j}} = X^{(1)}_{${i},${j}} + F_{${i},${j}}`,
+      'R^{(2)} = X^{(1)} + F',
+      'The feed-forward output is added to its own input, the ' +
+        'normalised X\u207d\u00b9\u207e: the second residual connection.',
+    ),
+    operands: { norm1: SYMBOL.norm1, ffn_out: SYMBOL.ffn_out },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('residual2'),
+  },
+  {
+    ...norm(
+      'norm2',
+      'norm2',
+      'Layer norm 2: the layer\u2019s output',
+      'R^{(2)}',
+      'X^{(2)}',
+      'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.',
+    ),
+    operands: { residual2: SYMBOL.residual2 },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('norm2'),
+  },
 ];

@@ -1,0 +1,107 @@
+// The heads combined: side by side (concat), pruned heads zeroed, then W_O.
+// Entry fields: see ../stage-table.js.
+
+import { formatPercent } from '../format.js';
+import { nonNegative } from './captions.js';
+import { cell, dot } from './highlight.js';
+import { ofLayer } from './numpy-paths.js';
+import { filledDot, n } from './tex.js';
+
+export const COMBINE_STAGES = [
+  {
+    id: 'concat',
+    group: 'combine',
+    title: 'Concatenate heads',
+    result: 'concat',
+    figure: () => [{ list: 'head', glyph: '|' }],
+    formula: () => '\\operatorname{Concat}(\\text{head}_0, \\ldots, \\text{head}_{h-1})',
+    explanation: ({ config: c }) => {
+      const width = c.numHeads * c.dV;
+      const back =
+        width === c.dModel
+          ? `, here equal to d_model = ${c.dModel} because h\u00b7d_v = d_model`
+          : `, which is not d_model = ${c.dModel} here (h\u00b7d_v = ${width})` +
+            (c.outputProjection ? '; W_O maps it back' : '');
+      const last = c.outputProjection ? '' : ' Without W_O it is the layer\u2019s output: nothing mixes the heads.';
+      return (
+        `The heads\u2019 outputs are laid side by side along the feature axis, giving (T, ` +
+        `h\u00b7d_v)${back}. Nothing is computed: each column is copied from one head.${last}`
+      );
+    },
+    explain: {
+      symbolic: (i, j) => `\\text{concat}_{${i},${j}}`,
+      filled: (e, { row: r, col: c }) =>
+        `\\text{concat}_{${r},${c}} = \\text{head}^{(${e.source.head})}_{${r},${e.source.col}} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
+    view: { pruning: true },
+    operands: { head: 'head' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('concat'),
+  },
+  {
+    id: 'pruned',
+    group: 'combine',
+    title: 'Pruned heads',
+    result: 'pruned',
+    figure: () => [{ operand: 0 }, { glyph: '\u2299' }, { operand: 1 }],
+    formula: () =>
+      "\\text{concat}' = \\text{concat} \\odot g, \\quad g_j = \\begin{cases} 0 & " +
+      '\\text{column } j \\text{ of a pruned head} \\\\ 1 & \\text{otherwise} \\end{cases}',
+    explanation: ({ config: c }) =>
+      `Head${c.prunedHeads.length > 1 ? 's' : ''} ${c.prunedHeads.join(', ')} ` +
+      `${c.prunedHeads.length > 1 ? 'are' : 'is'} pruned: ` +
+      `${c.prunedHeads.length > 1 ? 'their' : 'its'} columns become 0 before W_O, so the output ` +
+      `mixes only the other heads. The output changes by ${formatPercent(c.outputChange)} of ` +
+      `its size (\u2016\u0394output\u2016 / \u2016output\u2016, from the engine).`,
+    explain: {
+      symbolic: (i, j) => `\\text{concat}'_{${i},${j}} = \\text{concat}_{${i},${j}}\\, g_{${j}}`,
+      filled: (e, { row: r, col: c }) => `\\text{concat}'_{${r},${c}} = ${n(e.input)} \\cdot ${e.gate} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(0, c) }),
+    view: { pruning: true },
+    operands: { concat: 'concat', gate: nonNegative('gate g') },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('pruned'),
+  },
+  {
+    id: 'output',
+    group: 'combine',
+    title: 'Output projection',
+    optional: { flag: 'outputProjection', after: 'concat' },
+    result: 'output',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: () =>
+      '\\text{MultiHead}(X) = \\operatorname{Concat}(\\ldots)\\,W^{O} = \\sum_i \\text{head}_i\\,W^{O}_{[i]}',
+    explanation: () =>
+      'W_O maps the concatenation back to d_model and mixes information across heads; ' +
+      'without it each head\u2019s result would stay in its own subspace. Read the product ' +
+      'as a sum over heads: each head\u2019s output times the rows of W_O that belong to it.',
+    explain: {
+      symbolic: (i, j) => `\\text{output}_{${i},${j}} = \\sum_m \\text{concat}_{${i},m}\\,W^{O}_{m,${j}}`,
+      filled: (e, { row: r, col: c }) => filledDot(e, `\\text{output}_{${r},${c}}`),
+    },
+    highlight: ({ row: r, col: c }, _e, _c, stage) => {
+      const out = dot({ row: r, col: c });
+      stage.operands.forEach((o, k) => {
+        if (o.name === 'contribution') out[k] = cell(r, c);
+      });
+      return out;
+    },
+    view: { sumFigure: [{ list: 'contribution', glyph: '+' }], pruning: true },
+    operands: {
+      concat: 'concat',
+      pruned: "concat'",
+      W_O: 'W_O',
+      contribution: (op) => `head ${op.head} \u00b7 W_O`,
+    },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('output'),
+  },
+];

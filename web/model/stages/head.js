@@ -1,0 +1,187 @@
+// One head's passes after the projections: scores, scaling, the mask, the softmax and the
+// weighted values. Self-, cross-, grouped-query, multi-head and cached attention share them;
+// only shapes and labels differ, and those come from the trace.
+// Entry fields: see ../stage-table.js.
+
+import { formatBillions } from '../format.js';
+import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
+import { nonNegative } from './captions.js';
+import { cell, dot } from './highlight.js';
+import { ofHead } from './numpy-paths.js';
+import { filledDot, logitsSymbol, n, f, shortList } from './tex.js';
+
+export const HEAD_STAGES = [
+  {
+    id: 'scores',
+    group: 'head',
+    title: 'Scores',
+    result: 'scores',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K\u1d40' }],
+    formula: () => 'S = Q\\,K^{\\top}',
+    explanation: ({ config: c, models }) => {
+      const gpt3 = models.find((m) => m.id === 'gpt3-175b');
+      if (c.kind === 'kv-cache')
+        return (
+          'The new token\u2019s query meets every cached key, its own included: one ' +
+          'row of t+1 scores. No causal mask is needed: the cache holds only the past.'
+        );
+      const size =
+        c.kind === 'cross'
+          ? 'a T_q × T_kv matrix: one row per target token, one column per source token'
+          : 'a T × T matrix of all pairwise scores, which is why attention\u2019s ' +
+            'memory grows with the square of the sequence length';
+      const scale = gpt3
+        ? ` At GPT-3\u2019s size (T = ${gpt3.contextLength}, ${gpt3.numHeads} heads, ${gpt3.numLayers} layers) ` +
+          `one forward pass holds ${formatBillions(gpt3.scoreValues)} such scores (${gpt3.contextLength}\u00b2 ` +
+          `\u00b7 ${gpt3.numHeads} \u00b7 ${gpt3.numLayers}; the lesson rounds it to ~37 billion).`
+        : '';
+      return (
+        `Every query meets every key in a dot product: entry (t, j) measures how well ` +
+        `query t matches key j. This is ${size}.${c.kind === 'cross' ? '' : scale}`
+      );
+    },
+    explain: {
+      symbolic: (i, j) => `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
+      filled: (e, { row: r, col: c }) => filledDot(e, `S_{${r},${c}}`),
+    },
+    highlight: dot,
+    operands: { Q: 'Q', K: 'K' },
+    nonNegative: false,
+    quiz: [],
+    firstView: true,
+    numpy: ofHead('scores'),
+  },
+  {
+    id: 'scaled',
+    group: 'head',
+    title: 'Scaled scores',
+    result: 'scaled',
+    figure: (c) => [{ operand: 0 }, { glyph: c.scaleScores ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
+    formula: (c) =>
+      c.scaleScores ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
+    explanation: ({ config: c }) =>
+      c.scaleScores
+        ? 'The scores are divided by \u221ad_k. If the components of q and k have mean 0 and variance ' +
+          '1, their dot product q\u00b7k has variance d_k: it spreads wider as d_k grows. Unscaled, ' +
+          'the softmax would saturate (one weight near 1, the rest near 0), where its gradients ' +
+          'vanish and learning stalls; dividing by \u221ad_k brings the variance back to 1.'
+        : 'Ablation: the scores are not divided by \u221ad_k. Raise d_k and watch the weights\u2019 rows ' +
+          'saturate, one weight near 1 and the others near 0: there the softmax\u2019s gradients vanish.',
+    explain: {
+      symbolic: (i, j, c) =>
+        c.scaleScores
+          ? `\\tilde S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{\\sqrt{d_k}}`
+          : `\\tilde S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} \\quad (\\text{no} \\div \\sqrt{d_k})`,
+      filled: (e, { row: r, col: c, config }) => {
+        const lead = filledDot(e, `q_{${r}} \\cdot k_{${c}}`);
+        if (!config.scaleScores) return `${lead}, \\quad \\tilde S_{${r},${c}} = ${n(e.value)}`;
+        return (
+          `${lead}, \\quad ${n(e.sum)} \\div \\sqrt{${config.dK}} ` +
+          `= ${n(e.sum)} \\div ${n(e.divisor)} = ${n(e.value)}`
+        );
+      },
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
+    operands: { scores: 'scores' },
+    nonNegative: false,
+    quiz: [divisorQuestion],
+    firstView: false,
+    numpy: ofHead('scaled'),
+  },
+  {
+    id: 'masked',
+    group: 'head',
+    title: (c) => (c.causal ? 'Causal mask' : 'Padding mask'),
+    optional: { flag: 'causal', after: 'scaled' },
+    result: 'L',
+    figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+    formula: (c) =>
+      c.causal
+        ? 'L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} 0 & j \\le t \\\\ -\\infty & j > t \\end{cases}'
+        : 'L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} 0 & j < ' +
+          '\\text{valid} \\\\ -\\infty & j \\ge \\text{valid} \\end{cases}',
+    explanation: ({ config: c }) =>
+      `${
+        c.causal
+          ? 'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at ' +
+            'every future position (j > t), so after the softmax its weight is exactly 0. ' +
+            'Because of this mask one forward pass trains every position of a sequence at once.'
+          : `Source positions from ${c.validKeys} on are padding (sequences in a batch are ` +
+            `padded to one length): M holds \u2212\u221e there, so no query reads them.`
+      } The lesson\u2019s code adds \u22121e9 where its text says \u2212\u221e: both give exactly 0 ` +
+      `after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
+    explain: {
+      symbolic: (i, j) => `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
+      filled: (e, { row: r, col: c }) =>
+        e.masked
+          ? `M_{${r},${c}} = -\\infty, \\quad L_{${r},${c}} = ${n(e.input)} + (-\\infty) = -\\infty`
+          : `M_{${r},${c}} = 0, \\quad L_{${r},${c}} = ${n(e.input)} + 0 = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+    operands: { scaled: 'scaled', M: 'mask M' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofHead('masked'),
+  },
+  {
+    id: 'weights',
+    group: 'head',
+    title: 'Attention weights',
+    result: 'weights',
+    figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
+    formula: (c) =>
+      `A_{tj} = \\frac{e^{${logitsSymbol(c)}_{tj} - m_t}}{\\sum_k ` +
+      `e^{${logitsSymbol(c)}_{tk} - m_t}}, \\quad m_t = \\max_k ${logitsSymbol(c)}_{tk}`,
+    explanation: ({ config: c }) =>
+      `A softmax along each row turns the logits into weights: non-negative${
+        c.causal || c.validKeys !== null ? ', exactly 0 where masked' : ''
+      }, and each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed ` +
+      `beside it). Subtracting the row maximum first keeps the exponentials ` +
+      `from overflowing and does not change the result.`,
+    explain: {
+      symbolic: (i, j, c) =>
+        `A_{${i},${j}} = \\frac{e^{${logitsSymbol(c)}_{${i},${j}} - ` +
+        `m_{${i}}}}{\\sum_k e^{${logitsSymbol(c)}_{${i},k} - m_{${i}}}}`,
+      filled: (e, { row: r, col: c }) => {
+        const s = e.softmax;
+        if (e.masked) return `e^{-\\infty} = 0, \\quad A_{${r},${c}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;
+        const denominator = shortList(Array.from(s.exps, (x) => n(x)));
+        return (
+          `m_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[c])} - ` +
+          `${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[c])}}{${n(s.expSum)}} = ${n(e.value)}`
+        );
+      },
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
+    view: { arcs: true, overview: true, rowTotals: true, maskedZero: true },
+    operands: { masked: 'L', scaled: 'scaled' },
+    nonNegative: true,
+    quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
+    firstView: false,
+    numpy: ofHead('weights'),
+  },
+  {
+    id: 'head',
+    group: 'head',
+    title: 'Weighted values',
+    result: 'head',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: (c) => `${c.numHeads > 1 ? '\\text{head}_i' : '\\text{out}'} = A\\,V`,
+    explanation: ({ config: c }) =>
+      `Each output row is a weighted average of the value rows, with that ` +
+      `token\u2019s row of weights: token t takes in content from the ${
+        c.kind === 'cross' ? 'source tokens' : 'tokens'
+      } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
+    explain: {
+      symbolic: (i, j) => `\\text{head}_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
+      filled: (e, { row: r, col: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),
+    },
+    highlight: dot,
+    operands: { weights: nonNegative('weights'), V: 'V' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofHead('head'),
+  },
+];

@@ -1,0 +1,128 @@
+// The inputs: the tokens' rows X (X_q and X_kv in cross-attention) and a decode step's new
+// token x_t, drawn, given or built from the words.
+// Entry fields: see ../stage-table.js.
+
+import { named, ofLayer } from './numpy-paths.js';
+import { shortList } from './tex.js';
+
+function drawnFrom({ config: c, preset }) {
+  if (preset?.fromLesson && preset.spec.skip) {
+    return (
+      `These are the very numbers the lesson\u2019s program draws: its causal ` +
+      `example does not reseed, so X continues numpy\u2019s seed-${c.seed} ` +
+      `stream after the ${preset.spec.skip} numbers the multi-head example drew.`
+    );
+  }
+  if (preset?.fromLesson)
+    return `These are the very numbers the lesson draws: np.random.seed(${c.seed}), then np.random.randn.`;
+  return c.seed === null
+    ? 'These rows were given directly.'
+    : `They are drawn like numpy\u2019s np.random.randn with seed ${c.seed}.`;
+}
+
+// The designed X's word block (columns T … T + d_v − 1): tokens whose rows set the same column
+// are one word to the engine (compared without case). Read from the engine's X, not re-derived.
+function repeatedWords(stage, tokens, c) {
+  const byColumn = new Map();
+  for (let r = 0; r < c.seqLen; r += 1) {
+    const start = r * c.dModel + c.seqLen;
+    const column = Array.from(stage.values.subarray(start, start + c.dV)).indexOf(1);
+    byColumn.set(column, [...(byColumn.get(column) ?? []), r]);
+  }
+  return [...byColumn.values()].filter((rows) => rows.length > 1);
+}
+
+function builtFrom({ config: c, stage, tokens }) {
+  const repeats = repeatedWords(stage, tokens, c).map(
+    (rows) => `\u201c${tokens[rows[0]] ?? rows[0]}\u201d (tokens ${shortList(rows.map(String), ', ')})`,
+  );
+  const shared = repeats.length
+    ? `so the rows of ${repeats.join(' and of ')} share a word column`
+    : 'no word repeats here, so every token has a word column of its own';
+  return (
+    'These rows are built, not drawn: each token\u2019s position as a one-hot block, its ' +
+    `word as a one-hot block (one column per distinct word: ${shared}), and a constant 1. ` +
+    'Change the words and X changes with them.'
+  );
+}
+
+const input = (id, title, tex, what) => ({
+  id,
+  group: 'inputs',
+  title,
+  result: id === 'x' ? 'X' : id === 'x_q' ? 'X_q' : 'X_kv',
+  figure: () => [],
+  formula: () => tex,
+  explanation: (ctx) =>
+    ctx.config.kind === 'designed'
+      ? `${what(ctx.config)} ${builtFrom(ctx)}`
+      : `${what(ctx.config)} ${drawnFrom(ctx)} The tokens only label the ` +
+        `rows: the vectors are random, not learned embeddings of those words.`,
+  explain: null,
+  highlight: null,
+});
+
+export const INPUT_STAGES = [
+  {
+    ...input(
+      'x',
+      'Input embeddings X',
+      'X \\in \\mathbb{R}^{T \\times d_{\\text{model}}}, \\quad T = \\text{seq\\_len}',
+      () =>
+        'One row per token: T = seq_len rows of d_model numbers. Queries, keys and ' +
+        'values are all computed from this one matrix: the sequence attends to itself.',
+    ),
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: true,
+    numpy: named({ self: 'X', 'encoder-layer': 'X', flash: 'X' }),
+  },
+  {
+    ...input(
+      'x_q',
+      'Target tokens X_q',
+      'X_q \\in \\mathbb{R}^{T_q \\times d_{\\text{model}}}',
+      () => 'The sequence being written, one row per token (T_q rows). Only the queries come from here.',
+    ),
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: named({ cross: 'X_q' }),
+  },
+  {
+    ...input(
+      'x_kv',
+      'Source tokens X_kv',
+      'X_{kv} \\in \\mathbb{R}^{T_{kv} \\times d_{\\text{model}}}',
+      () =>
+        'The sequence being read, e.g. the encoder\u2019s output or ' +
+        'retrieved documents (T_kv rows). Keys and values come from here.',
+    ),
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: named({ cross: 'X_kv' }),
+  },
+  {
+    id: 'x_t',
+    group: 'inputs',
+    decodeStep: true,
+    title: (c) => (c.kind === 'kv-cache' ? 'The new token x_t' : 'x_t'),
+    result: 'x_t',
+    figure: () => [],
+    formula: () => 'x_t = X_{t,:} \\in \\mathbb{R}^{1 \\times d_{\\text{model}}}',
+    explanation: ({ stage, config: c }) =>
+      `Step ${stage.step} of ${c.seqLen}: the decoder sees one new token, row ${stage.step} ` +
+      `of X. It is the only token whose query, key and value are computed this step.`,
+    explain: null,
+    highlight: null,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofLayer('x_t'),
+  },
+];

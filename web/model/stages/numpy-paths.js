@@ -1,0 +1,36 @@
+// Where the exported numpy script keeps each stage, by the pass it writes (structure: 'self',
+// 'cross', 'encoder-layer', 'kv-cache' or 'flash'; ../export/numpy-script.js): the stage entries'
+// `numpy` functions, (structure, { head, kvHead, step }) → a Python expression, or null where
+// that pass has no such stage.
+
+/** A per-head stage: stages["heads"][h][id], or in decoding steps[t]["heads"][h][id]. */
+export const ofHead =
+  (id, flash = null) =>
+  (structure, { head, step }) => {
+    if (structure === 'flash') return flash;
+    if (structure === 'kv-cache') return `steps[${step}]["heads"][${head}]["${id}"]`;
+    return `stages["heads"][${head}]["${id}"]`;
+  };
+
+/** A stage of the whole layer: stages[id], or in decoding steps[t][id]. */
+export const ofLayer =
+  (id) =>
+  (structure, { step }) => {
+    if (structure === 'flash') return null;
+    return structure === 'kv-cache' ? `steps[${step}]["${id}"]` : `stages["${id}"]`;
+  };
+
+/** A decode step's own stage of a K/V head: steps[t]["kv"][g][id]. */
+export const ofKvHead =
+  (id) =>
+  (structure, { head, kvHead, step }) =>
+    structure === 'kv-cache' ? `steps[${step}]["kv"][${kvHead ?? head}]["${id}"]` : null;
+
+/** A FlashAttention tile's stage: tiles[n][id]. */
+export const ofTile =
+  (id) =>
+  (structure, { step }) =>
+    structure === 'flash' ? `tiles[${step}]["${id}"]` : null;
+
+/** A name the script defines for these structures only. */
+export const named = (byStructure) => (structure) => byStructure[structure] ?? null;

@@ -1,0 +1,172 @@
+// The projections: Q, K and V of every head (K and V once per K/V head), and in a decode step
+// the new token's key and value and the caches they join.
+// Entry fields: see ../stage-table.js.
+
+import { cacheRowsQuestion } from '../quiz-questions.js';
+import { col, dot, row } from './highlight.js';
+import { ofHead, ofKvHead } from './numpy-paths.js';
+import { filledDot, grouped, perHead, sourceOf, weightOf } from './tex.js';
+
+function projection(id, letter, title, what) {
+  const tex = (c) => {
+    if (c.kind === 'kv-cache') return `q_t = x_t\\,${weightOf(c, letter)}`;
+    if (letter !== 'Q' && grouped(c)) return `${letter}_g = ${sourceOf(c, letter)}\\,W^{${letter}}_g`;
+    return `${perHead(c, letter)} = ${sourceOf(c, letter)}\\,${weightOf(c, letter)}`;
+  };
+  const shared = (c, stage) => {
+    if (letter === 'Q' || !grouped(c))
+      return c.numHeads > 1 ? ` Each head has its own W^${letter}, so it works in its own subspace.` : '';
+    const g = stage.kvHead;
+    const size = c.numHeads / c.numKvHeads;
+    return ` This is K/V head ${g}: computed once and read by query heads ${g * size} to ${g * size + size - 1}.`;
+  };
+  return {
+    id,
+    group: 'head',
+    sharedByGroup: letter !== 'Q',
+    title,
+    result: letter,
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: tex,
+    explanation: ({ config: c, stage }) =>
+      c.kind === 'kv-cache'
+        ? `Token ${stage.step}\u2019s query: what the new token looks for among all the tokens so ` +
+          `far. Only this one row is computed; earlier tokens\u2019 queries are never needed again.`
+        : `${what(c)}${shared(c, stage)}`,
+    explain: {
+      symbolic: (i, j, c) =>
+        `${letter}_{${i},${j}} = \\sum_d {${sourceOf(c, letter)}}_{${i},d}\\,W^{${letter}}_{d,${j}}`,
+      filled: (e, { row: r, col: c }) => filledDot(e, `${letter}_{${r},${c}}`),
+    },
+    highlight: dot,
+  };
+}
+
+const fromWhich = (c, letter) =>
+  c.kind === 'cross' ? (letter === 'Q' ? ' of the target (X_q)' : ' of the source (X_kv)') : '';
+
+function fresh(id, letter, title) {
+  return {
+    id,
+    group: 'head',
+    sharedByGroup: true,
+    decodeStep: true,
+    title,
+    result: `${letter.toLowerCase()}_new`,
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: (c) => `${letter.toLowerCase()}_t = x_t\\,W^{${letter}}${grouped(c) ? '_g' : c.numHeads > 1 ? '_i' : ''}`,
+    explanation: () =>
+      `Token t\u2019s ${letter === 'K' ? 'key' : 'value'}: the only ${letter === 'K' ? 'key' : 'value'} ` +
+      `this step computes. Every earlier token\u2019s ${letter === 'K' ? 'key' : 'value'} is already in ` +
+      `the cache, unchanged, because it depended only on that token and the weights.`,
+    explain: {
+      symbolic: (i, j) => `${letter}_{t,${j}} = \\sum_d x_{t,d}\\,W^{${letter}}_{d,${j}}`,
+      filled: (e, { row: r, col: c }) => filledDot(e, `${letter.toLowerCase()}_{${r},${c}}`),
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
+  };
+}
+
+function cache(id, letter, title) {
+  return {
+    id,
+    group: 'head',
+    sharedByGroup: true,
+    decodeStep: true,
+    title,
+    result: `${letter}_cache`,
+    figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
+    formula: () =>
+      `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
+    explanation: ({ stage }) => {
+      const what = letter === 'K' ? 'keys' : 'values';
+      const before =
+        stage.step === 0
+          ? `The cache is empty before the first step`
+          : `The ${what} of tokens 0 to ${stage.step - 1} come from the cache`;
+      return (
+        `${before}; the last row, token ${stage.step}\u2019s, was computed just now ` +
+        `and is appended. The cache grows by one row per step and is never recomputed.`
+      );
+    },
+    explain: null,
+    highlight: () => ({}),
+    view: { newRow: true },
+  };
+}
+
+export const PROJECTION_STAGES = [
+  {
+    ...projection(
+      'q',
+      'Q',
+      'Queries Q',
+      (c) => `Every token${fromWhich(c, 'Q')} is projected to a query: row t of Q says what token t is looking for.`,
+    ),
+    operands: { X: 'X', X_q: 'X_q', x_t: 'x_t', W_Q: 'W_Q' },
+    nonNegative: false,
+    quiz: [],
+    firstView: true,
+    numpy: ofHead('q', 'Q'),
+  },
+  {
+    ...projection(
+      'k',
+      'K',
+      'Keys K',
+      (c) => `Every token${fromWhich(c, 'K')} is projected to a key: row j of K is what token j can be found by.`,
+    ),
+    operands: { X: 'X', X_kv: 'X_kv', W_K: 'W_K' },
+    nonNegative: false,
+    quiz: [],
+    firstView: true,
+    numpy: ofHead('k', 'K'),
+  },
+  {
+    ...projection(
+      'v',
+      'V',
+      'Values V',
+      (c) =>
+        `Every token${fromWhich(c, 'V')} is projected to a value: row j of V is ` +
+        `what token j passes on when it is attended to. d_v may differ from d_k.`,
+    ),
+    operands: { X: 'X', X_kv: 'X_kv', W_V: 'W_V' },
+    nonNegative: false,
+    quiz: [],
+    firstView: true,
+    numpy: ofHead('v', 'V'),
+  },
+  {
+    ...fresh('k_new', 'K', 'Its key k_t'),
+    operands: { x_t: 'x_t', W_K: 'W_K' },
+    nonNegative: false,
+    quiz: [cacheRowsQuestion],
+    firstView: false,
+    numpy: ofKvHead('k_new'),
+  },
+  {
+    ...fresh('v_new', 'V', 'Its value v_t'),
+    operands: { x_t: 'x_t', W_V: 'W_V' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofKvHead('v_new'),
+  },
+  {
+    ...cache('k_cache', 'K', 'Key cache'),
+    operands: { K_cache: 'K (cached)', k_new: 'k_t' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofKvHead('k_cache'),
+  },
+  {
+    ...cache('v_cache', 'V', 'Value cache'),
+    operands: { V_cache: 'V (cached)', v_new: 'v_t' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofKvHead('v_cache'),
+  },
+];

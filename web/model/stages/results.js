@@ -1,0 +1,71 @@
+// After the last decode step or query block: the outputs stacked, beside one ordinary pass of
+// the same sizes (causal for decoding) to compare. Entry fields: see ../stage-table.js.
+
+import { formatSci } from '../format.js';
+import { named } from './numpy-paths.js';
+
+export const RESULT_STAGES = [
+  {
+    id: 'stacked',
+    group: 'result',
+    title: (c) => (c.kind === 'flash' ? 'The blocks\u2019 outputs, stacked' : 'Every step\u2019s output, stacked'),
+    result: 'stacked',
+    figure: () => [],
+    formula: (c) =>
+      c.kind === 'flash'
+        ? 'O = \\begin{bmatrix} O_0 \\\\ \\vdots \\end{bmatrix}'
+        : '\\text{out} = \\begin{bmatrix} \\text{out}_0 \\\\ \\vdots \\\\ \\text{out}_{T-1} \\end{bmatrix}',
+    explanation: ({ config: c }) =>
+      c.kind === 'flash'
+        ? `Each query block\u2019s rows, one below the other (the last block may be ` +
+          `shorter than B_r). Next: ordinary attention of the same Q, K and V, to compare.`
+        : 'The T rows the decoder produced, one per step, one below the other. ' +
+          'Next: the same sizes run as one causal forward pass, to compare.',
+    explain: null,
+    highlight: null,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: named({ flash: 'output', 'kv-cache': 'np.vstack(outputs)' }),
+  },
+  {
+    id: 'causal_reference',
+    group: 'result',
+    title: 'One causal forward pass',
+    result: 'causal',
+    figure: () => [],
+    formula: () => '\\text{softmax}\\!\\left(\\tfrac{Q K^{\\top}}{\\sqrt{d_k}} + M\\right) V \\ldots',
+    explanation: ({ config: c }) =>
+      `The same weights and tokens as one ordinary causal pass (the causal mask, all rows ` +
+      `at once). Its row t is decode step t\u2019s output: the largest difference over all ` +
+      `${c.seqLen} rows is ${c.maxDifference} (float64). This is why one masked forward ` +
+      `pass can train every position at once, while generation runs one step at a time.`,
+    explain: null,
+    highlight: null,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: named({ 'kv-cache': 'causal_reference' }),
+  },
+  {
+    id: 'reference',
+    group: 'result',
+    title: 'Ordinary attention, to compare',
+    result: 'reference',
+    figure: () => [],
+    formula: () => '\\operatorname{softmax}\\!\\left(\\frac{Q K^{\\top}}{\\sqrt{d_k}}\\right) V',
+    explanation: ({ config: c }) =>
+      `The same Q, K and V through ordinary attention, the whole T \u00d7 T matrix at once. The tiled result ` +
+      `differs from it by at most ${formatSci(c.maxDifference)} of its largest value: rounding, not ` +
+      `approximation. FlashAttention changes the order of the arithmetic and the memory it needs, not the math.`,
+    explain: null,
+    highlight: null,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: named({ flash: 'reference' }),
+  },
+];

@@ -1,0 +1,148 @@
+// FlashAttention's tile stages: per tile the logits, the running max m, the running sum l and
+// the running output; per query block its output, O / l.
+// Entry fields: see ../stage-table.js.
+
+import { rowsText } from '../format.js';
+import { nextTileQuestion } from '../quiz-questions.js';
+import { cell, col, row } from './highlight.js';
+import { nonNegative } from './captions.js';
+import { ofTile } from './numpy-paths.js';
+import { f, n, productSum, shortList } from './tex.js';
+
+const where = ({ stage }) =>
+  `${rowsText('query', stage.tile.queryRows)} against ${rowsText('key', stage.tile.keyRows)}`;
+
+function tileEntry(id, title, entry) {
+  return { id, group: 'tile', title, ...entry };
+}
+
+export const TILE_STAGES = [
+  {
+    ...tileEntry('tile_scores', 'Tile scores S', {
+      result: 'S',
+      figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
+      formula: (c) =>
+        `S = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
+          c.causal ? ', \\quad S_{rc} = -\\infty \\text{ where key} > \\text{query}' : ''
+        }`,
+      explanation: (ctx) =>
+        `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of scores ` +
+        `exists at any time; the full T \u00d7 T matrix is never formed.${
+          ctx.config.causal ? ' Keys after their query get \u2212\u221e, as the causal mask would give them.' : ''
+        }`,
+      explain: {
+        symbolic: (i, j, c) =>
+          `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}`,
+        filled: (e, { row: r, col: c }) =>
+          e.masked
+            ? `\\text{key after query} \\Rightarrow S_{${r},${c}} = -\\infty`
+            : `S_{${r},${c}} = (${productSum(e.terms)}) \\div ${n(e.divisor)} = ${n(e.value)}`,
+      },
+      highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
+    }),
+    operands: { Q_i: 'Q_i', K_j: 'K_j' },
+    nonNegative: false,
+    quiz: [nextTileQuestion],
+    firstView: false,
+    numpy: ofTile('tile_scores'),
+  },
+  {
+    ...tileEntry('tile_max', 'Running max m', {
+      result: 'm',
+      figure: () => [{ glyph: 'max(' }, { operand: 0 }, { glyph: ', rowmax' }, { operand: 1 }, { glyph: ')' }],
+      formula: () => 'm^{\\text{new}} = \\max\\left(m, \\max_c S_{rc}\\right)',
+      explanation: (ctx) =>
+        `The largest score each query row has seen so far, now including this tile (${where(ctx)}). ` +
+        `The softmax subtracts it before exponentiating, so nothing overflows; when it grows, what ` +
+        `was summed under the old max is rescaled by \u03b1 = e^(m \u2212 m_new).`,
+      explain: {
+        symbolic: (i) => `m_{${i}}^{\\text{new}} = \\max\\left(m_{${i}}, \\max_c S_{${i},c}\\right)`,
+        filled: (e, { row: r }) =>
+          `m_{${r}}^{\\text{new}} = \\max\\left(${n(e.previous)}, ${n(e.rowMax)}\\right) = ${n(e.value)}`,
+      },
+      highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
+    }),
+    operands: { m: 'm', tile_scores: 'S' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofTile('tile_max'),
+  },
+  {
+    ...tileEntry('tile_sum', 'Running sum l', {
+      result: 'l',
+      figure: () => [{ operand: 1 }, { glyph: '\u00b7' }, { operand: 0 }, { glyph: '+ rowsum' }, { operand: 2 }],
+      formula: () =>
+        'l^{\\text{new}} = \\alpha\\, l + \\sum_c P_{rc}, \\quad \\alpha ' +
+        '= e^{m - m^{\\text{new}}}, \\quad P = e^{S - m^{\\text{new}}}',
+      explanation: () =>
+        'The softmax\u2019s denominator, built up tile by tile: the old sum ' +
+        'rescaled by \u03b1 (so that it, too, is measured against the new max) plus ' +
+        'this tile\u2019s exponentials P. At the first tile l and \u03b1 are 0.',
+      explain: {
+        symbolic: (i) => `l_{${i}}^{\\text{new}} = \\alpha_{${i}}\\, l_{${i}} + \\sum_c P_{${i},c}`,
+        filled: (e, { row: r }) =>
+          `l_{${r}}^{\\text{new}} = ${n(e.alpha)} \\cdot ${f(e.previous)} + ` +
+          `(${shortList(Array.from(e.row, (x) => n(x)))}) = ${n(e.value)}`,
+      },
+      highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: cell(r, 0), 2: row(r) }),
+    }),
+    operands: { l: nonNegative('l'), '\u03b1': nonNegative('\u03b1'), P: nonNegative('P') },
+    nonNegative: true,
+    quiz: [],
+    firstView: false,
+    numpy: ofTile('tile_sum'),
+  },
+  {
+    ...tileEntry('tile_out', 'Running output O', {
+      result: 'O',
+      figure: () => [
+        { operand: 1 },
+        { glyph: '\u00b7' },
+        { operand: 0 },
+        { glyph: '+' },
+        { operand: 2 },
+        { glyph: '@' },
+        { operand: 3 },
+      ],
+      formula: () => 'O^{\\text{new}} = \\alpha\\, O + P\\, V_j',
+      explanation: () =>
+        'The weighted values, not yet divided by l: the old rows rescaled by \u03b1, plus this tile\u2019s P ' +
+        'times its block of values V_j. Dividing once at the end gives exactly the softmax-weighted average.',
+      explain: {
+        symbolic: (i, j) =>
+          `O_{${i},${j}}^{\\text{new}} = \\alpha_{${i}}\\, O_{${i},${j}} + \\sum_c P_{${i},c} V_{c,${j}}`,
+        filled: (e, { row: r, col: c }) =>
+          `O_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
+          `${f(e.previous)} + (${productSum(e.terms)}) = ${n(e.value)}`,
+      },
+      highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0), 2: row(r), 3: col(c) }),
+    }),
+    operands: { O: 'O', '\u03b1': nonNegative('\u03b1'), P: nonNegative('P'), V_j: 'V_j' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofTile('tile_out'),
+  },
+  {
+    ...tileEntry('block_out', 'Query block done: O / l', {
+      result: 'O / l',
+      figure: () => [{ operand: 0 }, { glyph: '\u00f7' }, { operand: 1 }],
+      formula: () => '\\text{out}_i = O \\,/\\, l',
+      explanation: ({ stage }) =>
+        `Every key block has been seen by ${rowsText('query', stage.tile.queryRows)}: one ` +
+        `division by l per row turns the running sums into the attention output of this block.`,
+      explain: {
+        symbolic: (i, j) => `\\text{out}_{${i},${j}} = O_{${i},${j}} / l_{${i}}`,
+        filled: (e, { row: r, col: c }) =>
+          `\\text{out}_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
+      },
+      highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
+    }),
+    operands: { O: 'O', l: nonNegative('l') },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofTile('block_out'),
+  },
+];
