@@ -55,88 +55,110 @@ norm_parts norm_of_row(const matrix &x, std::size_t row) {
     return n;
 }
 
+constexpr double hidden = -std::numeric_limits<double>::infinity();
+
 const matrix &op(const stage &s, std::size_t i) {
     return s.operands.at(i).values;
 }
 
-void apply_rule(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
+} // namespace
+
+namespace rules {
+
+void none(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t) {}
+
+void dot(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    dot_terms(e, op(s, 0), op(s, 1), row, col, false);
+}
+
+void dot_rows(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+              std::size_t col) {
+    dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+}
+
+void scaled_dot(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
                 std::size_t col) {
-    const double hidden = -std::numeric_limits<double>::infinity();
-    switch (entry(s.id).cell) {
-    case cell_rule::none:
-        return;
-    case cell_rule::dot:
-        return dot_terms(e, op(s, 0), op(s, 1), row, col, false);
-    case cell_rule::dot_rows:
-        return dot_terms(e, op(s, 0), op(s, 1), row, col, true);
-    case cell_rule::scaled_dot: {
-        const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
-        dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
-        e.divisor = score_divisor(t.config);
-        return;
-    }
-    case cell_rule::mask:
-        e.input = op(s, 0)(row, col);
-        e.mask = op(s, 1)(row, col);
-        e.masked = *e.mask == hidden;
-        return;
-    case cell_rule::softmax:
-        e.softmax = softmax_of_row(op(s, 0), row);
-        e.masked = op(s, 0)(row, col) == hidden;
-        return;
-    case cell_rule::copy_column:
-        e.source_head = int(col / t.config.d_v);
-        e.source_col = col % t.config.d_v;
-        return;
-    case cell_rule::sum:
-        e.addends = {op(s, 0)(row, col), op(s, 1)(row, col)};
-        return;
-    case cell_rule::norm:
-        e.input = op(s, 0)(row, col);
-        e.norm = norm_of_row(op(s, 0), row);
-        return;
-    case cell_rule::affine:
-        dot_terms(e, op(s, 0), op(s, 1), row, col, false);
-        e.bias = op(s, 2)(0, col);
-        return;
-    case cell_rule::relu:
-        e.input = op(s, 0)(row, col);
-        return;
-    case cell_rule::scaled_dot_rows:
-        dot_terms(e, op(s, 0), op(s, 1), row, col, true);
-        e.divisor = score_divisor(t.config);
-        e.masked = s.values(row, col) == hidden;
-        return;
-    case cell_rule::running_max:
-        e.previous = op(s, 0)(row, 0);
-        e.row_max = hidden;
-        for (std::size_t j = 0; j < cols(op(s, 1)); ++j)
-            e.row_max = std::max(*e.row_max, op(s, 1)(row, j));
-        return;
-    case cell_rule::running_sum:
-        e.previous = op(s, 0)(row, 0);
-        e.alpha = op(s, 1)(row, 0);
-        for (std::size_t j = 0; j < cols(op(s, 2)); ++j) {
-            e.row.push_back(op(s, 2)(row, j));
-            e.sum += e.row.back();
-        }
-        return;
-    case cell_rule::running_out:
-        e.previous = op(s, 0)(row, col);
-        e.alpha = op(s, 1)(row, 0);
-        return dot_terms(e, op(s, 2), op(s, 3), row, col, false);
-    case cell_rule::gate:
-        e.input = op(s, 0)(row, col);
-        e.gate = op(s, 1)(0, col);
-        return;
-    case cell_rule::divide_rows:
-        e.input = op(s, 0)(row, col);
-        e.divisor = op(s, 1)(row, 0);
-        return;
+    const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
+    dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
+    e.divisor = score_divisor(t.config);
+}
+
+void mask(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.input = op(s, 0)(row, col);
+    e.mask = op(s, 1)(row, col);
+    e.masked = *e.mask == hidden;
+}
+
+void softmax(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.softmax = softmax_of_row(op(s, 0), row);
+    e.masked = op(s, 0)(row, col) == hidden;
+}
+
+void copy_column(cell_explanation &e, const trace &t, const stage &, std::size_t, std::size_t col) {
+    e.source_head = int(col / t.config.d_v);
+    e.source_col = col % t.config.d_v;
+}
+
+void sum(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.addends = {op(s, 0)(row, col), op(s, 1)(row, col)};
+}
+
+void norm(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.input = op(s, 0)(row, col);
+    e.norm = norm_of_row(op(s, 0), row);
+}
+
+void affine(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    dot_terms(e, op(s, 0), op(s, 1), row, col, false);
+    e.bias = op(s, 2)(0, col);
+}
+
+void relu(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.input = op(s, 0)(row, col);
+}
+
+void scaled_dot_rows(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
+                     std::size_t col) {
+    dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+    e.divisor = score_divisor(t.config);
+    e.masked = s.values(row, col) == hidden;
+}
+
+void running_max(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
+    e.previous = op(s, 0)(row, 0);
+    e.row_max = hidden;
+    for (std::size_t j = 0; j < cols(op(s, 1)); ++j)
+        e.row_max = std::max(*e.row_max, op(s, 1)(row, j));
+}
+
+void running_sum(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
+    e.previous = op(s, 0)(row, 0);
+    e.alpha = op(s, 1)(row, 0);
+    for (std::size_t j = 0; j < cols(op(s, 2)); ++j) {
+        e.row.push_back(op(s, 2)(row, j));
+        e.sum += e.row.back();
     }
 }
 
-} // namespace
+void running_out(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+                 std::size_t col) {
+    e.previous = op(s, 0)(row, col);
+    e.alpha = op(s, 1)(row, 0);
+    dot_terms(e, op(s, 2), op(s, 3), row, col, false);
+}
+
+void gate(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
+    e.input = op(s, 0)(row, col);
+    e.gate = op(s, 1)(0, col);
+}
+
+void divide_rows(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+                 std::size_t col) {
+    e.input = op(s, 0)(row, col);
+    e.divisor = op(s, 1)(row, 0);
+}
+
+} // namespace rules
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
                               std::size_t col, int step) {
@@ -148,7 +170,7 @@ cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t
                                     std::to_string(cols(s.values)) + ")");
     cell_explanation e;
     e.value = s.values(row, col);
-    apply_rule(e, t, s, row, col);
+    entry(id).cell(e, t, s, row, col);
     return e;
 }
 

@@ -1,5 +1,5 @@
 // check_explanations: explain_cell on cells the input picks, and each explanation's parts put
-// back together by its stage's cell_rule.
+// back together by its stage's cell rule.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -52,47 +52,43 @@ void check_rule(const trace &t, const stage &s, const cell_explanation &e, std::
                 std::size_t col, const std::string &what) {
     check_products(e, what);
     const double v = e.value;
-    switch (entry(s.id).cell) {
-    case cell_rule::none:
-        return;
-    case cell_rule::dot:
-    case cell_rule::dot_rows:
-    case cell_rule::affine:
+    const cell_rule rule = entry(s.id).cell;
+    const auto is = [&](std::initializer_list<cell_rule> any) {
+        return std::find(any.begin(), any.end(), rule) != any.end();
+    };
+    if (is({rules::dot, rules::dot_rows, rules::affine}))
         return near(e.sum + e.bias.value_or(0.0), v, magnitude_of(e), what);
-    case cell_rule::scaled_dot:
-    case cell_rule::scaled_dot_rows:
+    if (is({rules::scaled_dot, rules::scaled_dot_rows})) {
         if (e.masked)
             return v == -std::numeric_limits<double>::infinity()
                        ? void()
                        : finding(what + ": a masked logit is not -Infinity");
         return near(e.sum / e.divisor, v, magnitude_of(e) / e.divisor, what);
-    case cell_rule::mask:
+    }
+    if (is({rules::mask}))
         return near(*e.input + *e.mask, v, 0, what);
-    case cell_rule::softmax:
-        if (e.masked)
-            return near(0, v, 0, what);
-        return near(e.softmax->exps[col] / e.softmax->exp_sum, v, 1, what);
-    case cell_rule::copy_column:
+    if (is({rules::softmax}))
+        return e.masked ? near(0, v, 0, what)
+                        : near(e.softmax->exps[col] / e.softmax->exp_sum, v, 1, what);
+    if (is({rules::copy_column}))
         return check_copy(t, s, e, row, what);
-    case cell_rule::sum:
+    if (is({rules::sum}))
         return near(e.addends[0] + e.addends[1], v, std::fabs(e.addends[0]) + 1, what);
-    case cell_rule::norm:
+    if (is({rules::norm}))
         return near((*e.input - e.norm->mean) / (e.norm->std_dev + e.norm->eps), v,
                     (std::fabs(*e.input) + std::fabs(e.norm->mean) + 1) / (e.norm->std_dev + 1e-6),
                     what);
-    case cell_rule::relu:
+    if (is({rules::relu}))
         return near(std::max(0.0, *e.input), v, 0, what);
-    case cell_rule::gate:
+    if (is({rules::gate}))
         return near(*e.input * *e.gate, v, 0, what);
-    case cell_rule::divide_rows:
+    if (is({rules::divide_rows}))
         return near(*e.input / e.divisor, v, std::fabs(v), what);
-    case cell_rule::running_max:
+    if (is({rules::running_max}))
         return near(std::max(e.previous, *e.row_max), v, 0, what);
-    case cell_rule::running_sum:
-    case cell_rule::running_out:
+    if (is({rules::running_sum, rules::running_out}))
         return near(e.alpha * e.previous + e.sum, v,
                     std::fabs(e.alpha * e.previous) + std::fabs(e.sum) + magnitude_of(e), what);
-    }
 }
 
 } // namespace

@@ -18,10 +18,10 @@ using sweep::op;
 
 TEST_CASE("explain: dot stages: the terms add up to the value", "[explain]") {
     const std::size_t cells = for_each_cell(
-        {cell_rule::dot, cell_rule::dot_rows},
+        {rules::dot, rules::dot_rows},
         [](const trace &, const stage &s, std::size_t i, std::size_t j, const cell_explanation &e) {
             check_terms(e, op(s, 0), i);
-            const bool rows_of_b = entry(s.id).cell == cell_rule::dot_rows; // Q · Kᵀ reads K's rows
+            const bool rows_of_b = entry(s.id).cell == rules::dot_rows; // Q · Kᵀ reads K's rows
             for (std::size_t p = 0; p < e.terms.size(); ++p)
                 CHECK(e.terms[p].b == (rows_of_b ? op(s, 1)(j, p) : op(s, 1)(p, j)));
             CHECK(e.divisor == 1.0);
@@ -33,24 +33,23 @@ TEST_CASE("explain: dot stages: the terms add up to the value", "[explain]") {
 }
 
 TEST_CASE("explain: scaled: the scores' sum over the divisor is the value", "[explain]") {
-    const std::size_t cells =
-        for_each_cell({cell_rule::scaled_dot}, [](const trace &t, const stage &s, std::size_t i,
-                                                  std::size_t, const cell_explanation &e) {
-            check_terms(e,
-                        check::operand_of(check::stage_of(t, stage_id::scores, s.head, s.step), "Q",
-                                          s.head),
-                        i);
-            CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
-            CHECK(near(e.sum / e.divisor, e.value));
-        });
+    const std::size_t cells = for_each_cell({rules::scaled_dot}, [](const trace &t, const stage &s,
+                                                                    std::size_t i, std::size_t,
+                                                                    const cell_explanation &e) {
+        check_terms(
+            e, check::operand_of(check::stage_of(t, stage_id::scores, s.head, s.step), "Q", s.head),
+            i);
+        CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
+        CHECK(near(e.sum / e.divisor, e.value));
+    });
     CHECK(cells > 0);
 }
 
 TEST_CASE("explain: mask: input + M is the value, masked iff M = -inf", "[explain]") {
     std::size_t hidden = 0;
     const std::size_t cells =
-        for_each_cell({cell_rule::mask}, [&](const trace &, const stage &s, std::size_t i,
-                                             std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::mask}, [&](const trace &, const stage &s, std::size_t i,
+                                         std::size_t j, const cell_explanation &e) {
             REQUIRE(e.input.has_value());
             REQUIRE(e.mask.has_value());
             CHECK(*e.input == op(s, 0)(i, j));
@@ -67,8 +66,8 @@ TEST_CASE("explain: mask: input + M is the value, masked iff M = -inf", "[explai
 TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
     std::size_t hidden = 0;
     const std::size_t cells =
-        for_each_cell({cell_rule::softmax}, [&](const trace &, const stage &s, std::size_t i,
-                                                std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::softmax}, [&](const trace &, const stage &s, std::size_t i,
+                                            std::size_t j, const cell_explanation &e) {
             REQUIRE(e.softmax.has_value());
             const softmax_parts &p = *e.softmax;
             REQUIRE(p.logits.size() == cols(s.values));
@@ -94,8 +93,8 @@ TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
 
 TEST_CASE("explain: concat: a cell is its source head's cell", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::copy_column}, [](const trace &t, const stage &s, std::size_t i,
-                                                   std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::copy_column}, [](const trace &t, const stage &s, std::size_t i,
+                                               std::size_t j, const cell_explanation &e) {
             CHECK(e.source_head == int(j / t.config.d_v));
             CHECK(e.source_col == j % t.config.d_v);
             const stage &head = check::stage_of(t, stage_id::head, e.source_head, s.step);
@@ -106,8 +105,8 @@ TEST_CASE("explain: concat: a cell is its source head's cell", "[explain]") {
 
 TEST_CASE("explain: sum: the addends add to the value", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::sum}, [](const trace &, const stage &s, std::size_t i,
-                                           std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::sum}, [](const trace &, const stage &s, std::size_t i, std::size_t j,
+                                       const cell_explanation &e) {
             REQUIRE(e.addends.size() == 2);
             CHECK(e.addends[0] == op(s, 0)(i, j));
             CHECK(e.addends[1] == op(s, 1)(i, j));
@@ -118,8 +117,8 @@ TEST_CASE("explain: sum: the addends add to the value", "[explain]") {
 
 TEST_CASE("explain: norm: (input - mean) / (std + eps) is the value", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::norm}, [](const trace &, const stage &s, std::size_t i,
-                                            std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::norm}, [](const trace &, const stage &s, std::size_t i, std::size_t j,
+                                        const cell_explanation &e) {
             REQUIRE(e.norm.has_value());
             REQUIRE(e.input.has_value());
             const norm_parts &n = *e.norm;
@@ -143,8 +142,8 @@ TEST_CASE("explain: norm: (input - mean) / (std + eps) is the value", "[explain]
 
 TEST_CASE("explain: affine: Σ terms + bias is the value", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::affine}, [](const trace &, const stage &s, std::size_t i,
-                                              std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::affine}, [](const trace &, const stage &s, std::size_t i,
+                                          std::size_t j, const cell_explanation &e) {
             check_terms(e, op(s, 0), i);
             REQUIRE(e.bias.has_value());
             CHECK(*e.bias == op(s, 2)(0, j));
@@ -156,8 +155,8 @@ TEST_CASE("explain: affine: Σ terms + bias is the value", "[explain]") {
 TEST_CASE("explain: relu: max(0, input) is the value", "[explain]") {
     std::size_t clamped = 0;
     const std::size_t cells =
-        for_each_cell({cell_rule::relu}, [&](const trace &, const stage &s, std::size_t i,
-                                             std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::relu}, [&](const trace &, const stage &s, std::size_t i,
+                                         std::size_t j, const cell_explanation &e) {
             REQUIRE(e.input.has_value());
             CHECK(*e.input == op(s, 0)(i, j));
             CHECK(std::max(0.0, *e.input) == e.value);
@@ -169,8 +168,8 @@ TEST_CASE("explain: relu: max(0, input) is the value", "[explain]") {
 
 TEST_CASE("explain: drawn inputs carry only their value", "[explain]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::none}, [](const trace &, const stage &, std::size_t, std::size_t,
-                                            const cell_explanation &e) {
+        for_each_cell({rules::none}, [](const trace &, const stage &, std::size_t, std::size_t,
+                                        const cell_explanation &e) {
             CHECK(e.terms.empty());
             CHECK_FALSE(e.softmax.has_value());
             CHECK_FALSE(e.input.has_value());

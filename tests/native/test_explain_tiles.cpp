@@ -17,9 +17,9 @@ using sweep::op;
 TEST_CASE("explain tiles: tile_scores: terms / divisor is the value, masked iff -inf",
           "[explain][flash]") {
     std::size_t hidden = 0;
-    const std::size_t cells = for_each_cell(
-        {cell_rule::scaled_dot_rows}, [&](const trace &t, const stage &s, std::size_t i,
-                                          std::size_t j, const cell_explanation &e) {
+    const std::size_t cells =
+        for_each_cell({rules::scaled_dot_rows}, [&](const trace &t, const stage &s, std::size_t i,
+                                                    std::size_t j, const cell_explanation &e) {
             check_terms(e, op(s, 0), i); // Q_i's row i
             for (std::size_t p = 0; p < e.terms.size(); ++p)
                 CHECK(e.terms[p].b == op(s, 1)(j, p)); // K_j's row j: Q_i · K_jᵀ
@@ -40,8 +40,8 @@ TEST_CASE("explain tiles: tile_max: max(previous m, the row's max) is the value"
           "[explain][flash]") {
     std::size_t first_tiles = 0;
     const std::size_t cells =
-        for_each_cell({cell_rule::running_max}, [&](const trace &, const stage &s, std::size_t i,
-                                                    std::size_t, const cell_explanation &e) {
+        for_each_cell({rules::running_max}, [&](const trace &, const stage &s, std::size_t i,
+                                                std::size_t, const cell_explanation &e) {
             CHECK(e.previous == op(s, 0)(i, 0));
             double row_max = -inf;
             for (std::size_t k = 0; k < cols(op(s, 1)); ++k)
@@ -59,8 +59,8 @@ TEST_CASE("explain tiles: tile_max: max(previous m, the row's max) is the value"
 TEST_CASE("explain tiles: tile_sum: alpha * previous l + sum of the row of P is the value",
           "[explain][flash]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::running_sum}, [](const trace &t, const stage &s, std::size_t i,
-                                                   std::size_t, const cell_explanation &e) {
+        for_each_cell({rules::running_sum}, [](const trace &t, const stage &s, std::size_t i,
+                                               std::size_t, const cell_explanation &e) {
             CHECK(e.previous == op(s, 0)(i, 0));
             CHECK(e.alpha == op(s, 1)(i, 0));
             REQUIRE(e.row.size() == cols(op(s, 2)));
@@ -85,8 +85,8 @@ TEST_CASE("explain tiles: tile_sum: alpha * previous l + sum of the row of P is 
 TEST_CASE("explain tiles: tile_out: alpha * previous O + sum of P * V is the value",
           "[explain][flash]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::running_out}, [](const trace &, const stage &s, std::size_t i,
-                                                   std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::running_out}, [](const trace &, const stage &s, std::size_t i,
+                                               std::size_t j, const cell_explanation &e) {
             CHECK(e.previous == op(s, 0)(i, j));
             CHECK(e.alpha == op(s, 1)(i, 0));
             check_terms(e, op(s, 2), i); // P's row i
@@ -99,8 +99,8 @@ TEST_CASE("explain tiles: tile_out: alpha * previous O + sum of P * V is the val
 
 TEST_CASE("explain tiles: block_out: input / divisor is the value", "[explain][flash]") {
     const std::size_t cells =
-        for_each_cell({cell_rule::divide_rows}, [](const trace &, const stage &s, std::size_t i,
-                                                   std::size_t j, const cell_explanation &e) {
+        for_each_cell({rules::divide_rows}, [](const trace &, const stage &s, std::size_t i,
+                                               std::size_t j, const cell_explanation &e) {
             REQUIRE(e.input.has_value());
             CHECK(*e.input == op(s, 0)(i, j));
             CHECK(e.divisor == op(s, 1)(i, 0));

@@ -184,8 +184,8 @@ TEST_CASE("pruning: prune_each_head refuses kinds without W_O", "[pruning][engin
 TEST_CASE("explain: gate: input · gate is the value", "[explain][pruning]") {
     std::size_t cut = 0;
     const std::size_t cells =
-        sweep::for_each_cell({cell_rule::gate}, [&](const trace &, const stage &s, std::size_t i,
-                                                    std::size_t j, const cell_explanation &e) {
+        sweep::for_each_cell({rules::gate}, [&](const trace &, const stage &s, std::size_t i,
+                                                std::size_t j, const cell_explanation &e) {
             REQUIRE(e.input.has_value());
             REQUIRE(e.gate.has_value());
             CHECK(*e.input == sweep::op(s, 0)(i, j));

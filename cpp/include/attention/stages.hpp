@@ -51,26 +51,51 @@ enum class stage_id {
     count,       // not a stage: how many there are
 };
 
-// How explain_cell takes a cell (i, j) apart; operands are read by position.
-enum class cell_rule {
-    none,            // drawn, not computed
-    dot,             // Σ_p op0[i, p] · op1[p, j]
-    dot_rows,        // Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
-    scaled_dot,      // the scores stage's dot, then ÷ divisor
-    mask,            // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
-    softmax,         // exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
-    copy_column,     // column j comes from one head's column
-    sum,             // op0[i, j] + op1[i, j]
-    norm,            // (op0[i, j] − mean_i) / (std_i + ε)
-    affine,          // Σ_p op0[i, p] · op1[p, j] + op2[0, j]
-    relu,            // max(0, op0[i, j])
-    scaled_dot_rows, // Σ_p op0[i, p] · op1[j, p] ÷ divisor, −∞ where masked
-    running_max,     // max(op0[i, 0], max_k op1[i, k])
-    running_sum,     // op1[i, 0] · op0[i, 0] + Σ_k op2[i, k]       (α · l + Σ P)
-    running_out,     // op1[i, 0] · op0[i, j] + Σ_p op2[i, p] · op3[p, j]   (α · O + P · V)
-    divide_rows,     // op0[i, j] / op1[i, 0]
-    gate,            // op0[i, j] · op1[0, j], the gate 1 or 0
-};
+struct cell_explanation;
+struct stage;
+struct trace;
+
+// How explain_cell takes cell (i, j) of a stage apart: it fills in the numbers that produce the
+// cell, reading the stage's operands by position. Each stage names its rule in the table below;
+// the rules are defined beside the math they explain (explain.cpp).
+using cell_rule = void (*)(cell_explanation &e, const trace &t, const stage &s, std::size_t i,
+                           std::size_t j);
+
+namespace rules {
+void none(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t); // drawn
+// Σ_p op0[i, p] · op1[p, j]
+void dot(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
+void dot_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// the scores stage's dot, then ÷ divisor
+void scaled_dot(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
+void mask(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
+void softmax(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// column j comes from one head's column
+void copy_column(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] + op1[i, j]
+void sum(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// (op0[i, j] − mean_i) / (std_i + ε)
+void norm(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ_p op0[i, p] · op1[p, j] + op2[0, j]
+void affine(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// max(0, op0[i, j])
+void relu(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ_p op0[i, p] · op1[j, p] ÷ divisor, −∞ where masked
+void scaled_dot_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// max(op0[i, 0], max_k op1[i, k])
+void running_max(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op1[i, 0] · op0[i, 0] + Σ_k op2[i, k]       (α · l + Σ P)
+void running_sum(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op1[i, 0] · op0[i, j] + Σ_p op2[i, p] · op3[p, j]   (α · O + P · V)
+void running_out(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] / op1[i, 0]
+void divide_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] · op1[0, j], the gate 1 or 0
+void gate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+} // namespace rules
 
 struct stage_entry {
     stage_id id;
@@ -79,8 +104,8 @@ struct stage_entry {
     // dimensions the stage's pass names, in order; $sN for the divisor √$N (1 without scaling).
     const char *equation;
     std::size_t rows, cols; // which of those dimensions are the result's rows and columns
-    cell_rule cell;
-    bool row_totals; // the trace carries Σ of each row (the weights: each row sums to 1)
+    cell_rule cell;         // how explain_cell takes one of its cells apart
+    bool row_totals;        // the trace carries Σ of each row (the weights: each row sums to 1)
     // The operands the pass records, in order, space-separated: a name, names a|b of which
     // one, or name* for one per head (record() checks them as it checks the dims).
     const char *operands;
@@ -94,7 +119,7 @@ constexpr const char *affine = "($0, $1) @ ($1, $2) + ($2) → ($0, $2)";
 constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
 constexpr const char *append = "[($0, $1); ($2, $1)] → ($3, $1)";
 using s = stage_id;
-using cell = cell_rule;
+namespace cell = rules;
 
 } // namespace detail
 
