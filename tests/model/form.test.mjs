@@ -3,8 +3,8 @@
 // page builds a spec, the recorded runs (runOf) say the engine took it, and with what config.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CHAPTERS } from '../../web/model/chapters.js';
-import { FIELDS } from '../../web/model/fields.js';
+import { CHAPTERS, chapterById } from '../../web/model/chapters.js';
+import { FIELDS, fieldsOf } from '../../web/model/fields.js';
 import { scaledGeometry } from '../../web/model/panels.js';
 import { validateForm } from '../../web/model/validate.js';
 import { changeField, modelForm, presetForm } from '../../web/state/form.js';
@@ -83,6 +83,43 @@ test('fields: one table names every form field, hash key and attribute once; eve
       CHAPTERS.some((c) => c.id === p.chapter),
       `${p.id}: chapter ${p.chapter}`,
     );
+});
+
+test('preset form: every field, from the field table; read back, each preset asks for its own spec', () => {
+  for (const p of catalog.presets) {
+    const form = presetForm(catalog, p.id);
+    assert.deepEqual(Object.keys(form).sort(), ['chapter', 'preset', ...FIELDS.map((f) => f.field)].sort(), p.id);
+    const { ok, errors, spec } = validateForm(catalog, { ...form, preset: 'custom' });
+    assert.ok(ok, `${p.id}: ${JSON.stringify(errors)}`);
+    const offered = new Set(fieldsOf(chapterById(p.chapter)).map((f) => f.spec));
+    for (const [key, value] of Object.entries(p.spec))
+      if (spec[key] !== undefined || offered.has(key)) assert.deepEqual(spec[key], value, `${p.id}: spec.${key}`);
+  }
+  const { chapter, preset, ...fields } = presetForm(catalog, 'lesson-causal');
+  assert.deepEqual([chapter, preset], ['attention', 'lesson-causal']);
+  assert.deepEqual(fields, {
+    tokens: 'the cat sat down',
+    keyTokens: '',
+    validKeys: '',
+    dModel: '8',
+    heads: '1',
+    kvHeads: '',
+    dK: '4',
+    dV: '4',
+    dFF: '',
+    blockRows: '',
+    blockCols: '',
+    seed: '42',
+    weightScale: '0.1',
+    skip: '1104',
+    causal: true,
+    outputProjection: false,
+    noScale: false,
+    prunedHeads: '',
+  });
+  const layer = presetForm(catalog, 'encoder-layer');
+  assert.deepEqual([layer.outputProjection, layer.skip, layer.dFF], [true, '0', '64'], 'the layer always has W_O');
+  assert.deepEqual(presetForm(catalog, 'cross-padding').keyTokens.split(' ').length, 4);
 });
 
 test('form: editing a preset keeps it only for same-count tokens; a chapter opens its first preset', () => {

@@ -8,6 +8,9 @@
 // hidden: kept in the form, the hash and the attributes, but not drawn as a text field (the
 // pruned heads have their own switches).
 // invert: the switch's hash value is the opposite of the field (scale=1 means noScale off).
+// A preset's form (presetValue, state/form.js presetForm) reads each field from the preset: the
+// token fields from its words (preset.tokens, preset.keyTokens), the others from its spec's
+// `spec` field, or `default` where the spec leaves it out, or fromSpec(spec) where neither says.
 
 export const LIMITS = { tokens: 512, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
 
@@ -144,6 +147,7 @@ export const FIELDS = [
     label: 'weight scale',
     min: 0,
     max: 10,
+    default: 0.1,
     hint: 'drawn weights are randn \u00b7 this: 0.1 as the lesson, 1 for sharper attention',
   },
   {
@@ -155,6 +159,7 @@ export const FIELDS = [
     label: 'normals skipped',
     min: 0,
     max: 1 << 24,
+    default: 0,
     hidden: true,
   },
   { field: 'causal', hash: 'causal', attribute: 'causal', type: 'flag', spec: 'causal', label: 'Causal mask' },
@@ -164,6 +169,7 @@ export const FIELDS = [
     attribute: 'output-projection',
     type: 'flag',
     spec: 'outputProjection',
+    fromSpec: (spec) => spec.kind === 'encoder-layer' || spec.outputProjection, // the layer always has W_O
     label: 'Output projection W_O',
   },
   {
@@ -201,6 +207,15 @@ export function fieldsOf(chapter) {
     label: chapter.labels?.[f.field] ?? f.label,
     hint: chapter.hints?.[f.field] ?? f.hint,
   }));
+}
+
+/** A preset's value of a field, as the form holds it (text, or a boolean for a flag). */
+export function presetValue(f, preset) {
+  if (f.type === 'tokens') return (preset[f.field] ?? []).join(' ');
+  const value = f.fromSpec ? f.fromSpec(preset.spec) : (preset.spec[f.spec] ?? f.default);
+  if (f.type === 'flag') return f.invert ? !value : Boolean(value);
+  if (f.type === 'heads') return (value ?? []).join(', ');
+  return value === undefined || value === null ? '' : String(value);
 }
 
 // How a field's value reads in the URL hash, and back.

@@ -4,39 +4,17 @@
 // words build X (model/presets.js keepsPreset).
 
 import { chapterById } from '../model/chapters.js';
-import { fieldById } from '../model/fields.js';
+import { FIELDS, fieldById, presetValue } from '../model/fields.js';
 import { scaledGeometry } from '../model/panels.js';
 import { defaultPreset, keepsPreset, presetById } from '../model/presets.js';
 import { splitTokens } from '../model/tokens.js';
 
-const text = (v) => (v === undefined || v === null ? '' : String(v));
-
-/** The form that shows a preset (or the chapter's first preset). */
+/** The form that shows a preset (or the chapter's first preset): every field, from the field table. */
 export function presetForm(catalog, id, chapterId) {
   const p = presetById(catalog, id) ?? defaultPreset(catalog, chapterId);
-  const s = p.spec;
-  return {
-    chapter: p.chapter,
-    preset: p.id,
-    tokens: p.tokens.join(' '),
-    keyTokens: (p.keyTokens ?? []).join(' '),
-    validKeys: text(s.validKeys),
-    dModel: text(s.dModel),
-    heads: text(s.numHeads),
-    kvHeads: text(s.numKvHeads),
-    dK: text(s.dK),
-    dV: text(s.dV),
-    dFF: text(s.dFF),
-    blockRows: text(s.blockRows),
-    blockCols: text(s.blockCols),
-    seed: text(s.seed),
-    skip: text(s.skip ?? 0),
-    weightScale: text(s.weightScale ?? 0.1),
-    causal: Boolean(s.causal),
-    outputProjection: s.kind === 'encoder-layer' || Boolean(s.outputProjection),
-    noScale: !s.scaleScores,
-    prunedHeads: (s.prunedHeads ?? []).join(', '),
-  };
+  const form = { chapter: p.chapter, preset: p.id };
+  for (const f of FIELDS) form[f.field] = presetValue(f, p);
+  return form;
 }
 
 // A form read from a link may carry linkNotes (url-hash.js): what the link held that the page
