@@ -83,7 +83,7 @@ async function pass({ width, colorScheme, axe, shots }) {
   for (const { chapter, preset, stage, slug } of walk().filter((v) => axe === 'all' || shots === 'all' || sampled(v))) {
     await goToHash(
       page,
-      `#chapter=${chapter}&${stageHash(preset, stage).slice(1)}${stage.step === null ? '' : `&t=${stage.step}`}`,
+      `#chapter=${chapter}&${stageHash(preset, stage).slice(1)}${stage.step === null ? '' : `&step=${stage.step}`}`,
     );
     await page.waitForFunction(
       ([id, step]) => document.body.dataset.stage === id && document.body.dataset.step === step,

@@ -237,7 +237,7 @@ test('encoder layer: the part in progress is marked; the FFN widens to d_ff and 
 // decode step or tile the hash's t= asks for).
 async function explainAt(hash, stage, head, row, col, spec) {
   await goToHash(page, hash);
-  const t = /[&#]t=(\d+)/.exec(hash)?.[1] ?? '';
+  const t = /[&#](?:step|t)=(\d+)/.exec(hash)?.[1] ?? ''; // step, or an old link's t
   await page.waitForFunction(
     ([id, h, step]) =>
       document.body.dataset.stage === id && document.body.dataset.head === h && document.body.dataset.step === step,
@@ -300,7 +300,8 @@ test(LESSON_WORDS_TITLE, async () => {
 const stepOf = (p) => p.evaluate(() => document.body.dataset.step);
 
 const KV_CACHE_TIME_TITLE =
-  'KV cache: ↑/↓ and the slider move through time at the same stage; the new row is lit; the URL keeps t';
+  'KV cache: ↑/↓ and the slider move through time at the same stage; the new row is lit; the URL keeps the step ' +
+  '(an old link\u2019s t opens it)';
 test(KV_CACHE_TIME_TITLE, async () => {
   const trace = env.engine.run({ preset: 'kv-cache-gqa' });
   await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&head=0&t=1');
@@ -318,7 +319,7 @@ test(KV_CACHE_TIME_TITLE, async () => {
     'row t is the new one',
   );
   assert.deepEqual(await rowLabels(page), ['the', 'cat', 'sat'], 'cache rows are tokens 0 … t');
-  await urlMatching(page, /stage=k_cache&head=0&t=2/);
+  await urlMatching(page, /stage=k_cache&head=0&step=2/);
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => document.body.dataset.step === '1');
   await page.fill('#time-range', '4');
@@ -346,7 +347,7 @@ test(KV_CACHE_TIME_TITLE, async () => {
 const KV_CACHE_SIZE_TITLE =
   'KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2019s formula overstates LLaMA 3';
 test(KV_CACHE_SIZE_TITLE, async () => {
-  await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=x_t&t=0');
+  await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=x_t&step=0');
   await waitForStage(page, 'x_t');
   const row = (id) => page.$$eval(`.kv-calc-table tr[data-row="${id}"] td`, (t) => t.map((x) => x.textContent));
   const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
@@ -379,7 +380,7 @@ const FLASH_TILE_GRID_TITLE =
   'skipped tiles; memory and difference are the engine\u2019s';
 test(FLASH_TILE_GRID_TITLE, async () => {
   const trace = env.engine.run({ preset: 'flash-causal' });
-  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_sum&head=0&t=2');
+  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_sum&head=0&step=2');
   await waitForStage(page, 'tile_sum', 0);
   const tiles = await page.$$eval('.tile-grid .tile', (b) =>
     b.map((x) => [x.textContent, x.className.replace('tile is-', '')]),
@@ -413,9 +414,8 @@ test(FLASH_TILE_GRID_TITLE, async () => {
 const EXPLAIN_KV_FLASH_TITLE =
   'explain a number in KV cache and FlashAttention: the step\u2019s own stage, and its parts give the cell';
 test(EXPLAIN_KV_FLASH_TITLE, async () => {
-  const decode = await explainAt('#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&t=3', 'scores', 3, 0, 2, {
-    preset: 'kv-cache-gqa',
-  });
+  const kvHash = '#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&step=3';
+  const decode = await explainAt(kvHash, 'scores', 3, 0, 2, { preset: 'kv-cache-gqa' });
   assert.equal(
     decode.value,
     formatFull(
@@ -423,7 +423,7 @@ test(EXPLAIN_KV_FLASH_TITLE, async () => {
     ),
   );
   const e = env.engine.explain({ preset: 'flash-causal' }, { stage: 'tile_out', head: 0, step: 4, row: 0, col: 1 });
-  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_out&head=0&t=4');
+  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_out&head=0&step=4');
   await page.waitForFunction(() => document.body.dataset.stage === 'tile_out' && document.body.dataset.step === '4');
   await page.click('#figure .is-result td.hm-cell[data-r="0"][data-c="1"]');
   await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');

@@ -97,6 +97,6 @@ export const readBytes = (file) => readFile(file);
 /** The hash that shows a stage of a preset in its chapter. */
 export function caseHash({ chapter, preset, stage }) {
   const head = stage.head === null ? '' : `&head=${stage.head}`;
-  const step = stage.step === null || stage.step === undefined ? '' : `&t=${stage.step}`;
+  const step = stage.step === null || stage.step === undefined ? '' : `&step=${stage.step}`;
   return `#chapter=${chapter}&preset=${preset}&stage=${stage.id}${head}${step}`;
 }

@@ -448,14 +448,14 @@ test(FILE_URL_DOWNLOADS_TITLE, async () => {
     .stages.find((s) => s.id === 'weights' && s.head === 1 && s.step === 2);
   await page.goto(
     `${pathToFileURL(path.join(DIST, 'index.html')).href}#chapter=kv-cache&preset=kv-cache-gqa` +
-      '&stage=weights&head=1&t=2',
+      '&stage=weights&head=1&step=2',
   );
   await waitForView(page, kv);
   checkJson((await download(page, 'json')).bytes, kv);
   assert.ok((await download(page, 'png')).bytes.length > 1000, 'a PNG from file://');
   assert.match(
     await page.inputValue('#export-link'),
-    /^file:\/\/.*index\.html#chapter=kv-cache&preset=kv-cache-gqa&stage=weights&head=1&t=2$/,
+    /^file:\/\/.*index\.html#chapter=kv-cache&preset=kv-cache-gqa&stage=weights&head=1&step=2$/,
   );
   assert.deepEqual(page.problems, []);
 

@@ -1,10 +1,13 @@
 // The bad-input table as data: each hostile input, where it enters, and the message it gets.
-// tests/wasm/hostile.test.mjs runs the engine API's cases, tests/browser/hostile.test.mjs the
-// URL hash's, the element attributes' and the form fields' (and checks docs/bad-input.md's copy);
+// tests/wasm/hostile.test.mjs runs the engine API's cases; tests/model/hostile-parsing.test.mjs
+// reads every URL hash and attribute case without a browser (their parsing is pure);
+// tests/browser/hostile.test.mjs shows the form fields' cases and those hash and attribute cases
+// the page must render safely (inBrowser, below), and checks docs/bad-input.md's copy;
 // tests/browser/hostile-readme.mjs prints the table into docs/bad-input.md.
 //
 // A message ending in "…" is matched as a prefix. `accepted` marks input that is no error: it
-// is shown as text (the listed labels) and never parsed as markup.
+// is shown as text (the listed labels) and never parsed as markup. `engine`: the message comes
+// from the engine (no parsing test can give it). `smoke`: also shown in the browser.
 import { LIMITS } from '../../web/model/fields.js';
 import { I2 } from '../wasm/explicit-specs.mjs';
 
@@ -182,7 +185,7 @@ const SEED = whole('seed', LIMITS.seed, { min: 0 });
 const SKIP = whole('normals skipped', 1 << 24, { min: 0 });
 
 export const HASH_CASES = [
-  hash('custom', { set: { dModel: '0' } }, whole('d_model', LIMITS.dModel)),
+  hash('custom', { set: { dModel: '0' } }, whole('d_model', LIMITS.dModel), { smoke: true }),
   hash('custom', { set: { heads: '-2' } }, whole('heads h', LIMITS.heads)),
   hash('custom', { set: { dK: '2.5' } }, DK),
   hash('custom', { set: { seed: 'NaN' } }, SEED),
@@ -215,7 +218,7 @@ export const HASH_CASES = [
   hash('custom', { set: { prune: '1,1' } }, 'pruned heads must name each head once (head 1 is named twice).'),
   hash('custom', { set: { prune: '5' } }, 'pruned heads must be between 0 and 1 (there are 2 heads).'),
   hash('custom', { set: { skip: '-1' } }, SKIP),
-  hash('custom', { add: { seed: '2' } }, 'seed: given more than once; the first, "1", is used.'),
+  hash('custom', { add: { seed: '2' } }, 'seed: given more than once; the first, "1", is used.', { smoke: true }),
   hash('custom', { add: { stage: 'weights' } }, 'stage: given more than once; the first, "scores", is used.'),
   hash('custom', { add: { foo: '1' } }, `"foo": not a key of this page's links; ignored (the keys are …`),
   hash('custom', { add: { [MARKUP]: '1' } }, `"${MARKUP}": not a key of this page's links; ignored (the keys are …`),
@@ -237,21 +240,19 @@ export const HASH_CASES = [
     'preset',
     { set: { head: '9' } },
     'head: 9 is not a head of this configuration (heads 0 to 3); head 0 is shown.',
-    { shows: '#preset=lesson-multi-head&stage=scores&head=0' },
+    { shows: '#preset=lesson-multi-head&stage=scores&head=0', smoke: true },
   ),
   hash('preset', { set: { head: '-1' } }, 'head: "-1" is not a whole number; head 0 is shown.', {
     shows: '#preset=lesson-multi-head&stage=scores&head=0',
   }),
-  hash(
-    'preset',
-    { set: { stage: MARKUP } },
-    `stage: "${MARKUP}" is not a stage id (x, q, k, v, scores, scaled, weights, \u2026); the first stage is shown.`,
-    { shows: '#preset=lesson-multi-head&stage=x' },
-  ),
+  hash('preset', { set: { stage: MARKUP } }, `stage: "${MARKUP}" is not a stage id (x, x_q, x_kv, \u2026`, {
+    shows: '#preset=lesson-multi-head&stage=x',
+  }),
   hash(
     'preset',
     { add: { cell: '1.99' } },
     "Could not explain that cell: cell: (1, 99) is outside scores's shape (5, 5)",
+    { engine: true },
   ),
   hash(
     'preset',
@@ -265,7 +266,7 @@ export const ATTRIBUTE_BASE = { preset: 'lesson-multi-head', stage: 'scores', he
 const attr = (set, message, extra = {}) => ({ where: 'attribute', set, message, ...extra });
 
 export const ATTRIBUTE_CASES = [
-  attr({ 'd-model': '0' }, `d-model: ${whole('d_model', LIMITS.dModel)}`),
+  attr({ 'd-model': '0' }, `d-model: ${whole('d_model', LIMITS.dModel)}`, { smoke: true }),
   attr({ heads: '-1' }, `heads: ${whole('heads h', LIMITS.heads)}`),
   attr({ seed: '1.5' }, `seed: ${SEED}`),
   attr({ 'weight-scale': 'NaN' }, `weight-scale: ${WS}`),
@@ -283,7 +284,7 @@ export const ATTRIBUTE_CASES = [
   attr({ stages: `scores,${MARKUP}` }, `stages: "${MARKUP}" is not a stage; the stages are …`),
   attr({ chapter: '\u202Egqa' }, 'chapter: "\\u202Egqa" is not one of "attention", …'),
   attr({ preset: LONG }, `preset: "${'x'.repeat(40)}\u2026" (100000 characters) is not one of …`),
-  attr({ head: '9' }, 'head: 9 is not a head of this configuration (heads 0 to 3).'),
+  attr({ head: '9' }, 'head: 9 is not a head of this configuration (heads 0 to 3).', { smoke: true }),
   attr({ head: '-1' }, 'head: "-1" is not a whole number (heads count from 0).'),
   attr({ controls: '<b>full</b>' }, 'controls: "<b>full</b>" is not one of "none", "compact", "full".'),
   attr({ theme: 'dark\u0000' }, 'theme: "dark\\u0000" is not one of "light", "dark", "auto".'),
@@ -309,6 +310,15 @@ export const FORM_CASES = [
   form('tokens', 'cat \u2067dog\u2069 c', bidi('Tokens', 2, 'U+2067')),
   form('tokens', '<s> </s> <img>', 'accepted: three tokens, shown as text', { accepted: ['<s>', '</s>', '<img>'] }),
 ];
+
+// Text a page could turn into markup, or that could reorder the text around it.
+const RENDER_RISK = /[<>&]|[\p{Cc}\p{Cf}]/u;
+const inputTexts = (c) => [c.set, c.add].flatMap((o) => Object.entries(o ?? {}).flat());
+
+/** Whether the browser shows a hash or attribute case: its input could be rendered unsafely, it
+ * is accepted (shown as text), its message is the engine's, or it is one of the smoke tests. */
+export const inBrowser = (c) =>
+  Boolean(c.accepted || c.engine || c.smoke) || inputTexts(c).some((t) => RENDER_RISK.test(t));
 
 /** The hash a case opens: its base with the change applied. */
 export function hashOf(c) {

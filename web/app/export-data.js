@@ -24,7 +24,7 @@ function linkTo(s, catalog, attrs, where, within) {
     form: s.form,
     stage: where.stage,
     head: where.head,
-    time: where.step,
+    time: where.time,
     selection: s.selection,
     showContributions: s.showContributions,
   });
@@ -42,7 +42,7 @@ export function exportMenuData(s, view, catalog, within) {
   const where = {
     stage: step.id,
     head: step.head === null ? null : currentHead(s.steps, s.step, s.head),
-    step: step.step,
+    time: step.step,
   };
   let attrs = null;
   const attributes = () => (attrs ??= elementAttributes(catalog, s.form, where));

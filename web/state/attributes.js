@@ -1,30 +1,30 @@
-// The element's attributes ↔ what the stepper wants, from the field table (model/fields.js), as
-// url-hash.js does for the page's hash. Pure: get(name) → string | null.
+// The element's attributes ↔ what the stepper wants, from the field table (model/fields.js) and
+// the view keys (view-keys.js), as url-hash.js does for the page's hash.
+// Pure: get(name) → string | null.
 //   <attention-stepper chapter="cross" preset="cross-padding" stage="masked" controls="compact">
 // Sizes start from the preset (or the chapter's first) and turn it into a custom configuration.
 
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { FIELDS, fieldsOf, readAttributeValue } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
-import { STAGES, stageById } from '../model/stage-table.js';
+import { stageById } from '../model/stage-table.js';
 import { validateForm } from '../model/validate.js';
 import { changeField, headCount, presetForm } from './form.js';
 import { quoted } from './quote.js';
+import { ATTRIBUTE_VIEW_KEYS, stageIds, wholeNumber } from './view-keys.js';
 
 export const CONTROLS = ['none', 'compact', 'full'];
 export const THEMES = ['light', 'dark', 'auto'];
+
+// The element's own: which stages it offers, how many controls it shows, its theme.
+const ELEMENT_ATTRIBUTES = ['stages', 'controls', 'theme'];
 
 export const ATTRIBUTES = [
   'chapter',
   'preset',
   ...FIELDS.map((f) => f.attribute),
-  'stage',
-  'head',
-  'step',
-  'stages',
-  'controls',
-  'theme',
-  'quiz',
+  ...ATTRIBUTE_VIEW_KEYS.map((k) => k.name),
+  ...ELEMENT_ATTRIBUTES,
 ];
 
 const oneOf = (list) => list.map(quoted).join(', ');
@@ -76,8 +76,6 @@ function readForm(catalog, get, errors) {
   return form;
 }
 
-const stageList = () => STAGES.map((s) => s.id).join(', ');
-
 function readStages(get, errors) {
   const v = get('stages');
   if (v === null || v.trim() === '') return null;
@@ -89,33 +87,34 @@ function readStages(get, errors) {
   if (unknown.length)
     errors.push(
       `stages: ${unknown.map(quoted).join(', ')} ` +
-        `${unknown.length > 1 ? 'are not stages' : 'is not a stage'}; the stages are ${stageList()}.`,
+        `${unknown.length > 1 ? 'are not stages' : 'is not a stage'}; the stages are ${stageIds()}.`,
     );
   return ids.filter((id) => stageById(id));
 }
 
-// A whole-number attribute (head, step), or its fallback with a message when it is not one.
-function readWhole(get, name, fallback, what, errors) {
-  const v = get(name);
-  if (v === null) return fallback;
-  if (/^\s*\d+\s*$/.test(v)) return Number(v);
-  errors.push(`${name}: ${quoted(v)} is not a whole number (${what}).`);
-  return fallback;
+function readStage(get, key, errors) {
+  const stage = get(key.name)?.trim() ?? null;
+  if (stage === null || stageById(stage)) return stage;
+  errors.push(`${key.name}: ${quoted(get(key.name))} is not a stage; the stages are ${stageIds()}.`);
+  return null;
 }
 
-function readStage(get, errors) {
-  const stage = get('stage');
-  if (stage !== null && !stageById(stage.trim()))
-    errors.push(`stage: ${quoted(stage)} is not a stage; the stages are ${stageList()}.`);
-  return {
-    stage: stageById(stage?.trim()) ? stage.trim() : null,
-    head: readWhole(get, 'head', 0, 'heads count from 0', errors),
-    time: readWhole(get, 'step', null, 'decode steps and tiles count from 0', errors),
-  };
+// A whole-number attribute (head, step), or the key's fallback with a message when it is not one.
+function readWhole(get, key, errors) {
+  const v = get(key.name);
+  const n = wholeNumber(v);
+  if (v !== null && n === null) errors.push(`${key.name}: ${quoted(v)} is not a whole number (${key.counts}).`);
+  return n ?? key.fallback;
 }
 
-// quiz: a switch like causal (present is on, "false" or "0" off).
-const readQuiz = (get) => get('quiz') !== null && readAttributeValue({ type: 'flag' }, get('quiz'));
+// A switch like causal (present is on, "false" or "0" off).
+const readSwitch = (get, key) => get(key.name) !== null && readAttributeValue({ type: 'flag' }, get(key.name));
+
+const VIEW_TYPES = { stage: readStage, whole: readWhole, switch: readSwitch };
+
+// → { stage, head, time, quiz }: the view keys the element reads, each with its fallback.
+const readView = (get, errors) =>
+  Object.fromEntries(ATTRIBUTE_VIEW_KEYS.map((k) => [k.state, VIEW_TYPES[k.type](get, k, errors)]));
 
 /**
  * → { errors: [message], wanted: { form, stage, head, time, selection, showContributions, quiz },
@@ -125,7 +124,7 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
   const errors = [];
   const form = readForm(catalog, get, errors);
   const stages = readStages(get, errors);
-  const { stage, head, time } = readStage(get, errors);
+  const view = readView(get, errors);
   const result = {
     errors,
     stages,
@@ -133,18 +132,16 @@ export function readAttributes(catalog, get, { controls = 'compact', theme = 'au
     theme: readChoice(get, 'theme', THEMES, theme, errors),
   };
   const heads = headCount(form); // flash: one head; designed: the engine's four, not checked here
-  if (!errors.length && heads !== null && head >= heads)
-    errors.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
+  if (!errors.length && heads !== null && view.head >= heads)
+    errors.push(`head: ${view.head} is not a head of this configuration (heads 0 to ${heads - 1}).`);
   return {
     ...result,
     wanted: {
       form,
-      stage: stage ?? stages?.[0] ?? null,
-      head,
-      time,
+      ...view,
+      stage: view.stage ?? stages?.[0] ?? null,
       selection: null,
       showContributions: false,
-      quiz: readQuiz(get),
     },
   };
 }

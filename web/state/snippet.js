@@ -7,6 +7,7 @@ import { chapterById } from '../model/chapters.js';
 import { fieldsOf } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
 import { presetForm } from './form.js';
+import { ATTRIBUTE_VIEW_KEYS } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
 
@@ -16,11 +17,17 @@ function fieldAttribute(f, value) {
   return value ? [f.attribute, null] : [f.attribute, 'false'];
 }
 
+// A view key's attribute (view-keys.js), or null when the view leaves it to the element.
+function viewAttribute(key, value) {
+  if (value === null || value === undefined || value === false) return null;
+  return [key.name, value === true ? null : String(value)];
+}
+
 /**
- * form (state/form.js), where: { stage, head, step } → [[name, value | null]] in the element's
- * order: chapter, preset, fields, stage, head, step.
+ * form (state/form.js), view: { stage, head, time, quiz } (time: the decode step or tile) →
+ * [[name, value | null]] in the element's order: chapter, preset, fields, stage, head, step, quiz.
  */
-export function elementAttributes(catalog, form, { stage, head = null, step = null }) {
+export function elementAttributes(catalog, form, view) {
   const chapter = chapterById(form.chapter);
   const preset = presetById(catalog, form.preset);
   const attrs = [['chapter', chapter.id]];
@@ -30,9 +37,10 @@ export function elementAttributes(catalog, form, { stage, head = null, step = nu
     if (preset && !TOKEN_FIELDS.includes(f.field)) continue; // a preset's sizes are its own
     if (form[f.field] !== base[f.field]) attrs.push(fieldAttribute(f, form[f.field]));
   }
-  attrs.push(['stage', stage]);
-  if (head !== null && head !== undefined) attrs.push(['head', String(head)]);
-  if (step !== null && step !== undefined) attrs.push(['step', String(step)]);
+  for (const key of ATTRIBUTE_VIEW_KEYS) {
+    const attr = viewAttribute(key, view[key.state]);
+    if (attr) attrs.push(attr);
+  }
   return attrs;
 }
 

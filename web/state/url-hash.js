@@ -1,6 +1,8 @@
-// URL hash ↔ state, from the field table (model/fields.js), so a link restores the exact view:
+// URL hash ↔ state, from the field table (model/fields.js) and the view keys (view-keys.js), so a
+// link restores the exact view:
 //   #chapter=gqa&preset=gqa-4-2&stage=weights&head=2
 //   #chapter=cross&tokens=le+chat&keys=the+cat+sat&dModel=8&heads=2&…&stage=scores&head=1&cell=1.2
+//   #chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&head=0&step=2   (old links: &t=2)
 
 import { CHAPTERS, chapterById, DEFAULT_CHAPTER } from '../model/chapters.js';
 import { FIELDS, fieldsOf, readHashValue, writeHashValue } from '../model/fields.js';
@@ -9,27 +11,37 @@ import { stageById } from '../model/stage-table.js';
 import { splitTokens } from '../model/tokens.js';
 import { headCount, presetForm } from './form.js';
 import { quoted } from './quote.js';
+import { HASH_VIEW_KEYS, hashViewKey, stageIds, wholeNumber } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
-const KEYS = ['chapter', 'preset', 'stage', 'head', 't', 'cell', 'sum', 'quiz', ...FIELDS.map((f) => f.hash)];
+const KEYS = ['chapter', 'preset', ...HASH_VIEW_KEYS.map((k) => k.name), ...FIELDS.map((f) => f.hash)];
 const SWITCH_TEXTS = ['1', '0', 'true', 'false'];
 const MAX_NOTES = 5;
 
 // A link is read leniently: what it holds that the page cannot use is ignored (or read as the
-// default) and noted, in form.linkNotes, for the form to show. A key given twice: the first wins.
+// default) and noted, in form.linkNotes, for the form to show. A key given twice (also under an
+// old name): the first wins. named(key): the name the link used, for its notes.
 function readParams(hash, notes) {
   const first = new Map();
+  const names = new Map();
   const repeated = new Set();
-  for (const [key, value] of new URLSearchParams(String(hash ?? '').replace(/^#/, ''))) {
+  for (const [given, value] of new URLSearchParams(String(hash ?? '').replace(/^#/, ''))) {
+    const key = hashViewKey(given)?.name ?? given;
     if (!KEYS.includes(key))
-      notes.push(`${quoted(key)}: not a key of this page's links; ignored (the keys are ${KEYS.join(', ')}).`);
-    else if (!first.has(key)) first.set(key, value);
-    else if (!repeated.has(key)) {
+      notes.push(`${quoted(given)}: not a key of this page's links; ignored (the keys are ${KEYS.join(', ')}).`);
+    else if (!first.has(key)) {
+      first.set(key, value);
+      names.set(key, given);
+    } else if (!repeated.has(key)) {
       repeated.add(key);
       notes.push(`${key}: given more than once; the first, ${quoted(first.get(key))}, is used.`);
     }
   }
-  return { has: (key) => first.has(key), get: (key) => first.get(key) ?? null };
+  return {
+    has: (key) => first.has(key),
+    get: (key) => first.get(key) ?? null,
+    named: (key) => names.get(key) ?? key,
+  };
 }
 
 // The chapter asked for, else the preset's, else the default.
@@ -87,43 +99,60 @@ function readForm(catalog, params, notes) {
   return form;
 }
 
-// A whole number from the link (head, t), or null with a note.
-function readWhole(params, key, fallback, notes) {
-  const text = params.get(key);
-  if (text === null || /^\d{1,9}$/.test(text)) return text === null ? null : Number(text);
-  notes.push(`${key}: ${quoted(text)} is not a whole number; ${fallback}.`);
-  return null;
+// A whole number from the link (head, step), or the key's fallback (with a note when it is not one).
+function readWhole(params, key, notes) {
+  const text = params.get(key.name);
+  const n = wholeNumber(text);
+  if (text !== null && n === null)
+    notes.push(`${params.named(key.name)}: ${quoted(text)} is not a whole number; ${key.shown}.`);
+  return n ?? key.fallback;
 }
 
-function readHead(params, form, notes) {
-  const head = readWhole(params, 'head', 'head 0 is shown', notes) ?? 0;
+// The head asked for, when the configuration has it; else head 0, with a note.
+function headWithin(head, form, notes) {
   const heads = headCount(form);
   if (heads === null || head < heads) return head;
   notes.push(`head: ${head} is not a head of this configuration (heads 0 to ${heads - 1}); head 0 is shown.`);
   return 0;
 }
 
-function readStage(params, notes) {
-  const stage = params.get('stage');
+function readStage(params, key, notes) {
+  const stage = params.get(key.name);
   if (stage === null || stageById(stage)) return stage;
-  notes.push(
-    `stage: ${quoted(stage)} is not a stage id (x, q, k, v, ` +
-      `scores, scaled, weights, \u2026); the first stage is shown.`,
-  );
+  notes.push(`stage: ${quoted(stage)} is not a stage id (${stageIds()}); the first stage is shown.`);
   return null;
 }
 
-function readCell(params, notes) {
-  const text = params.get('cell');
+function readCell(params, key, notes) {
+  const text = params.get(key.name);
   const m = /^(\d{1,9})\.(\d{1,9})$/.exec(text ?? '');
   if (text !== null && !m) notes.push(`cell: ${quoted(text)} is not row.column (e.g. 1.2); no number is explained.`);
   return m ? { row: Number(m[1]), col: Number(m[2]) } : null;
 }
 
 function readSwitch(params, key, notes) {
-  const text = params.get(key);
-  if (text !== null && text !== '1' && text !== '0') notes.push(`${key}: ${quoted(text)} is not 1 or 0; read as 0.`);
-  return text === '1';
+  const text = params.get(key.name);
+  if (text !== null && !SWITCH_TEXTS.includes(text))
+    notes.push(`${key.name}: ${quoted(text)} is not 1 or 0; read as 0.`);
+  return text !== null && readHashValue({ type: 'flag' }, text);
+}
+
+// Each type of view key: how a link's text is read (with notes), and how a value is written
+// (null: left out of the link).
+const VIEW_TYPES = {
+  stage: { read: readStage, write: (stage) => stage ?? null },
+  whole: { read: readWhole, write: (n) => (n === null || n === undefined ? null : String(n)) },
+  cell: { read: readCell, write: (cell) => (cell ? `${cell.row}.${cell.col}` : null) },
+  switch: { read: readSwitch, write: (on) => (on ? '1' : null) },
+};
+
+function readView(params, form, notes) {
+  const view = {};
+  for (const key of HASH_VIEW_KEYS) {
+    const value = VIEW_TYPES[key.type].read(params, key, notes);
+    view[key.state] = key.name === 'head' ? headWithin(value, form, notes) : value;
+  }
+  return view;
 }
 
 const capped = (notes) =>
@@ -135,20 +164,13 @@ export function stateFromHash(catalog, hash) {
   const notes = [];
   const params = readParams(hash, notes);
   const form = readForm(catalog, params, notes);
-  const state = {
-    form,
-    stage: readStage(params, notes),
-    head: readHead(params, form, notes),
-    time: readWhole(params, 't', 'the first step is shown', notes),
-    selection: readCell(params, notes),
-    showContributions: readSwitch(params, 'sum', notes),
-    quiz: readSwitch(params, 'quiz', notes),
-  };
+  const state = { form, ...readView(params, form, notes) };
   if (notes.length) form.linkNotes = capped(notes);
   return state;
 }
 
-export function hashFromState(catalog, { form, stage, head, time, selection, showContributions, quiz }) {
+export function hashFromState(catalog, state) {
+  const form = state.form;
   const params = new URLSearchParams();
   params.set('chapter', form.chapter);
   const preset = presetById(catalog, form.preset);
@@ -164,11 +186,9 @@ export function hashFromState(catalog, { form, stage, head, time, selection, sho
       if (!(f.hidden && Number(form[f.field]) === 0)) params.set(f.hash, writeHashValue(f, form[f.field]));
     }
   }
-  params.set('stage', stage);
-  if (head !== null && head !== undefined) params.set('head', String(head));
-  if (time !== null && time !== undefined) params.set('t', String(time));
-  if (selection) params.set('cell', `${selection.row}.${selection.col}`);
-  if (showContributions) params.set('sum', '1');
-  if (quiz) params.set('quiz', '1');
+  for (const key of HASH_VIEW_KEYS) {
+    const text = VIEW_TYPES[key.type].write(state[key.state]);
+    if (text !== null) params.set(key.name, text);
+  }
   return `#${params.toString()}`;
 }

@@ -1,21 +1,13 @@
-// The element's attribute table and the stepper's actions, without a browser: what each
-// attribute does to the configuration, the messages bad values get, and the stages subset.
+// The element's attribute table without a browser: what each attribute does to the
+// configuration, the messages bad values get, and the stages subset, over the recorded catalog
+// (tests/fixtures/traces/catalog.json). What the stepper then shows: tests/wasm/wanted.test.mjs.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { requireDist } from './harness.mjs';
-import { applyWanted, goToStep } from '../../web/app/actions.js';
-import { buildSteps, filterSteps } from '../../web/model/navigation.js';
-import { catalogFrom } from '../../web/model/presets.js';
 import { presetForm } from '../../web/state/form.js';
 import { ATTRIBUTES, readAttributes } from '../../web/state/attributes.js';
-
-requireDist();
-const { createEngine } = await import('../../dist/engine.js');
-const engine = await createEngine();
-const catalog = catalogFrom(engine);
+import { catalog } from './fixtures.mjs';
 
 const read = (attrs) => readAttributes(catalog, (name) => attrs[name] ?? null);
-const EMPTY = { form: null, steps: [], step: 0, head: 0 };
 
 test('attributes: none gives the default preset, compact controls, auto theme, all stages', () => {
   const r = read({});
@@ -47,8 +39,6 @@ test('attributes: chapter picks its first preset; the output projection and the 
 test('attributes: step picks a decode step or tile; block sizes belong to FlashAttention', () => {
   const r = read({ chapter: 'kv-cache', stage: 'k_cache', head: '2', step: '3' });
   assert.deepEqual([r.errors, r.wanted.stage, r.wanted.head, r.wanted.time], [[], 'k_cache', 2, 3]);
-  const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, null) };
-  assert.deepEqual([s.steps[s.step].id, s.steps[s.step].head, s.steps[s.step].step], ['k_cache', 2, 3]);
   assert.deepEqual(read({ chapter: 'kv-cache', step: 'third' }).errors, [
     'step: "third" is not a whole number (decode steps and tiles count from 0).',
   ]);
@@ -112,21 +102,9 @@ test('attributes: every bad value gets a message that starts with its attribute'
   ]);
 });
 
-test('stages: a subset is renumbered, starts the stepper, and steps within itself', () => {
+test('stages: a subset, in the order given; the first is the stage wanted unless stage says', () => {
   const r = read({ preset: 'lesson-causal', stages: 'scores, masked,weights' });
-  assert.deepEqual(r.stages, ['scores', 'masked', 'weights']);
-  const s = { ...EMPTY, ...applyWanted(engine, catalog, EMPTY, r.wanted, r.stages) };
-  assert.deepEqual(
-    s.steps.map((x) => [x.index, x.id]),
-    [
-      [0, 'scores'],
-      [1, 'masked'],
-      [2, 'weights'],
-    ],
-  );
-  assert.equal(s.step, 0);
-  assert.equal(goToStep(s, 2).step, 2);
-  assert.deepEqual(goToStep({ ...s, step: 2 }, 3), {}, 'no step past the last');
-  const all = buildSteps(engine.run({ preset: 'lesson-causal' }));
-  assert.equal(filterSteps(all, null), all);
+  assert.deepEqual([r.errors, r.stages, r.wanted.stage], [[], ['scores', 'masked', 'weights'], 'scores']);
+  assert.equal(read({ preset: 'lesson-causal', stages: 'scores,weights', stage: 'weights' }).wanted.stage, 'weights');
+  assert.equal(read({ stages: ' ' }).stages, null, 'blank: every stage');
 });
