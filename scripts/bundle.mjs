@@ -5,7 +5,8 @@
 //                                       core, its factory and the first font faces (web/preload.js)
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
-//   attention-stepper-later.js          what no first stage needs (web/later/), loaded after the
+//   attention-stepper-later.js          what no first stage needs (web/later-script.js: the real
+//                                       modules of web/app/later-views.js), loaded after the
 //                                       first paint by every page and both element bundles
 //   attention-stepper-katex.js          KaTeX (from node_modules), loaded after the first paint
 //   attention-stepper.css               the element's styles (read into its shadow root)
@@ -13,8 +14,9 @@
 // Classic bundles take the engine from engine-classic.js (the split .wasm over http, the classic
 // single-file factory from file://). Every bundle typesets the stage table's formulas from the
 // build's prerendered module (scripts/prerender-formulas.mjs), KaTeX's runtime is not in them.
-// In the bundles that paint the first stage, the modules LATER names are swapped for their
-// stand-ins in web/later/, which wait for the later script (web/later/load.js).
+// In the bundles that paint the first stage, web/app/later-views.js (what mount-stepper.js takes
+// from the later script) is swapped for its stand-ins, web/later/stand-ins.js, which wait for
+// the later script (web/later/load.js).
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -36,27 +38,17 @@ function enginePlugin(web, mode) {
   };
 }
 
-// web/<module> → web/<stand-in>, wherever it is imported from outside web/later/.
-const LATER = {
-  'app/export-data.js': 'later/export-data.js',
-  'views/export-menu.js': 'later/export-menu.js',
-  'views/chapter-panel.js': 'later/views.js',
-  'views/kv-calculator.js': 'later/views.js',
-  'views/pruning.js': 'later/views.js',
-  'views/explain-panel.js': 'later/views.js',
-};
+// The one swap of the first bundles: web/app/later-views.js → web/later/stand-ins.js.
+export const LATER_SWAP = { from: 'app/later-views.js', to: 'later/stand-ins.js' };
 
 function laterPlugin(web) {
-  const swaps = new Map(Object.entries(LATER).map(([from, to]) => [path.join(web, from), path.join(web, to)]));
+  const [from, to] = [path.join(web, LATER_SWAP.from), path.join(web, LATER_SWAP.to)];
   return {
     name: 'later',
     setup(b) {
-      b.onResolve({ filter: /\.js$/ }, (args) => {
-        if (args.kind === 'entry-point' || args.importer.startsWith(path.join(web, 'later') + path.sep))
-          return undefined;
-        const swap = swaps.get(path.resolve(args.resolveDir, args.path));
-        return swap ? { path: swap } : undefined;
-      });
+      b.onResolve({ filter: /later-views\.js$/ }, (args) =>
+        path.resolve(args.resolveDir, args.path) === from ? { path: to } : undefined,
+      );
     },
   };
 }
@@ -91,7 +83,12 @@ const COMMON = {
 /** Writes the bundles into dist; formulas, laterFormulas: the prerendered modules' sources (or null);
  * firstFaces: the first font faces' paths in dist, for the preload script. */
 export async function bundle({ web, dist, formulas = null, laterFormulas = null, firstFaces = [] }) {
-  const plugins = (mode) => [enginePlugin(web, mode), formulasPlugin(formulas, laterFormulas), laterPlugin(web)];
+  // first: a bundle that paints the first stage (all but the later script's), which takes stand-ins
+  const plugins = (mode, first = true) => [
+    enginePlugin(web, mode),
+    formulasPlugin(formulas, laterFormulas),
+    ...(first ? [laterPlugin(web)] : []),
+  ];
   const classic = {
     ...COMMON,
     format: 'iife',
@@ -132,7 +129,8 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null,
     }),
     build({
       ...classic,
-      entryPoints: [path.join(web, 'later', 'index.js')],
+      plugins: plugins('classic', false),
+      entryPoints: [path.join(web, 'later-script.js')],
       outfile: path.join(dist, 'attention-stepper-later.js'),
     }),
     build({

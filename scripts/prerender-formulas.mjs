@@ -78,7 +78,7 @@ export function prerenderedModule(formulas, faces = [], fonts = []) {
   );
 }
 
-/** The later script's module (web/later/index.js): the formulas the first bundles leave out. */
+/** The later script's module (web/later-script.js): the formulas the first bundles leave out. */
 export function laterModule(formulas) {
   return `// Made by scripts/prerender-formulas.mjs.\nexport const LATER_FORMULAS = ${JSON.stringify(formulas)};\n`;
 }

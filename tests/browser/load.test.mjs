@@ -2,12 +2,14 @@
 // course page element's) is painted, its formula typeset in its fonts, while everything meant for
 // after the first paint is held back (the engine's rest, KaTeX, the later script, the later font
 // faces); once they are let through, what they bring works: the export menu (also when it was
-// opened before they arrived), explain-a-number, head pruning. A first view beyond the opening
-// stages waits for the later script and is whole when it is first painted.
+// opened before they arrived), explain-a-number, head pruning, and every view the later script
+// brings keeps the contract its stand-in forwards. A first view beyond the opening stages waits
+// for the later script and is whole when it is first painted.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
+import { VIEW_METHODS } from '../../web/later/deferred-view.js';
 import { watchFirstStage } from '../../scripts/bench/first-stage.js';
 import { CSP, newPage, setup, shownCells } from './harness.mjs';
 
@@ -134,6 +136,34 @@ test(INDEX, async () => {
   await page.waitForSelector('body[data-stage="output"]');
   await page.waitForSelector('#pruning .pruning .head-button');
   await page.waitForSelector('#formula .formula-face:not(.is-kept) .katex .katex-html');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+const CONTRACT =
+  'every view the later script hands the first bundles is exactly { update, destroy }, ' +
+  'what their stand-ins forward (later/deferred-view.js)';
+
+test(CONTRACT, async () => {
+  const { page, context } = await newPage(env);
+  await page.goto(env.server.url);
+  await page.waitForSelector('body[data-ready="true"]');
+  const made = await page.evaluate(() =>
+    Object.entries(window.attentionStepperLater.views).map(([name, create]) => {
+      const host = document.createElement('div');
+      const view = create(host, {});
+      const keys = Object.keys(view);
+      view.destroy();
+      return [name, keys];
+    }),
+  );
+  assert.deepEqual(made.map(([name]) => name).sort(), [
+    'createChapterPanel',
+    'createExplainPanel',
+    'createKvCalculator',
+    'createPruning',
+  ]);
+  for (const [name, keys] of made) assert.deepEqual(keys.sort(), [...VIEW_METHODS].sort(), name);
   assert.deepEqual(page.problems, []);
   await context.close();
 });

@@ -31,25 +31,28 @@ import { splitTokens } from '../model/tokens.js';
 import { modelForm } from '../state/form.js';
 import { createStore } from '../state/store.js';
 import { createArcView } from '../views/arc-view.js';
-import { createChapterPanel } from '../views/chapter-panel.js';
 import { createChapterPicker } from '../views/chapter-picker.js';
 import { createControls } from '../views/controls.js';
-import { createExplainPanel } from '../views/explain-panel.js';
 import { createExplanation } from '../views/explanation.js';
 import { createFigure } from '../views/figure.js';
 import { createFormula } from '../views/formula.js';
 import { createHeadOverview } from '../views/head-overview.js';
 import { createHeadPicker } from '../views/head-picker.js';
-import { createKvCalculator } from '../views/kv-calculator.js';
-import { createPruning } from '../views/pruning.js';
 import { createShapeEquation } from '../views/shape-equation.js';
 import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
 import { createToggle } from '../views/toggle.js';
-import { createExportMenu } from '../views/export-menu.js';
+// Swapped for stand-ins in the bundles that paint the first stage (see later-views.js).
+import {
+  createChapterPanel,
+  createExplainPanel,
+  createExportMenu,
+  createKvCalculator,
+  createPruning,
+  exportMenuData,
+} from './later-views.js';
 import { afterPaint, setText } from '../views/dom.js';
-import { exportMenuData } from './export-data.js';
 import { createQuiz } from '../views/quiz.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';

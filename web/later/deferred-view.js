@@ -2,7 +2,21 @@
 // with the view's signature, createX(host, options) → { update(data), destroy() }, that keeps
 // the newest data and hands it to the real view (later.views[name]) once the script is in. Only
 // for views a first view does not show (web/later/first-view.js): they draw nothing until then.
+// It forwards the view contract, VIEW_METHODS, and nothing else; so the later script hands over
+// only views that keep it (checkedView, applied in web/later-script.js): a view that gains a
+// method, or loses one, is refused by name when it is made, not left half-working in the first
+// bundles alone.
 import { laterNow, whenLater } from './load.js';
+
+export const VIEW_METHODS = ['update', 'destroy'];
+
+/** The view, when it is exactly { update(), destroy() }; else an Error naming it and its keys. */
+export function checkedView(name, view) {
+  const keys = Object.keys(view ?? {});
+  if (keys.length !== VIEW_METHODS.length || VIEW_METHODS.some((m) => typeof view[m] !== 'function'))
+    throw new Error(`${name}: a later view must be { update, destroy } (later/deferred-view.js), not { ${keys} }`);
+  return view;
+}
 
 export function deferredView(name) {
   return (host, options) => {

@@ -1,5 +1,5 @@
-// Stands in for views/export-menu.js in the first bundles (scripts/bundle.mjs swaps the import in
-// mount-stepper.js): the same menu, drawn at once (its button is part of the first paint), whose
+// Stands in for views/export-menu.js in the first bundles (exported by ./stand-ins.js, which they
+// take for app/later-views.js): the same menu, drawn at once (its button is part of the first paint), whose
 // data may still wait for the later script (./export-data.js). Such data is kept, and the menu
 // filled when the script is in. Until then the menu must not open (it has nothing to show): a
 // press of its button or of its key is held, the script asked for at once, and the press

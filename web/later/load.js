@@ -1,9 +1,10 @@
 // The later script (attention-stepper-later.js, one classic script for every page and both
-// element bundles, built by scripts/bundle.mjs from ./index.js): what no first stage needs, held
-// back so that the first paint fetches less. Today the export menu's data and files. The page and
-// the element load it after the first paint, with the engine's rest and KaTeX (main.js,
-// element/assets.js); stand-ins in the first bundles (./export-data.js, ./export-menu.js) wait
-// for it. A classic script, so it also loads from file:// and under script-src 'self'.
+// element bundles, built by scripts/bundle.mjs from web/later-script.js): what no first stage
+// needs (app/later-views.js), held back so that the first paint fetches less: the export menu's
+// data and files, the chapter panels, the KV-cache calculator, head pruning, explain-a-number and
+// the other stages' typeset formulas. The page and the element load it after the first paint,
+// with the engine's rest and KaTeX (main.js, element/assets.js); the first bundles' stand-ins
+// (./stand-ins.js) wait for it. A classic script, so it also loads from file:// and under script-src 'self'.
 //   loadLater() → a promise of its exports (once); laterNow() → them, or null before they are in;
 //   whenLater() → a promise of them that does not start the load.
 
