@@ -3,7 +3,7 @@
 // real models, the encoder layer), every number checked against the engine run in node.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { THEMES } from '../../web/model/export/scene-theme.js';
+import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   cellBands,

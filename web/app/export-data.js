@@ -5,7 +5,7 @@
 //   exportMenuData(s, view, catalog, within) → { formats, link(), snippet(), save(format) }
 // within: a node of the stepper (is it in an element's shadow root? where to put the <a>).
 
-import { assetUrl } from '../element/assets.js';
+import { assetUrl } from '../asset-url.js';
 import { currentHead } from '../model/navigation.js';
 import { FORMATS, fileBase, stageFile, stageScene } from '../model/export/files.js';
 import { elementAttributes, elementSnippet, embedQuery } from '../state/snippet.js';

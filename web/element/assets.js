@@ -1,21 +1,14 @@
-// What every <attention-stepper> on a page shares: where the built files are, KaTeX's fonts in
-// the document, one engine and one typesetter. The ES bundle finds its files from
-// import.meta.url; the classic bundle from its own <script> src, captured while it runs
-// (document.currentScript is null later). The engine's rest, KaTeX and the later script load
-// after the first paint (engine.js, typeset.js, later/load.js).
+// What every <attention-stepper> on a page shares: its stylesheets, KaTeX's fonts in the
+// document, one engine and one typesetter; its built files are found beside its bundle
+// (asset-url.js). The engine's rest, KaTeX and the later script load after the first paint
+// (engine.js, typeset.js, later/load.js).
 
+import { SCRIPT_URL, assetUrl } from '../asset-url.js';
 import { loadEngine } from '../engine.js';
 import { loadLater } from '../later/load.js';
 import { catalogFrom } from '../model/presets.js';
 import { createTypesetter, preloadFirstFaces } from '../typeset.js';
 import { whenPainted } from '../views/dom.js';
-
-const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
-
-/** The URL of a built file (dist/…) beside the bundle. */
-export function assetUrl(file) {
-  return new URL(file, SCRIPT_URL).href;
-}
 
 export const STYLESHEETS = ['vendor/katex/katex.min.css', 'attention-stepper.css'];
 

@@ -3,12 +3,13 @@
 // goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
 // shows a message inside the element.
 
+import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
 import { mountStepper } from '../app/mount-stepper.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
 import { paintsFirst } from '../later/first-view.js';
 import { el } from '../views/dom.js';
-import { addDocumentFonts, assetUrl, sharedEngine, STYLESHEETS } from './assets.js';
+import { addDocumentFonts, sharedEngine, STYLESHEETS } from './assets.js';
 
 const darkQuery = typeof window === 'object' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 const themeOf = (theme) => (theme === 'auto' ? (darkQuery?.matches ? 'dark' : 'light') : theme);

@@ -4,12 +4,13 @@
 // data and files, the chapter panels, the KV-cache calculator, head pruning, explain-a-number and
 // the other stages' typeset formulas. The page and the element load it after the first paint,
 // with the engine's rest and KaTeX (main.js, element/assets.js); the first bundles' stand-ins
-// (./stand-ins.js) wait for it. A classic script, so it also loads from file:// and under script-src 'self'.
+// (./stand-ins.js) wait for it. A classic script, so it also loads from file:// and under
+// script-src 'self'.
 //   loadLater() → a promise of its exports (once); laterNow() → them, or null before they are in;
 //   whenLater() → a promise of them that does not start the load.
 
-// Beside the bundle that holds this module, as element/assets.js finds it (read while it runs).
-const SCRIPT_URL = (typeof document !== 'undefined' && document.currentScript?.src) || import.meta.url;
+import { assetUrl } from '../asset-url.js';
+
 const LATER_FILE = 'attention-stepper-later.js';
 const GLOBAL = 'attentionStepperLater';
 
@@ -27,7 +28,7 @@ export function loadLater() {
   if (laterNow()) return Promise.resolve(laterNow());
   loading ??= new Promise((resolve, reject) => {
     const script = document.createElement('script');
-    script.src = new URL(LATER_FILE, SCRIPT_URL).href;
+    script.src = assetUrl(LATER_FILE); // beside the bundle that holds this module
     script.addEventListener('load', () => {
       if (!laterNow()) return reject(new Error(`${script.src} defined nothing`));
       arrive(laterNow());

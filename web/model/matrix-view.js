@@ -4,7 +4,7 @@
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
 import { cellColours, packHex, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
-import { THEMES } from './export/scene-theme.js';
+import { THEMES } from '../theme.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
 

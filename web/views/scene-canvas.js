@@ -5,7 +5,7 @@
 // encodes at once, where a page canvas's toBlob waits for the page to be idle (over a second
 // in a busy or headless page); the page canvas and toBlob otherwise.
 
-import { FONTS } from '../model/export/scene-theme.js';
+import { FONTS } from '../theme.js';
 
 // Chromium's canvas limits (about 32767 px a side, 268 million pixels): a figure too large for
 // twice its size is drawn as large as fits instead.

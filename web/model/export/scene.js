@@ -2,9 +2,10 @@
 // rectangles, texts and gradient bars at fixed positions, drawn the same way by svg.js and by
 // the canvas (views/scene-canvas.js), so the SVG and the PNG are one picture. It draws what the
 // page's view data holds (cell texts, fills, inks, labels, captions, bands, totals, legends) and
-// computes nothing from the numbers. Pure: no DOM, widths estimated (scene-theme.js).
+// computes nothing from the numbers. Pure: no DOM, widths estimated (scene-text.js).
 
-import { THEMES, dimColour, textWidth, clip } from './scene-theme.js';
+import { THEMES, dimColour } from '../../theme.js';
+import { textWidth, clip } from './scene-text.js';
 
 const PAD = 16;
 const CELL_H = 23;

@@ -2,7 +2,7 @@
 // fetched; the colours inline, the font stacks named, the −∞ hatching and the legend's ramp
 // as <defs>. It opens on its own in a browser at its CSS size (width × height px).
 
-import { FONTS } from './scene-theme.js';
+import { FONTS } from '../../theme.js';
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 export const escapeXml = (s) => String(s).replace(/[&<>"']/g, (c) => ESCAPES[c]);

@@ -1,6 +1,8 @@
-// The page's colours and fonts for an exported figure, which cannot read the page's CSS: the
-// values of base.css and heatmap.css (light and dark), kept in step with them by hand. The
-// cells' own fills and inks are not here: they come with the view data (palette.js).
+// The page's colours and fonts as values, for what cannot read the page's CSS (an exported
+// figure: model/export/scene.js and svg.js, views/scene-canvas.js; the matrix view's mask
+// colours, model/matrix-view.js): base.css and heatmap.css (light and dark), kept in step with
+// them by hand. Data only, importing nothing, so the model and the views may both read it. The
+// cells' own fills and inks are not here: they come with the view data (model/palette.js).
 
 const HEADS = ['#e69f00', '#56b4e9', '#009e73', '#d55e00', '#0072b2', '#cc79a7', '#f0e442', '#8c8c8c'];
 
@@ -64,18 +66,3 @@ export const FONTS = {
   serif: "'Iowan Old Style', 'Palatino Linotype', Palatino, 'DejaVu Serif', Georgia, serif",
   sans: "system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', Roboto, sans-serif",
 };
-
-// Widths for layout without measuring text (no DOM here): a monospace digit is 0.6 em in every
-// stack above; sans text is given a generous 0.6 em, the captions' bold italic serif 0.72 em,
-// and long labels are cut.
-export const EM = { mono: 0.61, sans: 0.6, serif: 0.72 };
-
-export function textWidth(text, size, font = 'sans') {
-  return [...String(text)].length * size * EM[font];
-}
-
-/** Cuts text to at most max characters with an ellipsis (as the page's CSS does for labels). */
-export function clip(text, max) {
-  const chars = [...String(text)];
-  return chars.length <= max ? String(text) : `${chars.slice(0, Math.max(1, max - 1)).join('')}\u2026`;
-}
