@@ -3,15 +3,24 @@
 // (self, grouped-query, multi-query, cross with padding, causal, pruned) and with both forms
 // mixed in one spec; every wrong shape, count, type and value refused with a message that names
 // the field (X.shape[0], X.values, W_Q[1].values[5] …), after which the engine still serves.
+// engine-api.js sends well-formed arrays of rows flat (anything else as given, and a refused
+// flat spec again as given); the bindings' own reader of rows, called without it, gives the same bits.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { before, describe, test } from 'node:test';
 
+import createAttentionModule from '../../dist/attention-wasm.mjs';
 import { createEngine } from '../../dist/engine.js';
+import { wrapEngine } from '../../dist/engine-api.js';
 import { CASES, assertSameBits, assertSameTrace, sizesOf, explicitSpecFor } from './support.mjs';
 
 let engine;
+let bindings; // the module itself: arrays of rows reach the C++ reader as given
 before(async () => {
   engine = await createEngine();
+  bindings = await createAttentionModule({
+    wasmBinary: await readFile(new URL('../../dist/attention-wasm.wasm', import.meta.url)),
+  });
 });
 
 const flat = (rows) => ({ shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat()) });
@@ -131,6 +140,86 @@ const REFUSED = [
   ],
   ['an empty object is still no matrix', { W_O: {} }, 'W_O: must be an array of rows, got object'],
 ];
+
+// An engine over a stand-in module whose forward records the spec it is handed (and refuses a
+// flat one with `refuseFlat`): what engine-api.js sends the bindings.
+function recording({ refuseFlat = false } = {}) {
+  const seen = [];
+  const isFlat = (m) => m !== null && typeof m === 'object' && m.values instanceof Float64Array;
+  const forward = (spec) => {
+    seen.push(spec);
+    if (refuseFlat && isFlat(spec.X)) return { error: 'X.values[3]: refused flat' };
+    return refuseFlat ? { error: 'X[1][1]: refused as given' } : { value: spec };
+  };
+  return { seen, isFlat, engine: wrapEngine({ forward }) };
+}
+
+describe('arrays of rows: sent flat when well formed, else as given', () => {
+  test('every matrix of a well-formed spec goes flat, the same numbers; the caller\u2019s spec is untouched', () => {
+    const rows = explicitSpecFor('gqa-4-2');
+    const before = structuredClone(rows);
+    const { engine: spy, isFlat } = recording();
+    const sent = spy.forward(rows);
+    for (const key of ['X', 'W_O']) {
+      assert.ok(isFlat(sent[key]), key);
+      assert.deepEqual(sent[key], flat(rows[key]), key);
+    }
+    for (const key of ['W_Q', 'W_K', 'W_V']) {
+      assert.equal(sent[key].length, rows[key].length, key);
+      sent[key].forEach((m, h) => assert.deepEqual(m, flat(rows[key][h]), `${key}[${h}]`));
+    }
+    assert.equal(sent.causal, rows.causal);
+    assert.deepEqual(rows, before, 'the caller\u2019s arrays');
+    const cross = spy.forward(explicitSpecFor('cross-padding'));
+    assert.ok(isFlat(cross.X_q) && isFlat(cross.X_kv), 'X_q and X_kv');
+  });
+
+  test('a malformed matrix goes as given, the others of its spec flat', () => {
+    const { engine: spy, isFlat } = recording();
+    const ragged = [[1, 0], [1]];
+    const holes = [[1, , 0]]; // no number at [0][1]
+    for (const bad of [ragged, holes, [[1, '2']], [[1, null]], [[[1, 0]]], [], [[]], [Float64Array.of(1, 0)], I2[0]]) {
+      const sent = spy.forward({ X: bad, W_Q: [I2, bad], W_K: [I2], W_V: [I2] });
+      assert.deepEqual(sent.X, bad, `${JSON.stringify(bad)}: as given (a plain copy)`);
+      assert.deepEqual([isFlat(sent.W_Q[0]), sent.W_Q[1]], [true, bad], 'each head on its own');
+      assert.ok(isFlat(sent.W_K[0]));
+    }
+  });
+
+  test('a refused flat spec is sent again as given: the message is the one for the caller\u2019s arrays', () => {
+    const { engine: spy, seen, isFlat } = recording({ refuseFlat: true });
+    assert.throws(
+      () => spy.forward({ X: I2, W_Q: [I2], W_K: [I2], W_V: [I2] }),
+      /^Error: X\[1\]\[1\]: refused as given$/,
+    );
+    assert.deepEqual(
+      seen.map((s) => isFlat(s.X)),
+      [true, false],
+    );
+  });
+
+  test('a spec that cannot be read is left to plain(): its message as before', () => {
+    const spec = {
+      X: I2,
+      W_Q: [I2],
+      W_K: [I2],
+      W_V: [I2],
+      get causal() {
+        throw new Error('boom');
+      },
+    };
+    assert.throws(() => engine.forward(spec), /^Error: spec: cannot be read as plain data \(boom\)$/);
+  });
+
+  test('the bindings\u2019 own reader of arrays of rows gives the same bits as the flat path', () => {
+    for (const name of EXPLICIT) {
+      const rows = explicitSpecFor(name);
+      const given = bindings.forward(rows);
+      assert.ok('value' in given, `${name}: ${given.error}`);
+      assertSameBits(name, engine.forward(rows).values, given.value.values);
+    }
+  });
+});
 
 describe('flat matrices: refused by name', () => {
   const baseline = sameOutputEachTime();
