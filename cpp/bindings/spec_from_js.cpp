@@ -39,13 +39,13 @@ std::string well_formed_string(const val &s, const std::string &field) {
     return s.as<std::string>();
 }
 
-std::vector<double> numbers_value(const val &list, const field_rule &f) {
+std::vector<double> numbers_value(const val &list, const field_rule &f, const std::string &name) {
     if (!list.isArray())
-        reject(f.name, "must be an array of numbers, got " + type_of(list));
+        reject(name, "must be an array of numbers, got " + type_of(list));
     std::vector<double> out;
-    for (std::size_t i = 0; i < checked_length(list, f.name, "numbers", f.count); ++i) {
+    for (std::size_t i = 0; i < checked_length(list, name, "numbers", f.count); ++i) {
         if (type_of(list[i]) != "number")
-            reject(std::string(f.name) + "[" + std::to_string(i) + "]",
+            reject(name + "[" + std::to_string(i) + "]",
                    "must be a number, got " + type_of(list[i]));
         out.push_back(list[i].as<double>());
     }
@@ -53,12 +53,13 @@ std::vector<double> numbers_value(const val &list, const field_rule &f) {
 }
 
 // Words (kind designed's tokens) of at most 40 characters each.
-std::vector<std::string> words_value(const val &list, const field_rule &f) {
+std::vector<std::string> words_value(const val &list, const field_rule &f,
+                                     const std::string &name) {
     if (!list.isArray())
-        reject(f.name, "must be an array of words, got " + type_of(list));
+        reject(name, "must be an array of words, got " + type_of(list));
     std::vector<std::string> out;
-    for (std::size_t i = 0; i < checked_length(list, f.name, "words", f.count); ++i) {
-        const std::string at = std::string(f.name) + "[" + std::to_string(i) + "]";
+    for (std::size_t i = 0; i < checked_length(list, name, "words", f.count); ++i) {
+        const std::string at = name + "[" + std::to_string(i) + "]";
         if (type_of(list[i]) != "string")
             reject(at, "must be a string, got " + type_of(list[i]));
         if (list[i]["length"].as<double>() > 40)
@@ -68,31 +69,56 @@ std::vector<std::string> words_value(const val &list, const field_rule &f) {
     return out;
 }
 
-// One field's value by its rule's type; the type is all that is checked here.
-field_value field_of(const val &v, const field_rule &f) {
+// One field's value by its rule's type (the type is all that is checked here), named `name`
+// in messages.
+field_value field_of(const val &v, const field_rule &f, const std::string &name) {
     switch (f.type) {
     case field_type::number:
         if (type_of(v) != "number")
-            reject(f.name, "must be a number, got " + type_of(v));
+            reject(name, "must be a number, got " + type_of(v));
         return v.as<double>();
     case field_type::flag:
         if (type_of(v) != "boolean")
-            reject(f.name, "must be true or false, got " + type_of(v));
+            reject(name, "must be true or false, got " + type_of(v));
         return v.as<bool>();
     case field_type::text:
         if (type_of(v) != "string")
-            reject(f.name, "must be a string, got " + type_of(v));
-        return well_formed_string(v, f.name);
+            reject(name, "must be a string, got " + type_of(v));
+        return well_formed_string(v, name);
     case field_type::numbers:
-        return numbers_value(v, f);
+        return numbers_value(v, f, name);
     case field_type::words:
-        return words_value(v, f);
+        return words_value(v, f, name);
     case field_type::matrix:
-        return rows_value(v, f.name, f.rows, f.cols);
+        return rows_value(v, name, f.rows, f.cols);
     case field_type::matrices:
         return matrices_value(v, f);
+    case field_type::object: // its fields are read beside it (read_fields)
+        if (type_of(v) != "object")
+            reject(name, "must be an object, got " + type_of(v));
+        return true;
     }
     return 0.0;
+}
+
+// Each field the rules name, into out as prefix + its name; an object's own fields after it.
+void read_fields(const val &v, const std::vector<field_rule> &rules, const std::string &prefix,
+                 field_values &out) {
+    for (const field_rule &f : rules) {
+        const std::string name = prefix + f.name;
+        const val x = v[f.name];
+        if (x.isNull() && f.nullable)
+            continue;
+        if (x.isUndefined() && f.required && f.type == field_type::number)
+            reject(name, "is missing; give a whole number");
+        if (x.isUndefined() && !f.required)
+            continue;
+        out.emplace(name, field_of(x, f, name));
+        if (f.type == field_type::object) {
+            reject_unknown_fields(x, *f.fields, f.name, name.c_str());
+            read_fields(x, *f.fields, name + ".", out);
+        }
+    }
 }
 
 // An object with an X (or X_q) holds explicit matrices.
@@ -104,15 +130,7 @@ bool is_explicit(const val &spec) {
 
 field_values fields_from(const val &v, const std::vector<field_rule> &rules) {
     field_values out;
-    for (const field_rule &f : rules) {
-        const val x = v[f.name];
-        if (x.isNull() && f.nullable)
-            continue;
-        if (x.isUndefined() && f.required && f.type == field_type::number)
-            reject(f.name, "is missing; give a whole number");
-        if (!x.isUndefined() || f.required)
-            out.emplace(f.name, field_of(x, f));
-    }
+    read_fields(v, rules, "", out);
     return out;
 }
 

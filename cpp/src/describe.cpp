@@ -104,6 +104,7 @@ value describe_config(const trace &t, double seed) {
                    {"dFF", sized(c.d_ff)},
                    {"validKeys", c.valid_keys},
                    {"causal", c.causal},
+                   {"masked", has_mask(c)},
                    {"outputProjection", c.output_projection},
                    {"scaleScores", c.scale_scores},
                    {"seed", std::isnan(seed) ? value() : value(seed)},

@@ -12,7 +12,10 @@ export const label = (id, head, step = null) => {
 /** Query heads per K/V head: query head i reads K/V head ⌊i / group⌋. */
 export const groupOf = ({ numHeads, numKvHeads = numHeads }) => numHeads / numKvHeads;
 
-const hasMask = ({ causal, validKeys }) => Boolean(causal) || (validKeys ?? null) !== null;
+/** Whether the logits get a mask M: causal or padding keys, but never in decoding (its cache holds only what the
+ * new query sees). */
+export const hasMask = ({ kind, causal, validKeys }) =>
+  kind !== 'kv-cache' && (Boolean(causal) || (validKeys ?? null) !== null);
 
 const ENCODER_STAGES = ['residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2'];
 const TILE_STAGES = ['tile_scores', 'tile_max', 'tile_sum', 'tile_out'];

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { expectedForm, expectedLabels, expectedTile, kvCounts } from './forms.mjs';
+import { expectedForm, expectedLabels, expectedTile, hasMask, kvCounts } from './forms.mjs';
 import {
   CASES,
   CUSTOM,
@@ -108,8 +108,9 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
 // The config test of one case: the sizes numpy used, the K/V counts, the designed heads' names.
 function assertConfig(trace, sizes) {
   const { skip: _skip, ...configSizes } = sizes;
-  const { kv, ...config } = withoutChecks(trace.config);
+  const { kv, masked, ...config } = withoutChecks(trace.config);
   assert.deepEqual(config, configSizes);
+  assert.equal(masked, hasMask(sizes), 'masked: the logits get M');
   assert.deepEqual(kv, kvCounts(sizes));
   const designed = trace.config.designedHeads?.map((h) => h.name);
   assert.deepEqual(designed, sizes.kind === 'designed' ? DESIGNED_HEADS : undefined);

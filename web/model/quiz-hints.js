@@ -4,7 +4,7 @@
 // ⊕ rows, rowsum …), so a new stage whose figure uses a known glyph gets a hint for free.
 
 import { formatShape } from './quiz-parse.js';
-import { operandCaption } from './stages/captions.js';
+import { operandCaption } from './stage-table.js';
 
 // The figure's items in order: { glyph } or { label, shape } for each operand drawn.
 function figureItems(stage, entry, config) {

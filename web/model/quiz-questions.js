@@ -1,10 +1,10 @@
-// The value questions a stage entry may ask after its shape (entry.quiz), each
-// (step, ctx, entry) → a question (see model/quiz.js) or null when the step has nothing to ask.
+// The value questions a stage entry may ask after its shape (entry.quiz), each (step, ctx) → a
+// question (see model/quiz.js), or null when the step has nothing to ask; ctx: { trace, tokens,
+// caption(operand) }.
 // Every expected answer is read from the engine's trace (the stage's values, row totals,
 // operands, the tiles it recorded); the only work here is picking the largest of a row. Pure.
 
 import { formatCell, rowsText } from './format.js';
-import { operandCaption } from './stages/captions.js';
 
 const TILE_CHOICES = [
   { value: 'computed', words: ['computed', 'compute', 'computes', 'calculated', 'yes', 'y', 'c'] },
@@ -85,7 +85,7 @@ export function rowSumQuestion(step, ctx) {
 }
 
 // weights: the key that gets the most weight in the last row (ties: any of them).
-export function argmaxQuestion(step, ctx, entry) {
+export function argmaxQuestion(step, ctx) {
   const { stage } = step;
   const [rows, cols] = stage.shape;
   if (cols < 2) return null;
@@ -95,7 +95,7 @@ export function argmaxQuestion(step, ctx, entry) {
   const columns = row.flatMap((v, j) => (v === top ? [j] : []));
   const keys = labelsOf(ctx.tokens, stage, stage.axes[1], cols);
   const query = labelsOf(ctx.tokens, stage, stage.axes[0], rows)[r];
-  const logits = stage.operands[0] ? operandCaption(entry, stage.operands[0]) : 'the logits';
+  const logits = stage.operands[0] ? ctx.caption(stage.operands[0]) : 'the logits';
   return {
     id: 'argmax',
     kind: 'key',

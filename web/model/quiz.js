@@ -9,7 +9,7 @@
 
 import { shapeHint } from './quiz-hints.js';
 import { formatShape, near, parseChoice, parseNumber, parseRoot, parseShape } from './quiz-parse.js';
-import { stageById } from './stage-table.js';
+import { operandCaption, stageById } from './stage-table.js';
 
 // Values are shown with three decimals: an answer read off (or rounded like) them is right.
 const TOLERANCE = 0.0005;
@@ -33,7 +33,8 @@ export function quizQuestions(steps, index, ctx) {
   const step = steps[index];
   const entry = step && stageById(step.id);
   if (!entry) return [];
-  const values = entry.quiz.map((make) => make(step, ctx, entry)).filter(Boolean);
+  const asked = { ...ctx, caption: (op) => operandCaption(entry, op) };
+  const values = entry.quiz.map((make) => make(step, asked)).filter(Boolean);
   return [shapeQuestion(step, entry, ctx), ...values];
 }
 

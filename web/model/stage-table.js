@@ -17,8 +17,9 @@
 //   explain       null (drawn, not computed) or { symbolic(i, j, c), filled(e, { row, col, config }) }:
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e
 //   highlight     null, or (cell, e, c, stage) → { [operand index]: { rows, cols, cells } } lit by a cell
-//   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }:
-//                 every operand the engine may record for this stage (stages/captions.js)
+//   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }
+//                 for every operand the engine may record for this stage that is not named after
+//                 a stage (those take that stage's result label and sign: operandCaption)
 //   nonNegative   the result cannot be negative: the sequential palette from 0
 //   quiz          the value questions the stage asks after its shape (model/quiz-questions.js)
 //   firstView     the stage may open a first view from the first bundles (web/later/first-view.js)
@@ -42,8 +43,6 @@ import { LAYER_STAGES } from './stages/layer.js';
 import { PROJECTION_STAGES } from './stages/projections.js';
 import { RESULT_STAGES } from './stages/results.js';
 import { TILE_STAGES } from './stages/tiles.js';
-
-export { operandCaption, operandNonNegative } from './stages/captions.js';
 
 /** The fields every entry states (tests/wasm/stage-declarations.test.mjs checks them). */
 export const ENTRY_FIELDS = [
@@ -86,6 +85,21 @@ const BY_ID = new Map(STAGES.map((s) => [s.id, s]));
 
 export function stageById(id) {
   return BY_ID.get(id) ?? null;
+}
+
+/** The caption the figure gives an operand of this stage: its entry's own, else (an operand
+ * named after a stage) that stage's result label. */
+export function operandCaption(entry, op) {
+  const own = entry.operands[op.name];
+  if (typeof own === 'function') return own(op);
+  if (own !== undefined) return typeof own === 'object' ? own.label : own;
+  return stageById(op.name)?.result ?? op.name;
+}
+
+/** Whether the operand can never be negative (drawn with the sequential palette from 0). */
+export function operandNonNegative(entry, op) {
+  const own = entry.operands[op.name];
+  return own === undefined ? Boolean(stageById(op.name)?.nonNegative) : Boolean(own.nonNegative);
 }
 
 export function titleOf(entry, config) {

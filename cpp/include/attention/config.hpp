@@ -46,9 +46,10 @@ inline double score_divisor(const attention_config &c) {
     return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
 }
 
-// Whether the logits get a mask M (causal, or padding keys in cross-attention).
+// Whether the logits get a mask M (causal, or padding keys in cross-attention). Decoding does
+// not: its cache holds only keys the new query may see.
 inline bool has_mask(const attention_config &c) {
-    return c.causal || c.valid_keys.has_value();
+    return c.kind != problem_kind::kv_cache && (c.causal || c.valid_keys.has_value());
 }
 
 // Parameters of W_K and W_V together: 2 · H_kv · D · … (W_K is D × DK, W_V is D × DV).

@@ -22,6 +22,7 @@ enum class field_type {
     words,    // an array of at most `count` strings of at most 40 characters each
     matrix,   // an array of rows of numbers, or { shape, values: Float64Array }: ≤ rows × cols
     matrices, // an array of at most `count` matrices, each ≤ rows × cols
+    object,   // an object of the `fields` rules: read as name.field each, and name: true
 };
 
 struct field_rule {
@@ -29,13 +30,15 @@ struct field_rule {
     field_type type;
     bool required = false; // read even when absent (a missing number: "is missing")
     std::size_t count = 0, rows = 0, cols = 0;
-    bool nullable = false; // null reads as absent (a cell's head and step)
+    bool nullable = false;                      // null reads as absent (a cell's head and step)
+    const std::vector<field_rule> *fields = {}; // object: the fields it may hold
 };
 
 using field_value = std::variant<double, bool, std::string, std::vector<double>,
                                  std::vector<std::string>, row_list, std::vector<row_list>>;
 
-// The fields a caller gave, by name, each as its rule's type reads it.
+// The fields a caller gave, by name, each as its rule's type reads it; an object's fields as
+// "object.field", beside "object": true.
 using field_values = std::map<std::string, field_value>;
 
 // The kinds as JS spells them, in problem_kind's order: "self, cross, …" for messages.

@@ -5,7 +5,6 @@
 
 import { formatBillions } from '../format.js';
 import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
-import { nonNegative } from './captions.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, n, f, shortList } from './tex.js';
@@ -82,7 +81,7 @@ export const HEAD_STAGES = [
       },
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    operands: { scores: 'scores' },
+    operands: {},
     nonNegative: false,
     quiz: [divisorQuestion],
     firstView: false,
@@ -118,7 +117,7 @@ export const HEAD_STAGES = [
           : `M_{${r},${c}} = 0, \\quad L_{${r},${c}} = ${n(e.input)} + 0 = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
-    operands: { scaled: 'scaled', M: 'mask M' },
+    operands: { M: 'mask M' },
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -135,7 +134,7 @@ export const HEAD_STAGES = [
       `e^{${logitsSymbol(c)}_{tk} - m_t}}, \\quad m_t = \\max_k ${logitsSymbol(c)}_{tk}`,
     explanation: ({ config: c }) =>
       `A softmax along each row turns the logits into weights: non-negative${
-        c.causal || c.validKeys !== null ? ', exactly 0 where masked' : ''
+        c.masked ? ', exactly 0 where masked' : ''
       }, and each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed ` +
       `beside it). Subtracting the row maximum first keeps the exponentials ` +
       `from overflowing and does not change the result.`,
@@ -155,7 +154,7 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
     view: { arcs: true, overview: true, rowTotals: true, maskedZero: true },
-    operands: { masked: 'L', scaled: 'scaled' },
+    operands: {},
     nonNegative: true,
     quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
     firstView: false,
@@ -178,7 +177,7 @@ export const HEAD_STAGES = [
       filled: (e, { row: r, col: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),
     },
     highlight: dot,
-    operands: { weights: nonNegative('weights'), V: 'V' },
+    operands: { V: 'V' },
     nonNegative: false,
     quiz: [],
     firstView: false,

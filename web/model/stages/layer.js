@@ -1,7 +1,6 @@
 // The encoder layer's stages after attention: residual and layer norm, the position-wise
 // feed-forward network, residual and layer norm again. Entry fields: see ../stage-table.js.
 
-import { nonNegative } from './captions.js';
 import { cell, col, row } from './highlight.js';
 import { ofLayer } from './numpy-paths.js';
 import { n, f, productSum } from './tex.js';
@@ -110,7 +109,7 @@ export const LAYER_STAGES = [
       'Each token\u2019s row is rescaled to mean 0 and standard ' +
         'deviation 1, so the next sub-layer sees inputs of a steady size.',
     ),
-    operands: { residual1: SYMBOL.residual1 },
+    operands: {},
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -128,7 +127,7 @@ export const LAYER_STAGES = [
         'd_ff features (usually 4 \u00d7 d_model). It is position-wise: the same ' +
         'W\u2081 and b\u2081 for every token, and no token looks at another here.',
     ),
-    operands: { norm1: SYMBOL.norm1, W1: 'W\u2081', b1: 'b\u2081' },
+    operands: { W1: 'W\u2081', b1: 'b\u2081' },
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -150,7 +149,7 @@ export const LAYER_STAGES = [
       filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    operands: { ffn_pre: SYMBOL.ffn_pre },
+    operands: {},
     nonNegative: true,
     quiz: [],
     firstView: false,
@@ -166,7 +165,7 @@ export const LAYER_STAGES = [
       'F',
       'The second layer maps the d_ff features back to d_model, again the same for every token.',
     ),
-    operands: { ffn_hidden: nonNegative(SYMBOL.ffn_hidden), W2: 'W\u2082', b2: 'b\u2082' },
+    operands: { W2: 'W\u2082', b2: 'b\u2082' },
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -182,7 +181,7 @@ export const LAYER_STAGES = [
       'The feed-forward output is added to its own input, the ' +
         'normalised X\u207d\u00b9\u207e: the second residual connection.',
     ),
-    operands: { norm1: SYMBOL.norm1, ffn_out: SYMBOL.ffn_out },
+    operands: {},
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -197,7 +196,7 @@ export const LAYER_STAGES = [
       'X^{(2)}',
       'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.',
     ),
-    operands: { residual2: SYMBOL.residual2 },
+    operands: {},
     nonNegative: false,
     quiz: [],
     firstView: false,

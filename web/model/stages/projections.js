@@ -52,7 +52,7 @@ function fresh(id, letter, title) {
     sharedByGroup: true,
     decodeStep: true,
     title,
-    result: `${letter.toLowerCase()}_new`,
+    result: `${letter.toLowerCase()}_t`,
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
     formula: (c) => `${letter.toLowerCase()}_t = x_t\\,W^{${letter}}${grouped(c) ? '_g' : c.numHeads > 1 ? '_i' : ''}`,
     explanation: () =>
@@ -155,7 +155,7 @@ export const PROJECTION_STAGES = [
   },
   {
     ...cache('k_cache', 'K', 'Key cache'),
-    operands: { K_cache: 'K (cached)', k_new: 'k_t' },
+    operands: { K_cache: 'K (cached)' },
     nonNegative: false,
     quiz: [],
     firstView: false,
@@ -163,7 +163,7 @@ export const PROJECTION_STAGES = [
   },
   {
     ...cache('v_cache', 'V', 'Value cache'),
-    operands: { V_cache: 'V (cached)', v_new: 'v_t' },
+    operands: { V_cache: 'V (cached)' },
     nonNegative: false,
     quiz: [],
     firstView: false,

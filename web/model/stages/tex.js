@@ -35,8 +35,8 @@ export const weightOf = (c, letter) => (multi(c) ? `W^{${letter}}_i` : `W^{${let
 /** K and V are per K/V head g when heads share them. */
 export const grouped = (c) => c.numKvHeads < c.numHeads;
 
-/** The symbol of the logits the softmax reads: L when a mask was added, else S̃. */
-export const logitsSymbol = (c) => (c.causal || c.validKeys !== null ? 'L' : '\\tilde S');
+/** The symbol of the logits the softmax reads: L when a mask was added (the engine's config.masked), else S̃. */
+export const logitsSymbol = (c) => (c.masked ? 'L' : '\\tilde S');
 
 /** The input matrix of a projection: X, or X_q / X_kv in cross-attention. */
 export function sourceOf(c, letter) {

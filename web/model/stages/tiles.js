@@ -62,7 +62,7 @@ export const TILE_STAGES = [
       },
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
     }),
-    operands: { m: 'm', tile_scores: 'S' },
+    operands: { m: 'm' },
     nonNegative: false,
     quiz: [],
     firstView: false,
