@@ -7,6 +7,7 @@
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
+#include "attention/rope.hpp"
 
 namespace attention {
 
@@ -59,8 +60,8 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     head_trace &t = s.t;
     const shared_matrix scores = std::move(s.scores);
     record(&t.out, stage_id::scores, t.at, {t.t, n.dk, t.tkv}, scores,
-           operand{"Q", t.at.head, t.q, axes_of(t.t, n.dk)},
-           operand{"K", s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
+           operand{t.q_name, t.at.head, t.q, axes_of(t.t, n.dk)},
+           operand{t.k_name, s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
     shared_matrix logits = std::move(s.scaled);
     record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
            operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
@@ -217,6 +218,10 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
         rec.emplace(head_trace{
             *out, {}, n.t, n.tkv, {}, {}, {}, has_mask(c) ? mask_of(keys, c.kv_len) : matrix()});
     std::vector<shared_matrix> heads; // H × (T, DV), for the trace
+    const std::optional<rope_table> turns =
+        c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
+    matrix q_turned;                              // (T, DK) under RoPE, one head's at a time
+    std::vector<matrix> k_turned(c.num_kv_heads); // (T_kv, DK) per K/V head
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
         const output_view head{concat.data() + i * c.d_v, c.seq_len, c.d_v, cols(concat)};
@@ -225,8 +230,16 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
             rec->at = {int(i), int(g), no_step, {}};
             record_projections(p, c, i, inputs.first, inputs.second, q_all, k_all, v_all, *rec);
         }
-        attend_head(head_columns(q_all, i * c.d_k, c.d_k), head_columns(k_all, g * c.d_k, c.d_k),
-                    head_columns(v_all, g * c.d_v, c.d_v), keys, c, logits, head,
+        matrix_view q = head_columns(q_all, i * c.d_k, c.d_k),
+                    k = head_columns(k_all, g * c.d_k, c.d_k);
+        if (turns) { // 1½. Turn each query and key by its position; the scores read them.
+            q_turned = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, rec ? &*rec : nullptr);
+            if (i % group_size(c) == 0)
+                k_turned[g] =
+                    rotate_recorded(stage_id::k_rot, k, "K", *turns, c, rec ? &*rec : nullptr);
+            q = view_of(q_turned), k = view_of(k_turned[g]);
+        }
+        attend_head(q, k, head_columns(v_all, g * c.d_v, c.d_v), keys, c, logits, head,
                     rec ? &*rec : nullptr);
         if (rec)
             heads.push_back(out->stages.back().values); // the head stage just recorded
@@ -240,6 +253,8 @@ std::size_t attention_values(const attention_config &c) {
     std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
     total += c.num_heads * projection_values(t, d, c.d_k);
     total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
+    if (c.rope) // q_rot per query head, k_rot per K/V head
+        total += c.num_heads * rope_values(c, t) + c.num_kv_heads * rope_values(c, tkv);
     total += c.num_heads * head_values(c, t, tkv, has_mask(c));
     return total + combine_values(c, t);
 }

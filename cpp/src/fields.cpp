@@ -5,6 +5,7 @@
 
 #include "attention/message_text.hpp"
 #include "attention/presets.hpp"
+#include "attention/rope.hpp"
 
 namespace attention {
 
@@ -30,6 +31,7 @@ field_rule per_head(const char *name) {
 }
 
 const field_rule pruned_heads{"prunedHeads", t::numbers, false, limits::max_heads};
+const field_rule rope{"rope", t::object, false, 0, 0, 0, false, &rope_fields()};
 
 // A generated spec's fields in the order they are read, each kept when `takes` says so.
 template <class Takes> std::vector<field_rule> generated(problem_kind kind, Takes takes) {
@@ -52,7 +54,8 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"outputProjection", t::flag},
                                       {"scaleScores", t::flag},
                                       {"weightScale", t::number},
-                                      pruned_heads};
+                                      pruned_heads,
+                                      rope};
     std::vector<field_rule> kept;
     for (const field_rule &f : all)
         if (takes(std::string(f.name)))
@@ -83,7 +86,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols"});
     default: // self
-        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads"});
+        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope"});
     }
 }
 
@@ -103,6 +106,8 @@ std::vector<field_rule> explicit_rules(bool cross) {
     f.push_back({cross ? "validKeys" : "causal", cross ? t::number : t::flag});
     f.push_back({"scaleScores", t::flag});
     f.push_back(pruned_heads);
+    if (!cross)
+        f.push_back(rope);
     return f;
 }
 
@@ -248,10 +253,15 @@ double number_or(const field_values &v, const char *name, double fallback) {
     return x ? *x : fallback;
 }
 
+// The problem its sizes and matrices make, then the positions its fields ask for: RoPE turns
+// q and k (rope.hpp). The trace budget is checked again with them.
 problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
-    if (explicit_matrices)
-        return make_problem(explicit_of(kind, v));
-    return make_problem(generated_of(kind, v), traced);
+    problem p = explicit_matrices ? make_problem(explicit_of(kind, v))
+                                  : make_problem(generated_of(kind, v), traced);
+    p.config.rope = rope_of(v, p.config.d_k);
+    if (traced)
+        check_trace_budget(p.config);
+    return p;
 }
 
 problem problem_of_preset(const std::string &name, bool traced) {

@@ -17,7 +17,22 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
   assert.equal(noProjection[findStepIndex(noProjection, 'output', 0)].id, noProjection.at(-1).id);
   assert.deepEqual(
     STAGES.filter((s) => s.group === 'head').map((s) => s.id),
-    ['q', 'k', 'v', 'k_new', 'v_new', 'k_cache', 'v_cache', 'scores', 'scaled', 'masked', 'weights', 'head'],
+    [
+      'q',
+      'k',
+      'v',
+      'q_rot',
+      'k_rot',
+      'k_new',
+      'v_new',
+      'k_cache',
+      'v_cache',
+      'scores',
+      'scaled',
+      'masked',
+      'weights',
+      'head',
+    ],
   );
 });
 

@@ -337,18 +337,17 @@ const ACCEPTED = [
 
 const MQ = { preset: 'lesson-multi-head' };
 const cell = (fields) => ({ stage: 'q', head: 0, row: 0, col: 0, ...fields });
+// The engine's stage table, in its order, as its message lists it.
+const STAGE_IDS = (await createEngine())
+  .stages()
+  .map((s) => s.id)
+  .join(', ');
+
 const EXPLAIN_CASES = [
   ['cell a string', 'q', 'cell: must be an object'],
   ['cell null', null, 'cell: must be an object'],
   ['stage a number', cell({ stage: 5 }), 'stage: must be a string, got number'],
-  [
-    'unknown stage',
-    cell({ stage: 'nope' }),
-    'stage: "nope" is not a stage; the stages are x, x_q, x_kv, q, k, ' +
-      'v, scores, scaled, masked, weights, head, concat, output, residual1, norm1, ffn_pre, ffn_hidden, ffn_out, ' +
-      'residual2, norm2, x_t, k_new, v_new, k_cache, v_cache, stacked, causal_reference, tile_scores, tile_max, ' +
-      'tile_sum, tile_out, block_out, reference, pruned',
-  ],
+  ['unknown stage', cell({ stage: 'nope' }), `stage: "nope" is not a stage; the stages are ${STAGE_IDS}`],
   ['a stage of another kind', cell({ stage: 'norm1', head: null }), 'stage: no stage "norm1"'],
   ['masked without a mask', cell({ stage: 'masked' }), 'stage: no stage "masked"'],
   ['head 9', cell({ head: 9 }), 'stage: no stage "q" for head 9'],

@@ -16,6 +16,14 @@ namespace attention {
 // multi-head attention with constructed heads (designed.hpp).
 enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed };
 
+// Rotary position embedding (rope.hpp): q and k turned by their positions before the scores.
+struct rope_settings {
+    double base = 10000;     // θ_i = base^(−2i / dims)
+    bool half_split = false; // pairs (i, i + dims/2); else (2i, 2i + 1), interleaved
+    std::size_t offset = 0;  // added to every position
+    std::size_t dims = 0;    // the first dims columns of each head rotate (even, ≤ DK)
+};
+
 struct attention_config {
     problem_kind kind = problem_kind::self;
     std::size_t seq_len = 0;               // T: the queries' tokens (T_q in cross-attention)
@@ -34,6 +42,7 @@ struct attention_config {
     bool scale_scores = true;              // divide scores by √DK (false: the lesson's ablation)
     double weight_scale = 0.1;             // drawn weights are randn · weight_scale
     std::vector<std::size_t> pruned_heads; // heads whose outputs are zeroed before W_O
+    std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).

@@ -42,8 +42,9 @@ struct head_trace {
     trace &out;
     stage_at at;
     dim t, tkv;
-    shared_matrix q, k, v; // (T, DK), (T_kv, DK), (T_kv, DV)
-    shared_matrix mask;    // (T, T_kv), or empty when nothing is hidden
+    shared_matrix q, k, v;                   // (T, DK), (T_kv, DK), (T_kv, DV)
+    shared_matrix mask;                      // (T, T_kv), or empty when nothing is hidden
+    const char *q_name = "Q", *k_name = "K"; // the scores' operands: q_rot, k_rot under RoPE
 };
 
 // 1. x · w, recorded as `id` with operands x (named x_name, rows x_rows) and w (cols w_cols).

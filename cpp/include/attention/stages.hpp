@@ -18,6 +18,8 @@ enum class stage_id {
     q,          // (T, DK)      X · W_Q
     k,          // (T_kv, DK)   X · W_K
     v,          // (T_kv, DV)   X · W_V
+    q_rot,      // (T, DK)      Q turned by position (RoPE)
+    k_rot,      // (T_kv, DK)   K turned by position (RoPE)
     scores,     // (T, T_kv)    Q · Kᵀ
     scaled,     // (T, T_kv)    scores / √DK
     masked,     // (T, T_kv)    scaled + M
@@ -93,6 +95,9 @@ void running_sum(cell_explanation &, const trace &, const stage &, std::size_t, 
 void running_out(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] / op1[i, 0]
 void divide_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// a pair of columns turned by an angle: x_a·cos φ + x_b·(−sin φ), or x_a·sin φ + x_b·cos φ
+// (rope.cpp)
+void rotate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] · op1[0, j], the gate 1 or 0
 void gate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 } // namespace rules
@@ -131,7 +136,12 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::q, "q", detail::product, 0, 2, detail::cell::dot, false, "X|X_q|x_t W_Q"},
     {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_K"},
     {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_V"},
-    {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false, "Q K"},
+    {detail::s::q_rot, "q_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
+     "Q θ angle cos sin pairs"},
+    {detail::s::k_rot, "k_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
+     "K θ angle cos sin pairs"},
+    {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false,
+     "Q|q_rot K|k_rot"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
      false, "scores"},
     {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled M"},

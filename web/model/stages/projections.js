@@ -3,6 +3,7 @@
 // Entry fields: see ../stage-table.js.
 
 import { cacheRowsQuestion } from '../quiz-questions.js';
+import { nonNegative } from './captions.js';
 import { col, dot, row } from './highlight.js';
 import { ofHead, ofKvHead } from './numpy-paths.js';
 import { filledDot, grouped, perHead, sourceOf, weightOf } from './tex.js';
@@ -39,6 +40,50 @@ function projection(id, letter, title, what) {
       filled: (e, { row: r, col: c }) => filledDot(e, `${letter}_{${r},${c}}`),
     },
     highlight: dot,
+  };
+}
+
+// RoPE: a projection's rows turned by position, pair of columns by pair (the engine's rope.hpp).
+function turned(id, letter, title) {
+  const row0 = (stage) => Array.from(stage.operands[5].values.slice(0, 2), (v) => String(v));
+  return {
+    id,
+    group: 'head',
+    sharedByGroup: letter === 'K',
+    optional: { flag: 'rope', after: letter.toLowerCase() },
+    title,
+    result: `${letter}_rot`,
+    figure: () => [{ operand: 0 }, { glyph: 'turned by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
+    formula: () =>
+      `\\begin{pmatrix} \\tilde{${letter}}_{p,a} \\\\ \\tilde{${letter}}_{p,b} \\end{pmatrix} = ` +
+      `\\begin{pmatrix} \\cos\\varphi_{p,i} & -\\sin\\varphi_{p,i} \\\\ \\sin\\varphi_{p,i} & \\cos\\varphi_{p,i} ` +
+      `\\end{pmatrix} \\begin{pmatrix} ${letter}_{p,a} \\\\ ${letter}_{p,b} \\end{pmatrix}, \\quad ` +
+      `\\varphi_{p,i} = (o + p)\\,\\theta_i, \\ \\theta_i = \\text{base}^{-2i/d}`,
+    explanation: ({ stage }) =>
+      `Rotary position embedding: row p of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
+      `${row0(stage).join(' and ')}; the pairs operand lists them all), pair i by the angle (o + p)\u00b7\u03b8_i, ` +
+      'fast for the first pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
+      'meet at an angle that depends on their positions only through how far apart they are.',
+    explain: {
+      symbolic: (i, j) =>
+        `\\tilde{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,c_1 + ${letter}_{${i},b}\\,c_2, \\quad (c_1, c_2) = ` +
+        '(\\cos\\varphi, -\\sin\\varphi) \\text{ in the first column of a pair, } ' +
+        '(\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
+      filled: (e, { row: r, col: c }) => filledDot(e, `\\tilde{${letter}}_{${r},${c}}`),
+    },
+    highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
+    operands: {
+      [letter]: letter,
+      '\u03b8': nonNegative('\u03b8'),
+      angle: nonNegative('angle \u03c6'),
+      cos: 'cos \u03c6',
+      sin: 'sin \u03c6',
+      pairs: nonNegative('pairs (a, b)'),
+    },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofHead(id),
   };
 }
 
@@ -137,6 +182,8 @@ export const PROJECTION_STAGES = [
     firstView: true,
     numpy: ofHead('v', 'V'),
   },
+  turned('q_rot', 'Q', 'Queries turned by position (RoPE)'),
+  turned('k_rot', 'K', 'Keys turned by position (RoPE)'),
   {
     ...fresh('k_new', 'K', 'Its key k_t'),
     operands: { x_t: 'x_t', W_K: 'W_K' },

@@ -1,0 +1,44 @@
+// Rotary position embedding (RoPE; Su et al. 2021): each query and key is turned, pair of
+// columns by pair, by an angle that grows with its position, so that q_i · k_j depends on the
+// positions only through i − j. The first `dims` columns of a head rotate, in `dims / 2` pairs:
+// (2i, 2i + 1) interleaved (GPT-J, Meta's LLaMA), (i, i + dims / 2) half-split (GPT-NeoX,
+// Hugging Face). Pair i at position p turns by φ = (offset + p) · θ_i, θ_i = base^(−2i / dims).
+// P = positions (rows), DK = d_k, R = dims / 2 pairs.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "attention/fields.hpp"
+#include "attention/passes.hpp"
+
+namespace attention {
+
+// The columns (a, b) pair i turns.
+std::pair<std::size_t, std::size_t> rope_pair(const rope_settings &r, std::size_t i);
+
+// What every rotation of a run reads, made once for its positions first … first + P − 1:
+// θ (1, R), the angles φ (P, R), their cosines and sines (P, R), and the pairs' columns (R, 2).
+struct rope_table {
+    shared_matrix theta, angle, cos, sin, pairs;
+};
+rope_table rope_table_of(const rope_settings &r, std::size_t first, std::size_t positions);
+
+// x with each pair of every row p turned by φ(p, i); the columns past dims unchanged.
+// x: (P, DK) → (P, DK).
+matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r);
+
+// x rotated (rotated()), recorded as `id` (q_rot or k_rot) with operands x (named x_name),
+// θ, φ, cos, sin and the pairs when given a trace. x: (P, DK) → (P, DK).
+matrix rotate_recorded(stage_id id, matrix_view x, const char *x_name, const rope_table &table,
+                       const attention_config &c, head_trace *rec);
+
+// Doubles one recorded rotation of p rows holds, operands included.
+std::size_t rope_values(const attention_config &c, std::size_t p);
+
+// The fields of a spec's `rope`, and the settings they ask for (none when the spec has no
+// `rope`), checked against the head's d_k. Throws naming the field.
+const std::vector<field_rule> &rope_fields();
+std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k);
+
+} // namespace attention

@@ -1,0 +1,133 @@
+#include "attention/rope.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "attention/explain.hpp"
+#include "attention/message_text.hpp"
+#include "attention/validation.hpp"
+
+namespace attention {
+
+std::pair<std::size_t, std::size_t> rope_pair(const rope_settings &r, std::size_t i) {
+    return r.half_split ? std::pair{i, i + r.dims / 2} : std::pair{2 * i, 2 * i + 1};
+}
+
+rope_table rope_table_of(const rope_settings &r, std::size_t first, std::size_t positions) {
+    const std::size_t pairs = r.dims / 2;
+    matrix theta({1, pairs}), angle({positions, pairs}), cos({positions, pairs}),
+        sin({positions, pairs}), columns({pairs, 2}); // (1, R), (P, R) × 3, (R, 2)
+    for (std::size_t i = 0; i < pairs; ++i) {
+        theta(0, i) = std::pow(r.base, -2.0 * double(i) / double(r.dims));
+        const auto [a, b] = rope_pair(r, i);
+        columns(i, 0) = double(a), columns(i, 1) = double(b);
+    }
+    for (std::size_t p = 0; p < positions; ++p)
+        for (std::size_t i = 0; i < pairs; ++i) {
+            angle(p, i) = double(r.offset + first + p) * theta(0, i);
+            cos(p, i) = std::cos(angle(p, i));
+            sin(p, i) = std::sin(angle(p, i));
+        }
+    return {std::move(theta), std::move(angle), std::move(cos), std::move(sin), std::move(columns)};
+}
+
+matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r) {
+    matrix out({x.rows, x.cols}); // (P, DK)
+    for (std::size_t p = 0; p < x.rows; ++p) {
+        const double *in = x.data + p * x.ld;
+        std::copy(in, in + x.cols, &out(p, 0)); // the columns past dims, and the pairs' start
+        for (std::size_t i = 0; i < r.dims / 2; ++i) {
+            const auto [a, b] = rope_pair(r, i);
+            const double c = table.cos(p, i), s = table.sin(p, i);
+            out(p, a) = in[a] * c - in[b] * s; // the pair (a, b) turned by φ(p, i)
+            out(p, b) = in[a] * s + in[b] * c;
+        }
+    }
+    return out;
+}
+
+matrix rotate_recorded(stage_id id, matrix_view x, const char *x_name, const rope_table &table,
+                       const attention_config &c, head_trace *rec) {
+    matrix out = rotated(x, table, *c.rope);
+    if (!rec)
+        return out;
+    const bool keys = id == stage_id::k_rot;
+    const dim rows = keys ? rec->tkv : rec->t, dk{c.d_k, "d_k"}, pairs{c.rope->dims / 2, "d/2"},
+              one{1, "1"}, two{2, "2"};
+    const shared_matrix result = std::move(out);
+    const shared_matrix &input = keys ? rec->k : rec->q;
+    record(&rec->out, id, rec->at, {rows, dk}, result,
+           operand{x_name, rec->at.head, input, axes_of(rows, dk)},
+           operand{"θ", no_head, table.theta, axes_of(one, pairs)},
+           operand{"angle", no_head, table.angle, axes_of(rows, pairs)},
+           operand{"cos", no_head, table.cos, axes_of(rows, pairs)},
+           operand{"sin", no_head, table.sin, axes_of(rows, pairs)},
+           operand{"pairs", no_head, table.pairs, axes_of(pairs, two)});
+    (keys ? rec->k : rec->q) = result; // the scores read the rotated rows
+    (keys ? rec->k_name : rec->q_name) = name_of(id);
+    return result;
+}
+
+std::size_t rope_values(const attention_config &c, std::size_t p) {
+    const std::size_t pairs = c.rope->dims / 2;
+    return 2 * p * c.d_k + pairs + 3 * p * pairs + 2 * pairs; // result, x; θ; φ, cos, sin; pairs
+}
+
+const std::vector<field_rule> &rope_fields() {
+    static const std::vector<field_rule> f{{"base", field_type::number},
+                                           {"convention", field_type::text},
+                                           {"offset", field_type::number},
+                                           {"dims", field_type::number}};
+    return f;
+}
+
+std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
+    if (!v.count("rope"))
+        return std::nullopt;
+    rope_settings r;
+    r.base = number_or(v, "rope.base", r.base);
+    if (!std::isfinite(r.base) || r.base <= 0)
+        throw std::invalid_argument(
+            "rope.base: " + js_number(r.base) +
+            " must be a finite number above 0 (RoPE's usual base is 10000)");
+    const auto convention = v.find("rope.convention");
+    if (convention != v.end()) {
+        const std::string &name = std::get<std::string>(convention->second);
+        if (name != "interleaved" && name != "half-split")
+            throw std::invalid_argument("rope.convention: " + quoted_for_message(name) +
+                                        " is not one of interleaved, half-split");
+        r.half_split = name == "half-split";
+    }
+    r.offset = whole_number("rope.offset", number_or(v, "rope.offset", 0), 0, limits::max_skip);
+    r.dims = whole_number("rope.dims", number_or(v, "rope.dims", double(d_k)), 2, d_k);
+    if (r.dims % 2)
+        throw std::invalid_argument("rope.dims: " + std::to_string(r.dims) +
+                                    " is odd; each pair turns two columns");
+    return r;
+}
+
+namespace rules {
+
+// A rotated entry: of pair (a, b), column a is x_a·cos φ + x_b·(−sin φ), column b is
+// x_a·sin φ + x_b·cos φ; a column past dims is x itself.
+void rotate(cell_explanation &e, const trace &t, const stage &s, std::size_t row, std::size_t col) {
+    const matrix &x = s.operands.at(0).values, &cos = s.operands.at(3).values,
+                 &sin = s.operands.at(4).values;
+    const rope_settings &r = *t.config.rope;
+    const auto term = [&](double a, double b) {
+        e.terms.push_back({a, b, a * b});
+        e.sum += a * b;
+    };
+    for (std::size_t i = 0; i < r.dims / 2; ++i) {
+        const auto [a, b] = rope_pair(r, i);
+        if (col == a)
+            return term(x(row, a), cos(row, i)), term(x(row, b), -sin(row, i));
+        if (col == b)
+            return term(x(row, a), sin(row, i)), term(x(row, b), cos(row, i));
+    }
+    term(x(row, col), 1.0);
+}
+
+} // namespace rules
+
+} // namespace attention
