@@ -103,6 +103,7 @@ value describe_config(const trace &t, double seed) {
                    {"dV", c.d_v},
                    {"dFF", sized(c.d_ff)},
                    {"validKeys", c.valid_keys},
+                   {"window", c.window},
                    {"causal", c.causal},
                    {"masked", has_mask(c)},
                    {"outputProjection", c.output_projection},

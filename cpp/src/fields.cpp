@@ -6,6 +6,7 @@
 #include "attention/message_text.hpp"
 #include "attention/presets.hpp"
 #include "attention/rope.hpp"
+#include "attention/validation.hpp"
 
 namespace attention {
 
@@ -55,7 +56,8 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"scaleScores", t::flag},
                                       {"weightScale", t::number},
                                       pruned_heads,
-                                      rope};
+                                      rope,
+                                      {"window", t::number}};
     std::vector<field_rule> kept;
     for (const field_rule &f : all)
         if (takes(std::string(f.name)))
@@ -86,7 +88,8 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols"});
     default: // self
-        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope"});
+        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
+                    "window"});
     }
 }
 
@@ -106,8 +109,10 @@ std::vector<field_rule> explicit_rules(bool cross) {
     f.push_back({cross ? "validKeys" : "causal", cross ? t::number : t::flag});
     f.push_back({"scaleScores", t::flag});
     f.push_back(pruned_heads);
-    if (!cross)
+    if (!cross) {
         f.push_back(rope);
+        f.push_back({"window", t::number});
+    }
     return f;
 }
 
@@ -253,12 +258,15 @@ double number_or(const field_values &v, const char *name, double fallback) {
     return x ? *x : fallback;
 }
 
-// The problem its sizes and matrices make, then the positions its fields ask for: RoPE turns
-// q and k (rope.hpp). The trace budget is checked again with them.
+// The problem its sizes and matrices make, then the positions and masks its fields ask for:
+// RoPE turns q and k (rope.hpp), a window hides keys far back (mask.cpp). The trace budget is
+// checked again with them.
 problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
     problem p = explicit_matrices ? make_problem(explicit_of(kind, v))
                                   : make_problem(generated_of(kind, v), traced);
     p.config.rope = rope_of(v, p.config.d_k);
+    if (v.count("window")) // query i sees the W latest keys, its own included
+        p.config.window = whole_number("window", number_or(v, "window", 0), 1, 4294967295u);
     if (traced)
         check_trace_budget(p.config);
     return p;

@@ -9,8 +9,10 @@ namespace attention {
 
 key_span visible_keys(const attention_config &c, std::size_t i) {
     key_span s{0, c.kv_len};
-    if (c.causal)
+    if (c.causal || c.window)
         s.end = std::min(s.end, i + 1);
+    if (c.window && i + 1 > *c.window) // the W latest keys, this one included
+        s.begin = i + 1 - *c.window;
     if (c.valid_keys)
         s.end = std::min(s.end, *c.valid_keys);
     return s;

@@ -163,7 +163,7 @@ describe('run: other specs', () => {
       prunedHeads: [],
     };
     const { kv, ...config } = trace.config;
-    assert.deepEqual(config, { ...sizes, seed: 7, masked: true });
+    assert.deepEqual(config, { ...sizes, seed: 7, masked: true, window: null });
     assert.deepEqual(kv, kvCounts(sizes));
     assert.deepEqual(
       trace.stages.map((s) => label(s.id, s.head)),

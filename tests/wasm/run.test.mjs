@@ -108,8 +108,9 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
 // The config test of one case: the sizes numpy used, the K/V counts, the designed heads' names.
 function assertConfig(trace, sizes) {
   const { skip: _skip, ...configSizes } = sizes;
-  const { kv, masked, ...config } = withoutChecks(trace.config);
+  const { kv, masked, window, ...config } = withoutChecks(trace.config);
   assert.deepEqual(config, configSizes);
+  assert.equal(window, sizes.window ?? null, 'window');
   assert.equal(masked, hasMask(sizes), 'masked: the logits get M');
   assert.deepEqual(kv, kvCounts(sizes));
   const designed = trace.config.designedHeads?.map((h) => h.name);

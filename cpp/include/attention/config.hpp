@@ -35,6 +35,7 @@ struct attention_config {
     std::size_t d_v = 0;                   // DV
     std::size_t d_ff = 0;                  // DFF: the encoder layer's hidden width
     std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
+    std::optional<std::size_t> window;     // sliding window W: query i sees i − W < j ≤ i
     std::size_t block_rows = 0;            // flash: B_r query rows per tile
     std::size_t block_cols = 0;            // flash: B_c key rows per tile
     bool causal = false;                   // mask out j > i before the softmax
@@ -55,10 +56,10 @@ inline double score_divisor(const attention_config &c) {
     return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
 }
 
-// Whether the logits get a mask M (causal, or padding keys in cross-attention). Decoding does
-// not: its cache holds only keys the new query may see.
+// Whether the logits get a mask M (causal, a window, or padding keys in cross-attention). Decoding
+// does not: its cache holds only keys the new query may see.
 inline bool has_mask(const attention_config &c) {
-    return c.kind != problem_kind::kv_cache && (c.causal || c.valid_keys.has_value());
+    return c.kind != problem_kind::kv_cache && (c.causal || c.valid_keys || c.window);
 }
 
 // Parameters of W_K and W_V together: 2 · H_kv · D · … (W_K is D × DK, W_V is D × DV).

@@ -9,6 +9,37 @@ import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, n, f, shortList } from './tex.js';
 
+// The masks M can be, the first that applies: its title, the cases of M_tj and what it means.
+const MASKS = [
+  {
+    applies: (c) => c.window !== null,
+    title: 'Sliding-window mask',
+    cases: '0 & t - W < j \\le t \\\\ -\\infty & \\text{otherwise}',
+    text: (c) =>
+      `A token looks only at itself and the ${c.window - 1} tokens before it (a window of W = ${c.window}): ` +
+      'M holds \u2212\u221e at every future position and at every position more than W \u2212 1 back, so ' +
+      'each row of weights has at most W nonzero entries, whatever the length of the sequence.',
+  },
+  {
+    applies: (c) => c.causal,
+    title: 'Causal mask',
+    cases: '0 & j \\le t \\\\ -\\infty & j > t',
+    text: () =>
+      'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at every future position ' +
+      '(j > t), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
+      'every position of a sequence at once.',
+  },
+  {
+    applies: () => true,
+    title: 'Padding mask',
+    cases: '0 & j < \\text{valid} \\\\ -\\infty & j \\ge \\text{valid}',
+    text: (c) =>
+      `Source positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
+      'length): M holds \u2212\u221e there, so no query reads them.',
+  },
+];
+const maskOf = (c) => MASKS.find((m) => m.applies(c));
+
 export const HEAD_STAGES = [
   {
     id: 'scores',
@@ -90,25 +121,14 @@ export const HEAD_STAGES = [
   {
     id: 'masked',
     group: 'head',
-    title: (c) => (c.causal ? 'Causal mask' : 'Padding mask'),
+    title: (c) => maskOf(c).title,
     optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: (c) =>
-      c.causal
-        ? 'L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} 0 & j \\le t \\\\ -\\infty & j > t \\end{cases}'
-        : 'L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} 0 & j < ' +
-          '\\text{valid} \\\\ -\\infty & j \\ge \\text{valid} \\end{cases}',
+    formula: (c) => `L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
     explanation: ({ config: c }) =>
-      `${
-        c.causal
-          ? 'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at ' +
-            'every future position (j > t), so after the softmax its weight is exactly 0. ' +
-            'Because of this mask one forward pass trains every position of a sequence at once.'
-          : `Source positions from ${c.validKeys} on are padding (sequences in a batch are ` +
-            `padded to one length): M holds \u2212\u221e there, so no query reads them.`
-      } The lesson\u2019s code adds \u22121e9 where its text says \u2212\u221e: both give exactly 0 ` +
-      `after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
+      `${maskOf(c).text(c)} The lesson\u2019s code adds \u22121e9 where its text says \u2212\u221e: both give ` +
+      `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
     explain: {
       symbolic: (i, j) => `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
       filled: (e, { row: r, col: c }) =>
