@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "attention/alibi.hpp"
 #include "attention/gemm.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
@@ -34,16 +35,24 @@ void record_projection(stage_id id, const shared_matrix &p, const shared_matrix 
 // stages that read it.
 struct head_stages {
     head_trace &t;
-    matrix scores, scaled, masked; // (T, T_kv); masked only with a mask
+    const linear_bias *bias;
+    matrix scores, scaled, biased, masked; // (T, T_kv); biased with ALiBi, masked with a mask
 
-    head_stages(head_trace &trace, std::size_t r, std::size_t n)
-        : t(trace), scores({r, n}), scaled({r, n}),
+    head_stages(head_trace &trace, const linear_bias *b, std::size_t r, std::size_t n)
+        : t(trace), bias(b), scores({r, n}), scaled({r, n}), biased(b ? matrix({r, n}) : matrix()),
           masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
 
-    // Row i of L = S̃ + M, from row i of S̃. → that row.
-    double *add_mask(std::size_t i) {
+    // Row i of S̃ + B, from row i of S̃. → that row.
+    double *add_bias(std::size_t i) {
+        for (std::size_t j = 0; j < cols(biased); ++j)
+            biased(i, j) = scaled(i, j) + bias->at(i, j);
+        return &biased(i, 0);
+    }
+
+    // Row i of L = (S̃ or S̃ + B) + M. → that row.
+    double *add_mask(std::size_t i, const double *row) {
         for (std::size_t j = 0; j < cols(masked); ++j)
-            masked(i, j) = scaled(i, j) + t.mask(i, j);
+            masked(i, j) = row[j] + t.mask(i, j);
         return &masked(i, 0);
     }
 
@@ -66,11 +75,20 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
            operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
     stage_id logits_stage = stage_id::scaled;
-    if (t.mask.size()) {
+    if (s.bias) {
         const shared_matrix scaled = logits;
+        logits = std::move(s.biased);
+        record(&t.out, stage_id::biased, t.at, {t.t, t.tkv}, logits,
+               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
+                       axes_of(t.t, t.tkv)});
+        logits_stage = stage_id::biased;
+    }
+    if (t.mask.size()) {
+        const shared_matrix before = logits;
         logits = std::move(s.masked);
         record(&t.out, stage_id::masked, t.at, {t.t, t.tkv}, logits,
-               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
                operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
         logits_stage = stage_id::masked;
     }
@@ -140,11 +158,12 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
 }
 
 void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
-                 const attention_config &c, matrix &weights, output_view head, head_trace *rec) {
+                 const attention_config &c, matrix &weights, output_view head, head_trace *rec,
+                 const linear_bias *bias) {
     const std::size_t n_keys = k.rows;
-    std::optional<head_stages> staged; // traced: S, S̃ and L each kept; else all in `weights`
+    std::optional<head_stages> staged; // traced: S, S̃, S̃ + B and L each kept; else all in `weights`
     if (rec)
-        staged.emplace(*rec, q.rows, n_keys);
+        staged.emplace(*rec, bias, q.rows, n_keys);
     const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
     const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
     matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
@@ -156,9 +175,15 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
         // 3. S̃ = S / √DK: with independent components of mean 0 and variance 1, q·k has
         // variance DK; dividing by √DK brings it back to 1.
         divide_row(&s(i, all.begin), all.end - all.begin, score_divisor(c), row + all.begin);
+        // 3½. ALiBi: + B, a penalty that grows with the distance from query to key.
+        if (bias && staged)
+            row = staged->add_bias(i);
+        else if (bias)
+            for (std::size_t j = all.begin; j < all.end; ++j)
+                row[j] += bias->at(i, j);
         // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
         if (staged && rec->mask.size())
-            row = staged->add_mask(i);
+            row = staged->add_mask(i, row);
         // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1.
         softmax_span(row, &weights(i, 0), n_keys, keys[i]);
     }
@@ -171,14 +196,14 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
 
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv) {
+                   const dim &tkv, const linear_bias *bias) {
     head_result r{matrix({rows(q), cols(v)}), matrix({rows(q), rows(k)})}; // (T, DV), (T, T_kv)
     std::optional<head_trace> rec;
     if (out)
         rec.emplace(
             head_trace{*out, at, t, tkv, q, k, v, masked ? mask_of(keys, rows(k)) : matrix()});
     attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
-                {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr);
+                {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr, bias);
     if (rec) // the weights moved into the trace: the weights stage, just before the head's
         r.weights = out->stages[out->stages.size() - 2].values;
     return r;
@@ -239,8 +264,9 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
                     rotate_recorded(stage_id::k_rot, k, "K", *turns, c, rec ? &*rec : nullptr);
             q = view_of(q_turned), k = view_of(k_turned[g]);
         }
+        const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};
         attend_head(q, k, head_columns(v_all, g * c.d_v, c.d_v), keys, c, logits, head,
-                    rec ? &*rec : nullptr);
+                    rec ? &*rec : nullptr, c.alibi ? &bias : nullptr);
         if (rec)
             heads.push_back(out->stages.back().values); // the head stage just recorded
     }
@@ -255,7 +281,7 @@ std::size_t attention_values(const attention_config &c) {
     total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
     if (c.rope) // q_rot per query head, k_rot per K/V head
         total += c.num_heads * rope_values(c, t) + c.num_kv_heads * rope_values(c, tkv);
-    total += c.num_heads * head_values(c, t, tkv, has_mask(c));
+    total += c.num_heads * head_values(c, t, tkv, has_mask(c), c.alibi);
     return total + combine_values(c, t);
 }
 
@@ -263,10 +289,13 @@ std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
     return r * n + r * k + k * n;
 }
 
-std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked) {
+std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked,
+                        bool biased) {
     const std::size_t rn = r * n;
     std::size_t total = rn + r * c.d_k + n * c.d_k; // scores, Q, K
     total += 2 * rn;                                // scaled, scores
+    if (biased)
+        total += 3 * rn; // biased, scaled, B
     if (masked)
         total += 3 * rn;                       // masked, scaled, M
     total += 2 * rn + r;                       // weights, logits, row totals

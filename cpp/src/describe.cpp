@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "attention/alibi.hpp"
 #include "attention/designed.hpp"
 #include "attention/fields.hpp"
 #include "attention/flash.hpp"
@@ -88,9 +89,11 @@ value doubles_or_null(const std::vector<double> &v) {
 
 value describe_config(const trace &t, double seed) {
     const attention_config &c = t.config;
-    value_list pruned;
+    value_list pruned, documents;
     for (std::size_t h : c.pruned_heads)
         pruned.emplace_back(h);
+    for (std::size_t n : c.documents)
+        documents.emplace_back(n);
     // Not built, not given: only drawn weights have a scale.
     const bool drawn = c.kind != problem_kind::designed && !std::isnan(seed);
     value_record o{{"kind", kind_name(c.kind)},
@@ -104,6 +107,9 @@ value describe_config(const trace &t, double seed) {
                    {"dFF", sized(c.d_ff)},
                    {"validKeys", c.valid_keys},
                    {"window", c.window},
+                   {"prefix", c.prefix},
+                   {"alibi", c.alibi ? value(alibi_slopes(c.num_heads)) : value()},
+                   {"documents", documents},
                    {"causal", c.causal},
                    {"masked", has_mask(c)},
                    {"outputProjection", c.output_projection},

@@ -57,7 +57,10 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"weightScale", t::number},
                                       pruned_heads,
                                       rope,
-                                      {"window", t::number}};
+                                      {"window", t::number},
+                                      {"prefix", t::number},
+                                      {"alibi", t::flag},
+                                      {"documents", t::numbers, false, limits::max_seq_len}};
     std::vector<field_rule> kept;
     for (const field_rule &f : all)
         if (takes(std::string(f.name)))
@@ -89,7 +92,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
         return any({"seqLen", "causal", "blockRows", "blockCols"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
-                    "window"});
+                    "window", "prefix", "documents", "alibi"});
     }
 }
 
@@ -112,6 +115,9 @@ std::vector<field_rule> explicit_rules(bool cross) {
     if (!cross) {
         f.push_back(rope);
         f.push_back({"window", t::number});
+        f.push_back({"prefix", t::number});
+        f.push_back({"alibi", t::flag});
+        f.push_back({"documents", t::numbers, false, limits::max_seq_len});
     }
     return f;
 }
@@ -261,12 +267,35 @@ double number_or(const field_values &v, const char *name, double fallback) {
 // The problem its sizes and matrices make, then the positions and masks its fields ask for:
 // RoPE turns q and k (rope.hpp), a window hides keys far back (mask.cpp). The trace budget is
 // checked again with them.
+namespace {
+
+// A window (query i sees the W latest keys, its own included), a prefix of 0 … T tokens that see
+// each other, packed documents of at least one token each whose lengths sum to T.
+void masks_of(const field_values &v, attention_config &c) {
+    if (v.count("window"))
+        c.window = whole_number("window", number_or(v, "window", 0), 1, 4294967295u);
+    if (v.count("prefix"))
+        c.prefix = whole_number("prefix", number_or(v, "prefix", 0), 0, c.seq_len);
+    const auto *lengths = get<std::vector<double>>(v, "documents");
+    std::size_t total = 0;
+    for (std::size_t k = 0; lengths && k < lengths->size(); ++k) {
+        c.documents.push_back(
+            whole_number("documents[" + std::to_string(k) + "]", (*lengths)[k], 1, c.seq_len));
+        total += c.documents.back();
+    }
+    if (lengths && total != c.seq_len)
+        reject("documents", "lengths sum to " + std::to_string(total) + " tokens, but there are " +
+                                std::to_string(c.seq_len) + " (seqLen)");
+}
+
+} // namespace
+
 problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
     problem p = explicit_matrices ? make_problem(explicit_of(kind, v))
                                   : make_problem(generated_of(kind, v), traced);
     p.config.rope = rope_of(v, p.config.d_k);
-    if (v.count("window")) // query i sees the W latest keys, its own included
-        p.config.window = whole_number("window", number_or(v, "window", 0), 1, 4294967295u);
+    p.config.alibi = flag_or(v, "alibi", false);
+    masks_of(v, p.config);
     if (traced)
         check_trace_budget(p.config);
     return p;

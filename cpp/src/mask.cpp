@@ -9,10 +9,17 @@ namespace attention {
 
 key_span visible_keys(const attention_config &c, std::size_t i) {
     key_span s{0, c.kv_len};
-    if (c.causal || c.window)
+    if (causal_mask(c))
         s.end = std::min(s.end, i + 1);
+    if (c.prefix && i < *c.prefix) // the prefix sees all of itself
+        s.end = *c.prefix;
     if (c.window && i + 1 > *c.window) // the W latest keys, this one included
         s.begin = i + 1 - *c.window;
+    for (std::size_t start = 0, k = 0; k < c.documents.size(); start += c.documents[k++])
+        if (i < start + c.documents[k]) { // i's own document, from its first token
+            s.begin = std::max(s.begin, start);
+            break;
+        }
     if (c.valid_keys)
         s.end = std::min(s.end, *c.valid_keys);
     return s;

@@ -29,6 +29,7 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'v_cache',
       'scores',
       'scaled',
+      'biased',
       'masked',
       'weights',
       'head',

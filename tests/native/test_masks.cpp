@@ -1,8 +1,9 @@
-// Masks as spans: a sliding window of W (query i sees i − W < j ≤ i). A window as long as the
-// sequence is the causal mask, bit for bit; a window of 1 makes each token attend to itself
-// alone; every weight outside the band is exactly 0 and each row sums to 1; the untraced pass,
-// which leaves the hidden scores and terms out on both sides of the band (past the GEMM's first
-// 256-deep slice too), has the traced pass's bits; bad windows are refused by name.
+// Masks as spans: a sliding window of W (query i sees i − W < j ≤ i), a prefix of P (the first
+// P see each other, causal after), packed documents (causal inside each, nothing across). A window
+// as long as the sequence is the causal mask, bit for bit; a window of 1 makes each token attend to
+// itself alone; every weight outside the band is exactly 0 and each row sums to 1; the untraced
+// pass, which leaves the hidden scores and terms out on both sides of the band (past the GEMM's
+// first 256-deep slice too), has the traced pass's bits; bad windows are refused by name.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -16,11 +17,22 @@ using namespace attention;
 
 namespace {
 
-problem windowed(double t, double d, double h, std::optional<double> window, bool causal = false) {
+problem masked(double t, double d, double h, field_values masks, bool causal = false) {
     field_values v{{"seqLen", t}, {"dModel", d}, {"numHeads", h}, {"causal", causal}};
-    if (window)
-        v.emplace("window", *window);
+    v.merge(masks);
     return problem_of(problem_kind::self, false, v, true);
+}
+
+problem windowed(double t, double d, double h, std::optional<double> window, bool causal = false) {
+    return masked(t, d, h, window ? field_values{{"window", *window}} : field_values{}, causal);
+}
+
+// The spans of each row as (begin, end) pairs.
+std::vector<std::pair<std::size_t, std::size_t>> spans_of(const problem &p) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (const key_span &s : visible_spans(p.config))
+        out.emplace_back(s.begin, s.end);
+    return out;
 }
 
 const matrix &weights_of(const trace &t, int head) {
@@ -103,4 +115,45 @@ TEST_CASE("window: bad windows are refused by name", "[masks][validation]") {
             takes = takes || std::string(f.name) == "window";
         CHECK_FALSE(takes);
     }
+}
+
+TEST_CASE("prefix: the first P see each other, the rest are causal", "[masks][known]") {
+    const std::vector<std::pair<std::size_t, std::size_t>> want{
+        {0, 3}, {0, 3}, {0, 3}, {0, 4}, {0, 5}};
+    CHECK(spans_of(masked(5, 4, 1, {{"prefix", 3.0}})) == want);
+    // A prefix of 0 is the causal mask; one of T is no mask at all.
+    const trace causal = run_traced(windowed(5, 4, 1, std::nullopt, true));
+    const trace none = run_traced(windowed(5, 4, 1, std::nullopt));
+    CHECK(check::compare(weights_of(run_traced(masked(5, 4, 1, {{"prefix", 0.0}})), 0),
+                         weights_of(causal, 0), 0)
+              .max_diff == 0);
+    CHECK(check::compare(weights_of(run_traced(masked(5, 4, 1, {{"prefix", 5.0}})), 0),
+                         weights_of(none, 0), 0)
+              .max_diff == 0);
+}
+
+TEST_CASE("documents: causal inside each, nothing across, and one document is causal",
+          "[masks][known][property]") {
+    const std::vector<std::pair<std::size_t, std::size_t>> want{{0, 1}, {0, 2}, {2, 3},
+                                                                {2, 4}, {2, 5}, {5, 6}};
+    const problem packed = masked(6, 4, 1, {{"documents", std::vector<double>{2, 3, 1}}});
+    CHECK(spans_of(packed) == want);
+    const trace t = run_traced(packed);
+    CHECK(weights_of(t, 0)(4, 1) == 0.0); // no token reads another document
+    CHECK(weights_of(t, 0)(5, 5) == 1.0); // a document of one token attends to itself
+    const trace one = run_traced(masked(6, 4, 1, {{"documents", std::vector<double>{6}}}));
+    const trace causal = run_traced(windowed(6, 4, 1, std::nullopt, true));
+    CHECK(check::compare(weights_of(one, 0), weights_of(causal, 0), 0).max_diff == 0);
+    CHECK(check::compare(forward(packed), t.stages.back().values, 0).max_diff == 0);
+}
+
+TEST_CASE("prefix and documents: bad values are refused by name", "[masks][validation]") {
+    CHECK_THROWS_WITH(masked(5, 4, 1, {{"prefix", 6.0}}), "prefix: 6 is out of range [0, 5]");
+    CHECK_THROWS_WITH(masked(5, 4, 1, {{"prefix", -1.0}}), "prefix: -1 is out of range [0, 5]");
+    CHECK_THROWS_WITH(masked(5, 4, 1, {{"documents", std::vector<double>{2, 2}}}),
+                      "documents: lengths sum to 4 tokens, but there are 5 (seqLen)");
+    CHECK_THROWS_WITH(masked(5, 4, 1, {{"documents", std::vector<double>{2, 0, 3}}}),
+                      "documents[1]: 0 is out of range [1, 5]");
+    CHECK_THROWS_WITH(masked(5, 4, 1, {{"documents", std::vector<double>{2.5, 2.5}}}),
+                      "documents[0]: 2.5 is not a whole number");
 }

@@ -57,7 +57,7 @@ TEST_CASE("stages: each equation names the dims its result's rows and columns in
 
 TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
     const stage_entry &scores = entry(stage_id::scores);   // "Q|q_rot K|k_rot"
-    const stage_entry &weights = entry(stage_id::weights); // "masked|scaled"
+    const stage_entry &weights = entry(stage_id::weights); // "masked|biased|scaled"
     const stage_entry &output = entry(stage_id::output);   // "concat|pruned W_O contribution*"
     CHECK(operand_mismatch(scores, {"Q", "K"}).empty());
     CHECK(operand_mismatch(scores, {"K", "Q"}) == "operand 0 is \"K\", declared Q|q_rot");
@@ -66,7 +66,7 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
     CHECK(operand_mismatch(weights, {"masked"}).empty());
     CHECK(operand_mismatch(weights, {"scaled"}).empty());
     CHECK(operand_mismatch(weights, {"scores"}) ==
-          "operand 0 is \"scores\", declared masked|scaled");
+          "operand 0 is \"scores\", declared masked|biased|scaled");
     CHECK(operand_mismatch(output, {"pruned", "W_O"}).empty()); // one head's share or none
     CHECK(operand_mismatch(output, {"concat", "W_O", "contribution", "contribution"}).empty());
     CHECK(operand_mismatch(output, {"concat", "W_O", "head"}) ==

@@ -163,7 +163,15 @@ describe('run: other specs', () => {
       prunedHeads: [],
     };
     const { kv, ...config } = trace.config;
-    assert.deepEqual(config, { ...sizes, seed: 7, masked: true, window: null });
+    assert.deepEqual(config, {
+      ...sizes,
+      seed: 7,
+      masked: true,
+      window: null,
+      prefix: null,
+      documents: [],
+      alibi: null,
+    });
     assert.deepEqual(kv, kvCounts(sizes));
     assert.deepEqual(
       trace.stages.map((s) => label(s.id, s.head)),

@@ -36,6 +36,8 @@ struct attention_config {
     std::size_t d_ff = 0;                  // DFF: the encoder layer's hidden width
     std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
     std::optional<std::size_t> window;     // sliding window W: query i sees i − W < j ≤ i
+    std::optional<std::size_t> prefix;     // prefix-LM: the first P see each other, causal after
+    std::vector<std::size_t> documents;    // packed sequences' lengths: causal inside, none across
     std::size_t block_rows = 0;            // flash: B_r query rows per tile
     std::size_t block_cols = 0;            // flash: B_c key rows per tile
     bool causal = false;                   // mask out j > i before the softmax
@@ -44,6 +46,7 @@ struct attention_config {
     double weight_scale = 0.1;             // drawn weights are randn · weight_scale
     std::vector<std::size_t> pruned_heads; // heads whose outputs are zeroed before W_O
     std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
+    bool alibi = false;                    // a linear distance bias on each head's scores (ALiBi)
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).
@@ -56,10 +59,16 @@ inline double score_divisor(const attention_config &c) {
     return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
 }
 
-// Whether the logits get a mask M (causal, a window, or padding keys in cross-attention). Decoding
+// Whether no query sees a later key but where a prefix lets it: causal, a window, a prefix, packed
+// documents.
+inline bool causal_mask(const attention_config &c) {
+    return c.causal || c.window || c.prefix || !c.documents.empty();
+}
+
+// Whether the logits get a mask M (a causal mask, or padding keys in cross-attention). Decoding
 // does not: its cache holds only keys the new query may see.
 inline bool has_mask(const attention_config &c) {
-    return c.kind != problem_kind::kv_cache && (c.causal || c.valid_keys || c.window);
+    return c.kind != problem_kind::kv_cache && (causal_mask(c) || c.valid_keys);
 }
 
 // Parameters of W_K and W_V together: 2 · H_kv · D · … (W_K is D × DK, W_V is D × DV).

@@ -10,8 +10,9 @@
 namespace attention {
 
 // The keys query i sees under c's mask: [0, i + 1) when causal, [i + 1 − W, i + 1) in a window
-// of W, [0, valid_keys) for padding, [0, T_kv) without a mask. Both ends never move back as i
-// grows.
+// of W, [0, P) for the first P under a prefix, [start of i's document, i + 1) in packed
+// documents, [0, valid_keys) for padding, [0, T_kv) without a mask; masks together leave what
+// each leaves. Both ends never move back as i grows.
 key_span visible_keys(const attention_config &c, std::size_t i);
 
 // visible_keys for every query row of c. (T) spans.

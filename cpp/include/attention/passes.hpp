@@ -4,6 +4,7 @@
 // of K and V, D = d_model.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 #include "attention/attention.hpp"
@@ -35,6 +36,20 @@ inline matrix_view view_of(const matrix &m) {
     return {m.data(), rows(m), cols(m), cols(m)};
 }
 
+// A bias added to one head's scaled scores that grows with the distance from query to key
+// (ALiBi, alibi.hpp): B_ij = −slope · (p_i − p_j) when causal, −slope · |p_i − p_j| otherwise,
+// p_i = first_query + i the query's position and p_j = j the key's.
+struct linear_bias {
+    double slope = 0;
+    bool causal = false;
+    std::size_t first_query = 0;
+
+    double at(std::size_t i, std::size_t j) const {
+        const double d = double(first_query + i) - double(j);
+        return -slope * (causal ? d : std::fabs(d));
+    }
+};
+
 // What a traced head pass needs beside its numbers: the trace, where the stages belong, the
 // rows' dims, Q, K and V as the trace holds them (shared with their own stages), and M when
 // the config asks for a mask (one M shared by every head).
@@ -53,26 +68,29 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
                const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
                stage_at at);
 
-// 2–6 for one head, the lesson's passes in its order: scores, scale, mask, softmax, weighted
-// values. Query i sees the keys keys[i]: outside them its weight is exactly 0, and a run without
-// a trace leaves their scores and terms out, with the same bits where it computes. `weights`
-// (T, T_kv) is the head's working matrix and holds its weights after (traced, they move into
-// the trace and leave it empty); the output goes to `head` (T, DV).
-// q: (T, DK), k: (T_kv, DK), v: (T_kv, DV).
+// 2–6 for one head, the lesson's passes in its order: scores, scale, bias (ALiBi, when given),
+// mask, softmax, weighted values. Query i sees the keys keys[i]: outside them its weight is exactly
+// 0, and a run without a trace leaves their scores and terms out, with the same bits where it
+// computes. `weights` (T, T_kv) is the head's working matrix and holds its weights after (traced,
+// they move into the trace and leave it empty); the output goes to `head` (T, DV). q: (T, DK), k:
+// (T_kv, DK), v: (T_kv, DV).
 void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
-                 const attention_config &c, matrix &weights, output_view head, head_trace *rec);
+                 const attention_config &c, matrix &weights, output_view head, head_trace *rec,
+                 const linear_bias *bias = nullptr);
 
 // attend_head on whole matrices, recording into `out` when given (rows dims t and tkv), with
 // the masked stage when `masked` (the config asks for a mask, even one that hides nothing).
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv);
+                   const dim &tkv, const linear_bias *bias = nullptr);
 
 // Doubles a traced multi-head run of c records (x, passes 1–8), operands included.
 std::size_t attention_values(const attention_config &c);
 
-// Doubles one head's traced passes 2–6 record for r query rows against n keys, with M or not.
-std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked);
+// Doubles one head's traced passes 2–6 record for r query rows against n keys, with M or not,
+// with ALiBi's bias or not.
+std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked,
+                        bool biased = false);
 
 // Doubles x · w records: (r, k) @ (k, n) with both operands.
 std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n);

@@ -22,6 +22,7 @@ enum class stage_id {
     k_rot,      // (T_kv, DK)   K turned by position (RoPE)
     scores,     // (T, T_kv)    Q · Kᵀ
     scaled,     // (T, T_kv)    scores / √DK
+    biased,     // (T, T_kv)    scaled + B, ALiBi's distance bias
     masked,     // (T, T_kv)    scaled + M
     weights,    // (T, T_kv)    row softmax
     head,       // (T, DV)      weights · V
@@ -144,9 +145,10 @@ inline constexpr stage_entry stage_table[] = {
      "Q|q_rot K|k_rot"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
      false, "scores"},
-    {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled M"},
+    {detail::s::biased, "biased", detail::sum, 0, 1, detail::cell::sum, false, "scaled B"},
+    {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled|biased M"},
     {detail::s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, detail::cell::softmax, true,
-     "masked|scaled"},
+     "masked|biased|scaled"},
     {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V"},
     {detail::s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, detail::cell::copy_column,
      false, "head*"},

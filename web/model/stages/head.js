@@ -3,7 +3,7 @@
 // only shapes and labels differ, and those come from the trace.
 // Entry fields: see ../stage-table.js.
 
-import { formatBillions } from '../format.js';
+import { formatBillions, formatCell } from '../format.js';
 import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
@@ -19,6 +19,23 @@ const MASKS = [
       `A token looks only at itself and the ${c.window - 1} tokens before it (a window of W = ${c.window}): ` +
       'M holds \u2212\u221e at every future position and at every position more than W \u2212 1 back, so ' +
       'each row of weights has at most W nonzero entries, whatever the length of the sequence.',
+  },
+  {
+    applies: (c) => c.documents.length > 0,
+    title: 'Packed documents mask',
+    cases: '0 & j \\le t \\text{ in } t\\text{\u2019s document} \\\\ -\\infty & \\text{otherwise}',
+    text: (c) =>
+      `${c.documents.length} sequences are packed into one row of T = ${c.seqLen} tokens (lengths ` +
+      `${c.documents.join(', ')}): each token looks at the earlier tokens of its own document only, so one ` +
+      'pass trains on all of them as if each ran alone, and no document reads another.',
+  },
+  {
+    applies: (c) => c.prefix !== null,
+    title: 'Prefix-LM mask',
+    cases: '0 & j \\le t \\text{ or } j < P \\\\ -\\infty & \\text{otherwise}',
+    text: (c) =>
+      `The first P = ${c.prefix} tokens (a prompt, say) all see each other, both ways; every later token ` +
+      'sees the whole prefix and the tokens before it, as a decoder would.',
   },
   {
     applies: (c) => c.causal,
@@ -117,6 +134,33 @@ export const HEAD_STAGES = [
     quiz: [divisorQuestion],
     firstView: false,
     numpy: ofHead('scaled'),
+  },
+  {
+    id: 'biased',
+    group: 'head',
+    title: 'ALiBi distance bias',
+    optional: { flag: 'alibi', after: 'scaled' },
+    result: 'S\u0303 + B',
+    figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+    formula: (c) =>
+      `\\tilde S + B, \\quad B_{tj} = -m_h ${c.masked ? '(t - j)' : '|t - j|'}, \\quad ` +
+      'm_h = 2^{-8(h+1)/H} \\ (H \\text{ a power of } 2)',
+    explanation: ({ config: c, stage }) =>
+      `ALiBi puts no position into X, q or k. Instead each head adds a penalty that grows with the distance ` +
+      `from query to key: this head\u2019s slope is m = ${formatCell(c.alibi[stage.head])}, so a key ` +
+      `d tokens back loses ${formatCell(c.alibi[stage.head])}\u00b7d before the softmax. Heads with small slopes ` +
+      'look far back, heads with large ones stay close; a constant added to a whole row would change no weight.',
+    explain: {
+      symbolic: (i, j) => `(\\tilde S + B)_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}}`,
+      filled: (e, { row: r, col: c }) =>
+        `(\\tilde S + B)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+    operands: { B: 'bias B' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: ofHead('biased'),
   },
   {
     id: 'masked',

@@ -1,0 +1,24 @@
+// ALiBi (Press et al. 2022, "Train short, test long"): no position enters X or q and k; instead
+// each head adds to its scaled scores a penalty that grows with the distance from query to key,
+// B_ij = −m_h · (i − j) under a causal mask (−m_h · |i − j| without), with one slope m_h per
+// head. T = queries, T_kv = keys, H = heads.
+#pragma once
+
+#include <vector>
+
+#include "attention/passes.hpp"
+
+namespace attention {
+
+// The slope of each of h heads by Press et al.'s rule: for h a power of two, 2^(−8/h) raised to
+// 1 … h (8 heads: 1/2, 1/4, … 1/256); otherwise the slopes of the power of two below h, then
+// every other slope of twice that, until there are h.
+std::vector<double> alibi_slopes(std::size_t heads);
+
+// Head h's bias for queries at positions first_query … and keys at 0 … T_kv − 1.
+linear_bias alibi_of(const attention_config &c, std::size_t head, std::size_t first_query = 0);
+
+// B_ij for that head. (T, T_kv).
+matrix bias_matrix(const linear_bias &b, std::size_t rows, std::size_t keys);
+
+} // namespace attention
