@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "attention/alibi.hpp"
+#include "attention/encoding.hpp"
 #include "attention/gemm.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
@@ -130,18 +131,19 @@ void record_projections(const attention_params &p, const attention_config &c, st
                         const matrix &k_all, const matrix &v_all, head_trace &t) {
     const named_dims n(c);
     const bool cross = c.kind == problem_kind::cross;
+    const char *source = c.sinusoidal ? "x_pos" : "X";
     const std::size_t g = i / group_size(c);
     t.q = columns_of(q_all, i * c.d_k, c.d_k);
-    record_projection(stage_id::q, t.q, x, cross ? "X_q" : "X", n.t, p.w_q[i], "W_Q", n.dk, c,
+    record_projection(stage_id::q, t.q, x, cross ? "X_q" : source, n.t, p.w_q[i], "W_Q", n.dk, c,
                       &t.out, t.at);
     if (i % group_size(c) != 0)
         return; // k and v were recorded with the group's first query head
     t.k = columns_of(k_all, g * c.d_k, c.d_k);
     t.v = columns_of(v_all, g * c.d_v, c.d_v);
-    record_projection(stage_id::k, t.k, x_kv, cross ? "X_kv" : "X", n.tkv, p.w_k[g], "W_K", n.dk, c,
-                      &t.out, t.at);
-    record_projection(stage_id::v, t.v, x_kv, cross ? "X_kv" : "X", n.tkv, p.w_v[g], "W_V", n.dv, c,
-                      &t.out, t.at);
+    record_projection(stage_id::k, t.k, x_kv, cross ? "X_kv" : source, n.tkv, p.w_k[g], "W_K", n.dk,
+                      c, &t.out, t.at);
+    record_projection(stage_id::v, t.v, x_kv, cross ? "X_kv" : source, n.tkv, p.w_v[g], "W_V", n.dv,
+                      c, &t.out, t.at);
 }
 
 } // namespace
@@ -226,13 +228,23 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
 // group; each head's output written straight into its columns of the concat. Then 7–8.
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
     const named_dims n(c);
-    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : p.x; // (T_kv, D)
+    // ½. X + PE when the positions are encoded into X itself (the projections then read it).
+    const matrix pe = c.sinusoidal ? sinusoidal_encoding(0, c.seq_len, c.d_model) : matrix();
+    const matrix positioned = c.sinusoidal ? matrix(p.x + pe) : matrix();
+    const matrix &x = c.sinusoidal ? positioned : p.x;               // (T, D)
+    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : x; // (T_kv, D)
     std::pair<shared_matrix, shared_matrix> inputs;
     if (out) {
         out->config = c;
         inputs = record_inputs(p, c, *out);
+        if (c.sinusoidal) {
+            inputs.first = inputs.second = positioned;
+            record(out, stage_id::x_pos, {}, {n.t, n.d}, inputs.first,
+                   operand{"X", no_head, p.x, axes_of(n.t, n.d)},
+                   operand{"PE", no_head, pe, axes_of(n.t, n.d)});
+        }
     }
-    const matrix q_all = matmul(p.x, concat_columns(p.w_q));  // (T, H·DK)
+    const matrix q_all = matmul(x, concat_columns(p.w_q));    // (T, H·DK)
     const matrix k_all = matmul(x_kv, concat_columns(p.w_k)); // (T_kv, H_kv·DK)
     const matrix v_all = matmul(x_kv, concat_columns(p.w_v)); // (T_kv, H_kv·DV)
     const row_spans keys = visible_spans(c);
@@ -277,6 +289,8 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
 std::size_t attention_values(const attention_config &c) {
     const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;
     std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
+    if (c.sinusoidal)
+        total += 3 * t * d; // x_pos, X, PE
     total += c.num_heads * projection_values(t, d, c.d_k);
     total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
     if (c.rope) // q_rot per query head, k_rot per K/V head

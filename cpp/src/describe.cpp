@@ -108,6 +108,7 @@ value describe_config(const trace &t, double seed) {
                    {"validKeys", c.valid_keys},
                    {"window", c.window},
                    {"prefix", c.prefix},
+                   {"positionalEncoding", c.sinusoidal ? value("sinusoidal") : value()},
                    {"alibi", c.alibi ? value(alibi_slopes(c.num_heads)) : value()},
                    {"documents", documents},
                    {"causal", c.causal},

@@ -60,6 +60,7 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"window", t::number},
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
+                                      {"positionalEncoding", t::text},
                                       {"documents", t::numbers, false, limits::max_seq_len}};
     std::vector<field_rule> kept;
     for (const field_rule &f : all)
@@ -92,7 +93,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
         return any({"seqLen", "causal", "blockRows", "blockCols"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
-                    "window", "prefix", "documents", "alibi"});
+                    "window", "prefix", "documents", "alibi", "positionalEncoding"});
     }
 }
 
@@ -117,6 +118,7 @@ std::vector<field_rule> explicit_rules(bool cross) {
         f.push_back({"window", t::number});
         f.push_back({"prefix", t::number});
         f.push_back({"alibi", t::flag});
+        f.push_back({"positionalEncoding", t::text});
         f.push_back({"documents", t::numbers, false, limits::max_seq_len});
     }
     return f;
@@ -295,6 +297,12 @@ problem problem_of(problem_kind kind, bool explicit_matrices, const field_values
                                   : make_problem(generated_of(kind, v), traced);
     p.config.rope = rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
+    if (const auto *pe = get<std::string>(v, "positionalEncoding")) {
+        if (*pe != "sinusoidal")
+            reject("positionalEncoding",
+                   quoted_for_message(*pe) + " is not sinusoidal (the only one)");
+        p.config.sinusoidal = true;
+    }
     masks_of(v, p.config);
     if (traced)
         check_trace_budget(p.config);

@@ -171,6 +171,7 @@ describe('run: other specs', () => {
       prefix: null,
       documents: [],
       alibi: null,
+      positionalEncoding: null,
     });
     assert.deepEqual(kv, kvCounts(sizes));
     assert.deepEqual(

@@ -47,6 +47,7 @@ struct attention_config {
     std::vector<std::size_t> pruned_heads; // heads whose outputs are zeroed before W_O
     std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
     bool alibi = false;                    // a linear distance bias on each head's scores (ALiBi)
+    bool sinusoidal = false;               // X + PE: the sinusoidal position encoding added
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).

@@ -15,6 +15,7 @@ enum class stage_id {
     x,          // (T, D)       self-attention's tokens
     x_q,        // (T_q, D)     cross-attention's query tokens
     x_kv,       // (T_kv, D)    cross-attention's key/value tokens
+    x_pos,      // (T, D)       X + PE, the sinusoidal position encoding added
     q,          // (T, DK)      X · W_Q
     k,          // (T_kv, DK)   X · W_K
     v,          // (T_kv, DV)   X · W_V
@@ -134,9 +135,10 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::x, "x", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::x_q, "x_q", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::x_kv, "x_kv", detail::input, 0, 1, detail::cell::none, false, ""},
-    {detail::s::q, "q", detail::product, 0, 2, detail::cell::dot, false, "X|X_q|x_t W_Q"},
-    {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_K"},
-    {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv W_V"},
+    {detail::s::x_pos, "x_pos", detail::sum, 0, 1, detail::cell::sum, false, "X PE"},
+    {detail::s::q, "q", detail::product, 0, 2, detail::cell::dot, false, "X|X_q|x_t|x_pos W_Q"},
+    {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv|x_pos W_K"},
+    {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv|x_pos W_V"},
     {detail::s::q_rot, "q_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
      "Q θ angle cos sin pairs"},
     {detail::s::k_rot, "k_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,

@@ -3,7 +3,8 @@
 // Entry fields: see ../stage-table.js.
 
 import { named, ofLayer } from './numpy-paths.js';
-import { shortList } from './tex.js';
+import { cell } from './highlight.js';
+import { f, n, shortList } from './tex.js';
 
 function drawnFrom({ config: c, preset }) {
   if (preset?.fromLesson && preset.spec.skip) {
@@ -62,6 +63,33 @@ const input = (id, title, tex, what) => ({
   highlight: null,
 });
 
+// X + PE: the sinusoidal encoding added to the rows before any projection (engine: encoding.hpp).
+const POSITIONED = {
+  id: 'x_pos',
+  group: 'inputs',
+  title: 'Positions added: X + PE',
+  optional: { flag: 'positionalEncoding', after: 'x' },
+  result: 'X + PE',
+  figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+  formula: () =>
+    'X + PE, \\quad PE_{p,2i} = \\sin\\frac{p}{10000^{2i/d}}, \\quad PE_{p,2i+1} = \\cos\\frac{p}{10000^{2i/d}}',
+  explanation: () =>
+    'Attention itself does not know the order of the tokens: shuffle the rows of X and every output row ' +
+    'moves with its token, unchanged. The original Transformer adds a fixed pattern to each row, a sine and a ' +
+    'cosine per pair of features at a rate that falls from pair to pair, so every position has a row of its own ' +
+    'and nearby positions similar rows. The projections read X + PE.',
+  explain: {
+    symbolic: (i, j) => `(X + PE)_{${i},${j}} = X_{${i},${j}} + PE_{${i},${j}}`,
+    filled: (e, { row: r, col: c }) => `(X + PE)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+  },
+  highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+  operands: { X: 'X', PE: 'PE' },
+  nonNegative: false,
+  quiz: [],
+  firstView: false,
+  numpy: named({ self: 'X_pos' }),
+};
+
 export const INPUT_STAGES = [
   {
     ...input(
@@ -78,6 +106,7 @@ export const INPUT_STAGES = [
     firstView: true,
     numpy: named({ self: 'X', 'encoder-layer': 'X', flash: 'X' }),
   },
+  POSITIONED,
   {
     ...input(
       'x_q',
