@@ -146,6 +146,21 @@ void record_projections(const attention_params &p, const attention_config &c, st
                       c, &t.out, t.at);
 }
 
+// 1½. One head's queries (q_rot) or its K/V head's keys (k_rot) turned by position, into
+// `turned`; traced, the scores then read the turned ones. x: (P, DK).
+void turn(stage_id id, matrix_view x, const rope_table &table, const attention_config &c,
+          head_trace *rec, shared_matrix &turned) {
+    const bool keys = id == stage_id::k_rot;
+    if (!rec) {
+        turned = rotated(x, table, *c.rope);
+        return;
+    }
+    turned = rotate_recorded(id, keys ? rec->k : rec->q, keys ? "K" : "Q", table, c, &rec->out,
+                             rec->at, keys ? rec->tkv : rec->t);
+    (keys ? rec->k : rec->q) = turned;
+    (keys ? rec->k_name : rec->q_name) = name_of(id);
+}
+
 } // namespace
 
 matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_rows, const matrix &w,
@@ -198,12 +213,12 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
 
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv, const linear_bias *bias) {
+                   const dim &tkv, const linear_bias *bias, const char *q_name) {
     head_result r{matrix({rows(q), cols(v)}), matrix({rows(q), rows(k)})}; // (T, DV), (T, T_kv)
     std::optional<head_trace> rec;
     if (out)
-        rec.emplace(
-            head_trace{*out, at, t, tkv, q, k, v, masked ? mask_of(keys, rows(k)) : matrix()});
+        rec.emplace(head_trace{*out, at, t, tkv, q, k, v,
+                               masked ? mask_of(keys, rows(k)) : matrix(), q_name});
     attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
                 {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr, bias);
     if (rec) // the weights moved into the trace: the weights stage, just before the head's
@@ -257,8 +272,8 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
     std::vector<shared_matrix> heads; // H × (T, DV), for the trace
     const std::optional<rope_table> turns =
         c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
-    matrix q_turned;                              // (T, DK) under RoPE, one head's at a time
-    std::vector<matrix> k_turned(c.num_kv_heads); // (T_kv, DK) per K/V head
+    shared_matrix q_turned;                              // (T, DK) under RoPE, one head's at a time
+    std::vector<shared_matrix> k_turned(c.num_kv_heads); // (T_kv, DK) per K/V head
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
         const output_view head{concat.data() + i * c.d_v, c.seq_len, c.d_v, cols(concat)};
@@ -270,10 +285,9 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
         matrix_view q = head_columns(q_all, i * c.d_k, c.d_k),
                     k = head_columns(k_all, g * c.d_k, c.d_k);
         if (turns) { // 1½. Turn each query and key by its position; the scores read them.
-            q_turned = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, rec ? &*rec : nullptr);
+            turn(stage_id::q_rot, q, *turns, c, rec ? &*rec : nullptr, q_turned);
             if (i % group_size(c) == 0)
-                k_turned[g] =
-                    rotate_recorded(stage_id::k_rot, k, "K", *turns, c, rec ? &*rec : nullptr);
+                turn(stage_id::k_rot, k, *turns, c, rec ? &*rec : nullptr, k_turned[g]);
             q = view_of(q_turned), k = view_of(k_turned[g]);
         }
         const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <xtensor/xview.hpp>
 
+#include "attention/alibi.hpp"
+#include "attention/encoding.hpp"
 #include "attention/kv_size.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
+#include "attention/rope.hpp"
 
 namespace attention {
 
@@ -26,49 +30,92 @@ matrix row_of(const matrix &m, std::size_t i) {
     return xt::view(m, xt::range(i, i + 1), xt::all()); // (1, cols)
 }
 
-// The cache of one K/V head: its keys and values so far, one row per decoded token.
+// The cache of one K/V head: its keys and values, one row per token it holds, and the position
+// of each. With a window of W it is a ring of W slots: once full, step t overwrites slot t mod W.
 struct kv_cache {
-    matrix keys;   // (t, DK)
-    matrix values; // (t, DV)
+    matrix keys;                        // (n, DK), n ≤ W
+    matrix values;                      // (n, DV)
+    std::vector<std::size_t> positions; // (n): the token in each slot
 };
 
-// k_new and v_new of step t appended to the cache, each recorded with the cache before it.
+// The slot step t writes: a new row while the cache grows, else the oldest one, t mod W.
+std::size_t slot_of(const attention_config &c, std::size_t t) {
+    return c.window && t >= *c.window ? t % *c.window : t;
+}
+
+// a with row `slot` set to r: appended when slot is a's row count. a: (N, K), r: (1, K).
+matrix with_row(const matrix &a, const matrix &r, std::size_t slot) {
+    if (slot == rows(a))
+        return append_row(a, r);
+    matrix out = a;
+    std::copy(r.begin(), r.end(), &out(slot, 0));
+    return out;
+}
+
+// The cache's rows as the lesson names them: t before step t, t + 1 after; W once a window is
+// full.
+dim cache_rows(const attention_config &c, std::size_t n, const char *growing) {
+    return {n, c.window && n == *c.window ? "W" : growing};
+}
+
+// Step t's key (turned by its position under RoPE) and value, written to the cache's slot for
+// t, each recorded with the cache before it.
 void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix &w_v,
-            const attention_config &c, trace *out, stage_at at) {
+            const attention_config &c, trace *out, stage_at at, std::size_t t,
+            const rope_table *turns) {
     const named_dims n(c);
-    const dim one{1, "1"}, past{rows(cache.keys), "t"}, now{rows(cache.keys) + 1, "t+1"};
-    const matrix k_new = project(stage_id::k_new, x_t, "x_t", one, w_k, "W_K", n.dk, c, out, at);
+    const std::size_t slot = slot_of(c, t), held = rows(cache.keys);
+    const dim one{1, "1"}, past = cache_rows(c, held, "t"),
+                           now = cache_rows(c, std::max(held, slot + 1), "t+1");
+    matrix k_new = project(stage_id::k_new, x_t, "x_t", one, w_k, "W_K", n.dk, c, out, at);
+    const char *key_name = name_of(stage_id::k_new);
+    if (turns) { // a key is turned at its own position before it enters the cache
+        k_new = rotate_recorded(stage_id::k_rot, k_new, key_name, *turns, c, out, at, one);
+        key_name = name_of(stage_id::k_rot);
+    }
     const matrix v_new = project(stage_id::v_new, x_t, "x_t", one, w_v, "W_V", n.dv, c, out, at);
-    matrix keys = append_row(cache.keys, k_new);
-    matrix values = append_row(cache.values, v_new);
+    matrix keys = with_row(cache.keys, k_new, slot), values = with_row(cache.values, v_new, slot);
     if (out) {
         record(out, stage_id::k_cache, at, {past, n.dk, one, now}, keys,
                operand{"K_cache", at.head, cache.keys, axes_of(past, n.dk)},
-               operand{name_of(stage_id::k_new), at.head, k_new, axes_of(one, n.dk)});
+               operand{key_name, at.head, k_new, axes_of(one, n.dk)});
         record(out, stage_id::v_cache, at, {past, n.dv, one, now}, values,
                operand{"V_cache", at.head, cache.values, axes_of(past, n.dv)},
                operand{name_of(stage_id::v_new), at.head, v_new, axes_of(one, n.dv)});
     }
-    cache = {std::move(keys), std::move(values)};
+    cache.keys = std::move(keys), cache.values = std::move(values);
+    if (slot == cache.positions.size())
+        cache.positions.push_back(t);
+    else
+        cache.positions[slot] = t;
 }
 
-// One decode step: token t's output row, (1, D) with W_O, else (1, H·DV).
-matrix step(const attention_params &p, const attention_config &c, std::vector<kv_cache> &caches,
-            std::size_t t, trace *out) {
+// One decode step: token t's output row, (1, D) with W_O, else (1, H·DV). x: (T, D), the
+// tokens' rows with their positions' encoding when the config adds one.
+matrix step(const attention_params &p, const matrix &x, const attention_config &c,
+            std::vector<kv_cache> &caches, std::size_t t, trace *out) {
     const named_dims n(c);
-    const dim one{1, "1"}, now{t + 1, "t+1"};
-    const matrix x_t = row_of(p.x, t); // (1, D)
+    const dim one{1, "1"};
+    const matrix x_t = row_of(x, t); // (1, D)
     if (out)
         record(out, stage_id::x_t, {no_head, no_head, int(t), {}}, {one, n.d}, x_t);
+    const std::optional<rope_table> turns =
+        c.rope ? std::optional(rope_table_of(*c.rope, t, 1)) : std::nullopt;
     std::vector<matrix> heads; // H × (1, DV)
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
         const stage_at at{int(i), int(g), int(t), {}};
-        const matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, out, at);
+        matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, out, at);
+        if (turns) // the query at its position t
+            q = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, out, at, one);
         if (i % group_size(c) == 0)
-            extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at);
-        heads.push_back(attend(q, caches[g].keys, caches[g].values, all_keys(1, t + 1), false, c,
-                               out, at, one, now)
+            extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at, t, turns ? &*turns : nullptr);
+        const kv_cache &cache = caches[g];
+        linear_bias bias = c.alibi ? alibi_of(c, i, t) : linear_bias{};
+        bias.key_positions = &cache.positions;
+        const dim now = cache_rows(c, rows(cache.keys), "t+1");
+        heads.push_back(attend(q, cache.keys, cache.values, all_keys(1, rows(cache.keys)), false, c,
+                               out, at, one, now, c.alibi ? &bias : nullptr, turns ? "q_rot" : "Q")
                             .output);
     }
     std::vector<shared_matrix> recorded; // the concat's operands, copied only for a trace
@@ -96,8 +143,9 @@ void check_against_causal(const attention_params &p, const attention_config &c,
             worst = std::max(worst, std::fabs(decoded(t, j) - reference(t, j)));
         checks.step_differences.push_back(worst);
         checks.max_difference = std::max(*checks.max_difference, worst);
-        checks.cache_bytes.push_back(
-            double(kv_cache_bytes(t + 1, c.d_k, c.d_v, c.num_kv_heads, 1, sizeof(double), 1)));
+        checks.cache_bytes.push_back(double(kv_cache_bytes(cached_tokens(c, t), c.d_k, c.d_v,
+                                                           c.num_kv_heads, 1, sizeof(double), 1)));
+        checks.cache_slots.push_back(double(slot_of(c, t)));
         checks.macs_cached.push_back(decode_macs(c, t, true));
         checks.macs_recomputed.push_back(decode_macs(c, t, false));
         const double cached_before = t ? checks.macs_cached_so_far.back() : 0.0;
@@ -112,10 +160,12 @@ void check_against_causal(const attention_params &p, const attention_config &c,
 matrix decode_with_cache(const attention_params &p, const attention_config &c, trace *out) {
     if (out)
         out->config = c;
-    std::vector<kv_cache> caches(c.num_kv_heads, {matrix({0, c.d_k}), matrix({0, c.d_v})});
+    std::vector<kv_cache> caches(c.num_kv_heads, {matrix({0, c.d_k}), matrix({0, c.d_v}), {}});
+    const matrix x =
+        c.sinusoidal ? matrix(p.x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : p.x;
     matrix decoded; // (T, ·): one row per step
     for (std::size_t t = 0; t < c.seq_len; ++t) {
-        const matrix row = step(p, c, caches, t, out); // (1, ·)
+        const matrix row = step(p, x, c, caches, t, out); // (1, ·)
         if (t == 0)
             decoded = matrix({c.seq_len, cols(row)});
         std::copy(row.begin(), row.end(), decoded.begin() + std::ptrdiff_t(t * cols(row)));
@@ -136,18 +186,25 @@ std::size_t decode_values(const attention_config &c) {
     const std::size_t width = c.output_projection ? d : c.num_heads * dv;
     std::size_t total = 2 * c.seq_len * width; // stacked, causal_reference
     for (std::size_t t = 0; t < c.seq_len; ++t) {
-        total += d + c.num_heads * projection_values(1, d, dk); // x_t, q
-        const std::size_t caches = (2 * t + 2) * (dk + dv);     // k_cache, v_cache with operands
+        const std::size_t before = t ? cached_tokens(c, t - 1) : 0, after = cached_tokens(c, t);
+        total += d + c.num_heads * projection_values(1, d, dk);      // x_t, q
+        const std::size_t caches = (before + 1 + after) * (dk + dv); // k_cache, v_cache, operands
         total +=
             c.num_kv_heads * (projection_values(1, d, dk) + projection_values(1, d, dv) + caches);
-        total += c.num_heads * head_values(c, 1, t + 1, false) + combine_values(c, 1);
+        if (c.rope) // q_rot per query head, k_rot per K/V head
+            total += (c.num_heads + c.num_kv_heads) * rope_values(c, 1);
+        total += c.num_heads * head_values(c, 1, after, false, c.alibi) + combine_values(c, 1);
     }
     return total;
 }
 
+std::size_t cached_tokens(const attention_config &c, std::size_t t) {
+    return c.window ? std::min(t + 1, *c.window) : t + 1;
+}
+
 double decode_macs(const attention_config &c, std::size_t t, bool cached) {
     const double d = double(c.d_model), h = double(c.num_heads), h_kv = double(c.num_kv_heads);
-    const double dk = double(c.d_k), dv = double(c.d_v), n = double(t + 1);
+    const double dk = double(c.d_k), dv = double(c.d_v), n = double(cached_tokens(c, t));
     const double kv_rows = cached ? 1.0 : n; // tokens whose K and V are projected this step
     double macs = h * d * dk;                // q of the new token
     macs += kv_rows * h_kv * d * (dk + dv);  // k and v

@@ -58,6 +58,7 @@ void add_checks(value_record &o, const trace &t) {
     if (t.config.kind == problem_kind::kv_cache) {
         o.emplace_back("stepDifferences", numbers(k.step_differences));
         o.emplace_back("cacheBytes", numbers(k.cache_bytes));
+        o.emplace_back("cacheSlots", numbers(k.cache_slots));
         o.emplace_back("macs",
                        value_record{{"cached", numbers(k.macs_cached)},
                                     {"recomputed", numbers(k.macs_recomputed)},

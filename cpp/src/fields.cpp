@@ -88,7 +88,8 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     case problem_kind::encoder_layer:
         return any({"seqLen", "dFF", "causal", "prunedHeads"});
     case problem_kind::kv_cache: // causal by nature
-        return any({"seqLen", "numKvHeads", "outputProjection"});
+        return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
+                    "positionalEncoding", "window"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols"});
     default: // self

@@ -46,25 +46,19 @@ matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r) {
     return out;
 }
 
-matrix rotate_recorded(stage_id id, matrix_view x, const char *x_name, const rope_table &table,
-                       const attention_config &c, head_trace *rec) {
-    matrix out = rotated(x, table, *c.rope);
-    if (!rec)
-        return out;
-    const bool keys = id == stage_id::k_rot;
-    const dim rows = keys ? rec->tkv : rec->t, dk{c.d_k, "d_k"}, pairs{c.rope->dims / 2, "d/2"},
-              one{1, "1"}, two{2, "2"};
-    const shared_matrix result = std::move(out);
-    const shared_matrix &input = keys ? rec->k : rec->q;
-    record(&rec->out, id, rec->at, {rows, dk}, result,
-           operand{x_name, rec->at.head, input, axes_of(rows, dk)},
+shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x_name,
+                              const rope_table &table, const attention_config &c, trace *out,
+                              stage_at at, const dim &rows) {
+    shared_matrix result = rotated(view_of(x), table, *c.rope);
+    if (!out)
+        return result;
+    const dim dk{c.d_k, "d_k"}, pairs{c.rope->dims / 2, "d/2"}, one{1, "1"}, two{2, "2"};
+    record(out, id, at, {rows, dk}, result, operand{x_name, at.head, x, axes_of(rows, dk)},
            operand{"θ", no_head, table.theta, axes_of(one, pairs)},
            operand{"angle", no_head, table.angle, axes_of(rows, pairs)},
            operand{"cos", no_head, table.cos, axes_of(rows, pairs)},
            operand{"sin", no_head, table.sin, axes_of(rows, pairs)},
            operand{"pairs", no_head, table.pairs, axes_of(pairs, two)});
-    (keys ? rec->k : rec->q) = result; // the scores read the rotated rows
-    (keys ? rec->k_name : rec->q_name) = name_of(id);
     return result;
 }
 

@@ -107,9 +107,8 @@ TEST_CASE("window: bad windows are refused by name", "[masks][validation]") {
     CHECK_THROWS_WITH(windowed(5, 4, 1, 0.0), "window: 0 is out of range [1, 4294967295]");
     CHECK_THROWS_WITH(windowed(5, 4, 1, -3.0), "window: -3 is out of range [1, 4294967295]");
     CHECK_THROWS_WITH(windowed(5, 4, 1, 2.5), "window: 2.5 is not a whole number");
-    for (const problem_kind k :
-         {problem_kind::cross, problem_kind::encoder_layer, problem_kind::kv_cache,
-          problem_kind::flash, problem_kind::designed}) {
+    for (const problem_kind k : {problem_kind::cross, problem_kind::encoder_layer,
+                                 problem_kind::flash, problem_kind::designed}) {
         bool takes = false;
         for (const field_rule &f : spec_fields(k, false).fields)
             takes = takes || std::string(f.name) == "window";

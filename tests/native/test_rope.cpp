@@ -139,9 +139,8 @@ TEST_CASE("rope: each bad field is refused by name", "[rope][validation]") {
     refused({{"dims", 3.0}}, "rope.dims: 3 is odd; each pair turns two columns");
     refused({{"dims", 6.0}}, "rope.dims: 6 is out of range [2, 4]"); // d_k = 8 / 2 = 4
     // Kinds that do not take it yet (the bindings refuse the field by name: see fields.cpp).
-    for (const problem_kind k :
-         {problem_kind::cross, problem_kind::encoder_layer, problem_kind::kv_cache,
-          problem_kind::flash, problem_kind::designed}) {
+    for (const problem_kind k : {problem_kind::cross, problem_kind::encoder_layer,
+                                 problem_kind::flash, problem_kind::designed}) {
         bool takes = false;
         for (const field_rule &f : spec_fields(k, false).fields)
             takes = takes || std::string(f.name) == "rope";

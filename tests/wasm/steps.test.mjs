@@ -66,6 +66,18 @@ function decodeCounts({ seqLen, dModel: d, numHeads: h, numKvHeads: hkv, dK, dV,
   };
 }
 
+test('a window of W decodes into a ring of W slots: bounded bytes, the same rows as the windowed pass', async () => {
+  const engine = await createEngine();
+  const { config } = engine.run({ kind: 'kv-cache', seqLen: 7, dModel: 8, numHeads: 2, window: 3, rope: {} });
+  assert.deepEqual(config.cacheSlots, [0, 1, 2, 0, 1, 2, 0]);
+  const perToken = (config.dK + config.dV) * config.numKvHeads * 8;
+  assert.deepEqual(
+    config.cacheBytes,
+    [1, 2, 3, 3, 3, 3, 3].map((n) => n * perToken),
+  );
+  assert.ok(config.maxDifference <= 1e-12, `maxDifference ${config.maxDifference}`);
+});
+
 // The decoding checks that need no numpy: the cache grows by exactly the new row, the stacked
 // steps are causal attention, and the config's counts are the formulas'.
 function decodingChecks(trace) {
@@ -103,6 +115,11 @@ function decodingChecks(trace) {
   test('cacheBytes and the multiply-adds with and without the cache follow the formulas', () => {
     const want = decodeCounts(config);
     assert.deepEqual(config.cacheBytes, want.cacheBytes);
+    assert.deepEqual(
+      config.cacheSlots,
+      want.cacheBytes.map((_, t) => t),
+      'no window: each step a new row',
+    );
     assert.deepEqual(config.macs.cached, want.cached);
     assert.deepEqual(config.macs.recomputed, want.recomputed);
     const runningTotal = (list) => list.map((_, t) => list.slice(0, t + 1).reduce((a, b) => a + b, 0));

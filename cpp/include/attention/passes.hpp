@@ -43,9 +43,11 @@ struct linear_bias {
     double slope = 0;
     bool causal = false;
     std::size_t first_query = 0;
+    const std::vector<std::size_t> *key_positions = nullptr; // key j's position, else j
 
     double at(std::size_t i, std::size_t j) const {
-        const double d = double(first_query + i) - double(j);
+        const double key = key_positions ? double((*key_positions)[j]) : double(j);
+        const double d = double(first_query + i) - key;
         return -slope * (causal ? d : std::fabs(d));
     }
 };
@@ -82,7 +84,7 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
 // the masked stage when `masked` (the config asks for a mask, even one that hides nothing).
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv, const linear_bias *bias = nullptr);
+                   const dim &tkv, const linear_bias *bias = nullptr, const char *q_name = "Q");
 
 // Doubles a traced multi-head run of c records (x, passes 1–8), operands included.
 std::size_t attention_values(const attention_config &c);

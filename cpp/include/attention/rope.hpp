@@ -28,10 +28,12 @@ rope_table rope_table_of(const rope_settings &r, std::size_t first, std::size_t 
 // x: (P, DK) → (P, DK).
 matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r);
 
-// x rotated (rotated()), recorded as `id` (q_rot or k_rot) with operands x (named x_name),
-// θ, φ, cos, sin and the pairs when given a trace. x: (P, DK) → (P, DK).
-matrix rotate_recorded(stage_id id, matrix_view x, const char *x_name, const rope_table &table,
-                       const attention_config &c, head_trace *rec);
+// x rotated (rotated()), recorded into `out` when given as `id` (q_rot or k_rot) at `at`, with
+// operands x (as the trace holds it, named x_name), θ, φ, cos, sin and the pairs.
+// x: (P, DK) → (P, DK), P = rows.size.
+shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x_name,
+                              const rope_table &table, const attention_config &c, trace *out,
+                              stage_at at, const dim &rows);
 
 // Doubles one recorded rotation of p rows holds, operands included.
 std::size_t rope_values(const attention_config &c, std::size_t p);

@@ -107,6 +107,7 @@ struct trace_checks {
     std::optional<double> max_difference; // decoded vs causal; tiled vs ordinary (relative)
     std::vector<double> step_differences; // decoding: max |Δ| of each step's row
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
+    std::vector<double> cache_slots;      // decoding: the cache row each step wrote (a ring of W)
     std::vector<double> macs_cached;      // decoding: multiply-adds of each step with the cache
     std::vector<double> macs_recomputed;  // … and recomputing every past K and V instead
     std::vector<double> macs_cached_so_far;     // decoding: Σ of macs_cached over steps 0 … t

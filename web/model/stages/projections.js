@@ -83,7 +83,7 @@ function turned(id, letter, title) {
     nonNegative: false,
     quiz: [],
     firstView: false,
-    numpy: ofHead(id),
+    numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
   };
 }
 
