@@ -61,7 +61,16 @@ const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? 
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), and the designed heads' descriptions.
-const CHECKS = ['maxDifference', 'stepDifferences', 'cacheBytes', 'cacheSlots', 'macs', 'floats', 'outputChange', 'designedHeads'];
+const CHECKS = [
+  'maxDifference',
+  'stepDifferences',
+  'cacheBytes',
+  'cacheSlots',
+  'macs',
+  'floats',
+  'outputChange',
+  'designedHeads',
+];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
 // The lesson's table rows the four designed heads stand for, in head order.
