@@ -218,6 +218,7 @@ value describe_models() {
                                    {"numLayers", m.num_layers},
                                    {"numKvHeads", m.num_kv_heads},
                                    {"contextLength", m.context},
+                                   {"window", m.window ? value(m.window) : value()},
                                    // < 2⁵³: exact as a JS number
                                    {"scoreValues", double(score_values(m))}});
     return out;

@@ -91,7 +91,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
         return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
                     "positionalEncoding", "window"});
     case problem_kind::flash:
-        return any({"seqLen", "causal", "blockRows", "blockCols"});
+        return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
                     "window", "prefix", "documents", "alibi", "positionalEncoding"});
@@ -249,10 +249,13 @@ const std::vector<field_rule> &cell_fields() {
 }
 
 const std::vector<field_rule> &kv_query_fields() {
-    static const std::vector<field_rule> f{
-        {"seqLen", t::number, true},        {"dHead", t::number, true},
-        {"numKvHeads", t::number, true},    {"numLayers", t::number, true},
-        {"bytesPerValue", t::number, true}, {"batch", t::number}};
+    static const std::vector<field_rule> f{{"seqLen", t::number, true},
+                                           {"dHead", t::number, true},
+                                           {"numKvHeads", t::number, true},
+                                           {"numLayers", t::number, true},
+                                           {"bytesPerValue", t::number, true},
+                                           {"batch", t::number},
+                                           {"window", t::number}};
     return f;
 }
 

@@ -28,16 +28,26 @@ struct running {
     matrix o; // (B_r, DV)
 };
 
-// S = Q_i · K_jᵀ / √DK, −∞ where a key comes after its query under the causal mask.
+// S = Q_i · K_jᵀ / √DK, −∞ where the mask hides a key from its query (mask.hpp).
 matrix tile_logits(const matrix &q_i, const matrix &k_j, const tile_span &s,
                    const attention_config &c) {
     matrix scores = matmul_bt(q_i, k_j); // (B_r, B_c)
     const double divisor = score_divisor(c);
-    for (std::size_t r = 0; r < rows(scores); ++r)
-        for (std::size_t j = 0; j < cols(scores); ++j)
-            scores(r, j) = c.causal && s.key_begin + j > s.query_begin + r ? minus_inf
-                                                                           : scores(r, j) / divisor;
+    for (std::size_t r = 0; r < rows(scores); ++r) {
+        const key_span seen = visible_keys(c, s.query_begin + r);
+        for (std::size_t j = 0; j < cols(scores); ++j) {
+            const std::size_t key = s.key_begin + j;
+            scores(r, j) = key < seen.begin || key >= seen.end ? minus_inf : scores(r, j) / divisor;
+        }
+    }
     return scores;
+}
+
+// Whether some query of block [i0, i1) sees some key of block [j0, j1): else the tile is skipped.
+// The spans move only forward, so the block's first and last rows bound what it sees.
+bool tile_needed(const attention_config &c, std::size_t i0, std::size_t i1, std::size_t j0,
+                 std::size_t j1) {
+    return j1 > visible_keys(c, i0).begin && j0 < visible_keys(c, i1 - 1).end;
 }
 
 // The online softmax's update by one tile: the new max, the factor α = exp(m − m_new) that
@@ -53,11 +63,13 @@ tile_update update_of(const running &state, const matrix &s) {
     for (std::size_t r = 0; r < rows(s); ++r) {
         for (std::size_t j = 0; j < cols(s); ++j)
             u.m_new(r, 0) = std::max(u.m_new(r, 0), s(r, j));
-        // Every row has seen key 0 by the end of the first tile, so m_new is finite and no
-        // exp(−∞ − (−∞)) = NaN can arise; at the first tile α = exp(−∞) = 0.
-        u.alpha(r, 0) = std::exp(state.m(r, 0) - u.m_new(r, 0));
+        // A row that has seen no key yet (its window starts in a later tile) keeps m = −∞, and
+        // exp(−∞ − (−∞)) would be NaN: it adds nothing. Once it has, m_new is finite, and at
+        // its first keys α = exp(−∞) = 0.
+        const bool none = u.m_new(r, 0) == minus_inf;
+        u.alpha(r, 0) = none ? 0.0 : std::exp(state.m(r, 0) - u.m_new(r, 0));
         for (std::size_t j = 0; j < cols(s); ++j)
-            u.p(r, j) = std::exp(s(r, j) - u.m_new(r, 0));
+            u.p(r, j) = none ? 0.0 : std::exp(s(r, j) - u.m_new(r, 0));
     }
     return u;
 }
@@ -110,11 +122,11 @@ matrix query_block(const matrix &q, const matrix &k, const matrix &v, std::size_
     const matrix q_i = rows_of(q, i0, i1); // (B_r, DK)
     running state{matrix({i1 - i0, std::size_t(1)}, minus_inf),
                   matrix({i1 - i0, std::size_t(1)}, 0.0), matrix({i1 - i0, c.d_v}, 0.0)};
-    std::size_t last_key = 0;
+    std::size_t first_key = c.seq_len, last_key = 0; // the keys the block read
     for (std::size_t j0 = 0; j0 < c.seq_len; j0 += c.block_cols) {
-        if (c.causal && j0 > i1 - 1)
-            break; // every key of this tile and the next comes after every query of the block
         const std::size_t j1 = std::min(c.seq_len, j0 + c.block_cols);
+        if (!tile_needed(c, i0, i1, j0, j1))
+            continue; // the mask hides every key of this tile from every query of the block
         const tile_span span{i0, i1, j0, j1};
         const matrix k_j = rows_of(k, j0, j1), v_j = rows_of(v, j0, j1); // (B_c, DK|DV)
         const matrix s = tile_logits(q_i, k_j, span, c);
@@ -123,14 +135,15 @@ matrix query_block(const matrix &q, const matrix &k, const matrix &v, std::size_
         if (out)
             record_tile(out, c, {0, 0, ordinal, span}, q_i, k_j, v_j, s, state, u, next);
         state = next;
-        last_key = j1;
+        first_key = std::min(first_key, j0), last_key = j1;
         ++ordinal;
     }
     matrix block = normalised(state);
     if (out) {
         const dim br{i1 - i0, "B_r"}, one{1, "1"}, dv{c.d_v, "d_v"};
-        record(out, stage_id::block_out, {0, 0, ordinal - 1, tile_span{i0, i1, 0, last_key}},
-               {br, dv}, block, operand{"O", 0, state.o, axes_of(br, dv)},
+        record(out, stage_id::block_out,
+               {0, 0, ordinal - 1, tile_span{i0, i1, first_key, last_key}}, {br, dv}, block,
+               operand{"O", 0, state.o, axes_of(br, dv)},
                operand{"l", 0, state.l, axes_of(br, one)});
     }
     return block;
@@ -200,8 +213,10 @@ std::size_t flash_values(const attention_config &c) {
     for (std::size_t i0 = 0; i0 < t; i0 += c.block_rows) {
         const std::size_t r = std::min(t, i0 + c.block_rows) - i0;
         total += 2 * r * dv + r; // block_out, O, l
-        for (std::size_t j0 = 0; j0 < t && !(c.causal && j0 > i0 + r - 1); j0 += c.block_cols) {
+        for (std::size_t j0 = 0; j0 < t; j0 += c.block_cols) {
             const std::size_t b = std::min(t, j0 + c.block_cols) - j0, rb = r * b;
+            if (!tile_needed(c, i0, i0 + r, j0, j0 + b))
+                continue;
             total += rb + r * dk + b * dk;         // tile_scores, Q_i, K_j
             total += 2 * r + rb;                   // tile_max, m, tile_scores
             total += 3 * r + rb;                   // tile_sum, l, α, P

@@ -40,7 +40,9 @@ std::uint64_t kv_cache_bytes(const kv_cache_query &q) {
     const std::size_t layers = whole_number("numLayers", q.num_layers, 1, max);
     const std::size_t bytes = whole_number("bytesPerValue", q.bytes_per_value, 1, 16);
     const std::size_t batch = whole_number("batch", q.batch, 1, max);
-    return kv_cache_bytes(seq, d_head, d_head, kv_heads, layers, bytes, batch);
+    const std::size_t held =
+        q.window ? std::min(seq, whole_number("window", *q.window, 1, max)) : seq;
+    return kv_cache_bytes(held, d_head, d_head, kv_heads, layers, bytes, batch);
 }
 
 std::uint64_t kv_cache_bytes(const field_values &query) {
@@ -51,6 +53,8 @@ std::uint64_t kv_cache_bytes(const field_values &query) {
     q.num_layers = number_or(query, "numLayers", q.num_layers);
     q.bytes_per_value = number_or(query, "bytesPerValue", q.bytes_per_value);
     q.batch = number_or(query, "batch", q.batch);
+    if (query.count("window"))
+        q.window = number_or(query, "window", 0);
     return kv_cache_bytes(q);
 }
 

@@ -183,6 +183,7 @@ const std::vector<model_info> &models() {
         {"gpt3-175b", "GPT-3 (175B)", 12288, 96, 128, 96, 96, 2048},
         {"llama3-8b", "LLaMA 3 (8B)", 4096, 32, 128, 32, 8, 8192},
         {"llama3-70b", "LLaMA 3 (70B)", 8192, 64, 128, 80, 8, 8192},
+        {"mistral-7b", "Mistral 7B", 4096, 32, 128, 32, 8, 8192, 4096},
     };
     return all;
 }

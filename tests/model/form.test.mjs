@@ -172,6 +172,7 @@ test('real models: the geometry keeps query heads per K/V head, within 16 heads,
     'gpt3-175b': [16, 16],
     'llama3-8b': [16, 4],
     'llama3-70b': [16, 2],
+    'mistral-7b': [16, 4],
   };
   for (const model of catalog.models) {
     const g = scaledGeometry(model);

@@ -51,7 +51,7 @@ test('panels: cross marks padding keys; GQA groups and sizes are the engine\u201
       [String(gqa.kv.cacheValues), String(gqa.kv.cacheValuesMha)],
     ],
   );
-  assert.equal(groups.models.length, 5);
+  assert.equal(groups.models.length, 6);
   const layer = panelView({
     chapterId: 'encoder-layer',
     config: traceOf({ preset: 'encoder-layer' }).config,

@@ -40,15 +40,24 @@ TEST_CASE("kv size: the lesson's five models at full context in fp16, by hand",
     CHECK(kv_cache_bytes(fp16(2048, 128, 96, 96)) == 9663676416ull);
     CHECK(kv_cache_bytes(fp16(8192, 128, 8, 32)) == 1073741824ull);
     CHECK(kv_cache_bytes(fp16(8192, 128, 8, 80)) == 2684354560ull);
+    // Mistral 7B's window of 4096: 2 · 4096 · 128 · 8 · 32 · 2 = 536,870,912 (512 MiB) at 8192.
+    kv_cache_query mistral = fp16(8192, 128, 8, 32);
+    mistral.window = 4096;
+    CHECK(kv_cache_bytes(mistral) == 536870912ull);
+    mistral.seq_len = 1000; // shorter than the window: every token
+    CHECK(kv_cache_bytes(mistral) == 1000ull * 2 * 128 * 8 * 32 * 2);
     // The same from the engine's table of models, whose sizes these are.
-    const std::uint64_t want[] = {37748736ull, 314572800ull, 9663676416ull, 1073741824ull,
-                                  2684354560ull};
+    const std::uint64_t want[] = {37748736ull,   314572800ull,  9663676416ull,
+                                  1073741824ull, 2684354560ull, 536870912ull};
     REQUIRE(models().size() == std::size(want));
     for (std::size_t i = 0; i < std::size(want); ++i) {
         const model_info &m = models()[i];
         CAPTURE(m.name);
-        CHECK(kv_cache_bytes(fp16(double(m.context), double(m.d_k), double(m.num_kv_heads),
-                                  double(m.num_layers))) == want[i]);
+        kv_cache_query q =
+            fp16(double(m.context), double(m.d_k), double(m.num_kv_heads), double(m.num_layers));
+        if (m.window)
+            q.window = double(m.window);
+        CHECK(kv_cache_bytes(q) == want[i]);
     }
 }
 

@@ -107,8 +107,8 @@ TEST_CASE("window: bad windows are refused by name", "[masks][validation]") {
     CHECK_THROWS_WITH(windowed(5, 4, 1, 0.0), "window: 0 is out of range [1, 4294967295]");
     CHECK_THROWS_WITH(windowed(5, 4, 1, -3.0), "window: -3 is out of range [1, 4294967295]");
     CHECK_THROWS_WITH(windowed(5, 4, 1, 2.5), "window: 2.5 is not a whole number");
-    for (const problem_kind k : {problem_kind::cross, problem_kind::encoder_layer,
-                                 problem_kind::flash, problem_kind::designed}) {
+    for (const problem_kind k :
+         {problem_kind::cross, problem_kind::encoder_layer, problem_kind::designed}) {
         bool takes = false;
         for (const field_rule &f : spec_fields(k, false).fields)
             takes = takes || std::string(f.name) == "window";
@@ -155,4 +155,27 @@ TEST_CASE("prefix and documents: bad values are refused by name", "[masks][valid
                       "documents[1]: 0 is out of range [1, 5]");
     CHECK_THROWS_WITH(masked(5, 4, 1, {{"documents", std::vector<double>{2.5, 2.5}}}),
                       "documents[0]: 2.5 is not a whole number");
+}
+
+TEST_CASE("window in FlashAttention: tiles outside the band are skipped on both sides",
+          "[masks][flash]") {
+    // T = 8 in tiles of 2 × 2, W = 3: query block [4, 6) sees keys 2 … 5, so key blocks [0, 2)
+    // and [6, 8) are skipped; the tiled result still equals ordinary windowed attention.
+    const field_values v{{"seqLen", 8.0},    {"dModel", 8.0},    {"dK", 4.0},    {"dV", 4.0},
+                         {"blockRows", 2.0}, {"blockCols", 2.0}, {"window", 3.0}};
+    const problem p = problem_of(problem_kind::flash, false, v, true);
+    const trace t = run_traced(p);
+    std::vector<std::pair<std::size_t, std::size_t>> tiles; // (query block, key block) starts
+    for (const stage &s : t.stages)
+        if (s.id == stage_id::tile_scores)
+            tiles.emplace_back(s.tile->query_begin, s.tile->key_begin);
+    const std::vector<std::pair<std::size_t, std::size_t>> want{{0, 0}, {2, 0}, {2, 2}, {4, 2},
+                                                                {4, 4}, {6, 4}, {6, 6}};
+    CHECK(tiles == want);
+    REQUIRE(t.checks.max_difference.has_value());
+    CHECK(*t.checks.max_difference <= 1e-12);
+    CHECK(trace_value_count(p.config) == recorded_value_count(t));
+    for (const stage &s : t.stages) // no tile came out NaN
+        for (double x : s.values.get())
+            CHECK_FALSE(std::isnan(x));
 }

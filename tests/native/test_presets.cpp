@@ -136,11 +136,10 @@ TEST_CASE("models: the lesson's table of real models", "[presets][models]") {
         const char *name;
         std::size_t d_model, heads, d_k, layers, kv_heads;
     };
-    const row want[] = {{"GPT-2 (117M)", 768, 12, 64, 12, 12},
-                        {"GPT-2 (1.5B)", 1600, 25, 64, 48, 25},
-                        {"GPT-3 (175B)", 12288, 96, 128, 96, 96},
-                        {"LLaMA 3 (8B)", 4096, 32, 128, 32, 8},
-                        {"LLaMA 3 (70B)", 8192, 64, 128, 80, 8}};
+    const row want[] = {
+        {"GPT-2 (117M)", 768, 12, 64, 12, 12},    {"GPT-2 (1.5B)", 1600, 25, 64, 48, 25},
+        {"GPT-3 (175B)", 12288, 96, 128, 96, 96}, {"LLaMA 3 (8B)", 4096, 32, 128, 32, 8},
+        {"LLaMA 3 (70B)", 8192, 64, 128, 80, 8},  {"Mistral 7B", 4096, 32, 128, 32, 8}};
     REQUIRE(models().size() == std::size(want));
     for (std::size_t i = 0; i < std::size(want); ++i) {
         const model_info &got = models()[i];

@@ -165,7 +165,7 @@ const KV_BYTES_CASES = [
     'unknown field',
     fp16({ layers: 12 }),
     'query: unknown field "layers" for kvCacheBytes ' +
-      '(known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen)',
+      '(known: batch, bytesPerValue, dHead, numKvHeads, numLayers, seqLen, window)',
   ],
   ...FIELDS.slice(0, 5).map((f) => [`${f} missing`, fp16({ [f]: undefined }), `${f}: is missing; give a whole number`]),
   ...FIELDS.flatMap((f) =>

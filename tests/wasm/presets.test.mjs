@@ -63,8 +63,8 @@ describe('presets() and models()', () => {
     assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });
   });
 
-  test("models: the lesson's five rows and their attention weights at full context", () => {
-    const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength) => ({
+  test("models: the lesson's five rows, Mistral's window, and their attention weights at full context", () => {
+    const row = (id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, window = null) => ({
       id,
       name,
       dModel,
@@ -73,6 +73,7 @@ describe('presets() and models()', () => {
       numLayers,
       numKvHeads,
       contextLength,
+      window,
       scoreValues: contextLength ** 2 * numHeads * numLayers,
     });
     assert.deepEqual(engine.models(), [
@@ -81,6 +82,7 @@ describe('presets() and models()', () => {
       row('gpt3-175b', 'GPT-3 (175B)', 12288, 96, 128, 96, 96, 2048),
       row('llama3-8b', 'LLaMA 3 (8B)', 4096, 32, 128, 32, 8, 8192),
       row('llama3-70b', 'LLaMA 3 (70B)', 8192, 64, 128, 80, 8, 8192),
+      row('mistral-7b', 'Mistral 7B', 4096, 32, 128, 32, 8, 8192, 4096),
     ]);
     assert.equal(engine.models()[2].scoreValues, 38654705664); // 2048² · 96 · 96
   });
@@ -108,12 +110,11 @@ describe("kvCacheBytes: the lesson's models at full context in fp16", () => {
         numKvHeads: m.numKvHeads,
         numLayers: m.numLayers,
         bytesPerValue: 2,
+        ...(m.window ? { window: m.window } : {}),
       }),
     );
-    assert.deepEqual(
-      bytes,
-      HAND.map(([, , b]) => b),
-    );
+    // Mistral 7B keeps its window of 4096 of the 8192: 2 · 4096 · 128 · 8 · 32 · 2 = 512 MiB.
+    assert.deepEqual(bytes, [...HAND.map(([, , b]) => b), 536870912]);
     const gpt2 = { seqLen: 1024, dHead: 64, numKvHeads: 12, numLayers: 12 };
     assert.equal(engine.kvCacheBytes({ ...gpt2, bytesPerValue: 4, batch: 8 }), 16 * 37748736);
   });

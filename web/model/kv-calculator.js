@@ -29,11 +29,12 @@ const number = (text) => Number(String(text).trim() === '' ? NaN : text);
 export function calculatorRows(catalog, calc, config) {
   const models = catalog.models.map((m) => ({
     id: m.id,
-    name: m.name,
+    name: m.window ? `${m.name} (sliding window of ${formatCount(m.window)})` : m.name,
     heads: m.numHeads,
     kvHeads: m.numKvHeads,
     dHead: m.dK,
     layers: m.numLayers,
+    window: m.window,
   }));
   const custom = {
     id: 'custom',
@@ -63,6 +64,7 @@ export function calculatorRows(catalog, calc, config) {
 export function sizeQueries(row, calc) {
   const bytes = row.bytes ?? DTYPES.find((d) => d.id === calc.dtype)?.bytes ?? NaN;
   const base = { dHead: row.dHead, numKvHeads: row.kvHeads, numLayers: row.layers, bytesPerValue: bytes };
+  if (row.window) base.window = row.window; // the engine keeps min(tokens, W) of them
   const context = row.context ?? number(calc.context);
   const batch = row.context ? 1 : number(calc.batch);
   return {

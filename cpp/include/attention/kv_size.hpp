@@ -11,12 +11,13 @@ namespace attention {
 
 // What a KV cache holds; numbers arrive as doubles so that 2.5, −1 or NaN are rejected by name.
 struct kv_cache_query {
-    double seq_len = 0;         // seqLen: tokens cached
-    double d_head = 0;          // dHead: d_k = d_v of a head
-    double num_kv_heads = 0;    // numKvHeads: K/V heads per layer (all heads without GQA)
-    double num_layers = 0;      // numLayers
-    double bytes_per_value = 0; // bytesPerValue: 4 for fp32, 2 for fp16 and bf16, 1 for int8
-    double batch = 1;           // batch: sequences cached side by side
+    double seq_len = 0;           // seqLen: tokens cached
+    double d_head = 0;            // dHead: d_k = d_v of a head
+    double num_kv_heads = 0;      // numKvHeads: K/V heads per layer (all heads without GQA)
+    double num_layers = 0;        // numLayers
+    double bytes_per_value = 0;   // bytesPerValue: 4 for fp32, 2 for fp16 and bf16, 1 for int8
+    double batch = 1;             // batch: sequences cached side by side
+    std::optional<double> window; // window: a sliding window of W keeps only min(seqLen, W) tokens
 };
 
 // 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. Throws

@@ -27,10 +27,12 @@ const std::vector<preset_info> &presets();
 generated_spec preset(const std::string &id);
 
 // A model from the lesson's table "Multi-Head Attention in Real Models", with its K/V heads
-// (LLaMA 3 uses grouped-query attention) and its context length.
+// (LLaMA 3 uses grouped-query attention) and its context length, and one model whose layers
+// attend through a sliding window (Mistral 7B), which its cache then holds at most.
 struct model_info {
     std::string id, name;
     std::size_t d_model, num_heads, d_k, num_layers, num_kv_heads, context;
+    std::size_t window = 0; // sliding-window attention's W; 0: every past token
 };
 
 const std::vector<model_info> &models();
