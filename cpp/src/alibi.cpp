@@ -1,6 +1,9 @@
 #include "attention/alibi.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "attention/ops.hpp"
 
 namespace attention {
 
@@ -39,6 +42,24 @@ matrix bias_matrix(const linear_bias &b, std::size_t rows, std::size_t keys) {
         for (std::size_t j = 0; j < keys; ++j)
             out(i, j) = b.at(i, j);
     return out;
+}
+
+double alibi_row_shift(const matrix &scaled, const linear_bias &b, const row_spans &keys) {
+    double worst = 0.0;
+    std::vector<double> with(cols(scaled)), shifted(cols(scaled)), w0(cols(scaled)),
+        w1(cols(scaled));
+    for (std::size_t i = 0; i < rows(scaled); ++i) {
+        const double constant = b.slope * double(b.first_query + i);
+        for (std::size_t j = 0; j < cols(scaled); ++j) {
+            with[j] = scaled(i, j) + b.at(i, j);
+            shifted[j] = with[j] + constant;
+        }
+        softmax_span(with.data(), w0.data(), cols(scaled), keys[i]);
+        softmax_span(shifted.data(), w1.data(), cols(scaled), keys[i]);
+        for (std::size_t j = 0; j < cols(scaled); ++j)
+            worst = std::max(worst, std::fabs(w0[j] - w1[j]));
+    }
+    return worst;
 }
 
 } // namespace attention

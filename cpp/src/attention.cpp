@@ -146,6 +146,12 @@ void record_projections(const attention_params &p, const attention_config &c, st
                       c, &t.out, t.at);
 }
 
+// The first stage `id` the trace holds (its head 0's).
+const stage &first_of(const trace &t, stage_id id) {
+    return *std::find_if(t.stages.begin(), t.stages.end(),
+                         [&](const stage &s) { return s.id == id; });
+}
+
 // 1½. One head's queries (q_rot) or its K/V head's keys (k_rot) turned by position, into
 // `turned`; traced, the scores then read the turned ones. x: (P, DK).
 void turn(stage_id id, matrix_view x, const rope_table &table, const attention_config &c,
@@ -296,6 +302,12 @@ matrix multi_head_attention(const attention_params &p, const attention_config &c
         if (rec)
             heads.push_back(out->stages.back().values); // the head stage just recorded
     }
+    if (out && c.rope) // its promise, checked on head 0
+        out->checks.rope_shift =
+            rope_shift(head_columns(q_all, 0, c.d_k), head_columns(k_all, 0, c.d_k), c);
+    if (out && c.alibi)
+        out->checks.alibi_row_shift =
+            alibi_row_shift(first_of(*out, stage_id::scaled).values, alibi_of(c, 0), keys);
     return combine(std::move(concat), heads, p.w_o, c, out, {}, n.t);
 }
 

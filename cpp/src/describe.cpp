@@ -67,6 +67,62 @@ void add_checks(value_record &o, const trace &t) {
     }
     if (t.config.kind == problem_kind::flash)
         o.emplace_back("floats", floats_value(t.config));
+    if (k.rope_shift)
+        o.emplace_back("ropeShift", value_record{{"shift", k.rope_shift->shift},
+                                                 {"qRot", k.rope_shift->q_rot},
+                                                 {"scores", k.rope_shift->scores},
+                                                 {"weights", k.rope_shift->weights}});
+    if (k.alibi_row_shift)
+        o.emplace_back("alibiRowShift", *k.alibi_row_shift);
+}
+
+// RoPE's settings as a spec gives them, or null.
+value rope_value(const attention_config &c) {
+    if (!c.rope)
+        return value();
+    return value_record{{"base", c.rope->base},
+                        {"convention", c.rope->half_split ? "half-split" : "interleaved"},
+                        {"offset", c.rope->offset},
+                        {"dims", c.rope->dims}};
+}
+
+// A record with another's fields after its own.
+value with_fields(value base, const value &more) {
+    auto &fields = std::get<value_record>(base.v);
+    for (const auto &f : std::get<value_record>(more.v))
+        fields.push_back(f);
+    return base;
+}
+
+// One field's value as JS wrote it (numbers, flags, text, lists; no preset gives a matrix).
+value field_value_of(const field_value &x) {
+    if (const auto *list = std::get_if<std::vector<double>>(&x))
+        return value_list(list->begin(), list->end());
+    if (const auto *words = std::get_if<std::vector<std::string>>(&x))
+        return text_list(*words);
+    if (const auto *text = std::get_if<std::string>(&x))
+        return *text;
+    if (const auto *flag = std::get_if<bool>(&x))
+        return *flag;
+    return std::get<double>(x);
+}
+
+// Fields as read (field_values: an object's fields as name.field after name: true) nested back
+// into the objects JS wrote. A preset states at least one field of each object it gives.
+value nested(const field_values &v) {
+    value_record out;
+    for (const auto &[name, x] : v) {
+        const std::size_t dot = name.find('.');
+        if (dot == std::string::npos) {
+            const auto next = v.upper_bound(name);
+            const bool object = next != v.end() && next->first.rfind(name + ".", 0) == 0;
+            out.emplace_back(name, object ? value(value_record{}) : field_value_of(x));
+        } else { // its object is the last field emitted
+            std::get<value_record>(out.back().second.v)
+                .emplace_back(name.substr(dot + 1), field_value_of(x));
+        }
+    }
+    return out;
 }
 
 value sized(std::size_t n) {
@@ -110,6 +166,7 @@ value describe_config(const trace &t, double seed) {
                    {"window", c.window},
                    {"prefix", c.prefix},
                    {"positionalEncoding", c.sinusoidal ? value("sinusoidal") : value()},
+                   {"rope", rope_value(c)},
                    {"alibi", c.alibi ? value(alibi_slopes(c.num_heads)) : value()},
                    {"documents", documents},
                    {"causal", c.causal},
@@ -201,7 +258,7 @@ value describe_presets() {
                          {"chapter", p.chapter},
                          {"title", p.title},
                          {"fromLesson", p.from_lesson},
-                         {"spec", describe_spec(p.spec)},
+                         {"spec", with_fields(describe_spec(p.spec), nested(p.positions))},
                          {"tokens", text_list(p.tokens)},
                          {"keyTokens", p.key_tokens.empty() ? value() : text_list(p.key_tokens)}});
     return out;

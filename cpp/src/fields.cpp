@@ -94,7 +94,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
-                    "window", "prefix", "documents", "alibi", "positionalEncoding"});
+                    "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding"});
     }
 }
 
@@ -111,7 +111,9 @@ std::vector<field_rule> explicit_rules(bool cross) {
     f.push_back(per_head("W_V"));
     f.push_back(
         matrix_field("W_O", false, limits::max_heads * limits::max_head_dim, limits::max_d_model));
-    f.push_back({cross ? "validKeys" : "causal", cross ? t::number : t::flag});
+    if (!cross)
+        f.push_back({"causal", t::flag});
+    f.push_back({"validKeys", t::number});
     f.push_back({"scaleScores", t::flag});
     f.push_back(pruned_heads);
     if (!cross) {
@@ -294,11 +296,9 @@ void masks_of(const field_values &v, attention_config &c) {
                                 std::to_string(c.seq_len) + " (seqLen)");
 }
 
-} // namespace
-
-problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
-    problem p = explicit_matrices ? make_problem(explicit_of(kind, v))
-                                  : make_problem(generated_of(kind, v), traced);
+// The positions and masks the fields ask for, set on a problem its sizes made, then the trace
+// budget checked again with them.
+problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
     if (const auto *pe = get<std::string>(v, "positionalEncoding")) {
@@ -313,8 +313,19 @@ problem problem_of(problem_kind kind, bool explicit_matrices, const field_values
     return p;
 }
 
+} // namespace
+
+problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced) {
+    problem p = explicit_matrices ? make_problem(explicit_of(kind, v))
+                                  : make_problem(generated_of(kind, v), traced);
+    return with_positions(std::move(p), v, traced);
+}
+
 problem problem_of_preset(const std::string &name, bool traced) {
-    return make_problem(preset(name), traced);
+    for (const preset_info &info : presets())
+        if (info.id == name)
+            return with_positions(make_problem(info.spec, traced), info.positions, traced);
+    return make_problem(preset(name), traced); // throws, naming the known ones
 }
 
 } // namespace attention

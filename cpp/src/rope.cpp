@@ -1,10 +1,13 @@
 #include "attention/rope.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 #include "attention/explain.hpp"
+#include "attention/mask.hpp"
 #include "attention/message_text.hpp"
+#include "attention/ops.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -60,6 +63,39 @@ shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x
            operand{"sin", no_head, table.sin, axes_of(rows, pairs)},
            operand{"pairs", no_head, table.pairs, axes_of(pairs, two)});
     return result;
+}
+
+namespace {
+
+double largest_change(const matrix &a, const matrix &b) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        worst = std::max(worst, std::fabs(a.data()[i] - b.data()[i]));
+    return worst;
+}
+
+// Q·Kᵀ / √DK and its softmax over each row's visible keys. q: (T, DK), k: (T_kv, DK).
+std::pair<matrix, matrix> scores_and_weights(const matrix &q, const matrix &k,
+                                             const attention_config &c) {
+    matrix s = matmul_bt(q, k), w({rows(s), cols(s)}); // (T, T_kv)
+    for (std::size_t i = 0; i < rows(s); ++i) {
+        divide_row(&s(i, 0), cols(s), score_divisor(c), &s(i, 0));
+        softmax_span(&s(i, 0), &w(i, 0), cols(s), visible_keys(c, i));
+    }
+    return {s, w};
+}
+
+} // namespace
+
+rope_shift_check rope_shift(matrix_view q, matrix_view k, const attention_config &c, double shift) {
+    rope_settings moved = *c.rope;
+    moved.offset += std::size_t(shift);
+    const rope_table at = rope_table_of(*c.rope, 0, q.rows),
+                     later = rope_table_of(moved, 0, q.rows);
+    const matrix q0 = rotated(q, at, *c.rope), q1 = rotated(q, later, moved);
+    const auto [s0, w0] = scores_and_weights(q0, rotated(k, at, *c.rope), c);
+    const auto [s1, w1] = scores_and_weights(q1, rotated(k, later, moved), c);
+    return {shift, largest_change(q0, q1), largest_change(s0, s1), largest_change(w0, w1)};
 }
 
 std::size_t rope_values(const attention_config &c, std::size_t p) {

@@ -114,8 +114,8 @@ attention_config generated_config(const generated_spec &s) {
     kv_heads(s.num_kv_heads, c);
     if (s.kind == problem_kind::encoder_layer)
         c.d_ff = whole_number("dFF", s.d_ff.value_or(4.0 * double(c.d_model)), 1, limits::max_d_ff);
-    if (s.valid_keys && !cross) // padding keys belong to cross-attention's source only
-        reject("validKeys", "is for cross-attention (kind \"cross\"): its source may be padded");
+    if (s.valid_keys && !cross && s.kind != problem_kind::self) // padded sequences' keys
+        reject("validKeys", "is for cross- and self-attention: their keys may be padding");
     if (s.valid_keys)
         c.valid_keys = whole_number("validKeys", *s.valid_keys, 1, c.kv_len);
     if (s.kind == problem_kind::flash && c.num_heads != 1)
@@ -235,8 +235,8 @@ problem make_problem(const explicit_spec &spec) {
     c.num_heads = spec.w_q.size();
     p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, &c.d_k, "W_Q[0]");
     checked_kv(spec, p);
-    if (spec.valid_keys && !cross)
-        reject("validKeys", "is for cross-attention (kind \"cross\"): its source may be padded");
+    if (spec.valid_keys && !cross && spec.kind != problem_kind::self)
+        reject("validKeys", "is for cross- and self-attention: their keys may be padding");
     if (spec.valid_keys)
         c.valid_keys = whole_number("validKeys", *spec.valid_keys, 1, c.kv_len);
     c.causal = spec.causal;

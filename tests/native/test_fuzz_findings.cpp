@@ -49,11 +49,12 @@ TEST_CASE("fuzz finding: validKeys in causal FlashAttention is refused or honour
     CHECK(refused_or_consistent(s));
 }
 
-TEST_CASE("fuzz finding: validKeys is refused outside cross-attention, by name",
+TEST_CASE("fuzz finding: validKeys is refused outside cross- and self-attention, by name",
           "[fuzz][validation]") {
     generated_spec s = specs::decode(2, 8, 1, 8, 8);
     s.valid_keys = 1;
-    CHECK_THROWS_WITH(make_problem(s), Catch::Contains("validKeys: is for cross-attention"));
+    CHECK_THROWS_WITH(make_problem(s),
+                      Catch::Contains("validKeys: is for cross- and self-attention"));
     generated_spec f = specs::flash(5, 6, 2, 2, 5, 5, true);
     f.num_heads = 2;
     CHECK_THROWS_WITH(make_problem(f),

@@ -244,7 +244,7 @@ const KIND_CASES = [
     'spec: unknown field "outputProjection" for kind "encoder-layer"',
   ],
   ['validKeys on encoder-layer', encoder({ validKeys: 2 }), 'spec: unknown field "validKeys" for kind "encoder-layer"'],
-  ['validKeys on self', generated({ validKeys: 2 }), `spec: unknown field "validKeys" ${known('self-attention')}`],
+  ['validKeys on self out of range', generated({ validKeys: 0 }), 'validKeys: 0 is out of range [1, '],
   ['dFF on self', generated({ dFF: 16 }), 'spec: unknown field "dFF" for self-attention'],
   ['keyLen on self', generated({ keyLen: 3 }), 'spec: unknown field "keyLen" for self-attention'],
   ['kind beside a preset', { preset: 'gqa-4-2', kind: 'self' }, 'spec: unknown field "kind" for a preset'],
@@ -288,11 +288,7 @@ const KIND_CASES = [
   ['explicit cross with X', explicitCross({ X: I2, X_q: undefined }), 'spec: unknown field "X" for kind "cross"'],
   ['explicit cross with causal', explicitCross({ causal: true }), 'spec: unknown field "causal" for kind "cross"'],
   ['explicit self with X_kv', explicit({ X_kv: I2 }), 'spec: unknown field "X_kv" for explicit self-attention'],
-  [
-    'explicit self with validKeys',
-    explicit({ validKeys: 1 }),
-    'spec: unknown field "validKeys" for explicit self-attention',
-  ],
+  ['explicit self with validKeys past its keys', explicit({ validKeys: 5 }), 'validKeys: 5 is out of range [1, 2]'],
   ['explicit cross without X_kv', explicitCross({ X_kv: undefined }), 'X_kv: must be an array of rows, got undefined'],
   [
     'X_kv of another d_model',

@@ -172,6 +172,7 @@ describe('run: other specs', () => {
       documents: [],
       alibi: null,
       positionalEncoding: null,
+      rope: null,
     });
     assert.deepEqual(kv, kvCounts(sizes));
     assert.deepEqual(

@@ -117,11 +117,13 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
 // The config test of one case: the sizes numpy used, the K/V counts, the designed heads' names.
 function assertConfig(trace, sizes) {
   const { skip: _skip, ...configSizes } = sizes;
-  const { kv, masked, window, prefix, documents, alibi, positionalEncoding, ...config } = withoutChecks(trace.config);
+  const { kv, masked, window, prefix, documents, alibi, positionalEncoding, rope, ...config } = withoutChecks(
+    trace.config,
+  );
   assert.deepEqual(config, configSizes);
   assert.deepEqual(
-    { window, prefix, documents, alibi, positionalEncoding },
-    { window: null, prefix: null, documents: [], alibi: null, positionalEncoding: null },
+    { window, prefix, documents, alibi, positionalEncoding, rope },
+    { window: null, prefix: null, documents: [], alibi: null, positionalEncoding: null, rope: null },
     'no window, prefix, documents or ALiBi in these cases',
   );
   assert.equal(masked, hasMask(sizes), 'masked: the logits get M');

@@ -21,4 +21,9 @@ linear_bias alibi_of(const attention_config &c, std::size_t head, std::size_t fi
 // B_ij for that head. (T, T_kv).
 matrix bias_matrix(const linear_bias &b, std::size_t rows, std::size_t keys);
 
+// ALiBi's row constants do nothing: the largest change of one head's weights when row i of B
+// gets b_i = slope · p_i (under a causal mask −m·(i − j) then reads +m·j). scaled: that head's
+// S̃ (T, T_kv); keys: each row's visible span.
+double alibi_row_shift(const matrix &scaled, const linear_bias &b, const row_spans &keys);
+
 } // namespace attention

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/fields.hpp"
 #include "attention/spec.hpp"
 
 namespace attention {
@@ -18,6 +19,7 @@ struct preset_info {
     generated_spec spec;
     std::vector<std::string> tokens;     // row labels of X (X_q in cross-attention)
     std::vector<std::string> key_tokens; // cross-attention: row labels of X_kv
+    field_values positions;              // rope, alibi, positionalEncoding, window, prefix, …
 };
 
 // Every preset, the first of each chapter its default.

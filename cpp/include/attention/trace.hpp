@@ -101,6 +101,12 @@ struct stage {
     shared_matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
 };
 
+// RoPE's promise checked on head 0: every position shifted by `shift` moves q_rot (its largest
+// change) but not the scores or the weights (theirs, rounding only).
+struct rope_shift_check {
+    double shift, q_rot, scores, weights;
+};
+
 // What a run checks about itself, for the chapters that compute one thing two ways.
 struct trace_checks {
     std::optional<double> output_change;  // pruning: ‖Δoutput‖ / ‖output‖ (Frobenius)
@@ -108,9 +114,12 @@ struct trace_checks {
     std::vector<double> step_differences; // decoding: max |Δ| of each step's row
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
     std::vector<double> cache_slots;      // decoding: the cache row each step wrote (a ring of W)
-    std::vector<double> macs_cached;      // decoding: multiply-adds of each step with the cache
-    std::vector<double> macs_recomputed;  // … and recomputing every past K and V instead
-    std::vector<double> macs_cached_so_far;     // decoding: Σ of macs_cached over steps 0 … t
+    std::optional<rope_shift_check> rope_shift; // RoPE: positions shifted, head 0
+    std::optional<double> alibi_row_shift;  // ALiBi: max |Δweights| of head 0 when each row of B
+                                            // gets a constant (m·i: −m·(i − j) becomes +m·j)
+    std::vector<double> macs_cached;        // decoding: multiply-adds of each step with the cache
+    std::vector<double> macs_recomputed;    // … and recomputing every past K and V instead
+    std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
 };
 
