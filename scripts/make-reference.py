@@ -27,7 +27,7 @@ import numpy as np
 
 from numpy_attention import stages
 
-VERSION = 4
+VERSION = 5
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
 
@@ -37,6 +37,20 @@ CUSTOM = {
     "weight-scale-1": {"seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4, "weightScale": 1},
     "pruned-heads-1-3": {"seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4,
                          "prunedHeads": [1, 3]},
+    # Positions and masks beyond the presets: RoPE on 2 of 4 columns with base 100 under grouped
+    # K/V heads; ALiBi without a mask over 3 heads (no power of two); decoding with RoPE, ALiBi
+    # and a window of 3 (a ring of 3 cache rows); a prefix inside documents, with padding.
+    "rope-dims-2-gqa": {"seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4, "numKvHeads": 2,
+                        "weightScale": 1, "causal": True,
+                        "rope": {"base": 100, "dims": 2, "convention": "half-split"}},
+    "alibi-3-heads": {"seed": 3, "seqLen": 5, "dModel": 12, "numHeads": 3, "weightScale": 1,
+                      "alibi": True},
+    "kv-cache-rope-alibi-window": {"kind": "kv-cache", "seed": 5, "seqLen": 6, "dModel": 16,
+                                   "numHeads": 4, "numKvHeads": 2, "weightScale": 1,
+                                   "rope": {"offset": 2}, "alibi": True, "window": 3},
+    "prefix-documents-padding": {"seed": 11, "seqLen": 7, "dModel": 8, "numHeads": 2,
+                                 "weightScale": 1, "prefix": 2, "documents": [4, 3],
+                                 "validKeys": 6},
 }
 
 
@@ -63,7 +77,21 @@ def designed_sizes(spec):
         "dModel": t + v + 1, "numHeads": 4, "numKvHeads": 4, "dK": t, "dV": v, "dFF": None,
         "validKeys": None, "causal": spec.get("causal", False), "outputProjection": True,
         "scaleScores": True, "blockRows": None, "blockCols": None, "weightScale": None,
-        "prunedHeads": spec.get("prunedHeads", []),
+        "prunedHeads": spec.get("prunedHeads", []), **positions_of({}, t),
+    }
+
+
+def positions_of(spec, d_k):
+    """The positions and masks fields with their defaults: RoPE's base 10000, interleaved
+    pairs, offset 0 and every column of d_k; no window or prefix; no documents."""
+    rope = spec.get("rope")
+    return {
+        "positionalEncoding": spec.get("positionalEncoding"), "alibi": spec.get("alibi", False),
+        "rope": rope and {"base": rope.get("base", 10000),
+                          "convention": rope.get("convention", "interleaved"),
+                          "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},
+        "window": spec.get("window"), "prefix": spec.get("prefix"),
+        "documents": spec.get("documents", []),
     }
 
 
@@ -89,6 +117,7 @@ def sizes_of(spec):
         "blockCols": spec["blockCols"] if flash else None,
         "weightScale": spec.get("weightScale", 0.1),
         "prunedHeads": spec.get("prunedHeads", []),
+        **positions_of(spec, spec.get("dK", d // h)),
     }
 
 
@@ -161,9 +190,15 @@ def randn_cases():
 
 
 def words(fields):
-    """key=value … with compact JSON values (strings bare): one line, no spaces inside values."""
+    """key=value … with compact JSON values (strings bare): one line, no spaces inside values.
+    An object's fields follow it as object.field=value, the object itself as true (or null)."""
     text = lambda v: v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
-    return [f"{k}={text(v)}" for k, v in fields.items()]
+    out = []
+    for k, v in fields.items():
+        out.append(f"{k}={text(True if isinstance(v, dict) else v)}")
+        if isinstance(v, dict):
+            out += [f"{k}.{name}={text(value)}" for name, value in v.items()]
+    return out
 
 
 def write(sizes, custom, matrices):

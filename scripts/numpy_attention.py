@@ -31,13 +31,66 @@ def layer_norm(x, eps=1e-6):
     return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, keepdims=True) + eps)
 
 
-def attention_mask(s):
-    """M (T, T_kv): −inf above the diagonal (causal) and on padding keys, else 0; None if neither."""
+def hidden_keys(s):
+    """Which keys each query may not see, (T, T_kv) booleans: after it under a causal mask (a
+    window, a prefix and documents are causal too), except among the first P tokens of a prefix;
+    W or more positions back under a window; in another document; padding keys."""
     rows, cols = np.indices((s["seqLen"], s["kvLen"]))
-    hidden = (cols > rows) if s["causal"] else np.zeros(rows.shape, dtype=bool)
+    causal = s["causal"] or s["window"] or s["prefix"] is not None or s["documents"]
+    hidden = (cols > rows) if causal else np.zeros(rows.shape, dtype=bool)
+    if s["prefix"] is not None:
+        hidden &= ~((rows < s["prefix"]) & (cols < s["prefix"]))
+    if s["window"]:
+        hidden |= cols <= rows - s["window"]
+    if s["documents"]:
+        document = np.repeat(np.arange(len(s["documents"])), s["documents"])  # each position's
+        hidden |= document[cols] != document[rows]
     if s["validKeys"] is not None:
         hidden |= cols >= s["validKeys"]
-    return np.where(hidden, -np.inf, 0.0) if s["causal"] or s["validKeys"] is not None else None
+    return hidden, causal
+
+
+def attention_mask(s):
+    """M (T, T_kv): −inf where a key is hidden, else 0; None when nothing is ever hidden."""
+    hidden, causal = hidden_keys(s)
+    return np.where(hidden, -np.inf, 0.0) if causal or s["validKeys"] is not None else None
+
+
+def sinusoidal(positions, d):
+    """PE (P, D): sin(p / 10000^(2i/D)) in column 2i, cos of the same angle in column 2i + 1."""
+    p = np.arange(positions)[:, None]
+    rate = 10000.0 ** (-(np.arange(d) // 2 * 2) / d)
+    return np.where(np.arange(d) % 2 == 0, np.sin(p * rate), np.cos(p * rate))
+
+
+def rope(s, x, first=0):
+    """x (P, DK) rotated as complex numbers: pair i of the first `dims` columns is the number
+    a + ib (a, b = columns 2i, 2i + 1 interleaved, or i, i + dims/2 half-split), multiplied by
+    e^(i·φ) with φ = (offset + position)·base^(−2i/dims); the columns past dims stay."""
+    r, dims = s["rope"], s["rope"]["dims"]
+    pairs = np.arange(dims // 2)
+    a, b = (pairs, pairs + dims // 2) if r["convention"] == "half-split" else (2 * pairs, 2 * pairs + 1)
+    position = r["offset"] + first + np.arange(x.shape[0])[:, None]
+    turned = (x[:, a] + 1j * x[:, b]) * np.exp(1j * position * r["base"] ** (-2.0 * pairs / dims))
+    out = x.copy()
+    out[:, a], out[:, b] = turned.real, turned.imag
+    return out
+
+
+def alibi_slopes(heads):
+    """Press et al.: (2^(−8/n))^k for k = 1 … n when n is a power of two; otherwise the slopes of
+    the largest power of two below, then every other slope of twice that."""
+    geometric = lambda n: 2.0 ** (-8.0 / n * np.arange(1, n + 1))
+    below = 2 ** int(np.floor(np.log2(heads)))
+    return np.concatenate([geometric(below), geometric(2 * below)[0::2][:heads - below]])
+
+
+def alibi(s, head, query_positions, key_positions):
+    """B (queries, keys) = −m·(i − j) when the keys after a query are hidden, −m·|i − j| else."""
+    _, causal = hidden_keys(s)
+    distance = query_positions[:, None] - key_positions[None, :]
+    causal = causal or s["kind"] == "kv-cache"
+    return -alibi_slopes(s["numHeads"])[head] * (distance if causal else np.abs(distance))
 
 
 def project_out(s, concat, w_o, out):
@@ -65,28 +118,42 @@ def project_out(s, concat, w_o, out):
 
 def multi_head_attention(s, p, out):
     """Every head's stages into out; returns the output (T, D), or the heads side by side.
-    K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first."""
+    K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first.
+    A sinusoidal encoding is added to X first; RoPE turns q and k; ALiBi adds B to S̃."""
     group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
+    x, x_kv = p["x"], p["x_kv"]
+    if s["positionalEncoding"] == "sinusoidal":
+        out["PE"] = sinusoidal(s["seqLen"], s["dModel"])
+        x = x_kv = out["x_pos"] = p["x"] + out["PE"]
     if mask is not None:
         out["M"] = mask
+    keys = {}
     for g in range(s["numKvHeads"]):
         first = g * group
         out[f"W_K/{first}"], out[f"W_V/{first}"] = p["W_K"][g], p["W_V"][g]
-        out[f"k/{first}"], out[f"v/{first}"] = p["x_kv"] @ p["W_K"][g], p["x_kv"] @ p["W_V"][g]
+        out[f"k/{first}"], out[f"v/{first}"] = x_kv @ p["W_K"][g], x_kv @ p["W_V"][g]
+        keys[g] = out[f"k/{first}"]
+        if s["rope"]:
+            keys[g] = out[f"k_rot/{first}"] = rope(s, keys[g])
+    positions = np.arange(s["seqLen"]), np.arange(s["kvLen"])
     heads = []
     for i in range(s["numHeads"]):
-        first = i // group * group
-        q = p["x"] @ p["W_Q"][i]
-        scores = q @ out[f"k/{first}"].T
-        scaled = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
-        logits = scaled if mask is None else scaled + mask
-        weights = softmax(logits)
-        heads.append(weights @ out[f"v/{first}"])
-        out.update({f"W_Q/{i}": p["W_Q"][i], f"q/{i}": q, f"scores/{i}": scores,
-                    f"scaled/{i}": scaled, f"weights/{i}": weights,
-                    f"totals/{i}": weights.sum(axis=-1, keepdims=True), f"head/{i}": heads[-1]})
+        g = i // group
+        q = out[f"q/{i}"] = x @ p["W_Q"][i]
+        if s["rope"]:
+            q = out[f"q_rot/{i}"] = rope(s, q)
+        scores = q @ keys[g].T
+        scaled = logits = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        if s["alibi"]:
+            out[f"B/{i}"] = alibi(s, i, *positions)
+            logits = out[f"biased/{i}"] = scaled + out[f"B/{i}"]
         if mask is not None:
-            out[f"masked/{i}"] = logits
+            logits = out[f"masked/{i}"] = logits + mask
+        weights = softmax(logits)
+        heads.append(weights @ out[f"v/{g * group}"])
+        out.update({f"W_Q/{i}": p["W_Q"][i], f"scores/{i}": scores, f"scaled/{i}": scaled,
+                    f"weights/{i}": weights, f"totals/{i}": weights.sum(axis=-1, keepdims=True),
+                    f"head/{i}": heads[-1]})
     concat = np.concatenate(heads, axis=-1)
     if not s["outputProjection"]:
         return concat
@@ -107,21 +174,32 @@ def encoder_layer(s, p, out):
 
 def decode_step(s, p, t, cache, out):
     """Step t of decoding: token t's query against every key cached so far, after each K/V head
-    has appended token t's key and value. cache: per K/V head [K (t, DK), V (t, DV)]."""
+    has written token t's key and value. cache: per K/V head [K (n, DK), V (n, DV), positions
+    (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W. Under
+    RoPE the query is turned at t and each key at its own position before it is cached."""
     group, x_t = s["numHeads"] // s["numKvHeads"], p["x"][t:t + 1]  # (1, D)
     out[at("x_t", None, t)], heads = x_t, []
+    slot = t % s["window"] if s["window"] and t >= s["window"] else t
     for i in range(s["numHeads"]):
         g = i // group
         q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
+        if s["rope"]:
+            q = out[at("q_rot", i, t)] = rope(s, q, first=t)
         if i % group == 0:
             for name, w, c in (("k", p["W_K"][g], 0), ("v", p["W_V"][g], 1)):
                 new = out[at(f"{name}_new", i, t)] = x_t @ w
+                if name == "k" and s["rope"]:
+                    new = out[at("k_rot", i, t)] = rope(s, new, first=t)
                 old = {f"{name.upper()}_cache": cache[g][c]} if t > 0 else {}  # JSON: no (0, n)
-                cache[g][c] = np.vstack([cache[g][c], new])
+                cache[g][c] = np.vstack([cache[g][c][:slot], new, cache[g][c][slot + 1:]])
                 record(out, at(f"{name}_cache", i, t), cache[g][c], **old)
-        scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, t+1): only the past, no mask
-        scaled = out[at("scaled", i, t)] = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
-        weights = out[at("weights", i, t)] = softmax(scaled)
+            cache[g][2] = np.concatenate([cache[g][2][:slot], [t], cache[g][2][slot + 1:]])
+        scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, n): only the past, no mask
+        scaled = logits = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        out[at("scaled", i, t)] = scaled
+        if s["alibi"]:
+            logits = out[at("biased", i, t)] = scaled + alibi(s, i, np.array([t]), cache[g][2])
+        weights = out[at("weights", i, t)] = softmax(logits)
         out[at("totals", i, t)] = weights.sum(axis=-1, keepdims=True)
         heads.append(weights @ cache[g][1])
         out[at("head", i, t)] = heads[-1]
@@ -136,7 +214,8 @@ def decode_with_cache(s, p, out):
     """Causal attention one token at a time with a KV cache; then its rows stacked, and the same
     causal attention over the whole sequence at once."""
     d_k, d_v = s["dK"], s["dV"]
-    cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(s["numKvHeads"])]
+    cache = [[np.zeros((0, d_k)), np.zeros((0, d_v)), np.zeros(0, dtype=int)]
+             for _ in range(s["numKvHeads"])]
     rows = [decode_step(s, p, t, cache, out) for t in range(s["seqLen"])]
     out["stacked"] = np.vstack(rows)
     whole = {}

@@ -68,6 +68,23 @@ generated_spec designed(bool causal) {
 }
 
 const std::vector<std::string> five{"the", "cat", "sat", "on", "mats"};
+const std::vector<std::string> six{"the", "cat", "sat", "on", "the", "mat"};
+const std::vector<std::string> eight{"the", "cat", "sat", "on", "the", "mat", "and", "slept"};
+
+// The Positions and Masks chapters' sizes: seed 42, four heads of d_k = 4 (RoPE turns pairs),
+// weights × 1 so that what a position or a mask does shows in the weights.
+generated_spec positioned(double t, bool causal) {
+    generated_spec s = self(t, 16, 4, std::nullopt, causal, true);
+    s.weight_scale = 1;
+    return s;
+}
+
+// Padding in self-attention: keys from 6 on are pad tokens, under the causal mask.
+generated_spec padded() {
+    generated_spec s = positioned(8, true);
+    s.valid_keys = 6;
+    return s;
+}
 
 } // namespace
 
@@ -161,6 +178,70 @@ const std::vector<preset_info> &presets() {
          designed(true),
          designed(true).tokens,
          {}},
+        {"positions-rope",
+         "positions",
+         "RoPE, interleaved pairs (GPT-J, LLaMA)",
+         false,
+         positioned(6, true),
+         six,
+         {},
+         {{"rope", true}, {"rope.convention", std::string("interleaved")}, {"rope.offset", 0.0}}},
+        {"positions-rope-half-split",
+         "positions",
+         "RoPE, half-split pairs (GPT-NeoX), offset 3",
+         false,
+         positioned(6, true),
+         six,
+         {},
+         {{"rope", true}, {"rope.convention", std::string("half-split")}, {"rope.offset", 3.0}}},
+        {"positions-alibi",
+         "positions",
+         "ALiBi: a distance penalty per head (BLOOM)",
+         false,
+         positioned(6, true),
+         six,
+         {},
+         {{"alibi", true}}},
+        {"positions-sinusoidal",
+         "positions",
+         "Sinusoidal encoding added to X (the original Transformer)",
+         false,
+         positioned(6, false),
+         six,
+         {},
+         {{"positionalEncoding", std::string("sinusoidal")}}},
+        {"masks-window",
+         "masks",
+         "Sliding window of 3 (Mistral's kind of mask)",
+         false,
+         positioned(8, true),
+         eight,
+         {},
+         {{"window", 3.0}}},
+        {"masks-prefix",
+         "masks",
+         "Prefix-LM: the first 3 tokens see each other",
+         false,
+         positioned(8, false),
+         eight,
+         {},
+         {{"prefix", 3.0}}},
+        {"masks-documents",
+         "masks",
+         "Three packed documents: 3 + 3 + 2 tokens",
+         false,
+         positioned(8, false),
+         eight,
+         {},
+         {{"documents", std::vector<double>{3, 3, 2}}}},
+        {"masks-padding",
+         "masks",
+         "Padding: the last 2 of 8 positions are pad tokens",
+         false,
+         padded(),
+         {"the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"},
+         {}},
+        {"masks-causal", "masks", "Causal, to compare", false, positioned(8, true), eight, {}},
     };
     // clang-format on
     return all;

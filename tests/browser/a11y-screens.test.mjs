@@ -42,7 +42,8 @@ async function stageViolations(page, where) {
 }
 
 // Every stage of each chapter's example (the multi-head lesson, padded cross-attention,
-// grouped-query attention, the encoder layer), plus the stages only the causal example has.
+// grouped-query attention, the encoder layer, RoPE, packed documents), plus the stages only the
+// causal, ALiBi and sinusoidal examples have.
 const CHAPTER_WALKS = [
   ['attention', 'lesson-multi-head', () => true],
   ['attention', 'lesson-causal', (s) => s.id === 'masked' || s.id === 'weights'],
@@ -52,6 +53,10 @@ const CHAPTER_WALKS = [
   ['kv-cache', 'kv-cache-gqa', (s) => s.step === null || s.step === 0 || s.step === 4],
   ['flash', 'flash-causal', () => true],
   ['designed-heads', 'designed-heads', (s) => s.head === null || s.head <= 1],
+  ['positions', 'positions-rope', (s) => s.head === null || s.head === 0],
+  ['positions', 'positions-alibi', (s) => s.id === 'biased' && s.head === 1],
+  ['positions', 'positions-sinusoidal', (s) => s.id === 'x_pos'],
+  ['masks', 'masks-documents', (s) => s.head === null || s.head === 0],
 ];
 
 function walk() {
@@ -64,7 +69,19 @@ function walk() {
 }
 
 // A few stages per chapter, for the passes that only take pictures.
-const SAMPLE = new Set(['x', 'x_q', 'weights', 'k', 'ffn_pre', 'norm2', 'k_cache', 'tile_out']);
+const SAMPLE = new Set([
+  'x',
+  'x_q',
+  'weights',
+  'k',
+  'ffn_pre',
+  'norm2',
+  'k_cache',
+  'tile_out',
+  'q_rot',
+  'biased',
+  'x_pos',
+]);
 const sampled = (v) =>
   SAMPLE.has(v.stage.id) &&
   (v.stage.head === null || v.stage.head === 0) &&

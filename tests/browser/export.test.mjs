@@ -243,6 +243,35 @@ const CUSTOM = [
   { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, weightScale: 1 },
   { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, numKvHeads: 2, prunedHeads: [1, 3] },
   { X: r(3, 4, 0), W_Q: [r(4, 2, 1), r(4, 2, 2)], W_K: [r(4, 2, 3)], W_V: [r(4, 2, 4)], W_O: r(4, 4, 5), causal: true },
+  // Positions and masks: RoPE on 2 columns with ALiBi and a prefix inside documents and padding;
+  // a sinusoidal encoding without a mask; decoding with RoPE, ALiBi and a window's ring; flash
+  // with a window.
+  {
+    seed: 42,
+    seqLen: 7,
+    dModel: 12,
+    numHeads: 3,
+    weightScale: 1,
+    rope: { base: 100, dims: 2, convention: 'half-split', offset: 1 },
+    alibi: true,
+    prefix: 2,
+    documents: [4, 3],
+    validKeys: 6,
+  },
+  { seed: 3, seqLen: 5, dModel: 6, numHeads: 2, positionalEncoding: 'sinusoidal', alibi: true },
+  {
+    kind: 'kv-cache',
+    seed: 5,
+    seqLen: 6,
+    dModel: 8,
+    numHeads: 4,
+    numKvHeads: 2,
+    weightScale: 1,
+    rope: { offset: 2 },
+    alibi: true,
+    window: 3,
+  },
+  { kind: 'flash', seed: 2, seqLen: 8, dModel: 6, blockRows: 2, blockCols: 2, window: 3, weightScale: 1 },
   {
     kind: 'cross',
     X_q: r(2, 4, 6),
@@ -256,7 +285,7 @@ const CUSTOM = [
 
 const NUMPY_SCRIPTS_TITLE =
   'numpy scripts: every preset at an interesting stage and custom specs (weightScale, ' +
-  'prunedHeads, explicit matrices) print the engine\u2019s values to 1e-12';
+  'prunedHeads, explicit matrices, positions and masks) print the engine\u2019s values to 1e-12';
 test(NUMPY_SCRIPTS_TITLE, async () => {
   const jobs = [];
   const add = (spec, preset, stage, trace, what) => {
@@ -281,7 +310,9 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
   assert.ok(jobs.length >= 13, 'every preset has a script');
   for (const spec of CUSTOM) {
     const trace = env.engine.run(spec);
-    for (const stage of new Set([interesting(trace), trace.stages.at(-1), trace.stages[1]]))
+    const positional = ['x_pos', 'q_rot', 'k_rot', 'biased'].map((id) => trace.stages.findLast((s) => s.id === id));
+    const picked = [interesting(trace), trace.stages.at(-1), trace.stages[1], ...positional.filter(Boolean)];
+    for (const stage of new Set(picked))
       add(spec, null, stage, trace, `${JSON.stringify(spec).slice(0, 60)} ${stage.id}/${stage.head}@${stage.step}`);
   }
   const diffs = await limited(jobs);

@@ -8,6 +8,7 @@
 // A message ending in "…" is matched as a prefix. `accepted` marks input that is no error: it
 // is shown as text (the listed labels) and never parsed as markup. `engine`: the message comes
 // from the engine (no parsing test can give it). `smoke`: also shown in the browser.
+import { CHAPTERS } from '../../web/model/chapters.js';
 import { LIMITS } from '../../web/model/fields.js';
 import { I2 } from '../wasm/explicit-specs.mjs';
 
@@ -233,8 +234,7 @@ export const HASH_CASES = [
   hash(
     'preset',
     { add: { chapter: '\u202Eattention' } },
-    'chapter: "\\u202Eattention" is not one of attention, cross, gqa, ' +
-      'encoder-layer, kv-cache, flash, designed-heads; chapter attention is shown.',
+    `chapter: "\\u202Eattention" is not one of ${CHAPTERS.map((c) => c.id).join(', ')}; chapter attention is shown.`,
   ),
   hash(
     'preset',

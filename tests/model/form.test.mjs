@@ -116,6 +116,15 @@ test('preset form: every field, from the field table; read back, each preset ask
     outputProjection: false,
     noScale: false,
     prunedHeads: '',
+    window: '',
+    prefix: '',
+    documents: '',
+    positionalEncoding: false,
+    rope: false,
+    ropeConvention: 'interleaved',
+    ropeOffset: '0',
+    ropeDims: '',
+    alibi: false,
   });
   const layer = presetForm(catalog, 'encoder-layer');
   assert.deepEqual([layer.outputProjection, layer.skip, layer.dFF], [true, '0', '64'], 'the layer always has W_O');

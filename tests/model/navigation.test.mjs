@@ -125,18 +125,19 @@ test('stage list: without W_O, two heads\u2019 concat is listed, then "Output pr
 
 test('the form offers the mask and W_O where it has their checkboxes, unless the stages chosen leave them out', () => {
   const offered = Object.fromEntries(
-    ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((id) => [
-      id,
-      offeredStages(chapterById(id).fields),
-    ]),
+    ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'positions', 'masks', 'designed-heads'].map(
+      (id) => [id, offeredStages(chapterById(id).fields)],
+    ),
   );
   assert.deepEqual(offered, {
     attention: ['masked', 'output'],
     cross: ['output'],
     gqa: ['masked', 'output'],
     'encoder-layer': ['masked'],
-    'kv-cache': ['output'],
+    'kv-cache': ['q_rot', 'k_rot', 'biased', 'output'],
     flash: ['masked'],
+    positions: ['x_pos', 'q_rot', 'k_rot', 'biased', 'masked'],
+    masks: ['masked'],
     'designed-heads': ['masked'],
   });
   assert.deepEqual(offeredStages(chapterById('attention').fields, ['scores', 'masked', 'weights']), ['masked']);

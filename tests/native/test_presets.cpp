@@ -39,15 +39,16 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
         CHECK_FALSE(info.title.empty());
         CHECK(preset(info.id).seq_len == info.spec.seq_len);
         const problem_kind kind = info.spec.kind;
-        // The attention chapter also shows the designed heads under the causal mask.
         const std::map<std::string, std::set<problem_kind>> kinds_of_chapter{
-            {"attention", {problem_kind::self, problem_kind::designed}},
+            {"attention", {problem_kind::self}},
             {"gqa", {problem_kind::self}},
             {"cross", {problem_kind::cross}},
             {"encoder-layer", {problem_kind::encoder_layer}},
             {"kv-cache", {problem_kind::kv_cache}},
             {"flash", {problem_kind::flash}},
-            {"designed-heads", {problem_kind::designed}}};
+            {"designed-heads", {problem_kind::designed}},
+            {"positions", {problem_kind::self}},
+            {"masks", {problem_kind::self}}};
         REQUIRE(kinds_of_chapter.count(info.chapter) == 1);
         CHECK(kinds_of_chapter.at(info.chapter).count(kind) == 1);
         const std::size_t t = kind == problem_kind::designed ? info.spec.tokens.size()
@@ -63,11 +64,30 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
     std::vector<std::string> order;
     for (const preset_info &info : presets())
         order.push_back(info.id);
-    CHECK(order == std::vector<std::string>{
-                       "lesson-multi-head", "lesson-self-attention", "lesson-causal",
-                       "cross-translation", "cross-padding", "gqa-4-2", "mqa-4-1", "gqa-4-4",
-                       "encoder-layer", "kv-cache-gqa", "kv-cache-mha", "flash-causal",
-                       "flash-full", "designed-heads", "designed-heads-causal"});
+    CHECK(order == std::vector<std::string>{"lesson-multi-head",
+                                            "lesson-self-attention",
+                                            "lesson-causal",
+                                            "cross-translation",
+                                            "cross-padding",
+                                            "gqa-4-2",
+                                            "mqa-4-1",
+                                            "gqa-4-4",
+                                            "encoder-layer",
+                                            "kv-cache-gqa",
+                                            "kv-cache-mha",
+                                            "flash-causal",
+                                            "flash-full",
+                                            "designed-heads",
+                                            "designed-heads-causal",
+                                            "positions-rope",
+                                            "positions-rope-half-split",
+                                            "positions-alibi",
+                                            "positions-sinusoidal",
+                                            "masks-window",
+                                            "masks-prefix",
+                                            "masks-documents",
+                                            "masks-padding",
+                                            "masks-causal"});
 }
 
 TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets]") {

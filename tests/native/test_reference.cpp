@@ -9,12 +9,15 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "attention/engine.hpp"
+#include "attention/fields.hpp"
 #include "attention/presets.hpp"
 #include "attention/spec.hpp"
 #include "attention/validation.hpp"
@@ -43,7 +46,8 @@ bool is_drawn(stage_id id) {
 // Operands drawn (W…, b…) or built (M is 0 or −∞, the pruning gate 1 or 0): one fixture per
 // case, by name and head.
 bool is_drawn(const operand &o) {
-    return o.name[0] == 'W' || o.name[0] == 'b' || o.name == "M" || o.name == "gate";
+    return o.name[0] == 'W' || o.name == "b1" || o.name == "b2" || o.name == "M" ||
+           o.name == "gate";
 }
 
 // Operands that change from step to step and are no stage of the same step, keyed under their
@@ -92,6 +96,8 @@ void compare_trace(const trace &t, comparer &compare) {
                 compare(key + ":" + o.name, false, o.values);
             else if (o.name == "contribution" && s.step == no_step) // decode steps: summed only
                 compare(key_of(p, o.name, o.head), false, o.values);
+            else if ((o.name == "B" || o.name == "PE") && s.step == no_step) // ALiBi's, X's
+                compare(key_of(p, o.name, o.head), false, o.values);
         }
     }
     if (t.checks.output_change) // ‖Δoutput‖ / ‖output‖ of a pruned case, as a 1 × 1 matrix
@@ -119,30 +125,51 @@ std::string list_text(const std::vector<std::size_t> &heads) {
     return out + "]";
 }
 
+// The positions and masks fields as the fixture writes them: an absent one null (documents []),
+// RoPE's settings under rope.… beside rope=true.
+void add_positions(reference::sizes &out, const attention_config &c) {
+    const auto n = [](std::optional<std::size_t> v) { return v ? std::to_string(*v) : "null"; };
+    out["positionalEncoding"] = c.sinusoidal ? "sinusoidal" : "null";
+    out["alibi"] = flag(c.alibi);
+    out["rope"] = c.rope ? "true" : "null";
+    if (c.rope) {
+        out["rope.base"] = js_number(c.rope->base);
+        out["rope.convention"] = c.rope->half_split ? "half-split" : "interleaved";
+        out["rope.offset"] = std::to_string(c.rope->offset);
+        out["rope.dims"] = std::to_string(c.rope->dims);
+    }
+    out["window"] = n(c.window);
+    out["prefix"] = n(c.prefix);
+    out["documents"] = list_text(c.documents);
+}
+
 // A case's sizes after the engine resolved its defaults, written as the fixture writes them.
-// The designed heads draw nothing: no seed, no weight scale.
-reference::sizes sizes_of(const generated_spec &s, const attention_config &c) {
+// The designed heads draw nothing: no seed, no weight scale. skip: the normals discarded first.
+reference::sizes sizes_of(const problem &p, double skip) {
+    const attention_config &c = p.config;
     const auto n = [](std::size_t v) { return std::to_string(v); };
     const bool built = c.kind == problem_kind::designed;
-    return {{"kind", kind_text(c.kind)},
-            {"seed", built ? "null" : whole(s.seed)},
-            {"skip", whole(s.skip)},
-            {"seqLen", n(c.seq_len)},
-            {"kvLen", n(c.kv_len)},
-            {"dModel", n(c.d_model)},
-            {"numHeads", n(c.num_heads)},
-            {"numKvHeads", n(c.num_kv_heads)},
-            {"dK", n(c.d_k)},
-            {"dV", n(c.d_v)},
-            {"dFF", c.kind == problem_kind::encoder_layer ? n(c.d_ff) : "null"},
-            {"validKeys", c.valid_keys ? n(*c.valid_keys) : "null"},
-            {"causal", flag(c.causal)},
-            {"outputProjection", flag(c.output_projection)},
-            {"scaleScores", flag(c.scale_scores)},
-            {"blockRows", c.kind == problem_kind::flash ? n(c.block_rows) : "null"},
-            {"blockCols", c.kind == problem_kind::flash ? n(c.block_cols) : "null"},
-            {"weightScale", built ? "null" : js_number(c.weight_scale)},
-            {"prunedHeads", list_text(c.pruned_heads)}};
+    reference::sizes out{{"kind", kind_text(c.kind)},
+                         {"seed", built ? "null" : whole(p.seed)},
+                         {"skip", whole(skip)},
+                         {"seqLen", n(c.seq_len)},
+                         {"kvLen", n(c.kv_len)},
+                         {"dModel", n(c.d_model)},
+                         {"numHeads", n(c.num_heads)},
+                         {"numKvHeads", n(c.num_kv_heads)},
+                         {"dK", n(c.d_k)},
+                         {"dV", n(c.d_v)},
+                         {"dFF", c.kind == problem_kind::encoder_layer ? n(c.d_ff) : "null"},
+                         {"validKeys", c.valid_keys ? n(*c.valid_keys) : "null"},
+                         {"causal", flag(c.causal)},
+                         {"outputProjection", flag(c.output_projection)},
+                         {"scaleScores", flag(c.scale_scores)},
+                         {"blockRows", c.kind == problem_kind::flash ? n(c.block_rows) : "null"},
+                         {"blockCols", c.kind == problem_kind::flash ? n(c.block_cols) : "null"},
+                         {"weightScale", built ? "null" : js_number(c.weight_scale)},
+                         {"prunedHeads", list_text(c.pruned_heads)}};
+    add_positions(out, c);
+    return out;
 }
 
 // "[1,3]" → {1, 3}.
@@ -154,33 +181,31 @@ std::vector<double> numbers_of(const std::string &list) {
     return out;
 }
 
-// A custom spec from the fixture ("spec name key=value …") as engine.run would read it. Only
-// the fields the custom specs use are read; a new one fails here until it is added.
-generated_spec spec_of(const reference::sizes &fields) {
-    generated_spec s;
-    for (const auto &[key, value] : fields) {
-        INFO("custom spec field " << key << "=" << value);
-        if (key == "prunedHeads")
-            s.pruned_heads = numbers_of(value);
-        else if (key == "seed")
-            s.seed = std::stod(value);
-        else if (key == "seqLen")
-            s.seq_len = std::stod(value);
-        else if (key == "dModel")
-            s.d_model = std::stod(value);
-        else if (key == "numHeads")
-            s.num_heads = std::stod(value);
-        else if (key == "weightScale")
-            s.weight_scale = std::stod(value);
-        else
-            FAIL("no reader for this field of a custom spec");
-    }
-    return s;
+// One value of a custom spec's line as engine.run's conversion would give it: true/false, a
+// list of numbers, a number, else text.
+field_value value_of(const std::string &text) {
+    if (text == "true" || text == "false")
+        return text == "true";
+    if (text.front() == '[')
+        return numbers_of(text);
+    char *end = nullptr;
+    const double number = std::strtod(text.c_str(), &end);
+    return *end == '\0' ? field_value(number) : field_value(text);
+}
+
+// A custom spec from the fixture ("spec name key=value …") as engine.run reads it: its fields
+// by name (an object's as object.field), validated as a spec's are.
+problem problem_of_custom(const reference::sizes &fields) {
+    field_values v;
+    for (const auto &[key, text] : fields)
+        v[key] = value_of(text);
+    const auto kind = fields.count("kind") ? std::optional(fields.at("kind")) : std::nullopt;
+    return problem_of(kind_named(kind), false, v, true);
 }
 
 // The recorded sizes of one case against the engine's.
-void check_sizes(const reference::sizes &recorded, const generated_spec &spec) {
-    const reference::sizes got = sizes_of(spec, make_problem(spec).config);
+void check_sizes(const reference::sizes &recorded, const problem &p, double skip = 0) {
+    const reference::sizes got = sizes_of(p, skip);
     for (const auto &[field, want] : recorded) {
         CAPTURE(field);
         REQUIRE(got.count(field) == 1);
@@ -220,7 +245,7 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
     for (const preset_info &p : presets()) {
         SECTION(p.id) {
             comparer compare{p.id, {}};
-            compare_trace(run_traced(make_problem(p.spec)), compare);
+            compare_trace(run_traced(problem_of_preset(p.id, true)), compare);
             // Every matrix numpy computed for this preset was compared with something.
             CHECK(compare.compared == fixture_keys(p.id));
         }
@@ -228,11 +253,11 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
 }
 
 TEST_CASE("reference: every custom spec matches numpy stage by stage", "[reference]") {
-    REQUIRE(reference::custom_specs().size() == 2); // weight-scale-1, pruned-heads-1-3
+    REQUIRE(reference::custom_specs().size() == 6); // make-reference.py's CUSTOM
     for (const auto &[name, fields] : reference::custom_specs()) {
         SECTION(name) {
             comparer compare{name, {}};
-            const trace t = run_traced(make_problem(spec_of(fields)));
+            const trace t = run_traced(problem_of_custom(fields));
             compare_trace(t, compare);
             CHECK(compare.compared == fixture_keys(name));
         }
@@ -248,7 +273,7 @@ TEST_CASE("reference: the fixture was made from these presets, with these sizes"
         CAPTURE(p.id);
         ids.insert(p.id);
         REQUIRE(recorded.count(p.id) == 1);
-        check_sizes(recorded.at(p.id), p.spec);
+        check_sizes(recorded.at(p.id), problem_of_preset(p.id, false), p.spec.skip);
     }
     for (const auto &[id, sizes] : recorded)
         recorded_ids.insert(id);
@@ -259,7 +284,7 @@ TEST_CASE("reference: the fixture was made from these presets, with these sizes"
         CAPTURE(name);
         CHECK(ids.count(name) == 0);
         REQUIRE(reference::custom().count(name) == 1);
-        check_sizes(reference::custom().at(name), spec_of(fields));
+        check_sizes(reference::custom().at(name), problem_of_custom(fields));
         ids.insert(name);
     }
     for (const auto &[key, m] : reference::matrices()) {

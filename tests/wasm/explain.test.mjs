@@ -15,11 +15,15 @@ const RULE = {
   x: 'none',
   x_q: 'none',
   x_kv: 'none',
+  x_pos: 'sum',
   q: 'dot',
+  q_rot: 'rotate',
+  k_rot: 'rotate',
   k: 'dot',
   v: 'dot',
   scores: 'dotRows',
   scaled: 'scaledDot',
+  biased: 'sum',
   masked: 'mask',
   weights: 'softmax',
   head: 'dot',
@@ -212,6 +216,35 @@ const CHECKS = {
     assert.equal(e.gate, pruned ? 0 : 1, `${where}: 0 in a pruned head's column, else 1`);
     assert.equal(e.input * e.gate, e.value, `${where}: input · gate`);
     assert.equal(e.terms, null, `${where}: terms`);
+  },
+  rotate(trace, s, row, col, e, where) {
+    const [x, theta, angle, cos, sin, pairs] = s.operands;
+    const { base, offset, dims } = trace.config.rope;
+    const i = Array.from({ length: dims / 2 }, (_, k) => k).find((k) => [0, 1].some((c) => at(pairs, k, c) === col));
+    if (i === undefined) {
+      assert.deepEqual(
+        e.terms,
+        [{ a: at(x, row, col), b: 1, product: at(x, row, col) }],
+        `${where}: past dims, x itself`,
+      );
+      return;
+    }
+    const [a, b] = [at(pairs, i, 0), at(pairs, i, 1)];
+    const position = offset + (s.step ?? 0) + row; // a decode step turns its one row at t
+    assert.equal(at(theta, 0, i), base ** ((-2 * i) / dims), `${where}: θ_${i}`);
+    assert.ok(near(at(angle, row, i), position * at(theta, 0, i)), `${where}: angle = position · θ`);
+    const [c, n] = [at(cos, row, i), at(sin, row, i)];
+    assert.ok(near(c, Math.cos(at(angle, row, i))) && near(n, Math.sin(at(angle, row, i))), `${where}: cos, sin`);
+    const want = col === a ? [c, -n] : [n, c];
+    assert.deepEqual(
+      e.terms.map((t) => [t.a, t.b]),
+      [
+        [at(x, row, a), want[0]],
+        [at(x, row, b), want[1]],
+      ],
+      `${where}: the pair (${a}, ${b})`,
+    );
+    assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
   },
   divideRows(trace, s, row, col, e, where) {
     const [o, l] = s.operands;

@@ -12,10 +12,21 @@ export const label = (id, head, step = null) => {
 /** Query heads per K/V head: query head i reads K/V head ⌊i / group⌋. */
 export const groupOf = ({ numHeads, numKvHeads = numHeads }) => numHeads / numKvHeads;
 
-/** Whether the logits get a mask M: causal or padding keys, but never in decoding (its cache holds only what the
- * new query sees). */
-export const hasMask = ({ kind, causal, validKeys }) =>
-  kind !== 'kv-cache' && (Boolean(causal) || (validKeys ?? null) !== null);
+/** Whether no query sees a later key (where a prefix allows it): causal, a window, a prefix or packed documents. */
+export const isCausal = ({ causal, window = null, prefix = null, documents = [] }) =>
+  Boolean(causal) || window !== null || prefix !== null || documents.length > 0;
+
+/** Whether the logits get a mask M: causal (of any kind above) or padding keys, but never in decoding (its cache
+ * holds only what the new query sees). */
+export const hasMask = (sizes) => sizes.kind !== 'kv-cache' && (isCausal(sizes) || (sizes.validKeys ?? null) !== null);
+
+/** ALiBi's slopes by Press et al.'s rule, written out: (2^(−8/n))^k for k = 1 … n, n the largest power of two
+ * ≤ h; then every other slope of 2n until there are h. */
+export function alibiSlopes(h) {
+  const geometric = (n) => Array.from({ length: n }, (_, k) => 2 ** ((-8 / n) * (k + 1)));
+  const n = 2 ** Math.floor(Math.log2(h));
+  return [...geometric(n), ...geometric(2 * n).filter((_, k) => k % 2 === 0)].slice(0, h);
+}
 
 const ENCODER_STAGES = ['residual1', 'norm1', 'ffn_pre', 'ffn_hidden', 'ffn_out', 'residual2', 'norm2'];
 const TILE_STAGES = ['tile_scores', 'tile_max', 'tile_sum', 'tile_out'];
@@ -44,16 +55,19 @@ export function expectedTile({ id, step }, sizes) {
   return id === 'block_out' ? { queryRows: tile.queryRows, keyRows: [0, tile.keyRows[1]] } : tile;
 }
 
-// Decoding: per step x_t; per query head q, then k_new, v_new, k_cache, v_cache once per K/V
-// head (at the first query head of its group), scores, scaled, weights, head; concat and output
-// with W_O. Then the steps stacked, and causal attention over the whole sequence.
+// Decoding: per step x_t; per query head q (q_rot under RoPE), then k_new (k_rot), v_new, k_cache,
+// v_cache once per K/V head (at the first query head of its group), scores, scaled, (biased under
+// ALiBi), weights, head; concat and output with W_O. Then the steps stacked, and causal attention
+// over the whole sequence.
 function decodeLabels(sizes) {
   const labels = [];
+  const rot = (id) => (sizes.rope ? [id] : []);
   for (let t = 0; t < sizes.seqLen; t += 1) {
     labels.push(label('x_t', null, t));
     for (let h = 0; h < sizes.numHeads; h += 1) {
-      const kv = h % groupOf(sizes) === 0 ? ['k_new', 'v_new', 'k_cache', 'v_cache'] : [];
-      labels.push(...['q', ...kv, 'scores', 'scaled', 'weights', 'head'].map((id) => label(id, h, t)));
+      const kv = h % groupOf(sizes) === 0 ? ['k_new', ...rot('k_rot'), 'v_new', 'k_cache', 'v_cache'] : [];
+      const ids = ['q', ...rot('q_rot'), ...kv, 'scores', 'scaled', ...(sizes.alibi ? ['biased'] : [])];
+      labels.push(...[...ids, 'weights', 'head'].map((id) => label(id, h, t)));
     }
     if (sizes.outputProjection) labels.push(label('concat', null, t), label('output', null, t));
     else if (sizes.numHeads > 1) labels.push(label('concat', null, t)); // the step's output
@@ -73,10 +87,11 @@ function flashLabels(sizes) {
 }
 
 /**
- * The stage labels of a trace, in the lesson's order: the inputs (x, or x_q and x_kv); per query
- * head q, then k and v once per K/V head (at the first query head of its group), scores, scaled,
- * (masked), weights, head; concat, pruned (with prunedHeads) and output with W_O; the encoder
- * layer's stages after those.
+ * The stage labels of a trace, in the lesson's order: the inputs (x, or x_q and x_kv; x_pos with a
+ * sinusoidal encoding); per query head q, then k and v once per K/V head (at the first query head
+ * of its group), under RoPE q_rot (and k_rot once per K/V head), scores, scaled, (biased under
+ * ALiBi), (masked), weights, head; concat, pruned (with prunedHeads) and output with W_O; the
+ * encoder layer's stages after those.
  * Decoding and FlashAttention: see decodeLabels and flashLabels.
  */
 export function expectedLabels(sizes) {
@@ -84,9 +99,13 @@ export function expectedLabels(sizes) {
   if (kind === 'kv-cache') return decodeLabels(sizes);
   if (kind === 'flash') return flashLabels(sizes);
   const labels = kind === 'cross' ? ['x_q', 'x_kv'] : ['x'];
+  if (sizes.positionalEncoding) labels.push('x_pos');
+  const only = (yes, ids) => (yes ? ids : []);
   for (let h = 0; h < numHeads; h += 1) {
-    const kv = h % groupOf(sizes) === 0 ? ['k', 'v'] : [];
-    const ids = ['q', ...kv, 'scores', 'scaled', ...(hasMask(sizes) ? ['masked'] : []), 'weights', 'head'];
+    const first = h % groupOf(sizes) === 0;
+    const turned = only(sizes.rope, ['q_rot', ...only(first, ['k_rot'])]);
+    const logits = [...only(sizes.alibi, ['biased']), ...only(hasMask(sizes), ['masked'])];
+    const ids = ['q', ...only(first, ['k', 'v']), ...turned, 'scores', 'scaled', ...logits, 'weights', 'head'];
     labels.push(...ids.map((id) => label(id, h)));
   }
   const pruning = (sizes.prunedHeads ?? []).length > 0 ? ['pruned'] : [];
@@ -101,15 +120,18 @@ export function expectedLabels(sizes) {
 // the end); the stacked result is T rows of one step or ⌈T / B_r⌉ blocks of B_r.
 function dimsOf(sizes, { step = null, tile = null } = {}) {
   const { kind, seqLen, kvLen = seqLen, dModel, numHeads, dK, dV, dFF, scaleScores = true } = sizes;
-  const { outputProjection, blockRows, blockCols } = sizes;
+  const { outputProjection, blockRows, blockCols, window = null } = sizes;
   const cross = kind === 'cross';
   const decoding = kind === 'kv-cache' && step !== null;
   const span = (rows, whole) => (tile ? rows[1] - rows[0] : whole);
   const blocks = [Math.ceil(seqLen / blockRows), 'blocks'];
+  // A window of W keeps W cache rows once full.
+  const held = (n, growing) => (window !== null && n >= window ? [window, 'W'] : [n, growing]);
   return {
     t: decoding ? [1, '1'] : [seqLen, cross ? 'T_q' : 'T'],
-    tkv: decoding ? [step + 1, 't+1'] : [kvLen, cross ? 'T_kv' : 'T'],
-    past: [step, 't'],
+    tkv: decoding ? held(step + 1, 't+1') : [kvLen, cross ? 'T_kv' : 'T'],
+    krows: decoding ? [1, '1'] : [kvLen, cross ? 'T_kv' : 'T'], // the keys k_rot turns
+    past: held(step, 't'),
     whole: [seqLen, 'T'],
     one: [1, '1'],
     parts: kind === 'flash' ? blocks : [seqLen, 'T'],
@@ -132,11 +154,15 @@ const RESULT = {
   x: ['t', 'd'],
   x_q: ['t', 'd'],
   x_kv: ['tkv', 'd'],
+  x_pos: ['t', 'd'],
   q: ['t', 'dk'],
+  q_rot: ['t', 'dk'],
+  k_rot: ['krows', 'dk'],
   k: ['tkv', 'dk'],
   v: ['tkv', 'dv'],
   scores: ['t', 'tkv'],
   scaled: ['t', 'tkv'],
+  biased: ['t', 'tkv'],
   masked: ['t', 'tkv'],
   weights: ['t', 'tkv'],
   head: ['t', 'dv'],
@@ -170,6 +196,7 @@ const product = (m, k, n) => `${pair(m, k)} @ ${pair(k, n)} → ${pair(m, n)}`;
 const same = (op) => (r, c) => `${op}${pair(r, c)} → ${pair(r, c)}`;
 const sum = (r, c) => `${pair(r, c)} + ${pair(r, c)} → ${pair(r, c)}`;
 const affine = (m, k, n) => `${pair(m, k)} @ ${pair(k, n)} + (${n}) → ${pair(m, n)}`;
+const rotate = (r, c) => `rotate${pair(r, c)} → ${pair(r, c)}`;
 const append = (past, t, tkv, n) => `[${pair(past, n)}; ${pair(t, n)}] → ${pair(tkv, n)}`;
 
 // Each stage's equation over dims spelled one way (all numbers, or all symbols).
@@ -177,11 +204,15 @@ const EQUATION = {
   x: ({ t, d }) => pair(t, d),
   x_q: ({ t, d }) => pair(t, d),
   x_kv: ({ tkv, d }) => pair(tkv, d),
+  x_pos: ({ t, d }) => sum(t, d),
   q: ({ t, d, dk }) => product(t, d, dk),
+  q_rot: ({ t, dk }) => rotate(t, dk),
+  k_rot: ({ krows, dk }) => rotate(krows, dk),
   k: ({ tkv, d, dk }) => product(tkv, d, dk),
   v: ({ tkv, d, dv }) => product(tkv, d, dv),
   scores: ({ t, dk, tkv }) => product(t, dk, tkv),
   scaled: ({ t, tkv, root }) => `${pair(t, tkv)} ÷ ${root} → ${pair(t, tkv)}`,
+  biased: ({ t, tkv }) => sum(t, tkv),
   masked: ({ t, tkv }) => sum(t, tkv),
   weights: ({ t, tkv }) => same('softmax')(t, tkv),
   head: ({ t, tkv, dv }) => product(t, tkv, dv),

@@ -61,6 +61,15 @@ describe('pruneEach', () => {
         'encoder-layer',
         'designed-heads',
         'designed-heads-causal',
+        'positions-rope',
+        'positions-rope-half-split',
+        'positions-alibi',
+        'positions-sinusoidal',
+        'masks-window',
+        'masks-prefix',
+        'masks-documents',
+        'masks-padding',
+        'masks-causal',
       ],
     );
   });

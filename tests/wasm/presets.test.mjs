@@ -17,6 +17,8 @@ describe('presets() and models()', () => {
     'kv-cache': ['kv-cache'],
     flash: ['flash'],
     'designed-heads': ['designed'],
+    positions: ['self'],
+    masks: ['self'],
   };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {
@@ -55,6 +57,27 @@ describe('presets() and models()', () => {
         [false, 2, 3],
       ],
     );
+    // The Positions and Masks chapters: one field each on the same sizes (masks-causal has none).
+    const POSITIONS = ['rope', 'alibi', 'positionalEncoding', 'window', 'prefix', 'documents', 'validKeys'];
+    const chapter = engine.presets().filter((p) => ['positions', 'masks'].includes(p.chapter));
+    assert.deepEqual(
+      chapter.map((p) => [p.id, POSITIONS.filter((f) => f in p.spec)]),
+      [
+        ['positions-rope', ['rope']],
+        ['positions-rope-half-split', ['rope']],
+        ['positions-alibi', ['alibi']],
+        ['positions-sinusoidal', ['positionalEncoding']],
+        ['masks-window', ['window']],
+        ['masks-prefix', ['prefix']],
+        ['masks-documents', ['documents']],
+        ['masks-padding', ['validKeys']],
+        ['masks-causal', []],
+      ],
+    );
+    assert.deepEqual(spec['positions-rope-half-split'].rope, { convention: 'half-split', offset: 3 });
+    assert.deepEqual([spec['masks-window'].window, spec['masks-prefix'].prefix], [3, 3]);
+    assert.deepEqual(spec['masks-documents'].documents, [3, 3, 2]);
+    for (const p of chapter) assert.deepEqual([p.spec.dModel, p.spec.numHeads, p.spec.weightScale], [16, 4, 1], p.id);
     const sentence = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
     assert.deepEqual(spec['designed-heads'], { kind: 'designed', tokens: sentence, causal: false });
     assert.deepEqual(spec['designed-heads-causal'], { kind: 'designed', tokens: sentence, causal: true });

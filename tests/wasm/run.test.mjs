@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { expectedForm, expectedLabels, expectedTile, hasMask, kvCounts } from './forms.mjs';
+import { alibiSlopes, expectedForm, expectedLabels, expectedTile, hasMask, kvCounts } from './forms.mjs';
 import {
   CASES,
   CUSTOM,
@@ -37,7 +37,8 @@ const isBuilt = (key) => key.endsWith(':M') || key.endsWith(':gate');
 // Every [fixture key, matrix, what] a trace offers for comparison with numpy: each stage, the row
 // totals of each weights stage, the operands numpy drew or built (weights, biases, M, gate), the
 // stepped operands (the cache before step 0 has no rows, and no fixture), each head's
-// contribution to an output outside decoding, and a pruned run's outputChange (1 × 1).
+// contribution to an output and ALiBi's B and the sinusoidal PE outside decoding, and a pruned
+// run's outputChange (1 × 1).
 function* comparable(name, trace) {
   for (const s of trace.stages) {
     const key = `${name}:${labelOf(s)}`;
@@ -49,7 +50,8 @@ function* comparable(name, trace) {
     for (const o of s.operands) {
       if (isDrawn(o)) yield [`${name}:${label(o.name, o.head)}`, o, 'drawn'];
       else if (isStepped(s, o) && o.shape[0] > 0) yield [`${key}:${o.name}`, o, 'stepped'];
-      else if (o.name === 'contribution' && s.step === null) yield [`${name}:${label(o.name, o.head)}`, o, 'computed'];
+      else if (['contribution', 'B', 'PE'].includes(o.name) && s.step === null)
+        yield [`${name}:${label(o.name, o.head)}`, o, 'computed'];
     }
   }
   const change = trace.config.outputChange;
@@ -60,7 +62,8 @@ function* comparable(name, trace) {
 const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? trace.stages.at(-1);
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
-// pruning.test.mjs check them), and the designed heads' descriptions.
+// pruning.test.mjs check them), the designed heads' descriptions, and the RoPE and ALiBi checks
+// (position-checks.test.mjs).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -70,6 +73,8 @@ const CHECKS = [
   'floats',
   'outputChange',
   'designedHeads',
+  'ropeShift',
+  'alibiRowShift',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
@@ -107,25 +112,29 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
   // The lesson's causal example draws on after the multi-head one: X, W_Q/W_K/W_V ×4, W_O.
   assert.equal(PRESETS['lesson-causal'].skip, 5 * 16 + 3 * 4 * 16 * 4 + 16 * 16);
   // The custom specs are no presets, and numpy used their own fields.
-  assert.deepEqual(Object.keys(CUSTOM), ['weight-scale-1', 'pruned-heads-1-3']);
+  assert.deepEqual(Object.keys(CUSTOM), [
+    'weight-scale-1',
+    'pruned-heads-1-3',
+    'rope-dims-2-gqa',
+    'alibi-3-heads',
+    'kv-cache-rope-alibi-window',
+    'prefix-documents-padding',
+  ]);
   for (const [name, { spec, sizes }] of Object.entries(CUSTOM)) {
     assert.equal(PRESETS[name], undefined, name);
     assert.deepEqual([sizes.weightScale, sizes.prunedHeads], [spec.weightScale ?? 0.1, spec.prunedHeads ?? []]);
+    for (const field of ['window', 'prefix', 'validKeys']) assert.equal(sizes[field], spec[field] ?? null, field);
+    const rope = spec.rope && { base: 10000, convention: 'interleaved', offset: 0, dims: sizes.dK, ...spec.rope };
+    assert.deepEqual(sizes.rope, rope ?? null, 'rope, its defaults filled in');
   }
 });
 
 // The config test of one case: the sizes numpy used, the K/V counts, the designed heads' names.
 function assertConfig(trace, sizes) {
-  const { skip: _skip, ...configSizes } = sizes;
-  const { kv, masked, window, prefix, documents, alibi, positionalEncoding, rope, ...config } = withoutChecks(
-    trace.config,
-  );
+  const { skip: _skip, alibi: withAlibi, ...configSizes } = sizes;
+  const { kv, masked, alibi, ...config } = withoutChecks(trace.config);
   assert.deepEqual(config, configSizes);
-  assert.deepEqual(
-    { window, prefix, documents, alibi, positionalEncoding, rope },
-    { window: null, prefix: null, documents: [], alibi: null, positionalEncoding: null, rope: null },
-    'no window, prefix, documents or ALiBi in these cases',
-  );
+  assert.deepEqual(alibi && [...alibi], withAlibi ? alibiSlopes(sizes.numHeads) : null, 'ALiBi: the slopes');
   assert.equal(masked, hasMask(sizes), 'masked: the logits get M');
   assert.deepEqual(kv, kvCounts(sizes));
   const designed = trace.config.designedHeads?.map((h) => h.name);
@@ -186,9 +195,11 @@ describe('run: every preset and custom spec against numpy', () => {
           assertClose(key, o, fixture(key), 1e-12);
           count += 1;
         }
-        const { outputProjection, kind, numHeads, prunedHeads } = sizes;
-        const withoutSteps = outputProjection && kind !== 'kv-cache';
-        assert.equal(count, (withoutSteps ? numHeads : 0) + (prunedHeads.length > 0 ? 1 : 0));
+        const { outputProjection, kind, numHeads, prunedHeads, alibi, positionalEncoding } = sizes;
+        const decoding = kind === 'kv-cache';
+        const contributions = outputProjection && !decoding ? numHeads : 0;
+        const positions = (alibi && !decoding ? numHeads : 0) + (positionalEncoding ? 1 : 0); // B per head, PE
+        assert.equal(count, contributions + positions + (prunedHeads.length > 0 ? 1 : 0));
       });
 
       test("every weights row sums to 1: totals match numpy's; other stages carry none", () => {

@@ -90,7 +90,21 @@ export const CHAPTERS = [
     id: 'kv-cache',
     title: 'KV cache',
     kind: 'kv-cache',
-    fields: ['tokens', 'dModel', 'heads', 'kvHeads', 'dK', 'dV', 'seed', 'weightScale', 'outputProjection'],
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'kvHeads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'outputProjection',
+      'window',
+      'rope',
+      'ropeConvention',
+      'alibi',
+    ],
     lead:
       'A decoder generates one token at a time. Each step needs the keys and values of every earlier token, and ' +
       'they never change: so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step ' +
@@ -101,12 +115,66 @@ export const CHAPTERS = [
     id: 'flash',
     title: 'FlashAttention',
     kind: 'flash',
-    fields: ['tokens', 'dModel', 'dK', 'dV', 'blockRows', 'blockCols', 'seed', 'weightScale', 'causal'],
+    fields: ['tokens', 'dModel', 'dK', 'dV', 'blockRows', 'blockCols', 'seed', 'weightScale', 'causal', 'window'],
     lead:
       'The same attention without ever forming the T \u00d7 T score matrix: blocks of queries meet blocks of keys ' +
       'one tile at a time, and a running max m, sum l and output O per row make the softmax come out exactly as ' +
       'if every score had been seen at once. Move between tiles with \u2191 and \u2193 (or the slider).',
     panel: 'tiles',
+  },
+  {
+    id: 'positions',
+    title: 'Positions',
+    kind: 'self',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'kvHeads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'positionalEncoding',
+      'rope',
+      'ropeConvention',
+      'ropeOffset',
+      'ropeDims',
+      'alibi',
+    ],
+    lead:
+      'Attention alone does not know where a token is: shuffle the rows of X and every output row moves ' +
+      'with its token, unchanged. Models add positions in one of three places: into X (the sinusoidal ' +
+      'encoding), into q and k (RoPE turns each by its position, so a query meets a key at an angle set ' +
+      'by how far apart they are), or into the scores (ALiBi subtracts a penalty growing with the distance).',
+    panel: 'positions',
+  },
+  {
+    id: 'masks',
+    title: 'Masks',
+    kind: 'self',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'window',
+      'prefix',
+      'documents',
+      'validKeys',
+    ],
+    labels: { validKeys: 'valid keys (padding after)' },
+    lead:
+      'A mask decides which keys each query may see: M holds 0 there and \u2212\u221e elsewhere, so the ' +
+      'softmax gives every hidden key exactly 0. Each mask here leaves one span of keys per query: the ' +
+      'causal mask the past, a sliding window the last W, a prefix-LM the prompt both ways, packed documents ' +
+      'only their own, padding all but the pad tokens.',
+    panel: 'masks',
   },
   {
     id: 'designed-heads',

@@ -4,7 +4,10 @@
 //
 // type: 'tokens' (words split on spaces), 'whole' (a whole number in [min, max]), 'auto' (the
 // same, or blank for the engine's default, which `blank` describes), 'decimal' (a number in
-// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'flag'.
+// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'lengths'
+// (token counts ≥ 1 the same way), 'choice' (one of `choices`), 'flag'. A flag's spec value is
+// `on` where it gives one (positionalEncoding: 'sinusoidal'), and left out when off; an
+// `object` flag is an object the fields named spec.field fill (rope: { convention, … }).
 // hidden: kept in the form, the hash and the attributes, but not drawn as a text field (the
 // pruned heads have their own switches).
 // invert: the switch's hash value is the opposite of the field (scale=1 means noScale off).
@@ -182,6 +185,86 @@ export const FIELDS = [
     label: 'No \u00f7\u221ad_k (ablation)',
   },
   {
+    field: 'window',
+    hash: 'window',
+    attribute: 'window',
+    type: 'auto',
+    spec: 'window',
+    label: 'window W',
+    min: 1,
+    max: LIMITS.tokens,
+    blank: 'no window',
+    hint: 'each token sees itself and the W \u2212 1 tokens before it',
+  },
+  {
+    field: 'prefix',
+    hash: 'prefix',
+    attribute: 'prefix',
+    type: 'auto',
+    spec: 'prefix',
+    label: 'prefix P',
+    min: 0,
+    max: LIMITS.tokens,
+    blank: 'no prefix',
+    hint: 'the first P tokens see each other both ways; causal after them',
+  },
+  {
+    field: 'documents',
+    hash: 'docs',
+    attribute: 'documents',
+    type: 'lengths',
+    spec: 'documents',
+    label: 'packed documents',
+    blank: 'one sequence',
+    hint: 'token counts, e.g. 3, 3, 2: causal inside each, nothing across',
+  },
+  {
+    field: 'positionalEncoding',
+    hash: 'pe',
+    attribute: 'positional-encoding',
+    type: 'flag',
+    spec: 'positionalEncoding',
+    on: 'sinusoidal',
+    label: 'Sinusoidal encoding X + PE',
+  },
+  { field: 'rope', hash: 'rope', attribute: 'rope', type: 'flag', spec: 'rope', object: true, label: 'RoPE' },
+  {
+    field: 'ropeConvention',
+    hash: 'ropeConv',
+    attribute: 'rope-convention',
+    type: 'choice',
+    spec: 'rope.convention',
+    choices: ['interleaved', 'half-split'],
+    default: 'interleaved',
+    label: 'RoPE pairs',
+    hint: 'interleaved: (2i, 2i+1), GPT-J and LLaMA; half-split: (i, i + d/2), GPT-NeoX and Hugging Face',
+  },
+  {
+    field: 'ropeOffset',
+    hash: 'ropeOffset',
+    attribute: 'rope-offset',
+    type: 'whole',
+    spec: 'rope.offset',
+    label: 'RoPE offset',
+    min: 0,
+    max: 1 << 24,
+    default: 0,
+    hint: 'added to every position: the scores do not change',
+  },
+  {
+    field: 'ropeDims',
+    hash: 'ropeDims',
+    attribute: 'rope-dims',
+    type: 'auto',
+    spec: 'rope.dims',
+    label: 'RoPE dims',
+    min: 2,
+    max: LIMITS.headDim,
+    blank: 'd_k',
+    hint: 'the first dims columns of each head turn (even)',
+  },
+  { field: 'alibi', hash: 'alibi', attribute: 'alibi', type: 'flag', spec: 'alibi', label: 'ALiBi distance bias' },
+  {
     field: 'prunedHeads',
     hash: 'prune',
     attribute: 'pruned-heads',
@@ -209,12 +292,15 @@ export function fieldsOf(chapter) {
   }));
 }
 
+// The spec's value at a field's name, rope.offset reading spec.rope.offset.
+const atPath = (spec, path) => path.split('.').reduce((o, key) => o?.[key], spec);
+
 /** A preset's value of a field, as the form holds it (text, or a boolean for a flag). */
 export function presetValue(f, preset) {
   if (f.type === 'tokens') return (preset[f.field] ?? []).join(' ');
-  const value = f.fromSpec ? f.fromSpec(preset.spec) : (preset.spec[f.spec] ?? f.default);
-  if (f.type === 'flag') return f.invert ? !value : Boolean(value);
-  if (f.type === 'heads') return (value ?? []).join(', ');
+  const value = f.fromSpec ? f.fromSpec(preset.spec) : (atPath(preset.spec, f.spec) ?? f.default);
+  if (f.type === 'flag') return f.invert ? !value : f.on ? value === f.on : Boolean(value);
+  if (f.type === 'heads' || f.type === 'lengths') return (value ?? []).join(', ');
   return value === undefined || value === null ? '' : String(value);
 }
 

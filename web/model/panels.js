@@ -90,6 +90,8 @@ export function panelView(ctx) {
   if (panel === 'decode') return decodePanel(ctx.config, ctx.steps, ctx.index, ctx.tokens);
   if (panel === 'tiles') return tilesPanel(ctx.config, ctx.steps, ctx.index);
   if (panel === 'designed') return designedPanel(ctx.config, ctx.head);
+  if (panel === 'positions') return positionsPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
+  if (panel === 'masks') return masksPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   return null;
 }
 
@@ -195,5 +197,76 @@ function tilesPanel(config, steps, index) {
       ],
     },
     difference: formatSci(config.maxDifference),
+  };
+}
+
+// At most this many positions get a column of their own in a table; the rest are in the figure.
+const SHOWN_POSITIONS = 8;
+
+// RoPE's pairs for the current head, read from its q_rot stage's operands: each pair's columns,
+// θ_i, and the angle at each position (the engine's); the shift check; ALiBi's slopes per head.
+function positionsPanel(config, steps, head, tokens) {
+  const turned = steps.find((s) => s.id === 'q_rot' && s.head === head)?.stage;
+  const labels = tokens.T ?? [];
+  let rope = null;
+  if (config.rope && turned) {
+    const [theta, angle, , , pairs] = turned.operands.slice(1);
+    const count = theta.shape[1];
+    const positions = Math.min(angle.shape[0], SHOWN_POSITIONS);
+    rope = {
+      convention: config.rope.convention,
+      table: {
+        headers: [
+          'pair i',
+          'columns (a, b)',
+          '\u03b8_i',
+          ...Array.from({ length: positions }, (_, p) => `\u03c6 at ${p}${labels[p] ? ` (${labels[p]})` : ''}`),
+        ],
+        rows: Array.from({ length: count }, (_, i) => [
+          String(i),
+          `(${pairs.values[2 * i]}, ${pairs.values[2 * i + 1]})`,
+          formatCell(theta.values[i]),
+          ...Array.from({ length: positions }, (_, p) => formatCell(angle.values[p * count + i])),
+        ]),
+      },
+      shift: config.ropeShift && {
+        by: config.ropeShift.shift,
+        qRot: formatCell(config.ropeShift.qRot),
+        scores: formatSci(config.ropeShift.scores),
+        weights: formatSci(config.ropeShift.weights),
+      },
+    };
+  }
+  const alibi = config.alibi && {
+    slopes: Array.from(config.alibi, (m, h) => ({ head: h, slope: formatCell(m), exact: m, current: h === head })),
+    rowShift: formatSci(config.alibiRowShift ?? 0),
+  };
+  return { kind: 'positions', rope, alibi, sinusoidal: config.positionalEncoding === 'sinusoidal' };
+}
+
+// Which keys each query sees, read from the mask M the engine recorded (0 where it sees, −∞
+// where it may not): the first and last key each row keeps, and how many.
+function masksPanel(config, steps, head, tokens) {
+  const masked = steps.find((s) => s.id === 'masked' && s.head === head)?.stage;
+  if (!masked) return { kind: 'masks', rows: null, window: config.window };
+  const m = masked.operands[1];
+  const [rows, cols] = m.shape;
+  const labels = tokens.T ?? [];
+  const seen = Array.from({ length: rows }, (_, i) => {
+    const keys = [];
+    for (let j = 0; j < cols; j += 1) if (m.values[i * cols + j] === 0) keys.push(j);
+    return keys;
+  });
+  return {
+    kind: 'masks',
+    window: config.window,
+    rows: {
+      headers: ['query', 'sees keys', 'how many'],
+      rows: seen.map((keys, i) => [
+        `${i}${labels[i] ? ` ${labels[i]}` : ''}`,
+        keys.length > 1 ? `${keys[0]}\u2013${keys.at(-1)}` : keys.length ? String(keys[0]) : 'none',
+        String(keys.length),
+      ]),
+    },
   };
 }

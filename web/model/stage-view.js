@@ -69,8 +69,9 @@ function resultItem(step, entry, ctx) {
   const { stage } = step;
   const view = entry.view ?? {};
   const selected = ctx.selection && entry.explain ? ctx.selection : null;
-  // The row a decode step just appended to its cache, lit until a cell is chosen.
-  const fresh = view.newRow && !selected ? { rows: [stage.shape[0] - 1] } : null;
+  // The row a decode step just wrote to its cache (its slot in a ring of W), lit until a cell is chosen.
+  const slot = ctx.config.cacheSlots?.[stage.step] ?? stage.shape[0] - 1;
+  const fresh = view.newRow && !selected ? { rows: [slot] } : null;
   return {
     kind: 'matrix',
     result: true,

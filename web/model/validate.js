@@ -104,8 +104,13 @@ function checkTogether(v, counts, errors) {
     errors.prunedHeads = `pruned heads must be between 0 and ${v.numHeads - 1} (there are ${v.numHeads} heads).`;
   }
   if (v.validKeys && v.validKeys > counts.keys && !errors.validKeys) {
-    errors.validKeys = `valid keys must be at most the number of source tokens (${counts.keys}).`;
+    errors.validKeys = `valid keys must be at most the number of ${counts.keyWord} (${counts.keys}).`;
   }
+  if (v.prefix !== undefined && v.prefix > counts.tokens && !errors.prefix)
+    errors.prefix = `prefix P must be at most the number of tokens (T = ${counts.tokens}).`;
+  const total = (v.documents ?? []).reduce((a, b) => a + b, 0); // a count of tokens, not math
+  if (v.documents && total !== counts.tokens && !errors.documents)
+    errors.documents = `packed documents must add up to the number of tokens (T = ${counts.tokens}; now ${total}).`;
   for (const [field, name] of [
     ['blockRows', 'B_r'],
     ['blockCols', 'B_c'],
@@ -115,20 +120,50 @@ function checkTogether(v, counts, errors) {
   }
 }
 
+// Token counts separated by commas or spaces → [n, …] (blank: none), each at least 1.
+function checkLengths(f, raw, errors) {
+  const parts = String(raw ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (parts.every((p) => /^\d{1,6}$/.test(p) && Number(p) >= 1)) return parts.map(Number);
+  errors[f.field] = `${f.label} must be token counts of at least 1 separated by commas, e.g. 3, 3, 2.`;
+  return null;
+}
+
+function checkChoice(f, raw, errors) {
+  if (f.choices.includes(raw)) return raw;
+  errors[f.field] = `${f.label} must be one of ${f.choices.join(', ')}.`;
+  return null;
+}
+
+// A flag's spec value: its `on` value or true, and off left out (false where it inverts).
+function checkFlag(f, raw) {
+  const on = Boolean(raw) !== Boolean(f.invert);
+  if (f.invert) return on;
+  return on ? (f.on ?? true) : f.on || f.object ? undefined : false;
+}
+
 const CHECKS = {
-  flag: (f, raw) => Boolean(raw) !== Boolean(f.invert),
+  flag: checkFlag,
   decimal: checkDecimal,
   heads: checkHeads,
+  lengths: checkLengths,
+  choice: checkChoice,
   whole: checkNumber,
   auto: checkNumber,
 };
 
+// The spec's fields, an object flag's fields (rope.offset) inside its object, kept only when the
+// object is on.
 function specValues(form, chapter, errors) {
   const values = {};
   for (const f of fieldsOf(chapter)) {
     if (f.type === 'tokens') continue;
     const v = CHECKS[f.type](f, form[f.field], errors);
-    if (v !== undefined && v !== null && !(f.type === 'heads' && !v.length)) values[f.spec] = v;
+    if (v === undefined || v === null || (Array.isArray(v) && !v.length)) continue;
+    const [owner, inner] = f.spec.split('.');
+    if (inner === undefined) values[owner] = f.object ? {} : v;
+    else if (values[owner]) values[owner][inner] = v;
   }
   return values;
 }
@@ -153,7 +188,9 @@ export function validateForm(catalog, form) {
   if (preset)
     return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
   const values = specValues(form, chapter, errors);
-  checkTogether(values, { tokens: tokens.length, keys: keyTokens.length }, errors);
+  const cross = chapter.kind === 'cross';
+  const keys = cross ? keyTokens.length : tokens.length;
+  checkTogether(values, { tokens: tokens.length, keys, keyWord: cross ? 'source tokens' : 'tokens' }, errors);
   const ok = Object.keys(errors).length === 0;
   const lengths =
     chapter.kind === 'cross'

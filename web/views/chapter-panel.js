@@ -4,6 +4,8 @@
 // onPickHead(head), onLoadModel(id), onPickTile(ordinal).
 
 import { el, redrawingView } from './dom.js';
+import { table } from './panel-table.js';
+import { masks, positions } from './position-panels.js';
 
 function chips(list, className) {
   const ul = el('ul', `chips ${className}`);
@@ -23,30 +25,6 @@ function sequences(root, p) {
       }`,
     ),
   );
-}
-
-function table({ headers, rows }, className) {
-  const t = el('table', className);
-  const head = el('tr');
-  for (const h of headers) {
-    const th = el('th', null, h);
-    th.scope = 'col';
-    head.append(th);
-  }
-  const thead = el('thead');
-  thead.append(head);
-  const tbody = el('tbody');
-  for (const cells of rows) {
-    const tr = el('tr');
-    cells.forEach((c, i) => {
-      const td = el(i === 0 ? 'th' : 'td', null, c);
-      if (i === 0) td.scope = 'row';
-      tr.append(td);
-    });
-    tbody.append(tr);
-  }
-  t.append(thead, tbody);
-  return t;
 }
 
 function groupDiagram(p, onPickHead) {
@@ -225,7 +203,7 @@ function designed(root, p, on) {
   root.append(list, el('p', 'panel-note', p.sizes));
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles, designed };
+const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -20,7 +20,7 @@ function textField(f, parts, onChange) {
   input.type = 'text';
   input.autocomplete = 'off';
   input.spellcheck = false;
-  if (f.type !== 'tokens') input.inputMode = 'numeric';
+  if (f.type !== 'tokens' && f.type !== 'lengths') input.inputMode = 'numeric';
   if (f.blank) input.placeholder = f.blank;
   label.htmlFor = input.id;
   const msg = messageFor(f.field);
@@ -45,6 +45,27 @@ function switchField(f, parts, onChange) {
   label.append(box, el('span', null, f.label));
   parts.inputs[f.field] = box;
   return label;
+}
+
+// A field of a few named choices (RoPE's pairing): a select, its options the field's choices.
+function choiceField(f, parts, onChange) {
+  const wrap = el('div', `field field-${f.field}`);
+  const label = el('label', null, f.label);
+  const select = el('select');
+  select.id = `field-${f.field}`;
+  select.name = f.field;
+  label.htmlFor = select.id;
+  for (const choice of f.choices) {
+    const o = el('option', null, choice);
+    o.value = choice;
+    select.append(o);
+  }
+  select.addEventListener('change', () => onChange(f.field, select.value));
+  wrap.append(label, select);
+  if (f.hint) wrap.append(el('p', 'field-hint', f.hint));
+  parts.inputs[f.field] = select;
+  parts.labels[f.field] = label;
+  return wrap;
 }
 
 function presetField(presets, parts, onChange) {
@@ -73,6 +94,7 @@ function build(root, view, onChange) {
   for (const f of view.fields) {
     if (f.hidden) continue;
     if (f.type === 'flag') switches.append(switchField(f, parts, onChange));
+    else if (f.type === 'choice') grid.append(choiceField(f, parts, onChange));
     else grid.append(textField(f, parts, onChange));
   }
   root.prepend(grid, switches);

@@ -9,27 +9,106 @@ export const SOFTMAX = `def softmax(x, axis=-1):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)`;
 
-export const ATTENTION_MASK = `def attention_mask(seq_len, kv_len, causal=False, valid_keys=None):
-    """M (seq_len, kv_len): -inf where a query may not look (a later key, a padding key), else 0."""
+// The mask's lines for the kinds of mask the config uses: a causal mask, a prefix that sees all
+// of itself, a sliding window, packed documents, padding keys.
+export const attentionMask = ({ window = null, prefix = null, documents = [] } = {}) => {
+  const args = [
+    window !== null && 'window=None',
+    prefix !== null && 'prefix=None',
+    documents.length && 'documents=None',
+  ];
+  const lines = [
+    prefix !== null &&
+      `    if prefix is not None:                 # the first prefix tokens see each other
+        hidden &= ~((rows < prefix) & (cols < prefix))`,
+    window !== null &&
+      `    if window is not None:                 # only the window latest keys, this one included
+        hidden |= cols <= rows - window`,
+    documents.length &&
+      `    if documents is not None:              # no key of another packed document
+        document = np.repeat(np.arange(len(documents)), documents)
+        hidden |= document[cols] != document[rows]`,
+  ];
+  return `def attention_mask(seq_len, kv_len, causal=False, valid_keys=None${args
+    .filter(Boolean)
+    .map((x) => `, ${x}`)
+    .join('')}):
+    """M (seq_len, kv_len): -inf where a query may not look (a later key, a padding key, …), else 0."""
     rows, cols = np.indices((seq_len, kv_len))
     hidden = cols > rows if causal else np.zeros((seq_len, kv_len), dtype=bool)
-    if valid_keys is not None:
+${lines
+  .filter(Boolean)
+  .map((x) => `${x}\n`)
+  .join('')}    if valid_keys is not None:
         hidden |= cols >= valid_keys
     return np.where(hidden, -np.inf, 0.0)`;
+};
 
-export const SELF_ATTENTION = `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True):
+export const SINUSOIDAL = `def sinusoidal_encoding(T, d_model):
+    """PE (T, d_model): sin(p / 10000^(2i/d_model)) in column 2i, cos of the same angle in 2i + 1."""
+    p = np.arange(T)[:, None]
+    rate = 10000.0 ** (-(np.arange(d_model) // 2 * 2) / d_model)
+    return np.where(np.arange(d_model) % 2 == 0, np.sin(p * rate), np.cos(p * rate))`;
+
+export const ROPE = `def rope(x, positions, base=10000.0, dims=None, half_split=False, offset=0):
+    """RoPE: pair i of the first dims columns, (2i, 2i + 1) interleaved or (i, i + dims/2)
+    half-split, turned by the angle (offset + position) * base^(-2i/dims); later columns stay."""
+    dims = x.shape[-1] if dims is None else dims
+    i = np.arange(dims // 2)
+    a, b = (i, i + dims // 2) if half_split else (2 * i, 2 * i + 1)
+    angle = (offset + positions)[:, None] * base ** (-2.0 * i / dims)   # (P, dims/2)
+    out = x.copy()
+    out[:, a] = x[:, a] * np.cos(angle) - x[:, b] * np.sin(angle)
+    out[:, b] = x[:, a] * np.sin(angle) + x[:, b] * np.cos(angle)
+    return out`;
+
+export const ALIBI = `def alibi_slopes(h):
+    """ALiBi's slopes (Press et al.): 2^(-8/n) raised to 1 ... n for n the largest power of two
+    <= h, then every other slope of 2n until there are h."""
+    n = 2 ** int(np.floor(np.log2(h)))
+    geometric = lambda n: 2.0 ** (-8.0 / n * np.arange(1, n + 1))
+    return np.concatenate([geometric(n), geometric(2 * n)[0::2][:h - n]])
+
+
+def alibi_bias(slope, query_positions, key_positions, causal):
+    """B: -slope * (i - j) under a causal mask, -slope * |i - j| without."""
+    distance = query_positions[:, None] - key_positions[None, :]
+    return -slope * (distance if causal else np.abs(distance))`;
+
+// self_attention's signature and lines: RoPE passes `turn` (x, positions → turned x), ALiBi `bias`.
+export const selfAttention = ({
+  rope = false,
+  alibi = false,
+} = {}) => `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True${
+  rope ? ', turn=None' : ''
+}${alibi ? ', bias=None' : ''}):
     """The lesson's self_attention (X_q is X_kv except in cross-attention). Returns the head's
     output and every intermediate, named as the stepper names its stages."""
     Q = X_q @ W_Q                          # (T, d_k)
     K = X_kv @ W_K                         # (T_kv, d_k)
     V = X_kv @ W_V                         # (T_kv, d_v)
+    stages = {"q": Q, "k": K, "v": V}${
+      rope
+        ? `
+    if turn is not None:                   # RoPE: each query and key turned by its position
+        Q = stages["q_rot"] = turn(Q, np.arange(len(Q)))
+        K = stages["k_rot"] = turn(K, np.arange(len(K)))`
+        : ''
+    }
     scores = Q @ K.T                       # (T, T_kv)
     scaled = scores / np.sqrt(K.shape[-1]) if scale else scores
-    masked = scaled if mask is None else scaled + mask
+    logits = scaled${
+      alibi
+        ? `
+    if bias is not None:                   # ALiBi: a penalty by distance
+        logits = stages["biased"] = scaled + bias`
+        : ''
+    }
+    masked = logits if mask is None else logits + mask
     weights = softmax(masked, axis=-1)     # (T, T_kv), each row sums to 1
     output = weights @ V                   # (T, d_v)
-    return output, {"q": Q, "k": K, "v": V, "scores": scores, "scaled": scaled,
-                    "masked": masked, "weights": weights, "head": output}`;
+    stages.update({"scores": scores, "scaled": scaled, "masked": masked, "weights": weights, "head": output})
+    return output, stages`;
 
 // Zeroes the pruned heads' columns of concat before W_O (only written when heads are pruned).
 const pruneLines = (indent, pruned) =>
@@ -42,17 +121,21 @@ ${indent}    concat[:, h * d_v:(h + 1) * d_v] = 0.0
 ${indent}stages["pruned"] = concat`
     : '';
 
+// pruned: the head-pruning lines; rope, alibi: self_attention's turn and each head's bias.
 export const multiHeadAttention = (
   pruned,
+  { rope = false, alibi = false } = {},
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
-}):
+}${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}):
     """The lesson's multi_head_attention. Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
     head_outputs, heads = [], []
     for i, W_Q in enumerate(W_Qs):
-        out, stages = self_attention(X_q, X_kv, W_Q, W_Ks[i // group], W_Vs[i // group], mask, scale)
+        out, stages = self_attention(X_q, X_kv, W_Q, W_Ks[i // group], W_Vs[i // group], mask, scale${
+          rope ? ', turn' : ''
+        }${alibi ? ', None if biases is None else biases[i]' : ''})
         head_outputs.append(out)
         heads.append(stages)
     concat = np.concatenate(head_outputs, axis=-1)   # (T, h * d_v)
@@ -84,38 +167,75 @@ export const encoderLayer = (
     stages["norm2"] = layer_norm(stages["residual2"])
     return stages["norm2"], stages`;
 
-export const decodeStep = (pruned) =>
-  `def decode_step(x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}):
-    """One decoding step with a KV cache: token t's key and value join the cache of each K/V
-    head ([K, V] per K/V head), then its query reads every cached key (only the past: no mask)."""
+const RING = ' With a window the cache is a ring of window rows: once full, step t\n    overwrites row t % window.';
+
+// One decode step; rope: the query and new key turned at t; alibi: each head's bias by the cached
+// keys' positions; window: a ring of W cache rows.
+export const decodeStep = (pruned, { rope = false, alibi = false, window = false } = {}) => {
+  const extra = [rope && 'turn=None', alibi && 'slopes=None', window && 'window=None'].filter(Boolean);
+  return `def decode_step(t, x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}${extra
+    .map((x) => `, ${x}`)
+    .join('')}):
+    """Decoding step t with a KV cache: token t's key and value join the cache of each K/V head
+    ([K, V, positions] per K/V head), then its query reads every cached key (only the past: no
+    mask).${window ? RING : ''}"""
     group = len(W_Qs) // len(W_Ks)
+    slot = ${window ? 't % window if window is not None and t >= window else t' : 't'}
+    put = lambda a, row: np.concatenate([a[:slot], row, a[slot + 1:]])   # row slot set to row
     stages = {"x_t": x_t, "kv": [], "heads": []}
     for g, (W_K, W_V) in enumerate(zip(W_Ks, W_Vs)):
         k_new, v_new = x_t @ W_K, x_t @ W_V                # (1, d_k), (1, d_v)
-        cache[g] = [np.vstack([cache[g][0], k_new]), np.vstack([cache[g][1], v_new])]
-        stages["kv"].append({"k_new": k_new, "v_new": v_new, "k_cache": cache[g][0], "v_cache": cache[g][1]})
+        kv = {"k_new": k_new, "v_new": v_new}${
+          rope
+            ? `
+        if turn is not None:                               # the key turned at its own position
+            k_new = kv["k_rot"] = turn(k_new, np.array([t]))`
+            : ''
+        }
+        cache[g] = [put(cache[g][0], k_new), put(cache[g][1], v_new), put(cache[g][2], [t])]
+        kv.update({"k_cache": cache[g][0], "v_cache": cache[g][1]})
+        stages["kv"].append(kv)
     head_outputs = []
     for i, W_Q in enumerate(W_Qs):
-        K, V = cache[i // group]
+        K, V, positions = cache[i // group]
         q = x_t @ W_Q                                      # (1, d_k)
-        scores = q @ K.T                                   # (1, t + 1)
-        scaled = scores / np.sqrt(K.shape[-1]) if scale else scores
-        weights = softmax(scaled, axis=-1)
+        head = {"q": q}${
+          rope
+            ? `
+        if turn is not None:
+            q = head["q_rot"] = turn(q, np.array([t]))`
+            : ''
+        }
+        scores = q @ K.T                                   # (1, cached keys)
+        scaled = logits = scores / np.sqrt(K.shape[-1]) if scale else scores${
+          alibi
+            ? `
+        if slopes is not None:
+            logits = head["biased"] = scaled + alibi_bias(slopes[i], np.array([t]), positions, causal=True)`
+            : ''
+        }
+        weights = softmax(logits, axis=-1)
         head_outputs.append(weights @ V)                   # (1, d_v)
-        stages["heads"].append({"q": q, "scores": scores, "scaled": scaled, "weights": weights, ` +
-  `"head": head_outputs[-1]})
+        head.update({"scores": scores, "scaled": scaled, "weights": weights, "head": head_outputs[-1]})
+        stages["heads"].append(head)
     concat = np.concatenate(head_outputs, axis=-1)         # (1, h * d_v)
     stages["concat"] = concat
     if W_O is None:
         return concat, stages${pruneLines('    ', pruned)}
     stages["output"] = concat @ W_O
     return stages["output"], stages`;
+};
 
-export const FLASH_ATTENTION = `def flash_attention(Q, K, V, B_r, B_c, causal=False, scale=True):
+// FlashAttention for one head; windowed: tiles wholly before the band are skipped too, and a row
+// that has seen no key yet (m still −∞) adds nothing.
+export const flashAttention = (windowed) => `def flash_attention(Q, K, V, B_r, B_c, causal=False, scale=True${
+  windowed ? ', window=None' : ''
+}):
     """FlashAttention's forward pass for one head: each block of B_r queries meets the blocks of
     B_c keys in turn, keeping a running row max m, sum l and unnormalised output O, so no
     T x T matrix is formed. Returns the output and every tile's stages in loop order."""
     T, d_v = Q.shape[0], V.shape[1]
+    causal = causal${windowed ? ' or window is not None' : ''}
     tiles, blocks = [], []
     for i0 in range(0, T, B_r):
         i1 = min(i0 + B_r, T)
@@ -125,14 +245,33 @@ export const FLASH_ATTENTION = `def flash_attention(Q, K, V, B_r, B_c, causal=Fa
         for j0 in range(0, T, B_c):
             if causal and j0 > i1 - 1:
                 break                      # every later key comes after the block's last query
-            j1 = min(j0 + B_c, T)
+            j1 = min(j0 + B_c, T)${
+              windowed
+                ? `
+            if window is not None and j1 - 1 <= i0 - window:
+                continue                   # every key here is before the block's first window`
+                : ''
+            }
             S = Q[i0:i1] @ K[j0:j1].T / np.sqrt(K.shape[1]) if scale else Q[i0:i1] @ K[j0:j1].T
             if causal:
                 rows, cols = np.indices(S.shape)
-                S = np.where(j0 + cols > i0 + rows, -np.inf, S)
-            m_new = np.maximum(m, S.max(axis=1, keepdims=True))
+                S = np.where(j0 + cols > i0 + rows, -np.inf, S)${
+                  windowed
+                    ? `
+                if window is not None:
+                    S = np.where(j0 + cols <= i0 + rows - window, -np.inf, S)`
+                    : ''
+                }
+            m_new = np.maximum(m, S.max(axis=1, keepdims=True))${
+              windowed
+                ? `
+            seen = np.isfinite(m_new)      # a row whose window starts later has seen no key
+            P = np.where(seen, np.exp(S - np.where(seen, m_new, 0)), 0.0)
+            alpha = np.where(seen, np.exp(m - np.where(seen, m_new, 0)), 0.0)`
+                : `
             P = np.exp(S - m_new)
-            alpha = np.exp(m - m_new)      # rescales what was summed under the old max
+            alpha = np.exp(m - m_new)      # rescales what was summed under the old max`
+            }
             l = alpha * l + P.sum(axis=1, keepdims=True)
             O = alpha * O + P @ V[j0:j1]
             m = m_new

@@ -30,6 +30,12 @@ function sizesOf(config, spec) {
     skip: config.skip ?? spec?.skip ?? 0,
     weightScale: config.weightScale ?? DEFAULT_WEIGHT_SCALE,
     pruned: config.prunedHeads ?? [],
+    window: config.window ?? null,
+    prefix: config.prefix ?? null,
+    documents: config.documents ?? [],
+    rope: config.rope ?? null,
+    alibi: Boolean(config.alibi),
+    positionalEncoding: config.positionalEncoding ?? null,
   };
 }
 
@@ -46,40 +52,99 @@ function sizeLines(s, structure) {
   return lines;
 }
 
-function maskLine(s, structure) {
-  if (structure === 'cross')
-    return s.validKeys === null || s.validKeys === undefined
-      ? 'mask = None'
-      : `mask = attention_mask(T_q, T_kv, valid_keys=${s.validKeys})  # keys from ${s.validKeys} on are padding`;
-  return s.causal ? 'mask = attention_mask(T, T, causal=True)' : 'mask = None';
+// The mask's arguments beyond the lengths: causal (a window, a prefix and documents are causal
+// too), window, prefix, documents and padding keys.
+function maskArgs(s) {
+  const causal = s.causal || s.window !== null || s.prefix !== null || s.documents.length > 0;
+  const args = causal ? ['causal=True'] : [];
+  if (s.window !== null) args.push(`window=${s.window}`);
+  if (s.prefix !== null) args.push(`prefix=${s.prefix}`);
+  if (s.documents.length) args.push(`documents=[${s.documents.join(', ')}]`);
+  if (s.validKeys !== null && s.validKeys !== undefined) args.push(`valid_keys=${s.validKeys}`);
+  return args;
 }
+
+function maskLine(s, structure) {
+  const args = maskArgs(s);
+  if (!args.length) return 'mask = None';
+  const lengths = structure === 'cross' ? 'T_q, T_kv' : 'T, T';
+  const padding = structure === 'cross' ? `  # keys from ${s.validKeys} on are padding` : '';
+  return `mask = attention_mask(${lengths}, ${args.join(', ')})${padding}`;
+}
+
+// RoPE's `turn` and ALiBi's slopes (and each head's B outside decoding), when the config has them.
+function positionLines(s, structure) {
+  const lines = [];
+  if (s.rope) {
+    const { base, dims, convention, offset } = s.rope;
+    const half = convention === 'half-split' ? 'True' : 'False';
+    lines.push(
+      `turn = lambda x, positions: rope(x, positions, base=${pyNumber(base)}, dims=${dims}, ` +
+        `half_split=${half}, offset=${offset})  # ${convention} pairs`,
+    );
+  }
+  if (s.alibi) {
+    lines.push('slopes = alibi_slopes(num_heads)  # one per head');
+    if (structure !== 'kv-cache')
+      lines.push(
+        `biases = [alibi_bias(m, np.arange(T), np.arange(T), causal=${py(maskArgs(s).includes('causal=True'))}) ` +
+          'for m in slopes]',
+      );
+  }
+  return lines;
+}
+
+// The extra functions and arguments a config's positions and masks need.
+const positionFunctions = (s) => [
+  ...(s.positionalEncoding ? [fn.SINUSOIDAL] : []),
+  ...(s.rope ? [fn.ROPE] : []),
+  ...(s.alibi ? [fn.ALIBI] : []),
+];
+const positionArgs = (s, structure) =>
+  (s.rope ? ', turn=turn' : '') + (s.alibi ? (structure === 'kv-cache' ? ', slopes=slopes' : ', biases=biases') : '');
 
 const pruneArg = (s) => (s.pruned.length ? ', pruned_heads=pruned_heads' : '');
 
 function flashPass(s, scale) {
+  const window = s.window !== null ? `, window=${s.window}` : '';
+  const mask = maskArgs(s).length ? `attention_mask(T, T, ${maskArgs(s).join(', ')})` : 'None';
   return {
-    functions: [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.FLASH_ATTENTION],
+    functions: [fn.SOFTMAX, fn.attentionMask(s), fn.selfAttention(), fn.flashAttention(s.window !== null)],
     lines: [
       'Q, K, V = X @ W_Q, X @ W_K, X @ W_V',
-      `output, tiles = flash_attention(Q, K, V, B_r, B_c, causal=${py(s.causal)}, ${scale})`,
-      `reference, _ = self_attention(X, X, W_Q, W_K, W_V, ` +
-        `${s.causal ? 'attention_mask(T, T, causal=True)' : 'None'}, ${scale})  # ordinary attention`,
+      `output, tiles = flash_attention(Q, K, V, B_r, B_c, causal=${py(s.causal)}, ${scale}${window})`,
+      `reference, _ = self_attention(X, X, W_Q, W_K, W_V, ${mask}, ${scale})  # ordinary attention`,
     ],
   };
 }
 
 function decodePass(s, scale, pruned) {
+  const options = { rope: Boolean(s.rope), alibi: s.alibi, window: s.window !== null };
+  const window = s.window !== null ? `, window=${s.window}` : '';
   return {
-    functions: [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.multiHeadAttention(pruned), fn.decodeStep(pruned)],
+    functions: [
+      fn.SOFTMAX,
+      fn.attentionMask(s),
+      ...positionFunctions(s),
+      fn.selfAttention(options),
+      fn.multiHeadAttention(pruned, options),
+      fn.decodeStep(pruned, options),
+    ],
     lines: [
-      'cache = [[np.zeros((0, d_k)), np.zeros((0, d_v))] for _ in range(num_kv_heads)]',
+      ...positionLines(s, 'kv-cache'),
+      'cache = [[np.zeros((0, d_k)), np.zeros((0, d_v)), np.zeros(0, dtype=int)] for _ in range(num_kv_heads)]',
       'steps, outputs = [], []',
       'for t in range(T):',
-      `    out, stages = decode_step(X[t:t + 1], W_Qs, W_Ks, W_Vs, W_O, cache, ${scale}${pruneArg(s)})`,
+      `    out, stages = decode_step(t, X[t:t + 1], W_Qs, W_Ks, W_Vs, W_O, cache, ${scale}${pruneArg(s)}` +
+        `${positionArgs(s, 'kv-cache')}${window})`,
       '    steps.append(stages)',
       '    outputs.append(out)',
+      ...(s.alibi
+        ? ['biases = [alibi_bias(m, np.arange(T), np.arange(T), causal=True) for m in slopes]  # the whole pass']
+        : []),
       `causal_reference, _ = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, ` +
-        `W_O, attention_mask(T, T, causal=True), ${scale}${pruneArg(s)})`,
+        `W_O, attention_mask(T, T, causal=True${window}), ` +
+        `${scale}${pruneArg(s)}${positionArgs(s, 'self')})`,
     ],
   };
 }
@@ -90,7 +155,14 @@ function passOf(s, structure) {
   const scale = `scale=${py(s.scaleScores)}`;
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
-  const common = [fn.SOFTMAX, fn.ATTENTION_MASK, fn.SELF_ATTENTION, fn.multiHeadAttention(pruned)];
+  const options = { rope: Boolean(s.rope), alibi: s.alibi };
+  const common = [
+    fn.SOFTMAX,
+    fn.attentionMask(s),
+    ...positionFunctions(s),
+    fn.selfAttention(options),
+    fn.multiHeadAttention(pruned, options),
+  ];
   if (structure === 'encoder-layer') {
     return {
       functions: [...common, fn.LAYER_NORM, fn.encoderLayer(pruned)],
@@ -101,12 +173,16 @@ function passOf(s, structure) {
       ],
     };
   }
-  const xs = structure === 'cross' ? 'X_q, X_kv' : 'X, X';
+  const encoded = s.positionalEncoding ? ['X_pos = X + sinusoidal_encoding(T, d_model)  # positions added to X'] : [];
+  const xs = structure === 'cross' ? 'X_q, X_kv' : s.positionalEncoding ? 'X_pos, X_pos' : 'X, X';
   return {
     functions: common,
     lines: [
+      ...encoded,
+      ...positionLines(s, structure),
       maskLine(s, structure),
-      `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)})`,
+      `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)}` +
+        `${positionArgs(s, structure)})`,
     ],
   };
 }

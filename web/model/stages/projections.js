@@ -123,8 +123,15 @@ function cache(id, letter, title) {
     figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
     formula: () =>
       `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
-    explanation: ({ stage }) => {
+    explanation: ({ stage, config: c }) => {
       const what = letter === 'K' ? 'keys' : 'values';
+      if (c.window !== null && stage.step >= c.window)
+        return (
+          `The cache is full: a window of W = ${c.window} keeps the ${what} of the last ${c.window} tokens ` +
+          `only, in a ring of ${c.window} slots. Token ${stage.step}\u2019s row overwrites slot ` +
+          `${c.cacheSlots[stage.step]}, which held token ${stage.step - c.window}\u2019s, the one that just left ` +
+          'the window: the bytes held stay those of W rows however long the sequence grows.'
+        );
       const before =
         stage.step === 0
           ? `The cache is empty before the first step`

@@ -1,0 +1,135 @@
+// The Positions and Masks chapters in headless Chromium, used as a learner breaks them: a link
+// opened cold, a field edited to a new value, a preset switched and back. Every number the
+// panels and the heatmap show is checked against the engine run in node on the same spec.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { formatCell } from '../../web/model/format.js';
+import { SHOTS, goToHash, openPage, resultTexts, setup, urlMatching, waitForStage } from './harness.mjs';
+
+let env;
+let page;
+let context;
+
+before(async () => {
+  env = await setup();
+  ({ page, context } = await openPage(env, '#chapter=positions'));
+});
+
+after(async () => {
+  await context?.close();
+  await env?.close();
+});
+
+const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id && s.head === head);
+const specOf = (id) => env.engine.presets().find((p) => p.id === id).spec;
+const cellsOf = (stage) => Array.from(stage.values, formatCell);
+// A weights stage as the page writes it: a weight the mask removed reads 0, the rest formatted.
+const weightTexts = (stage) =>
+  Array.from(stage.values, (v, i) => (stage.operands[0].values[i] === -Infinity ? '0' : formatCell(v)));
+const tableRows = (selector) =>
+  page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+
+test('RoPE: the pair table is the engine\u2019s, half-split pairs (i, i + d/2), the shift check in words', async () => {
+  const trace = env.engine.run({ preset: 'positions-rope' });
+  await goToHash(page, '#chapter=positions&preset=positions-rope&stage=q_rot&head=1');
+  await waitForStage(page, 'q_rot', 1);
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'q_rot', 1)), 'q_rot of head 1');
+  const [, theta, angle] = stageOf(trace, 'q_rot', 1).operands;
+  const rows = await tableRows('.rope-table');
+  assert.deepEqual(
+    rows.map((r) => r.slice(0, 3)),
+    [
+      ['0', '(0, 1)', formatCell(theta.values[0])],
+      ['1', '(2, 3)', formatCell(theta.values[1])],
+    ],
+  );
+  assert.equal(rows[1][3 + 5], formatCell(angle.values[5 * 2 + 1]), 'the angle of pair 1 at position 5');
+  const shift = trace.config.ropeShift;
+  assert.match(await page.textContent('.rope-shift'), new RegExp(`Shift every position by ${shift.shift}`));
+  assert.ok(shift.scores < 1e-12 && shift.qRot > 0.1, 'moving every position turns q, not the scores');
+
+  // Switch the pairing in the form: the table and the cells follow the engine.
+  await page.selectOption('#field-ropeConvention', 'half-split');
+  await urlMatching(page, /ropeConv=half-split/);
+  const half = env.engine.run({ ...specOf('positions-rope'), rope: { convention: 'half-split', offset: 0 } });
+  await page.waitForFunction(
+    () => document.querySelector('.rope-table tbody td:nth-child(2)').textContent === '(0, 2)',
+  );
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(half, 'q_rot', 1)), 'half-split q_rot');
+  // To the ALiBi preset and back: the RoPE example is its own again.
+  await goToHash(page, '#chapter=positions&preset=positions-alibi&stage=biased&head=2');
+  await waitForStage(page, 'biased', 2);
+  await goToHash(page, '#chapter=positions&preset=positions-rope&stage=q_rot&head=1');
+  await waitForStage(page, 'q_rot', 1);
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'q_rot', 1)), 'back to interleaved');
+  assert.deepEqual(page.problems, []);
+});
+
+test('ALiBi: a slope per head from the engine, S\u0303 + B in the cells, and the row constant check', async () => {
+  const trace = env.engine.run({ preset: 'positions-alibi' });
+  await goToHash(page, '#chapter=positions&preset=positions-alibi&stage=biased&head=2');
+  await waitForStage(page, 'biased', 2);
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'biased', 2)));
+  const slopes = await page.$$eval('.alibi-slope', (li) => li.map((x) => x.textContent));
+  assert.deepEqual(
+    slopes,
+    [...trace.config.alibi].map((m, h) => `head ${h}: m = ${formatCell(m)}`),
+  );
+  assert.deepEqual([...trace.config.alibi], [1 / 4, 1 / 16, 1 / 64, 1 / 256], 'four heads: 2^(\u22122(h+1))');
+  assert.equal(await page.textContent('.alibi-slope.is-current'), slopes[2]);
+  assert.match(await page.textContent('.alibi-shift'), /changes no weight/);
+  await page.screenshot({ path: path.join(SHOTS, 'positions-alibi-1280.png'), fullPage: true });
+  assert.deepEqual(page.problems, []);
+});
+
+test('masks: the window edited to a new width, the keys each query sees and the weights follow', async () => {
+  await goToHash(page, '#chapter=masks&preset=masks-window&stage=weights&head=0');
+  await waitForStage(page, 'weights', 0);
+  const three = env.engine.run({ preset: 'masks-window' });
+  assert.deepEqual(await resultTexts(page), weightTexts(stageOf(three, 'weights', 0)));
+  assert.deepEqual(
+    (await tableRows('.mask-rows')).map((r) => r.slice(1)),
+    [['0', '1'], ['0\u20131', '2'], ...[2, 3, 4, 5, 6, 7].map((i) => [`${i - 2}\u2013${i}`, '3'])],
+  );
+  await page.fill('#field-window', '2');
+  await urlMatching(page, /window=2/);
+  const two = env.engine.run({ ...specOf('masks-window'), window: 2 });
+  await page.waitForFunction(
+    () => document.querySelector('.mask-rows tbody tr:last-child td:last-child').textContent === '2',
+  );
+  const w = stageOf(two, 'weights', 0);
+  assert.deepEqual(await resultTexts(page), weightTexts(w), 'the weights of W = 2');
+  for (let i = 0; i < 8; i += 1)
+    for (let j = 0; j < 8; j += 1)
+      if (j > i || j <= i - 2) assert.ok(Object.is(w.values[i * 8 + j], 0), `(${i}, ${j}) outside the band is 0`);
+  await page.fill('#field-window', '0');
+  await page.waitForSelector('#error-window:has-text("window")');
+  assert.deepEqual(await resultTexts(page), weightTexts(w), 'a refused window keeps the last good view');
+  assert.deepEqual(page.problems, []);
+});
+
+test('masks: packed documents typed in, then the link opened cold; nothing crosses a document', async () => {
+  const spec = { ...specOf('masks-documents'), documents: [2, 4, 2] };
+  const trace = env.engine.run(spec);
+  const want = cellsOf(stageOf(trace, 'masked', 3));
+  await goToHash(page, '#chapter=masks&preset=masks-documents&stage=masked&head=3');
+  await waitForStage(page, 'masked', 3);
+  await page.fill('#field-documents', '2, 4, 2');
+  await urlMatching(page, /docs=2/);
+  await page.waitForFunction(
+    () => document.querySelector('.mask-rows tbody tr:nth-child(3) td:nth-child(2)').textContent === '2',
+  );
+  assert.deepEqual(await resultTexts(page), want, 'L of the typed documents');
+  const cold = await openPage(env, new URL(page.url()).hash);
+  await waitForStage(cold.page, 'masked', 3);
+  assert.deepEqual(await resultTexts(cold.page), want, 'L from the link');
+  const seen = await cold.page.$$eval('.mask-rows tbody tr', (trs) => trs.map((tr) => tr.children[1].textContent));
+  assert.deepEqual(seen, ['0', '0\u20131', '2', '2\u20133', '2\u20134', '2\u20135', '6', '6\u20137']);
+  await cold.page.fill('#field-documents', '3, 3');
+  await cold.page.waitForSelector('#error-documents:has-text("8")');
+  assert.deepEqual(await resultTexts(cold.page), want, 'lengths not summing to T keep the last good view');
+  await cold.page.screenshot({ path: path.join(SHOTS, 'masks-documents-1280.png'), fullPage: true });
+  assert.deepEqual(cold.page.problems, []);
+  await cold.context.close();
+});
