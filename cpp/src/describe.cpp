@@ -1,9 +1,11 @@
 #include "attention/describe.hpp"
+#include "attention/costs.hpp"
 
 #include <cmath>
 #include <sstream>
 
 #include "attention/alibi.hpp"
+#include "attention/costs.hpp"
 #include "attention/designed.hpp"
 #include "attention/fields.hpp"
 #include "attention/flash.hpp"
@@ -48,7 +50,35 @@ value numbers(const std::vector<double> &v) {
     return out;
 }
 
-// What the run checked about itself (decoding, tiling, pruning).
+value costs_value(const pass_costs &p) {
+    return value_record{{"projections", p.projections},
+                        {"scores", p.scores},
+                        {"values", p.values},
+                        {"output", p.output},
+                        {"exps", p.exps}};
+}
+
+// Values one head moves to and from slow memory, standard and tiled: at these sizes, and in the
+// lesson's 2048-token example (d_k = d_v = 64, tiles of 256 × 256: an on-chip memory of M =
+// 4 · 64 · 256 = 65536 values, Dao et al.'s B = M / 4d).
+value traffic_value(const attention_config &c) {
+    attention_config lesson = c;
+    lesson.seq_len = lesson.kv_len = 2048;
+    lesson.d_k = lesson.d_v = 64;
+    lesson.block_rows = lesson.block_cols = 256;
+    const slow_memory_traffic now = memory_traffic(c), big = memory_traffic(lesson);
+    return value_record{{"standard", now.standard},
+                        {"tiled", now.tiled},
+                        {"lessonSeqLen", 2048},
+                        {"lessonDk", 64},
+                        {"lessonBlock", 256},
+                        {"lessonMemory", 4 * 64 * 256},
+                        {"lessonStandard", big.standard},
+                        {"lessonTiled", big.tiled}};
+}
+
+// What the run checked about itself (decoding, tiling, pruning, a causal pass's prefixes), and
+// what it costs counted from its sizes.
 void add_checks(value_record &o, const trace &t) {
     const trace_checks &k = t.checks;
     if (k.max_difference)
@@ -65,8 +95,26 @@ void add_checks(value_record &o, const trace &t) {
                                     {"cachedSoFar", numbers(k.macs_cached_so_far)},
                                     {"recomputedSoFar", numbers(k.macs_recomputed_so_far)}});
     }
-    if (t.config.kind == problem_kind::flash)
+    if (t.config.kind == problem_kind::flash) {
         o.emplace_back("floats", floats_value(t.config));
+        o.emplace_back("memoryTraffic", traffic_value(t.config));
+    } else if (t.config.kind != problem_kind::kv_cache) {
+        const head_split_costs split = head_split(t.config);
+        o.emplace_back("headSplit", value_record{{"heads", costs_value(split.heads)},
+                                                 {"single", costs_value(split.single)}});
+    }
+    if (!k.causal_prefix.empty()) {
+        constexpr std::size_t lesson_batch = 32, lesson_t = 1024;
+        const training_passes now = causal_training_passes(lesson_batch, t.config.seq_len),
+                              lesson = causal_training_passes(lesson_batch, lesson_t);
+        o.emplace_back("causalPrefix", numbers(k.causal_prefix));
+        o.emplace_back("trainingPasses", value_record{{"batch", lesson_batch},
+                                                      {"withoutMask", now.without_mask},
+                                                      {"withMask", now.with_mask},
+                                                      {"lessonSeqLen", lesson_t},
+                                                      {"lessonWithoutMask", lesson.without_mask},
+                                                      {"lessonWithMask", lesson.with_mask}});
+    }
     if (k.rope_shift)
         o.emplace_back("ropeShift", value_record{{"shift", k.rope_shift->shift},
                                                  {"qRot", k.rope_shift->q_rot},

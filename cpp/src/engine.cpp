@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attention/costs.hpp"
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
 #include "attention/flash.hpp"
@@ -34,7 +35,11 @@ matrix compute(const problem &p, trace *out) {
 trace run_traced(const problem &p) {
     check_trace_budget(p.config);
     trace t;
-    compute(p, &t);
+    const matrix output = compute(p, &t);
+    const problem_kind kind = p.config.kind;
+    const bool prefix_free = causal_mask(p.config) && !p.config.prefix; // a prefix sees ahead
+    if (prefix_free && (kind == problem_kind::self || kind == problem_kind::designed))
+        t.checks.causal_prefix = causal_prefix_differences(p.params, p.config, output);
     return t;
 }
 

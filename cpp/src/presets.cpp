@@ -241,7 +241,7 @@ const std::vector<preset_info> &presets() {
          padded(),
          {"the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"},
          {}},
-        {"masks-causal", "masks", "Causal, to compare", false, positioned(8, true), eight, {}},
+        {"masks-causal", "masks", "Causal, to compare", false, positioned(8, true), eight, {}, {}},
     };
     // clang-format on
     return all;

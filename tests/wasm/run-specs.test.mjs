@@ -162,7 +162,8 @@ describe('run: other specs', () => {
       weightScale: 0.1,
       prunedHeads: [],
     };
-    const { kv, ...config } = trace.config;
+    const { kv, headSplit, causalPrefix, trainingPasses, ...config } = trace.config; // costs.test.mjs
+    assert.ok(headSplit && causalPrefix.length === 6 && trainingPasses.withoutMask === 32 * 6);
     assert.deepEqual(config, {
       ...sizes,
       seed: 7,

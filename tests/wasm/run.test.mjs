@@ -62,8 +62,8 @@ function* comparable(name, trace) {
 const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? trace.stages.at(-1);
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
-// pruning.test.mjs check them), the designed heads' descriptions, and the RoPE and ALiBi checks
-// (position-checks.test.mjs).
+// pruning.test.mjs check them), the designed heads' descriptions, the RoPE and ALiBi checks
+// (position-checks.test.mjs), and the costs and the causal prefix check (costs.test.mjs).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -75,6 +75,10 @@ const CHECKS = [
   'designedHeads',
   'ropeShift',
   'alibiRowShift',
+  'headSplit',
+  'causalPrefix',
+  'trainingPasses',
+  'memoryTraffic',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 

@@ -24,7 +24,7 @@ export const CHAPTERS = [
     lead:
       'Queries, keys and values all come from one sequence: every token looks at every ' +
       'token of the same sentence (or only at earlier ones, under the causal mask).',
-    panel: null,
+    panel: 'costs',
   },
   {
     id: 'cross',

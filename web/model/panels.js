@@ -1,6 +1,7 @@
 // The chapter panels' data, from the trace's config and the engine's catalog. Pure: every number
 // is the engine's (config sizes, config.kv counts, models()); this only arranges them.
 
+import { costsPanel, trafficNote } from './cost-panels.js';
 import { chapterById } from './chapters.js';
 import { nearestTime } from './navigation.js';
 import { formatCell, formatCount, formatSci } from './format.js';
@@ -92,6 +93,7 @@ export function panelView(ctx) {
   if (panel === 'designed') return designedPanel(ctx.config, ctx.head);
   if (panel === 'positions') return positionsPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'masks') return masksPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
+  if (panel === 'costs') return costsPanel(ctx.config, ctx.tokens);
   return null;
 }
 
@@ -197,6 +199,7 @@ function tilesPanel(config, steps, index) {
       ],
     },
     difference: formatSci(config.maxDifference),
+    traffic: trafficNote(config),
   };
 }
 

@@ -3,6 +3,7 @@
 // layer's sub-layers, a decode step's costs, FlashAttention's tiles. update(panel | null);
 // onPickHead(head), onLoadModel(id), onPickTile(ordinal).
 
+import { costs } from './cost-panels.js';
 import { el, redrawingView } from './dom.js';
 import { table } from './panel-table.js';
 import { masks, positions } from './position-panels.js';
@@ -180,6 +181,7 @@ function tiles(root, p, on) {
         `is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`,
     ),
   );
+  if (p.traffic) root.append(el('p', 'panel-note memory-traffic', p.traffic));
 }
 
 function designed(root, p, on) {
@@ -203,7 +205,7 @@ function designed(root, p, on) {
   root.append(list, el('p', 'panel-note', p.sizes));
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks };
+const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks, costs };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -13,13 +13,13 @@ namespace attention {
 
 struct preset_info {
     std::string id;
-    std::string chapter; // attention, cross, gqa, encoder-layer, kv-cache, flash, designed-heads
+    std::string chapter; // attention, cross, gqa, encoder-layer, kv-cache, flash, positions, …
     std::string title;
     bool from_lesson; // the very numbers the lesson's program draws
     generated_spec spec;
     std::vector<std::string> tokens;     // row labels of X (X_q in cross-attention)
     std::vector<std::string> key_tokens; // cross-attention: row labels of X_kv
-    field_values positions;              // rope, alibi, positionalEncoding, window, prefix, …
+    field_values positions = {};         // rope, alibi, positionalEncoding, window, prefix, …
 };
 
 // Every preset, the first of each chapter its default.

@@ -121,6 +121,7 @@ struct trace_checks {
     std::vector<double> macs_recomputed;    // … and recomputing every past K and V instead
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
+    std::vector<double> causal_prefix; // causal: max |Δ| of row t against tokens 0 … t alone
 };
 
 struct trace {

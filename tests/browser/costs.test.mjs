@@ -1,0 +1,63 @@
+// The lesson's counts on the page: h heads against one wide head, the causal prefix check and
+// the training passes it saves (the attention chapter), FlashAttention's slow-memory traffic
+// (the flash chapter); every number the engine's, checked against a run in node.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { formatCount } from '../../web/model/format.js';
+import { goToHash, openPage, setup, waitForStage } from './harness.mjs';
+
+let env;
+let page;
+let context;
+
+before(async () => {
+  env = await setup();
+  ({ page, context } = await openPage(env, '#chapter=attention'));
+});
+
+after(async () => {
+  await context?.close();
+  await env?.close();
+});
+
+const rowsOf = (selector) =>
+  page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+
+test('attention chapter: four heads cost what one wide head costs; the heads changed in the form follow', async () => {
+  await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=output');
+  await waitForStage(page, 'output');
+  await page.click('details.costs summary');
+  const { heads, single } = env.engine.run({ preset: 'lesson-multi-head' }).config.headSplit;
+  const rows = await rowsOf('.head-split');
+  assert.deepEqual(rows[0], ['Q, K, V projections', formatCount(heads.projections), formatCount(single.projections)]);
+  assert.deepEqual(rows.at(-1), ['softmax exponentials', '100', '25']);
+  await page.fill('#field-heads', '8');
+  await page.waitForFunction(() =>
+    document.querySelector('.head-split th[scope="col"]:nth-child(2)')?.textContent.startsWith('8'),
+  );
+  const eight = env.engine.run({ seed: 42, seqLen: 5, dModel: 16, numHeads: 8 }).config.headSplit;
+  assert.deepEqual((await rowsOf('.head-split')).at(-1), ['softmax exponentials', formatCount(eight.heads.exps), '25']);
+  assert.deepEqual(page.problems, []);
+});
+
+test('attention chapter, causal: each row equals its prefix\u2019s pass; the passes a batch needs', async () => {
+  await goToHash(page, '#chapter=attention&preset=lesson-causal&stage=weights');
+  await waitForStage(page, 'weights');
+  await page.click('details.costs summary');
+  const c = env.engine.run({ preset: 'lesson-causal' }).config;
+  assert.equal((await rowsOf('.causal-prefix')).length, c.seqLen);
+  const note = await page.textContent('.causal-passes');
+  assert.match(note, new RegExp(`${c.seqLen} passes for these ${c.seqLen} tokens against 1`));
+  assert.match(note, /32,768 against 32/);
+  assert.deepEqual(page.problems, []);
+});
+
+test('flash chapter: slow-memory traffic of this head and of the lesson\u2019s 2048 tokens', async () => {
+  await goToHash(page, '#chapter=flash&preset=flash-causal&stage=tile_out&step=1');
+  await waitForStage(page, 'tile_out', 0);
+  const m = env.engine.run({ preset: 'flash-causal' }).config.memoryTraffic;
+  const note = await page.textContent('.memory-traffic');
+  for (const v of [m.standard, m.tiled, m.lessonStandard, m.lessonTiled])
+    assert.ok(note.includes(formatCount(v)), `${v}`);
+  assert.deepEqual(page.problems, []);
+});
