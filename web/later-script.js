@@ -7,13 +7,14 @@ import {
   createChapterPanel,
   createExplainPanel,
   createKvCalculator,
+  createNotation,
   createPruning,
   exportMenuData,
 } from './app/later-views.js';
 import { checkedView } from './later/deferred-view.js';
 import { LATER_FORMULAS } from 'attention-stepper:later-formulas';
 
-const VIEWS = { createChapterPanel, createExplainPanel, createKvCalculator, createPruning };
+const VIEWS = { createChapterPanel, createExplainPanel, createKvCalculator, createNotation, createPruning };
 
 globalThis.attentionStepperLater = Object.freeze({
   exportMenuData,

@@ -61,3 +61,21 @@ test('flash chapter: slow-memory traffic of this head and of the lesson\u2019s 2
     assert.ok(note.includes(formatCount(v)), `${v}`);
   assert.deepEqual(page.problems, []);
 });
+
+test('notation: from a decode step and a tile, the symbols of that chapter with the trace\u2019s shapes', async () => {
+  for (const [hash, id, symbol] of [
+    ['#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&step=2', 'k_cache', 'K_\u2264t'],
+    ['#chapter=flash&preset=flash-causal&stage=tile_sum&step=1', 'tile_sum', 'l'],
+  ]) {
+    await goToHash(page, hash);
+    await waitForStage(page, id, 0);
+    await page.click('details.notation summary');
+    const rows = await rowsOf('.notation-table');
+    const stage = env.engine
+      .run({ preset: new URLSearchParams(hash.slice(1)).get('preset') })
+      .stages.find((s) => s.id === id);
+    assert.deepEqual(rows.find((r) => r[0] === symbol)?.[3], `(${stage.axes.join(', ')})`, `${id}: ${symbol}`);
+    assert.match(await page.textContent('.notation-base'), /counts from 0/);
+  }
+  assert.deepEqual(page.problems, []);
+});

@@ -161,6 +161,7 @@ test(CONTRACT, async () => {
     'createChapterPanel',
     'createExplainPanel',
     'createKvCalculator',
+    'createNotation',
     'createPruning',
   ]);
   for (const [name, keys] of made) assert.deepEqual(keys.sort(), [...VIEW_METHODS].sort(), name);

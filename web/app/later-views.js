@@ -10,3 +10,4 @@ export { createChapterPanel } from '../views/chapter-panel.js';
 export { createExplainPanel } from '../views/explain-panel.js';
 export { createKvCalculator } from '../views/kv-calculator.js';
 export { createPruning } from '../views/pruning.js';
+export { createNotation } from '../views/notation.js';

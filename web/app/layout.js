@@ -70,7 +70,8 @@ function buildStage(parts, controls) {
   parts.formula.tabIndex = 0;
   parts.formula.setAttribute('role', 'group');
   parts.formula.setAttribute('aria-label', 'Formula');
-  main.append(heading, parts.shapeEq, parts.formula);
+  parts.notation = part('div', 'notation', 'notation-area'); // web/views/notation.js
+  main.append(heading, parts.shapeEq, parts.formula, parts.notation);
   for (const [key, id, className] of [
     ['explanation', 'explanation'],
     ['quiz', 'quiz', 'quiz-area'],

@@ -24,6 +24,7 @@ import {
 import { DEFAULT_CALCULATOR } from '../model/kv-calculator.js';
 import { pruningView } from '../model/pruning.js';
 import { stageById } from '../model/stage-table.js';
+import { notationView } from '../model/notation.js';
 import { panelView } from '../model/panels.js';
 import { presetsOf } from '../model/presets.js';
 import { stageView } from '../model/stage-view.js';
@@ -49,6 +50,7 @@ import {
   createExplainPanel,
   createExportMenu,
   createKvCalculator,
+  createNotation,
   createPruning,
   exportMenuData,
 } from './later-views.js';
@@ -83,6 +85,7 @@ function createViews(parts, katex, on) {
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render, steady: true }),
+    notation: createNotation(parts.notation),
     explanation: createExplanation(parts.explanation, { steady: true }),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
     sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),
@@ -172,6 +175,7 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   views.stageList.update(stageListView(s.steps, s.step, s.head, config, { offered }));
   views.shapeEq.update(view.equation);
   views.formula.update({ tex: view.formula, stage: view.id });
+  views.notation.update(notationView(s.steps));
   views.explanation.update({ text: view.explanation, stage: view.id });
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
