@@ -1,8 +1,9 @@
 // Timings for `npm run bench`, built natively (SSE2, and once more with -march=native) and for
 // WASM from this one source: the multi-head forward without a trace, and spec → trace, at the
 // bench's configs, causal; FlashAttention's tiled pass against ordinary attention; decoding with
-// a KV cache against recomputing. Prints one JSON line per measurement.
-// `attention_bench [forward] [flash] [decode]` runs only the parts named.
+// a KV cache against recomputing; a sliding window against full causal attention as T grows,
+// and the forward with RoPE or ALiBi against it without. Prints one JSON line per measurement.
+// `attention_bench [forward] [flash] [decode] [window] [positions]` runs only the parts named.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -15,6 +16,7 @@
 #include "attention/engine.hpp"
 #include "decode_bench.hpp"
 #include "flash_bench.hpp"
+#include "positions_bench.hpp"
 #include "timing.hpp"
 
 using namespace attention;
@@ -73,4 +75,11 @@ int main(int argc, char **argv) {
     // The forward's largest layer, decoded token by token; W_O on, as in the engine's default.
     if (wanted("decode"))
         bench::bench_decode({1024, 768, 12, 12});
+    // A window of 256 keys against the causal mask at 1024 to 4096 tokens, d_k 64 as in GPT-2.
+    if (wanted("window"))
+        for (const std::size_t t : {1024, 2048, 4096})
+            bench::bench_window({t, 256, 4, 256});
+    // RoPE and ALiBi at the forward's largest layer.
+    if (wanted("positions"))
+        bench::bench_positions(1024, 768, 12);
 }

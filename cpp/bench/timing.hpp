@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,26 @@ std::pair<double, double> paired_median_ms(A &&a, B &&b, double budget_ms, int *
         ms_b.push_back(ms_of(b));
     }
     return {median(ms_a), median(ms_b)};
+}
+
+// Every work in turn, each round starting one further along (so none always follows the same
+// other), after one warm-up run each; returns each one's median.
+inline std::vector<double> interleaved_median_ms(const std::vector<std::function<void()>> &works,
+                                                 double budget_ms, int at_least, int *repeats) {
+    double once_ms = 0.0;
+    for (const auto &work : works)
+        once_ms += ms_of(work);
+    *repeats = repeats_for(once_ms, budget_ms, at_least);
+    std::vector<std::vector<double>> ms(works.size());
+    for (int r = 0; r < *repeats; ++r)
+        for (std::size_t k = 0; k < works.size(); ++k) {
+            const std::size_t i = (std::size_t(r) + k) % works.size();
+            ms[i].push_back(ms_of(works[i]));
+        }
+    std::vector<double> medians;
+    for (const auto &m : ms)
+        medians.push_back(median(m));
+    return medians;
 }
 
 } // namespace bench
