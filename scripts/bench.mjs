@@ -2,12 +2,14 @@
 // -march=native) vs WASM (same source, -msimd128) vs plain JavaScript; then, C++ only,
 // FlashAttention's tiled pass against ordinary attention and decoding with a KV cache against
 // recomputing; then the JS engine's own figures: forward and run() with the trace handed to JS,
-// and explicit matrices read as arrays of rows and as flat Float64Arrays.
+// and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
+// against full causal attention as T grows, and RoPE and ALiBi against the forward without them.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
+import { positionTables } from './bench/positions-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
 
 const FORWARD = [
@@ -57,8 +59,8 @@ const forwardMs = (all) => (t, d, h, causal, traced) =>
 
 const engine = await createEngine();
 const nativeLines = cppLines('build/native/attention_bench', []);
-// -march=native: forward and flash only (decoding without a cache would add two minutes).
-const marchLines = cppLines('build/native-march/attention_bench', ['forward', 'flash']);
+// -march=native: all but decoding (without a cache it would add two minutes).
+const marchLines = cppLines('build/native-march/attention_bench', ['forward', 'flash', 'window', 'positions']);
 const wasmLines = cppLines('node', ['build/wasm/attention_bench_wasm.cjs']);
 const [nativeMs, marchMs, wasmMs] = [nativeLines, marchLines, wasmLines].map(forwardMs);
 
@@ -182,3 +184,6 @@ console.log(
     `engine.forward ≥ 17: ${engineRate.toFixed(2)} ${check(engineRate >= 17)}; ` +
     `WASM/native ${(big.wasm / big.native).toFixed(2)}×, WASM/march ${(big.wasm / big.march).toFixed(2)}×`,
 );
+
+// Windows and positions (issue 20 §5), natively, in WASM and through the engine.
+console.log(`\n${positionTables({ native: nativeLines, march: marchLines, wasm: wasmLines }, engine).join('\n')}`);
