@@ -49,23 +49,25 @@ struct window_case {
 };
 
 // forward() under the causal mask and under a window of W keys (each query sees itself and the
-// W − 1 before it), alternately on the same X and weights.
+// W − 1 before it), alternately on the same X and weights. ratio (cpu_ratio): causal / window in
+// wall (CPU) time, round by round.
 inline void bench_window(const window_case &b) {
     const problem causal = causal_problem(b.t, b.d, b.h);
     problem windowed = causal;
     windowed.config.window = b.w;
-    int repeats = 0;
-    const auto [causal_ms, window_ms] = paired_median_ms(
-        [&] { (void)forward(causal); }, [&] { (void)forward(windowed); }, 3000.0, &repeats);
+    const auto ms = interleaved_ms(
+        {[&] { (void)forward(causal); }, [&] { (void)forward(windowed); }}, 3000.0, 7);
     std::printf("{\"what\":\"window\",\"t\":%zu,\"d\":%zu,\"h\":%zu,\"w\":%zu,"
                 "\"causal_flop\":%.0f,\"window_flop\":%.0f,\"causal_ms\":%.6f,"
-                "\"window_ms\":%.6f,\"repeats\":%d}\n",
+                "\"window_ms\":%.6f,\"ratio\":%.4f,\"cpu_ratio\":%.4f,\"repeats\":%zu}\n",
                 b.t, b.d, b.h, b.w, forward_flop(causal.config), forward_flop(windowed.config),
-                causal_ms, window_ms, repeats);
+                median(ms.wall[0]), median(ms.wall[1]), median_ratio(ms.wall[0], ms.wall[1]),
+                median_ratio(ms.cpu[0], ms.cpu[1]), ms.wall[0].size());
 }
 
 // forward() causal, then with RoPE (every column of each head, interleaved pairs and
-// half-split) and with ALiBi, in turns on the same X and weights.
+// half-split) and with ALiBi, in turns on the same X and weights. vs_plain (cpu_vs_plain): each
+// one's wall (CPU) time / plain's, round by round.
 inline void bench_positions(std::size_t t, std::size_t d, std::size_t h) {
     const problem plain = causal_problem(t, d, h);
     const char *names[] = {"plain", "rope", "rope half-split", "alibi"};
@@ -79,12 +81,12 @@ inline void bench_positions(std::size_t t, std::size_t d, std::size_t h) {
     std::vector<std::function<void()>> works;
     for (const problem &p : variants)
         works.push_back([&p] { (void)forward(p); });
-    int repeats = 0;
-    const std::vector<double> ms = interleaved_median_ms(works, 12000.0, 9, &repeats);
+    const auto ms = interleaved_ms(works, 20000.0, 15);
     for (std::size_t k = 0; k < variants.size(); ++k)
         std::printf("{\"what\":\"positions\",\"t\":%zu,\"d\":%zu,\"h\":%zu,\"variant\":\"%s\","
-                    "\"ms\":%.6f,\"repeats\":%d}\n",
-                    t, d, h, names[k], ms[k], repeats);
+                    "\"ms\":%.6f,\"vs_plain\":%.4f,\"cpu_vs_plain\":%.4f,\"repeats\":%zu}\n",
+                    t, d, h, names[k], median(ms.wall[k]), median_ratio(ms.wall[k], ms.wall[0]),
+                    median_ratio(ms.cpu[k], ms.cpu[0]), ms.wall[k].size());
 }
 
 } // namespace bench
