@@ -2,7 +2,8 @@
 # `npm run bench`: builds the bench natively (SSE2, and with -march=native) and for WASM and the
 # engine, then prints one table and the page's load figures. The decode rows recompute attention
 # without a cache at 1024 tokens, about two minutes per build: the whole bench takes several
-# minutes (the window and positions parts, in turns, add about two). BENCH_KEEP_DIST=1 skips rebuilding the engine and page and times dist/ as it stands.
+# minutes (the window and positions parts, in turns, add about two). BENCH_KEEP_DIST=1 skips
+# rebuilding the engine and page and times dist/ as it stands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
