@@ -10,6 +10,7 @@
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/rng.hpp"
+#include "attention/score_variance.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -35,6 +36,7 @@ trace run_traced(const problem &p) {
     check_trace_budget(p.config);
     trace t;
     compute(p, &t);
+    t.checks.score_variance = score_variances(t);
     return t;
 }
 

@@ -63,7 +63,7 @@ const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? 
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), the designed heads' descriptions, and the RoPE and ALiBi checks
-// (position-checks.test.mjs).
+// (position-checks.test.mjs), each head's score variance (score-variance.test.mjs).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -75,6 +75,7 @@ const CHECKS = [
   'designedHeads',
   'ropeShift',
   'alibiRowShift',
+  'scoreVariance',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
