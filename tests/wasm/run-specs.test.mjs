@@ -162,7 +162,11 @@ describe('run: other specs', () => {
       weightScale: 0.1,
       prunedHeads: [],
     };
-    const { kv, ...config } = trace.config;
+    const { kv, scoreVariance, ...config } = trace.config;
+    assert.deepEqual(
+      scoreVariance.map((v) => [v.head, v.entries]),
+      [0, 1, 2].map((h) => [h, 21]),
+    );
     assert.deepEqual(config, {
       ...sizes,
       seed: 7,
