@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainView } from '../../web/model/explain-view.js';
 import { formatPlain, formatSci } from '../../web/model/format.js';
+import { divisorQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
 import { catalog, explainOf, traceOf } from './fixtures.mjs';
 
@@ -184,4 +185,18 @@ test('21: the designed X\u2019s shared word columns are read from the engine\u20
   for (let j = 0; j < trace.config.dV; j += 1) stage.values[4 * D + T + j] = j === 1 ? 1 : 0;
   const text = stageById('x').explanation({ config: trace.config, stage, tokens: [], models });
   assert.match(text, /the rows of \u201c1\u201d \(tokens 1, 4\) share a word column/);
+});
+
+test('4: the quiz\u2019s \u221ad_k answer states the premise instead of promising variance 1', () => {
+  const trace = traceOf({ preset: 'lesson-multi-head' });
+  const step = { stage: trace.stages.find((s) => s.id === 'scaled') };
+  const q = divisorQuestion(step);
+  assert.match(q.why, /^if the components of q and k are independent, with mean 0 and variance 1/);
+});
+
+test('7: a tile\u2019s scores hide what the mask hides, a window too', () => {
+  const c = traceOf({ preset: 'flash-causal' }).config;
+  assert.match(stageById('tile_scores').formula(c), /\\text\{key\} > \\text\{query\}$/);
+  assert.match(stageById('tile_scores').formula({ ...c, window: 3 }), /\\le \\text\{query\} - 3$/);
+  assert.doesNotMatch(formula({ preset: 'flash-full' }, 'tile_scores'), /infty/);
 });

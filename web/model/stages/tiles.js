@@ -18,6 +18,15 @@ const IO_NOTE =
   'GPU\u2019s large, slow HBM into its small, fast on-chip SRAM, used there, and the T \u00d7 T scores are ' +
   'never written out and read back (IO-aware tiling).';
 
+// What the mask hides from a query in a tile, in TeX and in words: later keys, and with a window
+// of W those W or more back.
+const hidden = (c) =>
+  c.window !== null
+    ? `\\text{key} > \\text{query or key} \\le \\text{query} - ${c.window}`
+    : '\\text{key} > \\text{query}';
+const hiddenText = (c) =>
+  c.window !== null ? `after their query or ${c.window} or more before it` : 'after their query';
+
 function tileEntry(id, title, entry) {
   return { id, group: 'tile', title, ...entry };
 }
@@ -29,19 +38,19 @@ export const TILE_STAGES = [
       figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
       formula: (c) =>
         `S = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
-          c.causal ? ', \\quad S_{rc} = -\\infty \\text{ where key} > \\text{query}' : ''
+          c.masked ? `, \\quad S_{rc} = -\\infty \\text{ where } ${hidden(c)}` : ''
         }`,
       explanation: (ctx) =>
         `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of scores ` +
         `exists at any time; the full T \u00d7 T matrix is never formed. ${IO_NOTE}${
-          ctx.config.causal ? ' Keys after their query get \u2212\u221e, as the causal mask would give them.' : ''
+          ctx.config.masked ? ` Keys ${hiddenText(ctx.config)} get \u2212\u221e, as the mask would give them.` : ''
         }`,
       explain: {
         symbolic: (i, j, c) =>
           `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}`,
         filled: (e, { i: r, j: c }) =>
           e.masked
-            ? `\\text{key after query} \\Rightarrow S_{${r},${c}} = -\\infty`
+            ? `\\text{hidden by the mask} \\Rightarrow S_{${r},${c}} = -\\infty`
             : `S_{${r},${c}} = (${productSum(e.terms)}) \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
