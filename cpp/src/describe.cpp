@@ -77,8 +77,17 @@ value traffic_value(const attention_config &c) {
                         {"lessonTiled", big.tiled}};
 }
 
-// What the run checked about itself (decoding, tiling, pruning, a causal pass's prefixes), and
-// what it costs counted from its sizes.
+// Each head's var(S) and var(S̃) over the scores its queries see, in head order.
+value score_variance_value(const std::vector<score_spread> &spreads) {
+    value_list out;
+    for (const score_spread &s : spreads)
+        out.push_back(value_record{
+            {"head", s.head}, {"scores", s.scores}, {"scaled", s.scaled}, {"entries", s.entries}});
+    return out;
+}
+
+// What the run checked about itself (decoding, tiling, pruning, a causal pass's prefixes, the
+// scores' variance), and what it costs counted from its sizes.
 void add_checks(value_record &o, const trace &t) {
     const trace_checks &k = t.checks;
     if (k.max_difference)
@@ -122,6 +131,8 @@ void add_checks(value_record &o, const trace &t) {
                                                  {"weights", k.rope_shift->weights}});
     if (k.alibi_row_shift)
         o.emplace_back("alibiRowShift", *k.alibi_row_shift);
+    if (!k.score_variance.empty())
+        o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
 }
 
 // RoPE's settings as a spec gives them, or null.

@@ -11,6 +11,7 @@
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/rng.hpp"
+#include "attention/score_variance.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -40,6 +41,7 @@ trace run_traced(const problem &p) {
     const bool prefix_free = causal_mask(p.config) && !p.config.prefix; // a prefix sees ahead
     if (prefix_free && (kind == problem_kind::self || kind == problem_kind::designed))
         t.checks.causal_prefix = causal_prefix_differences(p.params, p.config, output);
+    t.checks.score_variance = score_variances(t);
     return t;
 }
 

@@ -416,6 +416,9 @@ const EXPLAIN_KV_FLASH_TITLE =
 test(EXPLAIN_KV_FLASH_TITLE, async () => {
   const kvHash = '#chapter=kv-cache&preset=kv-cache-gqa&stage=scores&head=3&step=3';
   const decode = await explainAt(kvHash, 'scores', 3, 0, 2, { preset: 'kv-cache-gqa' });
+  // the step's one row is token t = 3, and the explain lines say so
+  assert.match(await page.$eval('.explain-title', (h) => h.textContent), /\[3, 2\], head 3$/);
+  assert.match(decode.filled, /^S_\{3,2\} =/);
   assert.equal(
     decode.value,
     formatFull(
@@ -428,6 +431,9 @@ test(EXPLAIN_KV_FLASH_TITLE, async () => {
   await page.click('#figure .is-result td.hm-cell[data-r="0"][data-c="1"]');
   await page.waitForSelector('.explain-panel:not([hidden]) .explain-filled .katex');
   assert.equal(await page.$eval('.explain-value', (p) => p.dataset.full), formatFull(e.value));
+  const tile = env.engine.run({ preset: 'flash-causal' }).stages.find((s) => s.id === 'tile_out' && s.step === 4).tile;
+  const first = tile.queryRows[0]; // the tile's local row 0 is this query
+  assert.match(await page.$eval('.explain-filled', (f) => f.dataset.tex), new RegExp(`^O_\\{${first},1\\}`));
   assert.ok(Math.abs(e.alpha * e.previous + e.sum - e.value) <= 1e-12, 'α · O + Σ P·V is the cell');
   assert.deepEqual(page.problems, []);
 });

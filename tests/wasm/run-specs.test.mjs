@@ -162,8 +162,12 @@ describe('run: other specs', () => {
       weightScale: 0.1,
       prunedHeads: [],
     };
-    const { kv, headSplit, causalPrefix, trainingPasses, ...config } = trace.config; // costs.test.mjs
-    assert.ok(headSplit && causalPrefix.length === 6 && trainingPasses.withoutMask === 32 * 6);
+    const { kv, headSplit, causalPrefix, trainingPasses, scoreVariance, ...config } = trace.config;
+    assert.ok(headSplit && causalPrefix.length === 6 && trainingPasses.withoutMask === 32 * 6); // costs.test.mjs
+    assert.deepEqual(
+      scoreVariance.map((v) => [v.head, v.entries]),
+      [0, 1, 2].map((h) => [h, 21]),
+    );
     assert.deepEqual(config, {
       ...sizes,
       seed: 7,

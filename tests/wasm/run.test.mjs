@@ -63,7 +63,8 @@ const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? 
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), the designed heads' descriptions, the RoPE and ALiBi checks
-// (position-checks.test.mjs), and the costs and the causal prefix check (costs.test.mjs).
+// (position-checks.test.mjs), the costs and the causal prefix check (costs.test.mjs), and each
+// head's score variance (score-variance.test.mjs).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -79,6 +80,7 @@ const CHECKS = [
   'causalPrefix',
   'trainingPasses',
   'memoryTraffic',
+  'scoreVariance',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 

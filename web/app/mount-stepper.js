@@ -195,6 +195,7 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
           config,
           keyTokens: config.kind === 'cross' ? s.tokens.T_kv : s.tokens.T,
           label,
+          stage: step.stage,
         })
       : null,
   );

@@ -45,17 +45,31 @@ function termsTable(stageId, e, keyTokens) {
   return null;
 }
 
-/** ctx: { stageId, head, row, col, config, keyTokens, label } */
+// The positions a cell's row and column stand for, as the heatmap labels them: a decode step's
+// one row is token t, a tile's rows are its query block's and the tile scores' columns its key
+// block's. Elsewhere the row and column are the positions themselves.
+export function placeOf(stage, row, col, config) {
+  if (stage?.tile) {
+    const keys = stage.id === 'tile_scores' ? stage.tile.keyRows[0] : 0;
+    return { i: stage.tile.queryRows[0] + row, j: keys + col };
+  }
+  if (config.kind === 'kv-cache' && stage?.step !== null && stage?.step !== undefined && stage.shape[0] === 1)
+    return { i: stage.step, j: col };
+  return { i: row, j: col };
+}
+
+/** ctx: { stageId, head, row, col, config, keyTokens, label, stage (the trace's, for its step or tile) } */
 export function explainView(explained, ctx) {
   const { stageId, row, col, config } = ctx;
   const explain = stageById(stageId)?.explain;
   if (!explain) throw new Error(`explain: stage ${stageId} has no formula to explain`);
   const where = ctx.head !== null && ctx.head !== undefined && config.numHeads > 1 ? `, head ${ctx.head}` : '';
+  const { i, j } = placeOf(ctx.stage, row, col, config);
   return {
-    title: `${ctx.label}[${row}, ${col}]${where}`,
+    title: `${ctx.label}[${i}, ${j}]${where}`,
     value: cellText(explained.value),
-    symbolicTex: explain.symbolic(row, col, config),
-    filledTex: explain.filled(explained, { row, col, config }),
+    symbolicTex: explain.symbolic(i, j, config),
+    filledTex: explain.filled(explained, { row, col, i, j, config }),
     table: termsTable(stageId, explained, ctx.keyTokens),
     raw: explained,
   };

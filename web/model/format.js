@@ -56,6 +56,13 @@ export function formatSci(v) {
   return `${mantissa} \u00d7 10${superscript}`;
 }
 
+// A non-negative measure for prose, without a power of ten: two significant digits below 100
+// (0.0018, 0.16, 18), whole above (382).
+export function formatPlain(v) {
+  if (v === 0) return '0';
+  return v >= 100 ? String(Math.round(v)) : String(Number(v.toPrecision(2)));
+}
+
 // Bytes in the largest binary unit that keeps at least 1: 1536 → "1.50 KiB".
 export function formatBytes(v) {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

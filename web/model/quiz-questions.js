@@ -40,7 +40,9 @@ export function divisorQuestion(step) {
     hint:
       `d_k = ${m[1]} is the length of each query and key; the ` +
       `scores are divided by its square root, not by d_k itself.`,
-    why: 'dividing by \u221ad_k brings the scores\u2019 variance back to about 1.',
+    why:
+      'if the components of q and k are independent, with mean 0 and variance 1, dividing by \u221ad_k brings ' +
+      'the scores\u2019 variance back to about 1; the stage\u2019s text says whether that premise holds here.',
   };
 }
 

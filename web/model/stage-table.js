@@ -14,8 +14,10 @@
 //                 transpose?, label? } | { glyph } | { list: name, glyph } (every operand so named)
 //   formula(c)    TeX
 //   explanation(ctx)  text; ctx: { config, stage, tokens (the row labels), preset, models }
-//   explain       null (drawn, not computed) or { symbolic(i, j, c), filled(e, { row, col, config }) }:
-//                 the explain panel's two TeX lines for a cell and engine.explain's answer e
+//   explain       null (drawn, not computed) or { symbolic(i, j, c), filled(e, { row, col, i, j, config }) }:
+//                 the explain panel's two TeX lines for a cell and engine.explain's answer e; row and
+//                 col index the stage's matrix, i and j name the positions they stand for (a decode
+//                 step's row is token t, a tile's rows and columns its blocks': explain-view.js)
 //   highlight     null, or (cell, e, c, stage) → { [operand index]: { rows, cols, cells } } lit by a cell
 //   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }
 //                 for every operand the engine may record for this stage that is not named after

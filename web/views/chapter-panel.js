@@ -178,7 +178,8 @@ function tiles(root, p, on) {
       `Here every query block keeps its own O, m and l while it sweeps all the key blocks ` +
         `(FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, ` +
         `reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result ` +
-        `is ordinary attention: here it differs from it by at most ${p.difference} of its largest value.`,
+        `is ordinary attention: here it differs from it by at most ${p.difference} (absolute while every ` +
+        `|value| is at most 1, relative to the largest |value| otherwise).`,
     ),
   );
   if (p.traffic) root.append(el('p', 'panel-note memory-traffic', p.traffic));

@@ -107,6 +107,15 @@ struct rope_shift_check {
     double shift, q_rot, scores, weights;
 };
 
+// The premise of ÷√d_k measured on one query head: the population variance of S and of S̃ over
+// the entries its queries see (the ones the softmax reads), pooled over a decode's steps.
+struct score_spread {
+    std::size_t head;    // the query head
+    double scores;       // var(S)
+    double scaled;       // var(S̃): var(S) / d_k when the scores are scaled
+    std::size_t entries; // how many scores were pooled
+};
+
 // What a run checks about itself, for the chapters that compute one thing two ways.
 struct trace_checks {
     std::optional<double> output_change;  // pruning: ‖Δoutput‖ / ‖output‖ (Frobenius)
@@ -115,6 +124,7 @@ struct trace_checks {
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
     std::vector<double> cache_slots;      // decoding: the cache row each step wrote (a ring of W)
     std::optional<rope_shift_check> rope_shift; // RoPE: positions shifted, head 0
+    std::vector<score_spread> score_variance;   // per query head, in head order (not in flash)
     std::optional<double> alibi_row_shift;  // ALiBi: max |Δweights| of head 0 when each row of B
                                             // gets a constant (m·i: −m·(i − j) becomes +m·j)
     std::vector<double> macs_cached;        // decoding: multiply-adds of each step with the cache

@@ -15,8 +15,10 @@ export const COMBINE_STAGES = [
     result: 'concat',
     figure: () => [{ list: 'head', glyph: '|' }],
     formula: () => '\\operatorname{Concat}(\\text{head}_0, \\ldots, \\text{head}_{h-1})',
-    explanation: ({ config: c }) => {
+    explanation: ({ config: c, stage }) => {
       const width = c.numHeads * c.dV;
+      const rows = c.kind === 'kv-cache' ? '1' : c.kind === 'cross' ? 'T_q' : 'T';
+      const [r, w] = stage.shape;
       const back =
         width === c.dModel
           ? `, here equal to d_model = ${c.dModel} because h\u00b7d_v = d_model`
@@ -24,13 +26,13 @@ export const COMBINE_STAGES = [
             (c.outputProjection ? '; W_O maps it back' : '');
       const last = c.outputProjection ? '' : ' Without W_O it is the layer\u2019s output: nothing mixes the heads.';
       return (
-        `The heads\u2019 outputs are laid side by side along the feature axis, giving (T, ` +
-        `h\u00b7d_v)${back}. Nothing is computed: each column is copied from one head.${last}`
+        `The heads\u2019 outputs are laid side by side along the feature axis, giving (${rows}, ` +
+        `h\u00b7d_v) = (${r}, ${w})${back}. Nothing is computed: each column is copied from one head.${last}`
       );
     },
     explain: {
       symbolic: (i, j) => `\\text{concat}_{${i},${j}}`,
-      filled: (e, { row: r, col: c }) =>
+      filled: (e, { i: r, j: c }) =>
         `\\text{concat}_{${r},${c}} = \\text{head}^{(${e.source.head})}_{${r},${e.source.col}} = ${n(e.value)}`,
     },
     highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
@@ -58,7 +60,7 @@ export const COMBINE_STAGES = [
       `its size (\u2016\u0394output\u2016 / \u2016output\u2016, from the engine).`,
     explain: {
       symbolic: (i, j) => `\\text{concat}'_{${i},${j}} = \\text{concat}_{${i},${j}}\\, g_{${j}}`,
-      filled: (e, { row: r, col: c }) => `\\text{concat}'_{${r},${c}} = ${n(e.input)} \\cdot ${e.gate} = ${n(e.value)}`,
+      filled: (e, { i: r, j: c }) => `\\text{concat}'_{${r},${c}} = ${n(e.input)} \\cdot ${e.gate} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(0, c) }),
     view: { pruning: true },
@@ -79,11 +81,14 @@ export const COMBINE_STAGES = [
       '\\text{MultiHead}(X) = \\operatorname{Concat}(\\ldots)\\,W^{O} = \\sum_i \\text{head}_i\\,W^{O}_{[i]}',
     explanation: () =>
       'W_O maps the concatenation back to d_model and mixes information across heads; ' +
-      'without it each head\u2019s result would stay in its own subspace. Read the product ' +
-      'as a sum over heads: each head\u2019s output times the rows of W_O that belong to it.',
+      'without it each head\u2019s result would stay in its own columns in this layer. Read the product ' +
+      'as a sum over heads: each head\u2019s output times the rows of W_O that belong to it. ' +
+      'Head i\u2019s W_V times its rows of W_O acts as one low-rank map, so the output is a sum of ' +
+      'per-head terms, and W_O is not the only place heads meet: the next layer\u2019s projections and ' +
+      'feed-forward network read every head\u2019s columns anyway.',
     explain: {
       symbolic: (i, j) => `\\text{output}_{${i},${j}} = \\sum_m \\text{concat}_{${i},m}\\,W^{O}_{m,${j}}`,
-      filled: (e, { row: r, col: c }) => filledDot(e, `\\text{output}_{${r},${c}}`),
+      filled: (e, { i: r, j: c }) => filledDot(e, `\\text{output}_{${r},${c}}`),
     },
     highlight: ({ row: r, col: c }, _e, _c, stage) => {
       const out = dot({ row: r, col: c });

@@ -3,7 +3,7 @@
 // only shapes and labels differ, and those come from the trace.
 // Entry fields: see ../stage-table.js.
 
-import { formatBillions, formatCell } from '../format.js';
+import { formatBillions, formatCell, formatCount, formatPlain } from '../format.js';
 import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
@@ -57,6 +57,87 @@ const MASKS = [
 ];
 const maskOf = (c) => MASKS.find((m) => m.applies(c));
 
+const STORED =
+  'Standard attention stores this whole matrix, so its memory grows with the square of the sequence length. ' +
+  'That holds only while the matrix is stored: FlashAttention (its own chapter) computes the same scores one ' +
+  'tile at a time and never stores the whole matrix, so its extra memory grows only linearly with T.';
+
+const SCALE_REASON =
+  'The scores are divided by \u221ad_k. The argument: if the components of q and k are independent, with mean ' +
+  '0 and variance 1, their dot product q\u00b7k has variance d_k, so it spreads wider as d_k grows. Unscaled, ' +
+  'the softmax would then saturate (one weight near 1, the rest near 0), where its gradients vanish and ' +
+  'learning stalls; dividing by \u221ad_k brings the variance back to 1.';
+const UNSCALED =
+  'Ablation: the scores are not divided by \u221ad_k. With components of q and k that are independent, with ' +
+  'mean 0 and variance 1, q\u00b7k would have variance d_k, and a large d_k would saturate the softmax (one ' +
+  'weight near 1, the others near 0), where its gradients vanish.';
+
+// Each component of q and k is a sum of d_model products x·w: variance weightScale² · d_model when X
+// is randn (drawn, no encoding added). Null when X is given, built or shifted by PE.
+function componentVariance(c) {
+  if (c.seed === null || c.weightScale === null || c.positionalEncoding) return null;
+  return { text: `${c.weightScale}\u00b2 \u00b7 ${c.dModel}`, value: c.weightScale ** 2 * c.dModel };
+}
+
+// Why the premise fails, and what to try, when the logits' variance is far from 1 (`low` below).
+function premise(c, low) {
+  if (c.kind === 'designed')
+    return low
+      ? ' These heads are built, not drawn: this one\u2019s scores are equal on purpose, so its rows are uniform.'
+      : ' These heads are built, not drawn: their scores are set large where a head should look, on purpose, ' +
+          'so that the softmax saturates.';
+  const q = componentVariance(c);
+  const why = q
+    ? ` X is randn and the weights are randn \u00b7 ${c.weightScale}, so each component of q and k has ` +
+      `variance about ${q.text} = ${formatPlain(q.value)}, not 1.`
+    : ' The components of q and k here do not have variance 1.';
+  if (low)
+    return (
+      `${why} The logits lie so close together that each row of weights comes out nearly uniform; set the ` +
+      'weight scale to 1 (or raise d_model) to see sharper rows' +
+      `${c.scaleScores ? '' : ', then raise d_k to watch them saturate'}.`
+    );
+  return (
+    `${why} The logits spread so wide that the softmax saturates even so; initialisations that scale the ` +
+    'weights by about 1/\u221ad_model keep the components\u2019 variance near 1.'
+  );
+}
+
+// The premise checked on this head's own numbers: the engine's var(S) and var(S̃) (config.scoreVariance),
+// the logits' variance set against 1.
+function measured(c, stage) {
+  const v = c.scoreVariance?.find((s) => s.head === (stage.head ?? 0));
+  if (!v) return '';
+  const over =
+    c.kind === 'kv-cache'
+      ? `this head\u2019s ${v.entries} scores, every decode step\u2019s row`
+      : `the ${v.entries} scores this head\u2019s queries see`;
+  const lead =
+    ` Measured by the engine over ${over}: var(S) = ${formatPlain(v.scores)}, ` +
+    `var(S\u0303) = ${formatPlain(v.scaled)}.`;
+  const logits = c.scaleScores ? v.scaled : v.scores;
+  if (logits >= 0.5 && logits <= 2) return `${lead} That is within a factor of 2 of 1: the argument holds here.`;
+  const low = logits < 0.5;
+  return (
+    `${lead} That is far ${low ? 'below' : 'above'} 1: the argument\u2019s premise does not hold ` +
+    `here.${premise(c, low)}`
+  );
+}
+
+// GPT-3's score count, and where the lesson's smaller figure comes from: 2048² read as 4 M.
+function atGpt3(m) {
+  const t = m.contextLength;
+  const millions = Math.round((t * t) / 1e6);
+  return (
+    ` At GPT-3\u2019s size (T = ${t}, ${m.numHeads} heads, ${m.numLayers} layers) one forward pass computes ` +
+    `${formatBillions(m.scoreValues)} such scores (${t}\u00b2 \u00b7 ${m.numHeads} \u00b7 ${m.numLayers}); ` +
+    'they are all held at once only when every layer keeps its matrices, as training does for the backward ' +
+    `pass. The lesson\u2019s ~37 billion is not this figure rounded: it takes ${t}\u00b2 = ` +
+    `${formatCount(t * t)} as ${millions} M = ${formatCount(millions * 1e6)}, and ${formatCount(millions * 1e6)} ` +
+    `\u00b7 ${m.numHeads} \u00b7 ${m.numLayers} = ${formatBillions(millions * 1e6 * m.numHeads * m.numLayers)}.`
+  );
+}
+
 export const HEAD_STAGES = [
   {
     id: 'scores',
@@ -66,7 +147,6 @@ export const HEAD_STAGES = [
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K\u1d40' }],
     formula: () => 'S = Q\\,K^{\\top}',
     explanation: ({ config: c, models }) => {
-      const gpt3 = models.find((m) => m.id === 'gpt3-175b');
       if (c.kind === 'kv-cache')
         return (
           'The new token\u2019s query meets every cached key, its own included: one ' +
@@ -74,22 +154,17 @@ export const HEAD_STAGES = [
         );
       const size =
         c.kind === 'cross'
-          ? 'a T_q × T_kv matrix: one row per target token, one column per source token'
-          : 'a T × T matrix of all pairwise scores, which is why attention\u2019s ' +
-            'memory grows with the square of the sequence length';
-      const scale = gpt3
-        ? ` At GPT-3\u2019s size (T = ${gpt3.contextLength}, ${gpt3.numHeads} heads, ${gpt3.numLayers} layers) ` +
-          `one forward pass holds ${formatBillions(gpt3.scoreValues)} such scores (${gpt3.contextLength}\u00b2 ` +
-          `\u00b7 ${gpt3.numHeads} \u00b7 ${gpt3.numLayers}; the lesson rounds it to ~37 billion).`
-        : '';
+          ? 'a T_q × T_kv matrix: one row per target token, one column per source token.'
+          : `a T × T matrix of all pairwise scores. ${STORED}`;
+      const gpt3 = models.find((m) => m.id === 'gpt3-175b');
       return (
         `Every query meets every key in a dot product: entry (t, j) measures how well ` +
-        `query t matches key j. This is ${size}.${c.kind === 'cross' ? '' : scale}`
+        `query t matches key j. This is ${size}${c.kind === 'cross' || !gpt3 ? '' : atGpt3(gpt3)}`
       );
     },
     explain: {
       symbolic: (i, j) => `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
-      filled: (e, { row: r, col: c }) => filledDot(e, `S_{${r},${c}}`),
+      filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
     },
     highlight: dot,
     operands: { Q: 'Q', K: 'K' },
@@ -106,20 +181,13 @@ export const HEAD_STAGES = [
     figure: (c) => [{ operand: 0 }, { glyph: c.scaleScores ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
     formula: (c) =>
       c.scaleScores ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
-    explanation: ({ config: c }) =>
-      c.scaleScores
-        ? 'The scores are divided by \u221ad_k. If the components of q and k have mean 0 and variance ' +
-          '1, their dot product q\u00b7k has variance d_k: it spreads wider as d_k grows. Unscaled, ' +
-          'the softmax would saturate (one weight near 1, the rest near 0), where its gradients ' +
-          'vanish and learning stalls; dividing by \u221ad_k brings the variance back to 1.'
-        : 'Ablation: the scores are not divided by \u221ad_k. Raise d_k and watch the weights\u2019 rows ' +
-          'saturate, one weight near 1 and the others near 0: there the softmax\u2019s gradients vanish.',
+    explanation: ({ config: c, stage }) => (c.scaleScores ? SCALE_REASON : UNSCALED) + measured(c, stage),
     explain: {
       symbolic: (i, j, c) =>
         c.scaleScores
           ? `\\tilde S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{\\sqrt{d_k}}`
           : `\\tilde S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} \\quad (\\text{no} \\div \\sqrt{d_k})`,
-      filled: (e, { row: r, col: c, config }) => {
+      filled: (e, { i: r, j: c, config }) => {
         const lead = filledDot(e, `q_{${r}} \\cdot k_{${c}}`);
         if (!config.scaleScores) return `${lead}, \\quad \\tilde S_{${r},${c}} = ${n(e.value)}`;
         return (
@@ -152,7 +220,7 @@ export const HEAD_STAGES = [
       'look far back, heads with large ones stay close; a constant added to a whole row would change no weight.',
     explain: {
       symbolic: (i, j) => `(\\tilde S + B)_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}}`,
-      filled: (e, { row: r, col: c }) =>
+      filled: (e, { i: r, j: c }) =>
         `(\\tilde S + B)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
@@ -175,7 +243,7 @@ export const HEAD_STAGES = [
       `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
     explain: {
       symbolic: (i, j) => `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
-      filled: (e, { row: r, col: c }) =>
+      filled: (e, { i: r, j: c }) =>
         e.masked
           ? `M_{${r},${c}} = -\\infty, \\quad L_{${r},${c}} = ${n(e.input)} + (-\\infty) = -\\infty`
           : `M_{${r},${c}} = 0, \\quad L_{${r},${c}} = ${n(e.input)} + 0 = ${n(e.value)}`,
@@ -206,13 +274,13 @@ export const HEAD_STAGES = [
       symbolic: (i, j, c) =>
         `A_{${i},${j}} = \\frac{e^{${logitsSymbol(c)}_{${i},${j}} - ` +
         `m_{${i}}}}{\\sum_k e^{${logitsSymbol(c)}_{${i},k} - m_{${i}}}}`,
-      filled: (e, { row: r, col: c }) => {
+      filled: (e, { col, i: r, j: c }) => {
         const s = e.softmax;
         if (e.masked) return `e^{-\\infty} = 0, \\quad A_{${r},${c}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;
         const denominator = shortList(Array.from(s.exps, (x) => n(x)));
         return (
-          `m_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[c])} - ` +
-          `${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[c])}}{${n(s.expSum)}} = ${n(e.value)}`
+          `m_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[col])} - ` +
+          `${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[col])}}{${n(s.expSum)}} = ${n(e.value)}`
         );
       },
     },
@@ -238,7 +306,7 @@ export const HEAD_STAGES = [
       } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
     explain: {
       symbolic: (i, j) => `\\text{head}_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
-      filled: (e, { row: r, col: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),
+      filled: (e, { i: r, j: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),
     },
     highlight: dot,
     operands: { V: 'V' },

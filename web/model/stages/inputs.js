@@ -80,7 +80,7 @@ const POSITIONED = {
     'and nearby positions similar rows. The projections read X + PE.',
   explain: {
     symbolic: (i, j) => `(X + PE)_{${i},${j}} = X_{${i},${j}} + PE_{${i},${j}}`,
-    filled: (e, { row: r, col: c }) => `(X + PE)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+    filled: (e, { i: r, j: c }) => `(X + PE)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
   },
   highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
   operands: { X: 'X', PE: 'PE' },
@@ -126,8 +126,10 @@ export const INPUT_STAGES = [
       'Source tokens X_kv',
       'X_{kv} \\in \\mathbb{R}^{T_{kv} \\times d_{\\text{model}}}',
       () =>
-        'The sequence being read, e.g. the encoder\u2019s output or ' +
-        'retrieved documents (T_kv rows). Keys and values come from here.',
+        'The sequence being read (T_kv rows), e.g. the encoder\u2019s output in an encoder\u2013decoder ' +
+        'Transformer. Keys and values come from here. Some retrieval models (RETRO, Fusion-in-Decoder) ' +
+        'cross-attend to retrieved passages this way, but most retrieval-augmented systems put the retrieved ' +
+        'text into the decoder\u2019s own context, where causal self-attention reads it.',
     ),
     operands: {},
     nonNegative: false,
@@ -144,8 +146,8 @@ export const INPUT_STAGES = [
     figure: () => [],
     formula: () => 'x_t = X_{t,:} \\in \\mathbb{R}^{1 \\times d_{\\text{model}}}',
     explanation: ({ stage, config: c }) =>
-      `Step ${stage.step} of ${c.seqLen}: the decoder sees one new token, row ${stage.step} ` +
-      `of X. It is the only token whose query, key and value are computed this step.`,
+      `Decode step t = ${stage.step} (of t = 0\u2026${c.seqLen - 1}): the decoder sees one new token, ` +
+      `row ${stage.step} of X. It is the only token whose query, key and value are computed this step.`,
     explain: null,
     highlight: null,
     operands: {},

@@ -33,7 +33,7 @@ function residual(id, part, title, sum, tex, what) {
     explanation: () => what,
     explain: {
       symbolic: (i, j) => `${sum(i, j)}`,
-      filled: (e, { row: r, col: c }) => `${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+      filled: (e, { i: r, j: c }) => `${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
   };
@@ -54,7 +54,7 @@ function norm(id, part, title, input, output, what) {
     explain: {
       symbolic: (i, j) =>
         `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - \\mu_{${i}}}{\\sigma_{${i}} + \\varepsilon}`,
-      filled: (e, { row: r, col: c }) =>
+      filled: (e, { i: r, j: c }) =>
         `\\mu_{${r}} = ${n(e.norm.mean)}, \\ \\sigma_{${r}} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} ` +
         `= \\dfrac{${n(e.input)} - ${f(e.norm.mean)}}{${n(e.norm.std)} + 10^{-6}} = ${n(e.value)}`,
     },
@@ -75,7 +75,7 @@ function affine(id, title, input, weight, bias, output, what) {
     explain: {
       symbolic: (i, j) =>
         `${output}_{${i},${j}} = \\sum_m {${input}}_{${i},m}\\,{${weight}}_{m,${j}} + {${bias}}_{${j}}`,
-      filled: (e, { row: r, col: c }) =>
+      filled: (e, { i: r, j: c }) =>
         `${output}_{${r},${c}} = ${productSum(e.terms)} + ${f(e.bias)} = ${n(e.sum)} + ${f(e.bias)} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c), 2: cell(0, c) }),
@@ -91,7 +91,10 @@ export const LAYER_STAGES = [
       (i, j) => `R^{(1)}_{${i},${j}} = X_{${i},${j}} + \\text{MultiHead}(X)_{${i},${j}}`,
       'R^{(1)} = X + \\text{MultiHead}(X)',
       'The attention output is added to the layer\u2019s own input. This residual connection lets every token ' +
-        'keep what it had and add what it gathered; it also gives gradients a direct path through deep stacks.',
+        'keep what it had and add what it gathered, and it gives gradients a path around each sub-layer. In this ' +
+        'post-LN layer (the original Transformer\u2019s) a layer norm sits on that path, so it is not an identity; ' +
+        'the pre-LN layer most models now use normalises each sub-layer\u2019s input instead and keeps a pure ' +
+        'identity path through the whole stack (Xiong et al. 2020).',
     ),
     operands: { X: 'X', output: 'MultiHead(X)' },
     nonNegative: false,
@@ -146,7 +149,7 @@ export const LAYER_STAGES = [
       'is what lets the two linear layers compute more than one linear map could.',
     explain: {
       symbolic: (i, j) => `H^{+}_{${i},${j}} = \\max(0, H_{${i},${j}})`,
-      filled: (e, { row: r, col: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
+      filled: (e, { i: r, j: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
     operands: {},

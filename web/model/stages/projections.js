@@ -16,7 +16,7 @@ function projection(id, letter, title, what) {
   };
   const shared = (c, stage) => {
     if (letter === 'Q' || !grouped(c))
-      return c.numHeads > 1 ? ` Each head has its own W^${letter}, so it works in its own subspace.` : '';
+      return c.numHeads > 1 ? ` Each head has its own W_${letter}, so it works in its own subspace.` : '';
     const g = stage.kvHead;
     const size = c.numHeads / c.numKvHeads;
     return ` This is K/V head ${g}: computed once and read by query heads ${g * size} to ${g * size + size - 1}.`;
@@ -35,9 +35,12 @@ function projection(id, letter, title, what) {
           `far. Only this one row is computed; earlier tokens\u2019 queries are never needed again.`
         : `${what(c)}${shared(c, stage)}`,
     explain: {
+      // A decode step's one row is token t's: q_t and x_t, indexed by its position.
       symbolic: (i, j, c) =>
-        `${letter}_{${i},${j}} = \\sum_d {${sourceOf(c, letter)}}_{${i},d}\\,W^{${letter}}_{d,${j}}`,
-      filled: (e, { row: r, col: c }) => filledDot(e, `${letter}_{${r},${c}}`),
+        c.kind === 'kv-cache'
+          ? `q_{${i},${j}} = \\sum_d x_{${i},d}\\,W^{${letter}}_{d,${j}}`
+          : `${letter}_{${i},${j}} = \\sum_d {${sourceOf(c, letter)}}_{${i},d}\\,W^{${letter}}_{d,${j}}`,
+      filled: (e, { i: r, j: c, config }) => filledDot(e, `${config.kind === 'kv-cache' ? 'q' : letter}_{${r},${c}}`),
     },
     highlight: dot,
   };
@@ -69,7 +72,7 @@ function turned(id, letter, title) {
         `\\tilde{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,c_1 + ${letter}_{${i},b}\\,c_2, \\quad (c_1, c_2) = ` +
         '(\\cos\\varphi, -\\sin\\varphi) \\text{ in the first column of a pair, } ' +
         '(\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
-      filled: (e, { row: r, col: c }) => filledDot(e, `\\tilde{${letter}}_{${r},${c}}`),
+      filled: (e, { i: r, j: c }) => filledDot(e, `\\tilde{${letter}}_{${r},${c}}`),
     },
     highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
     operands: {
@@ -103,10 +106,13 @@ function fresh(id, letter, title) {
     explanation: () =>
       `Token t\u2019s ${letter === 'K' ? 'key' : 'value'}: the only ${letter === 'K' ? 'key' : 'value'} ` +
       `this step computes. Every earlier token\u2019s ${letter === 'K' ? 'key' : 'value'} is already in ` +
-      `the cache, unchanged, because it depended only on that token and the weights.`,
+      'the cache, unchanged: under the causal mask it depends only on that token and the ones before it ' +
+      '(in one layer on that token alone; deeper in a stack on every earlier token too), never on a later one, ' +
+      'so a new token leaves it as it was. A bidirectional encoder could not cache: there a new token would ' +
+      'change the keys and values of every earlier token from the second layer on.',
     explain: {
-      symbolic: (i, j) => `${letter}_{t,${j}} = \\sum_d x_{t,d}\\,W^{${letter}}_{d,${j}}`,
-      filled: (e, { row: r, col: c }) => filledDot(e, `${letter.toLowerCase()}_{${r},${c}}`),
+      symbolic: (i, j) => `${letter.toLowerCase()}_{${i},${j}} = \\sum_d x_{${i},d}\\,W^{${letter}}_{d,${j}}`,
+      filled: (e, { i: r, j: c }) => filledDot(e, `${letter.toLowerCase()}_{${r},${c}}`),
     },
     highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
   };

@@ -4,6 +4,13 @@
 import { formatSci } from '../format.js';
 import { named } from './numpy-paths.js';
 
+// The engine divides the largest |tiled − ordinary| by max(1, max |ordinary|): an absolute
+// difference while every value is within ±1, a relative one otherwise.
+function differenceKind(stage) {
+  const big = Array.from(stage.values).some((v) => Math.abs(v) > 1);
+  return big ? 'relative to its largest |value|, which exceeds 1' : 'absolute: every |value| here is at most 1';
+}
+
 export const RESULT_STAGES = [
   {
     id: 'stacked',
@@ -39,7 +46,7 @@ export const RESULT_STAGES = [
     explanation: ({ config: c }) =>
       `The same weights and tokens as one ordinary causal pass (the causal mask, all rows ` +
       `at once). Its row t is decode step t\u2019s output: the largest difference over all ` +
-      `${c.seqLen} rows is ${c.maxDifference} (float64). This is why one masked forward ` +
+      `${c.seqLen} rows is ${formatSci(c.maxDifference)} (float64). This is why one masked forward ` +
       `pass can train every position at once, while generation runs one step at a time.`,
     explain: null,
     highlight: null,
@@ -55,11 +62,15 @@ export const RESULT_STAGES = [
     title: 'Ordinary attention, to compare',
     result: 'reference',
     figure: () => [],
-    formula: () => '\\operatorname{softmax}\\!\\left(\\frac{Q K^{\\top}}{\\sqrt{d_k}}\\right) V',
-    explanation: ({ config: c }) =>
-      `The same Q, K and V through ordinary attention, the whole T \u00d7 T matrix at once. The tiled result ` +
-      `differs from it by at most ${formatSci(c.maxDifference)} of its largest value: rounding, not ` +
-      `approximation. FlashAttention changes the order of the arithmetic and the memory it needs, not the math.`,
+    formula: (c) =>
+      `\\operatorname{softmax}\\!\\left(\\frac{Q K^{\\top}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}` +
+      `${c.masked ? ' + M' : ''}\\right) V`,
+    explanation: ({ config: c, stage }) =>
+      `The same Q, K and V through ordinary attention, the whole T \u00d7 T matrix at once${
+        c.masked ? ', with the same mask M' : ''
+      }. The tiled result differs from it by at most ${formatSci(c.maxDifference)} (${differenceKind(stage)}): ` +
+      'rounding, not approximation. FlashAttention changes the order of the arithmetic and the memory it needs, ' +
+      'not the math.',
     explain: null,
     highlight: null,
     operands: {},

@@ -12,6 +12,21 @@ import { f, n, productSum, shortList } from './tex.js';
 const where = ({ stage }) =>
   `${rowsText('query', stage.tile.queryRows)} against ${rowsText('key', stage.tile.keyRows)}`;
 
+// Where the speed-up comes from (Dao et al. 2022): memory traffic, not arithmetic.
+const IO_NOTE =
+  'The speed comes from memory traffic, not from less arithmetic: each block of Q, K and V is read from the ' +
+  'GPU\u2019s large, slow HBM into its small, fast on-chip SRAM, used there, and the T \u00d7 T scores are ' +
+  'never written out and read back (IO-aware tiling).';
+
+// What the mask hides from a query in a tile, in TeX and in words: later keys, and with a window
+// of W those W or more back.
+const hidden = (c) =>
+  c.window !== null
+    ? `\\text{key} > \\text{query or key} \\le \\text{query} - ${c.window}`
+    : '\\text{key} > \\text{query}';
+const hiddenText = (c) =>
+  c.window !== null ? `after their query or ${c.window} or more before it` : 'after their query';
+
 function tileEntry(id, title, entry) {
   return { id, group: 'tile', title, ...entry };
 }
@@ -23,19 +38,19 @@ export const TILE_STAGES = [
       figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
       formula: (c) =>
         `S = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
-          c.causal ? ', \\quad S_{rc} = -\\infty \\text{ where key} > \\text{query}' : ''
+          c.masked ? `, \\quad S_{rc} = -\\infty \\text{ where } ${hidden(c)}` : ''
         }`,
       explanation: (ctx) =>
         `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of scores ` +
-        `exists at any time; the full T \u00d7 T matrix is never formed.${
-          ctx.config.causal ? ' Keys after their query get \u2212\u221e, as the causal mask would give them.' : ''
+        `exists at any time; the full T \u00d7 T matrix is never formed. ${IO_NOTE}${
+          ctx.config.masked ? ` Keys ${hiddenText(ctx.config)} get \u2212\u221e, as the mask would give them.` : ''
         }`,
       explain: {
         symbolic: (i, j, c) =>
           `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}`,
-        filled: (e, { row: r, col: c }) =>
+        filled: (e, { i: r, j: c }) =>
           e.masked
-            ? `\\text{key after query} \\Rightarrow S_{${r},${c}} = -\\infty`
+            ? `\\text{hidden by the mask} \\Rightarrow S_{${r},${c}} = -\\infty`
             : `S_{${r},${c}} = (${productSum(e.terms)}) \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
@@ -57,7 +72,7 @@ export const TILE_STAGES = [
         `was summed under the old max is rescaled by \u03b1 = e^(m \u2212 m_new).`,
       explain: {
         symbolic: (i) => `m_{${i}}^{\\text{new}} = \\max\\left(m_{${i}}, \\max_c S_{${i},c}\\right)`,
-        filled: (e, { row: r }) =>
+        filled: (e, { i: r }) =>
           `m_{${r}}^{\\text{new}} = \\max\\left(${n(e.previous)}, ${n(e.rowMax)}\\right) = ${n(e.value)}`,
       },
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
@@ -81,7 +96,7 @@ export const TILE_STAGES = [
         'this tile\u2019s exponentials P. At the first tile l and \u03b1 are 0.',
       explain: {
         symbolic: (i) => `l_{${i}}^{\\text{new}} = \\alpha_{${i}}\\, l_{${i}} + \\sum_c P_{${i},c}`,
-        filled: (e, { row: r }) =>
+        filled: (e, { i: r }) =>
           `l_{${r}}^{\\text{new}} = ${n(e.alpha)} \\cdot ${f(e.previous)} + ` +
           `(${shortList(Array.from(e.row, (x) => n(x)))}) = ${n(e.value)}`,
       },
@@ -108,11 +123,13 @@ export const TILE_STAGES = [
       formula: () => 'O^{\\text{new}} = \\alpha\\, O + P\\, V_j',
       explanation: () =>
         'The weighted values, not yet divided by l: the old rows rescaled by \u03b1, plus this tile\u2019s P ' +
-        'times its block of values V_j. Dividing once at the end gives exactly the softmax-weighted average.',
+        'times its block of values V_j. Dividing once at the end gives exactly the softmax-weighted average. That ' +
+        'deferred division is FlashAttention-2\u2019s order; FlashAttention-1 rescaled O by diag(l)\u207b\u00b9 at ' +
+        'every step and wrote it back to HBM.',
       explain: {
         symbolic: (i, j) =>
           `O_{${i},${j}}^{\\text{new}} = \\alpha_{${i}}\\, O_{${i},${j}} + \\sum_c P_{${i},c} V_{c,${j}}`,
-        filled: (e, { row: r, col: c }) =>
+        filled: (e, { i: r, j: c }) =>
           `O_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
           `${f(e.previous)} + (${productSum(e.terms)}) = ${n(e.value)}`,
       },
@@ -129,13 +146,13 @@ export const TILE_STAGES = [
       result: 'O / l',
       figure: () => [{ operand: 0 }, { glyph: '\u00f7' }, { operand: 1 }],
       formula: () => '\\text{out}_i = O \\,/\\, l',
-      explanation: ({ stage }) =>
-        `Every key block has been seen by ${rowsText('query', stage.tile.queryRows)}: one ` +
-        `division by l per row turns the running sums into the attention output of this block.`,
+      explanation: ({ stage, config: c }) =>
+        `Every key block ${rowsText('query', stage.tile.queryRows)} may see has been read${
+          c.masked ? ' (the blocks the mask hides entirely were skipped, never read)' : ''
+        }: one division by l per row turns the running sums into the attention output of this block.`,
       explain: {
         symbolic: (i, j) => `\\text{out}_{${i},${j}} = O_{${i},${j}} / l_{${i}}`,
-        filled: (e, { row: r, col: c }) =>
-          `\\text{out}_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
+        filled: (e, { i: r, j: c }) => `\\text{out}_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
     }),

@@ -1,0 +1,202 @@
+// What the stage entries say, against the fidelity review of 2026-12-01 (findings by number): the
+// sentences and formulas that follow the config or the trace's numbers, over the recorded traces.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { explainView } from '../../web/model/explain-view.js';
+import { formatPlain, formatSci } from '../../web/model/format.js';
+import { divisorQuestion } from '../../web/model/quiz-questions.js';
+import { stageById } from '../../web/model/stage-table.js';
+import { catalog, explainOf, traceOf } from './fixtures.mjs';
+
+const models = catalog.models;
+
+// A stage's explanation for the first recorded stage that matches.
+function say(spec, id, where = () => true, change = (c) => c) {
+  const trace = traceOf(spec);
+  const stage = trace.stages.find((s) => s.id === id && where(s));
+  assert.ok(stage, `${JSON.stringify(spec)}: no ${id}`);
+  const config = change(trace.config);
+  const preset = catalog.presets.find((p) => p.id === spec.preset) ?? null;
+  return stageById(id).explanation({ config, stage, tokens: [], preset, models });
+}
+const formula = (spec, id) => stageById(id).formula(traceOf(spec).config);
+
+test('3: the T² memory is the stored matrix, and FlashAttention never stores it', () => {
+  const text = say({ preset: 'lesson-multi-head' }, 'scores');
+  assert.match(text, /Standard attention stores this whole matrix, so its memory grows with the square/);
+  assert.match(text, /only while the matrix is stored: FlashAttention \(its own chapter\)/);
+  assert.match(text, /one forward pass computes 38\.65 billion such scores/);
+  assert.doesNotMatch(text, /holds 38\.65/);
+});
+
+test('10: the lesson\u2019s ~37 billion is 2048\u00b2 read as 4 M, times 96 \u00b7 96', () => {
+  const gpt3 = models.find((m) => m.id === 'gpt3-175b');
+  const lesson = ((4e6 * gpt3.numHeads * gpt3.numLayers) / 1e9).toFixed(2);
+  const text = say({ preset: 'lesson-multi-head' }, 'scores');
+  assert.match(text, /not this figure rounded: it takes 2048\u00b2 = 4,194,304 as 4 M = 4,000,000/);
+  assert.ok(text.includes(`4,000,000 \u00b7 96 \u00b7 96 = ${lesson} billion`), text);
+  assert.doesNotMatch(text, /rounds it/);
+});
+
+test('4: the scaled stage states independence and quotes the engine\u2019s variances, head by head', () => {
+  const trace = traceOf({ preset: 'lesson-multi-head' });
+  for (const v of trace.config.scoreVariance) {
+    const text = say({ preset: 'lesson-multi-head' }, 'scaled', (s) => s.head === v.head);
+    assert.match(text, /independent, with mean 0 and variance 1/);
+    assert.ok(text.includes(`var(S) = ${formatPlain(v.scores)}, var(S\u0303) = ${formatPlain(v.scaled)}`), text);
+    assert.ok(v.scaled < 0.5, `head ${v.head}: ${v.scaled}`);
+    assert.match(text, /far below 1: the argument\u2019s premise does not hold here/);
+    assert.match(
+      text,
+      /randn \u00b7 0\.1, so each component of q and k has variance about 0\.1\u00b2 \u00b7 16 = 0\.16/,
+    );
+    assert.match(text, /set the weight scale to 1/);
+  }
+  assert.match(say({ preset: 'masks-causal' }, 'scaled'), /far above 1: .* about 1\u00b2 \u00b7 16 = 16, not 1/);
+  const near = (c) => ({ ...c, scoreVariance: [{ head: 0, scores: 4.4, scaled: 1.1, entries: 25 }] });
+  assert.match(
+    say({ preset: 'lesson-multi-head' }, 'scaled', () => true, near),
+    /within a factor of 2 of 1: the argument holds here/,
+  );
+  assert.match(
+    say({ preset: 'designed-heads' }, 'scaled', (s) => s.head === 3),
+    /built, not drawn: .*equal on purpose/,
+  );
+  assert.match(say({ preset: 'kv-cache-gqa' }, 'scaled'), /scores, every decode step\u2019s row: var\(S\)/);
+});
+
+test('4: the ablation quotes var(S), the logits it leaves, and says how to see saturation', () => {
+  const spec = {
+    seed: 7,
+    seqLen: 6,
+    dModel: 12,
+    numHeads: 3,
+    dK: 5,
+    dV: 2,
+    causal: true,
+    outputProjection: true,
+    scaleScores: false,
+  };
+  const text = say(spec, 'scaled');
+  assert.match(text, /^Ablation/);
+  assert.match(text, /far below 1.*set the weight scale to 1 \(or raise d_model\) to see sharper rows, then raise d_k/);
+});
+
+test('6: a decode step\u2019s softmax reads S\u0303, and nothing there is masked', () => {
+  assert.match(formula({ preset: 'kv-cache-gqa' }, 'weights'), /e\^\{\\tilde S_\{tj\}/);
+  assert.doesNotMatch(formula({ preset: 'kv-cache-gqa' }, 'weights'), /L_/);
+  assert.doesNotMatch(say({ preset: 'kv-cache-gqa' }, 'weights'), /masked/);
+  assert.match(say({ preset: 'lesson-causal' }, 'weights'), /exactly 0 where masked/);
+});
+
+test('7: the flash reference formula adds M when the mask is on', () => {
+  assert.match(formula({ preset: 'flash-causal' }, 'reference'), /\\sqrt\{d_k\}\} \+ M\\right\)/);
+  assert.doesNotMatch(formula({ preset: 'flash-full' }, 'reference'), /\+ M/);
+  assert.match(say({ preset: 'flash-causal' }, 'reference'), /with the same mask M/);
+});
+
+// The explain panel's lines for a recorded cell of the first stage that matches.
+function explained(spec, id, where, [row, col]) {
+  const trace = traceOf(spec);
+  const stage = trace.stages.find((s) => s.id === id && where(s));
+  const e = explainOf(spec, { stage: id, head: stage.head, step: stage.step, row, col });
+  const ctx = { stageId: id, head: stage.head, row, col, config: trace.config, keyTokens: [], label: id, stage };
+  return explainView(e, ctx);
+}
+
+test('8: a decode step\u2019s one row is token t, a tile\u2019s rows and columns its blocks\u2019 positions', () => {
+  const step3 = (s) => s.step === 3;
+  const scores = explained({ preset: 'kv-cache-gqa' }, 'scores', step3, [0, 3]);
+  assert.match(scores.symbolicTex, /^S_\{3,3\} = q_\{3\} \\cdot k_\{3\}/);
+  assert.match(scores.filledTex, /^S_\{3,3\} =/);
+  assert.equal(scores.title, 'scores[3, 3], head 0');
+  const q = explained({ preset: 'kv-cache-gqa' }, 'q', step3, [0, 0]);
+  assert.match(q.symbolicTex, /^q_\{3,0\} = \\sum_d x_\{3,d\}/);
+  assert.match(q.filledTex, /^q_\{3,0\} =/);
+  const kNew = explained({ preset: 'kv-cache-gqa' }, 'k_new', step3, [0, 0]);
+  assert.match(kNew.symbolicTex, /^k_\{3,0\} = \\sum_d x_\{3,d\}/);
+  assert.match(kNew.filledTex, /^k_\{3,0\} =/);
+  const tile = (s) => s.tile?.queryRows[0] === 2 && s.tile.keyRows[0] === 2;
+  const s = explained({ preset: 'flash-causal' }, 'tile_scores', tile, [1, 1]);
+  assert.match(s.symbolicTex, /^S_\{3,3\} = \\frac\{q_\{3\} \\cdot k_\{3\}\}/);
+  const m = explained({ preset: 'flash-causal' }, 'tile_max', tile, [1, 0]);
+  assert.match(m.symbolicTex, /^m_\{3\}\^/);
+  const weights = explained({ preset: 'lesson-multi-head' }, 'weights', () => true, [4, 4]);
+  assert.match(weights.filledTex, /A_\{4,4\}/);
+});
+
+test('11: the cache is valid because of the causal mask; an encoder could not cache', () => {
+  const text = say({ preset: 'kv-cache-gqa' }, 'k_new');
+  assert.match(text, /under the causal mask it depends only on that token and the ones before it/);
+  assert.match(text, /A bidirectional encoder could not cache/);
+});
+
+test('12, 14: deferred division is FlashAttention-2\u2019s; the speed is memory traffic; skipped blocks', () => {
+  assert.match(say({ preset: 'flash-causal' }, 'tile_out'), /FlashAttention-2\u2019s order; FlashAttention-1 rescaled/);
+  assert.match(say({ preset: 'flash-causal' }, 'tile_scores'), /HBM into its small, fast on-chip SRAM/);
+  assert.match(
+    say({ preset: 'flash-causal' }, 'block_out'),
+    /Every key block queries 0\u20131 may see has been read \(/,
+  );
+  assert.doesNotMatch(say({ preset: 'flash-full' }, 'block_out'), /skipped/);
+});
+
+test('13: the flash difference is absolute while every value is within \u00b11', () => {
+  const text = say({ preset: 'flash-causal' }, 'reference');
+  assert.match(text, /at most .* \(absolute: every \|value\| here is at most 1\)/);
+  const trace = traceOf({ preset: 'flash-causal' });
+  const stage = trace.stages.find((s) => s.id === 'reference');
+  stage.values[0] = 3;
+  const big = stageById('reference').explanation({ config: trace.config, stage, tokens: [], models });
+  assert.match(big, /relative to its largest \|value\|, which exceeds 1/);
+});
+
+test('16: the concatenation\u2019s shape comes from the trace', () => {
+  assert.match(say({ preset: 'kv-cache-gqa' }, 'concat'), /giving \(1, h\u00b7d_v\) = \(1, 16\)/);
+  assert.match(say({ preset: 'lesson-multi-head' }, 'concat'), /giving \(T, h\u00b7d_v\) = \(5, 16\)/);
+  assert.match(say({ preset: 'cross-translation' }, 'concat'), /giving \(T_q, h\u00b7d_v\) = \(\d+, \d+\)/);
+});
+
+test('17, 19, 30, 31: cross-attention and RAG, post-LN, W_O, W_Q in prose', () => {
+  assert.match(say({ preset: 'cross-translation' }, 'x_kv'), /most retrieval-augmented systems put the retrieved/);
+  assert.match(say({ preset: 'encoder-layer' }, 'residual1'), /post-LN layer .* not an identity.*pre-LN/);
+  assert.match(say({ preset: 'lesson-multi-head' }, 'output'), /W_O is not the only place heads meet/);
+  const q = say({ preset: 'lesson-multi-head' }, 'q');
+  assert.match(q, /Each head has its own W_Q,/);
+  assert.doesNotMatch(q, /\^/);
+});
+
+test('23, 26: a decode step names t and its range; the largest difference is written as the panel writes it', () => {
+  const text = say({ preset: 'kv-cache-gqa' }, 'x_t', (s) => s.step === 2);
+  assert.match(text, /^Decode step t = 2 \(of t = 0\u20264\)/);
+  const tiny = (c) => ({ ...c, maxDifference: 5.551115123125783e-17 });
+  const ref = say({ preset: 'kv-cache-gqa' }, 'causal_reference', () => true, tiny);
+  assert.ok(ref.includes(`is ${formatSci(5.551115123125783e-17)} (float64)`), ref);
+  assert.doesNotMatch(ref, /e-17/);
+});
+
+test('21: the designed X\u2019s shared word columns are read from the engine\u2019s X', () => {
+  const spec = { preset: 'designed-heads' };
+  assert.match(say(spec, 'x'), /the rows of \u201c\d+\u201d \(tokens 0, 4\) share a word column/);
+  const trace = traceOf(spec);
+  const { seqLen: T, dModel: D } = trace.config;
+  const stage = trace.stages.find((s) => s.id === 'x');
+  // token 4 takes token 1's word
+  for (let j = 0; j < trace.config.dV; j += 1) stage.values[4 * D + T + j] = j === 1 ? 1 : 0;
+  const text = stageById('x').explanation({ config: trace.config, stage, tokens: [], models });
+  assert.match(text, /the rows of \u201c1\u201d \(tokens 1, 4\) share a word column/);
+});
+
+test('4: the quiz\u2019s \u221ad_k answer states the premise instead of promising variance 1', () => {
+  const trace = traceOf({ preset: 'lesson-multi-head' });
+  const step = { stage: trace.stages.find((s) => s.id === 'scaled') };
+  const q = divisorQuestion(step);
+  assert.match(q.why, /^if the components of q and k are independent, with mean 0 and variance 1/);
+});
+
+test('7: a tile\u2019s scores hide what the mask hides, a window too', () => {
+  const c = traceOf({ preset: 'flash-causal' }).config;
+  assert.match(stageById('tile_scores').formula(c), /\\text\{key\} > \\text\{query\}$/);
+  assert.match(stageById('tile_scores').formula({ ...c, window: 3 }), /\\le \\text\{query\} - 3$/);
+  assert.doesNotMatch(formula({ preset: 'flash-full' }, 'tile_scores'), /infty/);
+});
