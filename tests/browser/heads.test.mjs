@@ -37,6 +37,7 @@ test(DESIGNED_HEADS_TITLE, async () => {
   await goToHash(page, '#chapter=designed-heads&preset=designed-heads&stage=weights&head=0');
   await waitForStage(page, 'weights', 0);
   assert.deepEqual(await resultTexts(page), Array.from(w0, formatCell));
+  assert.match(await page.textContent('.chapter-panel'), /Token 0 has no token before it/);
   const names = await page.$$eval('.designed-head strong', (s) => s.map((x) => x.textContent));
   assert.deepEqual(
     names,

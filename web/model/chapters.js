@@ -188,8 +188,8 @@ export const CHAPTERS = [
     },
     lead:
       'Random weights \u00d7 0.1 make every head nearly uniform: correct, but nothing to see. ' +
-      'Here the weights are built so that each head does one recognisable thing, named after ' +
-      'the lesson\u2019s table of what heads learn. Every number is still the engine\u2019s.',
+      'Here the weights are built so that each head does one recognisable thing, named for what ' +
+      'it does, beside the heads of trained models it resembles. Every number is still the engine\u2019s.',
     panel: 'designed',
   },
 ];
