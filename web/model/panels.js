@@ -162,7 +162,8 @@ function decodePanel(config, steps, index, tokens) {
 }
 
 // FlashAttention: the grid of query blocks × key blocks, each tile done, current, still to come
-// or skipped (the causal mask leaves it nothing to do); the floats held; the loop order.
+// or skipped (the causal mask leaves it nothing to do); the floats held (the engine's count:
+// one query block is live at a time, so one tile and that block's m and l); the loop order.
 function tilesPanel(config, steps, index) {
   const now = nearestTime(steps, index);
   const tiles = steps.filter((s) => s.id === 'tile_scores').map((s) => ({ ordinal: s.step, ...s.stage.tile }));
@@ -183,14 +184,14 @@ function tilesPanel(config, steps, index) {
     grid,
     floats: {
       headers: [
-        'floats one head holds',
+        'score floats one head holds at once',
         `T = ${config.seqLen}`,
         `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`,
       ],
       rows: [
         ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],
         [
-          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l per row`,
+          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l for its ${config.blockRows} rows`,
           formatCount(f.tiled),
           formatCount(f.lessonTiled),
         ],
