@@ -213,6 +213,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
     ),
     ['4,096', '32', '128', '32', '8'],
   );
+  assert.match(await page.textContent('.models-footnote'), /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
   assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
   await urlMatching(page, /heads=16&kvHeads=4/);
 });
@@ -366,7 +367,7 @@ test(KV_CACHE_SIZE_TITLE, async () => {
   await page.fill('#calc-context', '0');
   await page.press('#calc-context', 'Enter');
   await page.waitForSelector('.kv-calc-table tr.is-error');
-  assert.match(await page.textContent('.kv-calc-table tr[data-row="gpt2-117m"]'), /seqLen: 0 is out of range/);
+  assert.match(await page.textContent('.kv-calc-table tr[data-row="gpt2-124m"]'), /seqLen: 0 is out of range/);
   await page.fill('#calc-context', '8192');
   await page.press('#calc-context', 'Enter');
   await page.waitForFunction(() => !document.querySelector('.kv-calc-table tr.is-error'));

@@ -57,6 +57,7 @@ function groupsPanel(config, head, models, loadedModel) {
       current: m.id === loadedModel?.id,
     })),
     note: loadedModel ? scalingNote(loadedModel, config) : null,
+    footnote: MODELS_FOOTNOTE,
   };
 }
 
@@ -107,6 +108,11 @@ function designedPanel(config, head) {
       `key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
   };
 }
+
+// The lesson's table calls GPT-2 small "GPT-2 (117M)".
+export const MODELS_FOOTNOTE =
+  'GPT-2 (124M) is the lesson\u2019s GPT-2 (117M): OpenAI\u2019s paper counted 117M parameters, a ' +
+  'miscount it later corrected; the released small model holds 124M.';
 
 // A real model's head geometry at the stepper's scale: at most 16 query heads, keeping the number
 // of query heads per K/V head; d_k = 4 and d_model = h · d_k (as in the models: d_k = d_model / h).

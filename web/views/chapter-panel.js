@@ -85,6 +85,7 @@ function groups(root, p, on) {
   const details = el('details', 'real-models');
   details.open = Boolean(p.note);
   details.append(el('summary', null, 'Real models: load one\u2019s head geometry'), modelsTable(p, on.onLoadModel));
+  details.append(el('p', 'panel-note models-footnote', p.footnote));
   if (p.note) details.append(el('p', 'panel-note model-note', p.note));
   root.append(details);
 }
