@@ -358,6 +358,18 @@ test(KV_CACHE_SIZE_TITLE, async () => {
   assert.deepEqual(await row('llama3-8b'), ['8 of 32', '128.00 KiB', gib(total), gib(total * 4), '4× too big']);
   assert.deepEqual((await row('llama3-70b')).slice(-1), ['8× too big']);
   assert.deepEqual((await row('gpt3-175b')).slice(-1), ['exact']);
+  // GPT-3 holds at most its context window, 2048 tokens: sized there, and the row says so.
+  const gpt3 = env.engine.models().find((m) => m.id === 'gpt3-175b');
+  const gpt3Bytes = env.engine.kvCacheBytes({
+    dHead: 128,
+    numKvHeads: 96,
+    numLayers: 96,
+    bytesPerValue: 2,
+    seqLen: gpt3.contextLength,
+  });
+  assert.equal((await row('gpt3-175b'))[2], `${gib(gpt3Bytes)} at 2,048 tokens, its context window (not 8,192)`);
+  assert.equal(await page.getAttribute('.kv-calc-table tr[data-row="gpt3-175b"]', 'class'), 'is-capped');
+  assert.equal(await page.getAttribute('.kv-calc-table tr[data-row="llama3-8b"]', 'class'), null);
   await page.selectOption('#calc-dtype', 'fp32');
   await page.fill('#calc-batch', '4');
   await page.press('#calc-batch', 'Enter');

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildSteps } from '../../web/model/navigation.js';
+import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
 import { panelView } from '../../web/model/panels.js';
 import { catalog, traceOf } from './fixtures.mjs';
 
@@ -30,4 +31,30 @@ test('models: GPT-2 small is GPT-2 (124M), with a footnote for the lesson\u2019s
     loadedModel: null,
   });
   assert.match(p.footnote, /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
+});
+
+test('KV calculator: each model is sized at most at its context window, and says so', () => {
+  const calc = { ...DEFAULT_CALCULATOR, context: '8192' };
+  const rows = calculatorRows(catalog, calc, null);
+  const sized = rows.map((row) => {
+    const q = sizeQueries(row, calc);
+    // The engine's product (kv_size.cpp), by hand: tokens · 2 · d_head · K/V heads · layers · bytes.
+    const bytes = (x) => x.seqLen * 2 * x.dHead * x.numKvHeads * x.numLayers * x.bytesPerValue * x.batch;
+    return { row, q, perToken: bytes(q.perToken), total: bytes(q.total), mha: bytes(q.mha) };
+  });
+  const context = Object.fromEntries(sized.map(({ row, q }) => [row.id, q.total.seqLen]));
+  for (const m of catalog.models) assert.equal(context[m.id], Math.min(8192, m.contextLength), m.id);
+  assert.deepEqual([context['gpt2-124m'], context['gpt3-175b'], context['llama3-8b']], [1024, 2048, 8192]);
+  assert.equal(context.custom, 8192, 'the custom row takes the context as typed');
+  const view = calculatorView(calc, sized);
+  const gpt2 = view.rows.find((r) => r.id === 'gpt2-124m');
+  assert.equal(gpt2.cells[2], '36.00 MiB at 1,024 tokens, its context window (not 8,192)');
+  assert.ok(gpt2.capped);
+  const gpt3 = view.rows.find((r) => r.id === 'gpt3-175b');
+  assert.equal(gpt3.cells[2], '9.00 GiB at 2,048 tokens, its context window (not 8,192)');
+  const llama = view.rows.find((r) => r.id === 'llama3-8b');
+  assert.equal(llama.cells[2], '1.00 GiB');
+  assert.ok(!llama.capped);
+  const within = calculatorView({ ...calc, context: '512' }, sized);
+  assert.ok(!within.rows.some((r) => r.capped), 'nothing to flag within every window');
 });
