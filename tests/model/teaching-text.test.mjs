@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import { buildSteps } from '../../web/model/navigation.js';
 import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
 import { panelView } from '../../web/model/panels.js';
-import { catalog, traceOf } from './fixtures.mjs';
+import { validateForm } from '../../web/model/validate.js';
+import { modelForm } from '../../web/state/form.js';
+import { catalog, runOf, traceOf } from './fixtures.mjs';
 
 test('flash: the floats row counts one tile and its block\u2019s m and l, as the engine does', () => {
   for (const preset of ['flash-causal', 'flash-full']) {
@@ -57,4 +59,25 @@ test('KV calculator: each model is sized at most at its context window, and says
   assert.ok(!llama.capped);
   const within = calculatorView({ ...calc, context: '512' }, sized);
   assert.ok(!within.rows.some((r) => r.capped), 'nothing to flag within every window');
+});
+
+// The loaded model's config, as the page runs it (recorded by record-traces.mjs).
+function loaded(id) {
+  const model = catalog.models.find((m) => m.id === id);
+  return { model, config: runOf(validateForm(catalog, modelForm(catalog, model)).spec).config };
+}
+
+test('GQA panel: the scaling note reads right for a model with one query head per K/V head', () => {
+  for (const [id, kept] of [
+    ['gpt2-1.5b', 'every query head still has its own K/V head'],
+    ['gpt3-175b', 'every query head still has its own K/V head'],
+    ['llama3-8b', 'the same 4 query heads per K/V head'],
+    ['gpt2-124m', null],
+  ]) {
+    const { model, config } = loaded(id);
+    const p = panelView({ chapterId: 'gqa', config, head: 0, models: catalog.models, loadedModel: model });
+    assert.doesNotMatch(p.note, /\b1 query heads/, id);
+    if (kept) assert.match(p.note, new RegExp(`\\(${kept}\\)`), id);
+    else assert.match(p.note, /Shown: the same heads/, id);
+  }
 });

@@ -130,10 +130,10 @@ function scalingNote(model, config) {
     `${model.name} has ${model.numHeads} query heads and ${model.numKvHeads} K/V heads of d_k ` +
     `= ${model.dK} (d_model = ${formatCount(model.dModel)}), in ${model.numLayers} layers.`;
   const same = model.numHeads === config.numHeads && model.numKvHeads === config.numKvHeads;
-  const heads = same
-    ? 'the same heads'
-    : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (the ` +
-      `same ${model.numHeads / model.numKvHeads} query heads per K/V head)`;
+  const group = model.numHeads / model.numKvHeads;
+  const kept =
+    group === 1 ? 'every query head still has its own K/V head' : `the same ${group} query heads per K/V head`;
+  const heads = same ? 'the same heads' : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (${kept})`;
   return (
     `${real} Shown: ${heads}, scaled to d_k = ${config.dK} (d_model = ${config.dModel}) ` +
     `and T = ${config.seqLen}, one layer, so that every number fits on the page.`
