@@ -200,6 +200,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
   assert.equal(await page.inputValue('#field-heads'), '16');
   assert.equal(await page.inputValue('#field-kvHeads'), '4');
   assert.ok(await page.isChecked('#field-causal'), 'a decoder model: causal');
+  assert.match(await page.textContent('.gqa-quality'), /Ainslie et al\. \(2023\)/);
   assert.match(
     await page.textContent('.model-note'),
     new RegExp(

@@ -81,3 +81,16 @@ test('GQA panel: the scaling note reads right for a model with one query head pe
     else assert.match(p.note, /Shown: the same heads/, id);
   }
 });
+
+test('GQA panel: one careful sentence on GQA\u2019s quality cost (Ainslie et al. 2023)', () => {
+  const p = panelView({
+    chapterId: 'gqa',
+    config: traceOf({ preset: 'gqa-4-2' }).config,
+    head: 0,
+    models: catalog.models,
+    loadedModel: null,
+  });
+  assert.match(p.quality, /Ainslie et al\. \(2023\)/);
+  assert.match(p.quality, /not free/);
+  assert.doesNotMatch(p.quality, /\.\s+[A-Z]/, 'one sentence');
+});

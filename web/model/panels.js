@@ -17,6 +17,13 @@ function sequencesPanel(config, tokens) {
   };
 }
 
+// What sharing K/V heads costs, as Ainslie et al. (2023) measured it.
+export const GQA_QUALITY =
+  'The saving is not free: in Ainslie et al. (2023), T5-XXL converted from multi-head to multi-query ' +
+  'attention (and trained on for 5 % of its pre-training) lost a little quality on summarisation, ' +
+  'translation and question answering, and grouped-query attention with 8 K/V heads won back most of ' +
+  'it, close to multi-head quality at close to multi-query speed.';
+
 // Grouped-query attention: which query heads read which K/V head, and what that saves.
 function groupsPanel(config, head, models, loadedModel) {
   const size = config.numHeads / config.numKvHeads;
@@ -50,6 +57,7 @@ function groupsPanel(config, head, models, loadedModel) {
       size > 1
         ? `${size}\u00d7 smaller K/V than multi-head attention`
         : 'no saving: every query head has its own K/V head',
+    quality: GQA_QUALITY,
     models: models.map((m) => ({
       id: m.id,
       name: m.name,

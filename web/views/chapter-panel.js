@@ -81,6 +81,7 @@ function groups(root, p, on) {
       'One K/V head for every query head is ordinary multi-head attention; ' +
         'a single K/V head shared by all is multi-query attention (MQA).',
     ),
+    el('p', 'panel-note gqa-quality', p.quality),
   );
   const details = el('details', 'real-models');
   details.open = Boolean(p.note);
