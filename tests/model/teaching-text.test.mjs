@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { buildSteps } from '../../web/model/navigation.js';
 import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
 import { panelView } from '../../web/model/panels.js';
+import { pruningView } from '../../web/model/pruning.js';
 import { validateForm } from '../../web/model/validate.js';
 import { modelForm } from '../../web/state/form.js';
 import { catalog, runOf, traceOf } from './fixtures.mjs';
@@ -93,4 +94,21 @@ test('GQA panel: one careful sentence on GQA\u2019s quality cost (Ainslie et al.
   assert.match(p.quality, /Ainslie et al\. \(2023\)/);
   assert.match(p.quality, /not free/);
   assert.doesNotMatch(p.quality, /\.\s+[A-Z]/, 'one sentence');
+});
+
+test('pruning note: the papers\u2019 figures, and 50\u201390 % is not a BERT result', () => {
+  const view = pruningView({ numHeads: 4 }, { view: { pruning: true } }, [
+    { head: 0, change: 0.5 },
+    { head: 1, change: 0.25 },
+  ]);
+  const note = view.note;
+  assert.match(note, /50\u201390 %/);
+  assert.match(note, /Michel et al\. \(2019\)/);
+  assert.match(note, /about 20 % of a WMT English\u2013French Transformer\u2019s heads and about 40 % of BERT\u2019s/);
+  assert.match(note, /encoder\u2013decoder attention was the most sensitive/);
+  assert.match(note, /Voita et al\. \(2019\) removed 38 of the 48 encoder heads \(79 %\)/);
+  assert.match(note, /English\u2013Russian/);
+  assert.match(note, /0\.15 BLEU/);
+  assert.match(note, /not in BERT/);
+  assert.equal(Math.round((38 / 48) * 100), 79);
 });
