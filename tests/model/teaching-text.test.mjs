@@ -2,6 +2,7 @@
 // numbers and the papers' figures (review 2026-12-01): over the recorded traces and catalog, no build.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { chapterById } from '../../web/model/chapters.js';
 import { buildSteps } from '../../web/model/navigation.js';
 import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
 import { panelView } from '../../web/model/panels.js';
@@ -111,4 +112,12 @@ test('pruning note: the papers\u2019 figures, and 50\u201390 % is not a BERT res
   assert.match(note, /0\.15 BLEU/);
   assert.match(note, /not in BERT/);
   assert.equal(Math.round((38 / 48) * 100), 79);
+});
+
+test('encoder layer: the lead says what a causal encoder is and is not', () => {
+  const lead = chapterById('encoder-layer').lead;
+  assert.match(lead, /attends both ways/);
+  assert.match(lead, /block a decoder-only model such as GPT stacks, not an encoder/);
+  assert.match(lead, /causal masking is not only for the decoder/);
+  assert.match(lead, /encoder-only does not mean causal/);
 });

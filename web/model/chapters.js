@@ -83,7 +83,11 @@ export const CHAPTERS = [
     lead:
       'One whole Transformer encoder layer: multi-head attention, a residual connection ' +
       'and layer norm, then a position-wise feed-forward network (the same two-layer ' +
-      'network applied to every token on its own), a second residual and layer norm.',
+      'network applied to every token on its own), a second residual and layer norm. An encoder ' +
+      'attends both ways: every token sees every token. Tick the causal mask and the same layer is the ' +
+      'block a decoder-only model such as GPT stacks, not an encoder: causal masking is not only for the ' +
+      'decoder of an encoder\u2013decoder model, it is in every layer of a decoder-only one, and ' +
+      'encoder-only does not mean causal.',
     panel: 'layer',
   },
   {
