@@ -44,6 +44,12 @@ test(DESIGNED_HEADS_TITLE, async () => {
     trace.config.designedHeads.map((h) => h.name),
   );
   assert.match(await page.textContent('.chapter-panel'), /W_Q maps position p to s·e_p/);
+  const reading = await page.$$eval('.further-reading li', (l) => l.map((x) => x.textContent));
+  for (const ref of ['The Illustrated Transformer', 'What Does BERT Look At?', 'FlashAttention', '3Blue1Brown'])
+    assert.ok(
+      reading.some((r) => r.includes(ref)),
+      `further reading: ${ref}`,
+    );
   assert.equal(
     await page.$eval('#figure .is-result .hm-legend-end', (e) => e.textContent),
     '0.000',

@@ -2,7 +2,7 @@
 // numbers and the papers' figures (review 2026-12-01): over the recorded traces and catalog, no build.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chapterById } from '../../web/model/chapters.js';
+import { CHAPTERS, chapterById } from '../../web/model/chapters.js';
 import { buildSteps } from '../../web/model/navigation.js';
 import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
 import { panelView } from '../../web/model/panels.js';
@@ -120,4 +120,19 @@ test('encoder layer: the lead says what a causal encoder is and is not', () => {
   assert.match(lead, /block a decoder-only model such as GPT stacks, not an encoder/);
   assert.match(lead, /causal masking is not only for the decoder/);
   assert.match(lead, /encoder-only does not mean causal/);
+});
+
+test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, as plain text', () => {
+  assert.equal(CHAPTERS.at(-1).id, 'designed-heads');
+  const p = panelView({ chapterId: 'designed-heads', config: traceOf({ preset: 'designed-heads' }).config, head: 0 });
+  const text = p.reading.join('\n');
+  for (const ref of [
+    /Alammar.*The Illustrated Transformer/,
+    /Clark.*What Does BERT Look At/,
+    /Dao.*FlashAttention/,
+    /3Blue1Brown/,
+  ])
+    assert.match(text, ref);
+  for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/]) assert.match(text, cited);
+  assert.doesNotMatch(text, /https?:|www\./, 'plain text: nothing to load');
 });

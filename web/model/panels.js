@@ -104,10 +104,32 @@ export function panelView(ctx) {
   return null;
 }
 
-// The designed heads as the engine describes them (designed.hpp), the current one marked.
+// The lesson's further reading, then the papers these chapters cite: plain text, nothing loaded.
+export const FURTHER_READING = [
+  'Jay Alammar (2018), \u201cThe Illustrated Transformer\u201d (blog post): multi-head attention drawn step by step.',
+  'Kevin Clark, Urvashi Khandelwal, Omer Levy, Christopher D. Manning (2019), \u201cWhat Does BERT Look At? ' +
+    'An Analysis of BERT\u2019s Attention\u201d (BlackboxNLP): what trained heads attend to.',
+  'Tri Dao, Daniel Y. Fu, Stefano Ermon, Atri Rudra, Christopher R\u00e9 (2022), \u201cFlashAttention: Fast and ' +
+    'Memory-Efficient Exact Attention with IO-Awareness\u201d (NeurIPS).',
+  '3Blue1Brown (Grant Sanderson), \u201cAttention in transformers, visually explained\u201d (video).',
+  'Paul Michel, Omer Levy, Graham Neubig (2019), \u201cAre Sixteen Heads Really Better than One?\u201d (NeurIPS): ' +
+    'head pruning.',
+  'Elena Voita, David Talbot, Fedor Moiseev, Rico Sennrich, Ivan Titov (2019), \u201cAnalyzing Multi-Head ' +
+    'Self-Attention: Specialized Heads Do the Heavy Lifting, the Rest Can Be Pruned\u201d (ACL).',
+  'Joshua Ainslie et al. (2023), \u201cGQA: Training Generalized Multi-Query Transformer Models from Multi-Head ' +
+    'Checkpoints\u201d (EMNLP).',
+  'Guangxuan Xiao et al. (2023), \u201cEfficient Streaming Language Models with Attention Sinks\u201d (arXiv ' +
+    '2309.17453): the attention sink.',
+  'Kevin Wang et al. (2022), \u201cInterpretability in the Wild: a Circuit for Indirect Object Identification in ' +
+    'GPT-2 small\u201d (arXiv 2211.00593): duplicate-token heads.',
+];
+
+// The designed heads as the engine describes them (designed.hpp), the current one marked; the
+// last chapter's panel also carries the further reading.
 function designedPanel(config, head) {
   return {
     kind: 'designed',
+    reading: FURTHER_READING,
     heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
     sizes:
       `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its ` +

@@ -212,6 +212,12 @@ function designed(root, p, on) {
     list.append(li);
   }
   root.append(list, el('p', 'panel-note', p.sizes));
+  const reading = el('details', 'further-reading');
+  reading.append(el('summary', null, 'Further reading'));
+  const refs = el('ul', 'reading-list');
+  for (const r of p.reading) refs.append(el('li', null, r));
+  reading.append(refs);
+  root.append(reading);
 }
 
 const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks };
