@@ -1,7 +1,10 @@
 // What the panels, the calculator, the chapters and the page say, checked against the engine's
 // numbers and the papers' figures (review 2026-12-01): over the recorded traces and catalog, no build.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { CHAPTERS, chapterById } from '../../web/model/chapters.js';
 import { buildSteps } from '../../web/model/navigation.js';
 import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
@@ -10,6 +13,9 @@ import { pruningView } from '../../web/model/pruning.js';
 import { validateForm } from '../../web/model/validate.js';
 import { modelForm } from '../../web/state/form.js';
 import { catalog, runOf, traceOf } from './fixtures.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
 test('flash: the floats row counts one tile and its block\u2019s m and l, as the engine does', () => {
   for (const preset of ['flash-causal', 'flash-full']) {
@@ -135,4 +141,31 @@ test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, 
     assert.match(text, ref);
   for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/]) assert.match(text, cited);
   assert.doesNotMatch(text, /https?:|www\./, 'plain text: nothing to load');
+});
+
+// Each chapter as the page's title, tagline and package description must name it.
+const NAMED = {
+  attention: /self-/i,
+  cross: /cross-/i,
+  gqa: /grouped-query/i,
+  'encoder-layer': /encoder layer/i,
+  'kv-cache': /KV[ -]cache/,
+  flash: /FlashAttention/,
+  positions: /positions/i,
+  masks: /masks/i,
+  'designed-heads': /designed/i,
+};
+
+test('the page\u2019s title and tagline, and the package\u2019s description, name every chapter', () => {
+  assert.deepEqual(
+    Object.keys(NAMED),
+    CHAPTERS.map((c) => c.id),
+  );
+  const html = read('web/index.html');
+  const title = html.match(/<title>([^<]*)<\/title>/)[1];
+  const tagline = html.match(/<p class="tagline">([^<]*)<\/p>/)[1];
+  const { description } = JSON.parse(read('package.json'));
+  for (const [where, text] of Object.entries({ title, tagline, description }))
+    for (const [id, name] of Object.entries(NAMED)) assert.match(text, name, `${where} names ${id}`);
+  assert.match(description, /WebAssembly/);
 });
