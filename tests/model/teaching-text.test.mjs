@@ -169,3 +169,10 @@ test('the page\u2019s title and tagline, and the package\u2019s description, nam
     for (const [id, name] of Object.entries(NAMED)) assert.match(text, name, `${where} names ${id}`);
   assert.match(description, /WebAssembly/);
 });
+
+test('the course page is lesson 06', () => {
+  const page = read('web/examples/course-page.html');
+  assert.doesNotMatch(page, /Week 5/);
+  assert.match(page, /<title>Lesson 06: /);
+  assert.match(page, /<h1>Lesson 06: /);
+});
