@@ -82,6 +82,8 @@ export function sizeQueries(row, calc) {
  * the same model if every head kept its own K and V, and how far the lesson's formula (which
  * multiplies by all heads) overstates the cache.
  */
+const cappedAt = (limit, asked) => `at ${formatCount(limit)} tokens, its context window (not ${formatCount(asked)})`;
+
 export function calculatorView(calc, sized) {
   const asked = number(calc.context);
   const capped = (row) => row.maxContext !== undefined && asked > row.maxContext;
@@ -97,9 +99,7 @@ export function calculatorView(calc, sized) {
         : [
             `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
             formatBytes(perToken),
-            capped(row)
-              ? `${formatBytes(total)} at ${formatCount(row.maxContext)} tokens, its context window (not ${formatCount(asked)})`
-              : formatBytes(total),
+            capped(row) ? `${formatBytes(total)} ${cappedAt(row.maxContext, asked)}` : formatBytes(total),
             formatBytes(mha),
             row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
           ],
