@@ -22,7 +22,7 @@ const LOADS = 5;
 // The course page with its first stepper only (web/examples/course-page.html has four).
 const ONE_STEPPER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one stepper</title>
 <link rel="stylesheet" href="course-page.css"><script defer src="../attention-stepper.classic.js"></script></head>
-<body><main class="course"><h1>Week 5: attention</h1><p>First the raw scores.</p>
+<body><main class="course"><h1>Lesson 06: attention</h1><p>First the raw scores.</p>
 <attention-stepper id="scores" preset="lesson-self-attention" stage="scores" stages="scores,scaled,weights"
   controls="compact"></attention-stepper>
 </main></body></html>`;

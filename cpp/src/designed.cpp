@@ -32,19 +32,38 @@ std::vector<std::size_t> word_ids(const std::vector<std::string> &tokens, std::s
 
 } // namespace
 
+// Each head is named for what it does; its pattern says what it does and which heads found in
+// trained models it resembles (it is built, not learned, so it only resembles them).
 const std::vector<designed_head> &designed_heads() {
     static const std::vector<designed_head> all{
-        {"Positional", "previous token: token i attends to token i − 1",
+        {"Previous token",
+         "each token i attends to token i − 1. Token 0 has no token before it: all its scores "
+         "are 0, so its weights are uniform, 1/T on each of the T tokens, or, under the causal "
+         "mask, 1 on itself. Clark et al. (2019) found BERT heads that put most of their weight "
+         "on the previous token",
          "W_Q maps position p to s·e_p, W_K maps position p to e_(p+1), so q_i · k_j = s when "
          "j = i − 1 and 0 otherwise"},
-        {"Coreference (same word)", "same word: each token attends to every occurrence of its word",
+        {"Same word (duplicate token)",
+         "each token attends to every occurrence of its own word, itself included: string "
+         "matching, not coreference. Coreference links different words for one entity (“she” → "
+         "“Marie Curie”, Clark et al.’s head 5-4 in BERT); matching the same word is the "
+         "head-word-match baseline they measured that head against, and resembles the "
+         "duplicate-token heads Wang et al. (2022) found in GPT-2 small",
          "W_Q maps word w to s·e_w, W_K maps word w to e_w, so q_i · k_j = s when tokens i and j "
          "are the same word"},
-        {"Separator/delimiter (attention sink)", "first token: every token attends to token 0",
+        {"First token (attention sink)",
+         "every token attends to token 0, whatever its word: a sink chosen by position, not "
+         "content. It resembles the attention sink Xiao et al. (2023) found in trained "
+         "autoregressive models, whose first tokens draw large weight whatever they say. It is "
+         "not a delimiter head: the heads Clark et al. (2019) saw attend to [SEP], periods and "
+         "commas pick those tokens for what they are",
          "W_Q maps the constant feature to s·e_0, W_K maps position 0 to e_0, so q_i · k_j = s "
          "for j = 0 only"},
-        {"Not all heads are interpretable (broad)",
-         "uniform: every visible token gets the same weight",
+        {"Uniform (broad)",
+         "every token it may see gets the same weight, so its output is their mean: easy to "
+         "read, not one of the lesson’s heads that map to no category. It resembles the broad "
+         "heads Clark et al. (2019) found, mostly in BERT’s lower layers, which spread their "
+         "weight over the whole sentence",
          "W_Q = 0, so every score is 0 and the softmax spreads the weight evenly"},
     };
     return all;

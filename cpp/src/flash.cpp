@@ -226,8 +226,11 @@ std::size_t flash_values(const attention_config &c) {
     return total;
 }
 
+// Query blocks run one after another (FlashAttention-2's order), so one block's tile and its
+// rows' m and l are all the score-side floats alive at once; a block is at most T rows and T keys.
 flash_floats floats_held(std::size_t t, std::size_t block_rows, std::size_t block_cols) {
-    return {t * t, block_rows * block_cols + 2 * t};
+    const std::size_t br = std::min(block_rows, t), bc = std::min(block_cols, t);
+    return {t * t, br * bc + 2 * br};
 }
 
 } // namespace attention

@@ -257,9 +257,11 @@ generated_spec preset(const std::string &id) {
     throw std::invalid_argument("preset: " + quoted_for_message(id) + " is not one of " + known);
 }
 
+// GPT-2 small is the lesson's "GPT-2 (117M)": OpenAI's paper counted 117M and later corrected
+// it, as the released weights hold 124M parameters.
 const std::vector<model_info> &models() {
     static const std::vector<model_info> all{
-        {"gpt2-117m", "GPT-2 (117M)", 768, 12, 64, 12, 12, 1024},
+        {"gpt2-124m", "GPT-2 (124M)", 768, 12, 64, 12, 12, 1024},
         {"gpt2-1.5b", "GPT-2 (1.5B)", 1600, 25, 64, 48, 25, 1024},
         {"gpt3-175b", "GPT-3 (175B)", 12288, 96, 128, 96, 96, 2048},
         {"llama3-8b", "LLaMA 3 (8B)", 4096, 32, 128, 32, 8, 8192},

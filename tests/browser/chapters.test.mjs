@@ -200,6 +200,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
   assert.equal(await page.inputValue('#field-heads'), '16');
   assert.equal(await page.inputValue('#field-kvHeads'), '4');
   assert.ok(await page.isChecked('#field-causal'), 'a decoder model: causal');
+  assert.match(await page.textContent('.gqa-quality'), /Ainslie et al\. \(2023\)/);
   assert.match(
     await page.textContent('.model-note'),
     new RegExp(
@@ -213,6 +214,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
     ),
     ['4,096', '32', '128', '32', '8'],
   );
+  assert.match(await page.textContent('.models-footnote'), /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
   assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
   await urlMatching(page, /heads=16&kvHeads=4/);
 });
@@ -357,6 +359,18 @@ test(KV_CACHE_SIZE_TITLE, async () => {
   assert.deepEqual(await row('llama3-8b'), ['8 of 32', '128.00 KiB', gib(total), gib(total * 4), '4× too big']);
   assert.deepEqual((await row('llama3-70b')).slice(-1), ['8× too big']);
   assert.deepEqual((await row('gpt3-175b')).slice(-1), ['exact']);
+  // GPT-3 holds at most its context window, 2048 tokens: sized there, and the row says so.
+  const gpt3 = env.engine.models().find((m) => m.id === 'gpt3-175b');
+  const gpt3Bytes = env.engine.kvCacheBytes({
+    dHead: 128,
+    numKvHeads: 96,
+    numLayers: 96,
+    bytesPerValue: 2,
+    seqLen: gpt3.contextLength,
+  });
+  assert.equal((await row('gpt3-175b'))[2], `${gib(gpt3Bytes)} at 2,048 tokens, its context window (not 8,192)`);
+  assert.equal(await page.getAttribute('.kv-calc-table tr[data-row="gpt3-175b"]', 'class'), 'is-capped');
+  assert.equal(await page.getAttribute('.kv-calc-table tr[data-row="llama3-8b"]', 'class'), null);
   await page.selectOption('#calc-dtype', 'fp32');
   await page.fill('#calc-batch', '4');
   await page.press('#calc-batch', 'Enter');
@@ -366,7 +380,7 @@ test(KV_CACHE_SIZE_TITLE, async () => {
   await page.fill('#calc-context', '0');
   await page.press('#calc-context', 'Enter');
   await page.waitForSelector('.kv-calc-table tr.is-error');
-  assert.match(await page.textContent('.kv-calc-table tr[data-row="gpt2-117m"]'), /seqLen: 0 is out of range/);
+  assert.match(await page.textContent('.kv-calc-table tr[data-row="gpt2-124m"]'), /seqLen: 0 is out of range/);
   await page.fill('#calc-context', '8192');
   await page.press('#calc-context', 'Enter');
   await page.waitForFunction(() => !document.querySelector('.kv-calc-table tr.is-error'));

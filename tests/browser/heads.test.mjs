@@ -37,12 +37,19 @@ test(DESIGNED_HEADS_TITLE, async () => {
   await goToHash(page, '#chapter=designed-heads&preset=designed-heads&stage=weights&head=0');
   await waitForStage(page, 'weights', 0);
   assert.deepEqual(await resultTexts(page), Array.from(w0, formatCell));
+  assert.match(await page.textContent('.chapter-panel'), /Token 0 has no token before it/);
   const names = await page.$$eval('.designed-head strong', (s) => s.map((x) => x.textContent));
   assert.deepEqual(
     names,
     trace.config.designedHeads.map((h) => h.name),
   );
   assert.match(await page.textContent('.chapter-panel'), /W_Q maps position p to s·e_p/);
+  const reading = await page.$$eval('.further-reading li', (l) => l.map((x) => x.textContent));
+  for (const ref of ['The Illustrated Transformer', 'What Does BERT Look At?', 'FlashAttention', '3Blue1Brown'])
+    assert.ok(
+      reading.some((r) => r.includes(ref)),
+      `further reading: ${ref}`,
+    );
   assert.equal(
     await page.$eval('#figure .is-result .hm-legend-end', (e) => e.textContent),
     '0.000',

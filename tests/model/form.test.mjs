@@ -176,7 +176,7 @@ test('url hash: the declared fields round-trip in every chapter', () => {
 
 test('real models: the geometry keeps query heads per K/V head, within 16 heads, and the engine runs it', () => {
   const expected = {
-    'gpt2-117m': [12, 12],
+    'gpt2-124m': [12, 12],
     'gpt2-1.5b': [16, 16],
     'gpt3-175b': [16, 16],
     'llama3-8b': [16, 4],

@@ -147,9 +147,10 @@ TEST_CASE("designed: the heads' names, the presets and their tokens", "[designed
         CHECK_FALSE(h.pattern.empty());
         CHECK_FALSE(h.construction.empty());
     }
-    CHECK(names == std::vector<std::string>{"Positional", "Coreference (same word)",
-                                            "Separator/delimiter (attention sink)",
-                                            "Not all heads are interpretable (broad)"});
+    // Each named for what it does: matching a word is not coreference, a sink at position 0 is
+    // not a delimiter head, and a uniform head is easy to read.
+    CHECK(names == std::vector<std::string>{"Previous token", "Same word (duplicate token)",
+                                            "First token (attention sink)", "Uniform (broad)"});
     const generated_spec full = preset("designed-heads"), causal = preset("designed-heads-causal");
     CHECK(full.tokens == sentences[0].second);
     CHECK(causal.tokens == sentences[0].second);
@@ -226,4 +227,43 @@ TEST_CASE("designed: the measured strengths, weakest over every sentence and mas
                               << "designed heads, minimum weight where each head looks, over "
                                  "bidirectional and causal:"
                               << each.str());
+}
+
+namespace {
+bool says(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+} // namespace
+
+TEST_CASE("designed: each pattern says what the head resembles, and what it is not", "[designed]") {
+    const std::vector<designed_head> &h = designed_heads();
+    CHECK(says(h[0].pattern, "Clark et al. (2019)"));
+    CHECK(says(h[1].pattern, "not coreference"));
+    CHECK(says(h[1].pattern, "Wang et al. (2022)"));
+    CHECK(says(h[2].pattern, "not a delimiter head"));
+    CHECK(says(h[2].pattern, "Xiao et al. (2023)"));
+    CHECK(says(h[3].pattern, "Clark et al. (2019)"));
+}
+
+TEST_CASE("designed: head 0's pattern says what token 0 does, and the weights agree",
+          "[designed]") {
+    const std::string &pattern = designed_heads()[0].pattern;
+    CHECK(says(pattern, "Token 0 has no token before it"));
+    CHECK(says(pattern, "1/T on each of the T tokens"));
+    CHECK(says(pattern, "under the causal mask, 1 on itself"));
+    for (const auto &[name, list] : sentences) {
+        INFO(name);
+        const std::size_t n = list.size();
+        const matrix full =
+            stage_of(run_traced(make_problem(specs::designed(list, false))), stage_id::weights, 0)
+                .values;
+        const matrix causal =
+            stage_of(run_traced(make_problem(specs::designed(list, true))), stage_id::weights, 0)
+                .values;
+        for (std::size_t j = 0; j < n; ++j) {
+            CAPTURE(j);
+            CHECK(std::fabs(full(0, j) - 1.0 / double(n)) <= 1e-15);
+            CHECK(causal(0, j) == (j == 0 ? 1.0 : 0.0));
+        }
+    }
 }

@@ -223,13 +223,18 @@ TEST_CASE("flash: logits of +-1e300 stay finite and give the stable softmax's ou
         }
 }
 
-TEST_CASE("flash: floats held, the whole T x T scores against one tile and m, l", "[flash]") {
-    // T², then B_r · B_c + 2T.
+TEST_CASE("flash: floats held, the whole T x T scores against one tile and its rows' m, l",
+          "[flash]") {
+    // T², then B_r · B_c + 2 · B_r: one query block is live at a time, so only its B_r rows'
+    // m and l are (not 2T), whatever T is.
     CHECK(floats_held(5, 2, 2).standard == 25);
-    CHECK(floats_held(5, 2, 2).tiled == 14); // 4 + 10
+    CHECK(floats_held(5, 2, 2).tiled == 8);  // 4 + 4
+    CHECK(floats_held(5, 2, 3).tiled == 10); // 6 + 4
     CHECK(floats_held(2048, 64, 64).standard == 4194304);
-    CHECK(floats_held(2048, 64, 64).tiled == 8192); // 4096 + 4096
-    CHECK(floats_held(7, 7, 7).tiled == 63);        // one tile of all 49 scores, + 14
+    CHECK(floats_held(2048, 64, 64).tiled == 4224); // 4096 + 128
+    CHECK(floats_held(2048, 2, 2).tiled == floats_held(5, 2, 2).tiled);
+    CHECK(floats_held(7, 7, 7).tiled == 63); // one tile of all 49 scores, + 14
+    CHECK(floats_held(3, 8, 8).tiled == 15); // blocks no larger than T: 9 + 6
     CHECK(floats_held(1, 1, 1).standard == 1);
     CHECK(floats_held(1, 1, 1).tiled == 3);
 }

@@ -30,7 +30,7 @@ constexpr std::uint64_t two_53 = std::uint64_t(1) << 53;
 TEST_CASE("kv size: the lesson's five models at full context in fp16, by hand",
           "[kv_size][known]") {
     // 2 (K and V) · context · d_head · KV heads · layers · 2 bytes:
-    // GPT-2 117M:  2 · 1024 · 64 · 12 · 12 · 2 =     37,748,736 (36 MiB)
+    // GPT-2 124M:  2 · 1024 · 64 · 12 · 12 · 2 =     37,748,736 (36 MiB)
     // GPT-2 1.5B:  2 · 1024 · 64 · 25 · 48 · 2 =    314,572,800 (300 MiB)
     // GPT-3 175B:  2 · 2048 · 128 · 96 · 96 · 2 = 9,663,676,416 (9 GiB)
     // LLaMA 3 8B:  2 · 8192 · 128 · 8 · 32 · 2 =  1,073,741,824 (1 GiB: 8 K/V heads, not 32)

@@ -157,7 +157,7 @@ TEST_CASE("models: the lesson's table of real models", "[presets][models]") {
         std::size_t d_model, heads, d_k, layers, kv_heads;
     };
     const row want[] = {
-        {"GPT-2 (117M)", 768, 12, 64, 12, 12},    {"GPT-2 (1.5B)", 1600, 25, 64, 48, 25},
+        {"GPT-2 (124M)", 768, 12, 64, 12, 12},    {"GPT-2 (1.5B)", 1600, 25, 64, 48, 25},
         {"GPT-3 (175B)", 12288, 96, 128, 96, 96}, {"LLaMA 3 (8B)", 4096, 32, 128, 32, 8},
         {"LLaMA 3 (70B)", 8192, 64, 128, 80, 8},  {"Mistral 7B", 4096, 32, 128, 32, 8}};
     REQUIRE(models().size() == std::size(want));
@@ -179,6 +179,6 @@ TEST_CASE("models: attention weights held at full context", "[presets][models]")
     const model_info &gpt3 = models()[2];
     REQUIRE(gpt3.context == 2048);
     CHECK(score_values(gpt3) == 38654705664ull);
-    // GPT-2 117M: 1024² · 12 · 12 = 1,048,576 · 144 = 150,994,944.
+    // GPT-2 124M: 1024² · 12 · 12 = 1,048,576 · 144 = 150,994,944.
     CHECK(score_values(models()[0]) == 150994944ull);
 }

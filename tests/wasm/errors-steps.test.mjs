@@ -158,7 +158,7 @@ const KV_BYTES_CASES = [
   ['query undefined', undefined, NOT_AN_OBJECT],
   ['query null', null, NOT_AN_OBJECT],
   ['query a number', 42, NOT_AN_OBJECT],
-  ['query a string', 'gpt2-117m', NOT_AN_OBJECT],
+  ['query a string', 'gpt2-124m', NOT_AN_OBJECT],
   ['query an array', [1024, 64, 12, 12, 2], NOT_AN_OBJECT],
   ['query a function', () => 1, NOT_AN_OBJECT],
   [
@@ -217,7 +217,7 @@ describe('errors steps: explain with a step', () => {
 describe('errors steps: kvCacheBytes', () => {
   for (const [title, query, text] of KV_BYTES_CASES)
     test(title, () => assertRefused(() => engine.kvCacheBytes(query), text));
-  test('accepted: the query used above, GPT-2 117M in fp16, 36 MiB', () => {
+  test('accepted: the query used above, GPT-2 124M in fp16, 36 MiB', () => {
     assert.equal(engine.kvCacheBytes(fp16({})), 37748736);
   });
   test('accepted: 2^53 - 2^21 bytes, just under the edge', () => {

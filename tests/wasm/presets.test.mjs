@@ -100,7 +100,7 @@ describe('presets() and models()', () => {
       scoreValues: contextLength ** 2 * numHeads * numLayers,
     });
     assert.deepEqual(engine.models(), [
-      row('gpt2-117m', 'GPT-2 (117M)', 768, 12, 64, 12, 12, 1024),
+      row('gpt2-124m', 'GPT-2 (124M)', 768, 12, 64, 12, 12, 1024),
       row('gpt2-1.5b', 'GPT-2 (1.5B)', 1600, 25, 64, 48, 25, 1024),
       row('gpt3-175b', 'GPT-3 (175B)', 12288, 96, 128, 96, 96, 2048),
       row('llama3-8b', 'LLaMA 3 (8B)', 4096, 32, 128, 32, 8, 8192),
@@ -114,7 +114,7 @@ describe('presets() and models()', () => {
 describe("kvCacheBytes: the lesson's models at full context in fp16", () => {
   // 2 (K and V) · context · d_head · K/V heads · layers · 2 bytes, batch 1.
   const HAND = [
-    ['GPT-2 117M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
+    ['GPT-2 124M: 2 · 1024 · 64 · 12 · 12 · 2 = 36 MiB', [1024, 64, 12, 12], 37748736],
     ['GPT-2 1.5B: 2 · 1024 · 64 · 25 · 48 · 2 = 300 MiB', [1024, 64, 25, 48], 314572800],
     ['GPT-3 175B: 2 · 2048 · 128 · 96 · 96 · 2 = 9 GiB', [2048, 128, 96, 96], 9663676416],
     ['LLaMA 3 8B: 2 · 8192 · 128 · 8 · 32 · 2 = 1 GiB', [8192, 128, 8, 32], 1073741824],

@@ -84,12 +84,12 @@ const CHECKS = [
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
-// The lesson's table rows the four designed heads stand for, in head order.
+// The four designed heads, each named for what it does, in head order.
 const DESIGNED_HEADS = [
-  'Positional',
-  'Coreference (same word)',
-  'Separator/delimiter (attention sink)',
-  'Not all heads are interpretable (broad)',
+  'Previous token',
+  'Same word (duplicate token)',
+  'First token (attention sink)',
+  'Uniform (broad)',
 ];
 
 // Asserts two traces hold the same stages, operands and values, exactly.

@@ -181,7 +181,8 @@ describe('decoding with a KV cache', () => {
 });
 
 // Floats one head holds: the whole T × T scores, or one tile and the running m and l per row.
-const floatsHeld = (t, { blockRows, blockCols }) => ({ standard: t * t, tiled: blockRows * blockCols + 2 * t });
+// One query block is live at a time: its B_r × B_c tile and its B_r rows' m and l.
+const floatsHeld = (t, { blockRows, blockCols }) => ({ standard: t * t, tiled: blockRows * blockCols + 2 * blockRows });
 
 // The tiling checks that need no numpy: each tile starts from the block's previous tile (or
 // from m = −∞, l = 0, O = 0), reads its rows of q, k and v, and the blocks stacked are ordinary
@@ -226,7 +227,7 @@ function tilingChecks(trace) {
     assert.ok(config.maxDifference <= 1e-12, `maxDifference ${config.maxDifference}`);
   });
 
-  test("floats held: T² against B_r·B_c + 2T, here and at the lesson's 2048 tokens", () => {
+  test("floats held: T² against B_r·B_c + 2·B_r, here and at the lesson's 2048 tokens", () => {
     const here = floatsHeld(config.seqLen, config);
     const lesson = floatsHeld(2048, config);
     assert.deepEqual(config.floats, {
@@ -253,7 +254,7 @@ describe("FlashAttention's tiles", () => {
     });
   }
 
-  test('flash-causal by hand: 6 of the 9 tiles run; 25 floats against 14', () => {
+  test('flash-causal by hand: 6 of the 9 tiles run; 25 floats against 8', () => {
     const trace = engine.run({ preset: 'flash-causal' });
     // T = 5 in blocks of 2: query blocks [0,2) [2,4) [4,5) meet 1, 2 and 3 key blocks.
     assert.equal(trace.stages.filter((s) => s.id === 'tile_scores').length, 6);
@@ -261,10 +262,10 @@ describe("FlashAttention's tiles", () => {
     assert.equal(stageOf(trace, 'tile_scores', 0, 2).values[1], -Infinity); // query 2, key 3
     assert.deepEqual(trace.config.floats, {
       standard: 25,
-      tiled: 2 * 2 + 2 * 5,
+      tiled: 2 * 2 + 2 * 2,
       lessonSeqLen: 2048,
       lessonStandard: 2048 * 2048,
-      lessonTiled: 4 + 4096,
+      lessonTiled: 2 * 2 + 2 * 2,
     });
   });
 

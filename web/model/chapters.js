@@ -83,7 +83,11 @@ export const CHAPTERS = [
     lead:
       'One whole Transformer encoder layer: multi-head attention, a residual connection ' +
       'and layer norm, then a position-wise feed-forward network (the same two-layer ' +
-      'network applied to every token on its own), a second residual and layer norm.',
+      'network applied to every token on its own), a second residual and layer norm. An encoder ' +
+      'attends both ways: every token sees every token. Tick the causal mask and the same layer is the ' +
+      'block a decoder-only model such as GPT stacks, not an encoder: causal masking is not only for the ' +
+      'decoder of an encoder\u2013decoder model, it is in every layer of a decoder-only one, and ' +
+      'encoder-only does not mean causal.',
     panel: 'layer',
   },
   {
@@ -188,8 +192,8 @@ export const CHAPTERS = [
     },
     lead:
       'Random weights \u00d7 0.1 make every head nearly uniform: correct, but nothing to see. ' +
-      'Here the weights are built so that each head does one recognisable thing, named after ' +
-      'the lesson\u2019s table of what heads learn. Every number is still the engine\u2019s.',
+      'Here the weights are built so that each head does one recognisable thing, named for what ' +
+      'it does, beside the heads of trained models it resembles. Every number is still the engine\u2019s.',
     panel: 'designed',
   },
 ];

@@ -24,8 +24,10 @@ export const DEFAULT_CALCULATOR = {
 
 const number = (text) => Number(String(text).trim() === '' ? NaN : text);
 
-// The caches to size: { id, name, heads, kvHeads, dHead, layers, context?, bytes? } (context
-// and bytes given for the chapter's own float64 layer; the calculator's inputs otherwise).
+// The caches to size: { id, name, heads, kvHeads, dHead, layers, maxContext?, context?, bytes? }
+// (context and bytes given for the chapter's own float64 layer; the calculator's inputs
+// otherwise). A real model's cache holds at most its context window (the engine's
+// contextLength): a longer context is sized at that limit, and the row says so.
 export function calculatorRows(catalog, calc, config) {
   const models = catalog.models.map((m) => ({
     id: m.id,
@@ -35,6 +37,7 @@ export function calculatorRows(catalog, calc, config) {
     dHead: m.dK,
     layers: m.numLayers,
     window: m.window,
+    maxContext: m.contextLength,
   }));
   const custom = {
     id: 'custom',
@@ -65,7 +68,7 @@ export function sizeQueries(row, calc) {
   const bytes = row.bytes ?? DTYPES.find((d) => d.id === calc.dtype)?.bytes ?? NaN;
   const base = { dHead: row.dHead, numKvHeads: row.kvHeads, numLayers: row.layers, bytesPerValue: bytes };
   if (row.window) base.window = row.window; // the engine keeps min(tokens, W) of them
-  const context = row.context ?? number(calc.context);
+  const context = row.context ?? Math.min(number(calc.context), row.maxContext ?? Infinity);
   const batch = row.context ? 1 : number(calc.batch);
   return {
     perToken: { ...base, seqLen: 1, batch: 1 },
@@ -79,7 +82,11 @@ export function sizeQueries(row, calc) {
  * the same model if every head kept its own K and V, and how far the lesson's formula (which
  * multiplies by all heads) overstates the cache.
  */
+const cappedAt = (limit, asked) => `at ${formatCount(limit)} tokens, its context window (not ${formatCount(asked)})`;
+
 export function calculatorView(calc, sized) {
+  const asked = number(calc.context);
+  const capped = (row) => row.maxContext !== undefined && asked > row.maxContext;
   return {
     calc,
     dtypes: DTYPES,
@@ -92,11 +99,12 @@ export function calculatorView(calc, sized) {
         : [
             `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
             formatBytes(perToken),
-            formatBytes(total),
+            capped(row) ? `${formatBytes(total)} ${cappedAt(row.maxContext, asked)}` : formatBytes(total),
             formatBytes(mha),
             row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
           ],
       error: Boolean(error),
+      capped: !error && capped(row),
     })),
   };
 }

@@ -18,6 +18,13 @@ function sequencesPanel(config, tokens) {
   };
 }
 
+// What sharing K/V heads costs, as Ainslie et al. (2023) measured it.
+export const GQA_QUALITY =
+  'The saving is not free: in Ainslie et al. (2023), T5-XXL converted from multi-head to multi-query ' +
+  'attention (and trained on for 5 % of its pre-training) lost a little quality on summarisation, ' +
+  'translation and question answering, and grouped-query attention with 8 K/V heads won back most of ' +
+  'it, close to multi-head quality at close to multi-query speed.';
+
 // Grouped-query attention: which query heads read which K/V head, and what that saves.
 function groupsPanel(config, head, models, loadedModel) {
   const size = config.numHeads / config.numKvHeads;
@@ -51,6 +58,7 @@ function groupsPanel(config, head, models, loadedModel) {
       size > 1
         ? `${size}\u00d7 smaller K/V than multi-head attention`
         : 'no saving: every query head has its own K/V head',
+    quality: GQA_QUALITY,
     models: models.map((m) => ({
       id: m.id,
       name: m.name,
@@ -58,6 +66,7 @@ function groupsPanel(config, head, models, loadedModel) {
       current: m.id === loadedModel?.id,
     })),
     note: loadedModel ? scalingNote(loadedModel, config) : null,
+    footnote: MODELS_FOOTNOTE,
   };
 }
 
@@ -97,10 +106,32 @@ export function panelView(ctx) {
   return null;
 }
 
-// The designed heads as the engine describes them (designed.hpp), the current one marked.
+// The lesson's further reading, then the papers these chapters cite: plain text, nothing loaded.
+export const FURTHER_READING = [
+  'Jay Alammar (2018), \u201cThe Illustrated Transformer\u201d (blog post): multi-head attention drawn step by step.',
+  'Kevin Clark, Urvashi Khandelwal, Omer Levy, Christopher D. Manning (2019), \u201cWhat Does BERT Look At? ' +
+    'An Analysis of BERT\u2019s Attention\u201d (BlackboxNLP): what trained heads attend to.',
+  'Tri Dao, Daniel Y. Fu, Stefano Ermon, Atri Rudra, Christopher R\u00e9 (2022), \u201cFlashAttention: Fast and ' +
+    'Memory-Efficient Exact Attention with IO-Awareness\u201d (NeurIPS).',
+  '3Blue1Brown (Grant Sanderson), \u201cAttention in transformers, visually explained\u201d (video).',
+  'Paul Michel, Omer Levy, Graham Neubig (2019), \u201cAre Sixteen Heads Really Better than One?\u201d (NeurIPS): ' +
+    'head pruning.',
+  'Elena Voita, David Talbot, Fedor Moiseev, Rico Sennrich, Ivan Titov (2019), \u201cAnalyzing Multi-Head ' +
+    'Self-Attention: Specialized Heads Do the Heavy Lifting, the Rest Can Be Pruned\u201d (ACL).',
+  'Joshua Ainslie et al. (2023), \u201cGQA: Training Generalized Multi-Query Transformer Models from Multi-Head ' +
+    'Checkpoints\u201d (EMNLP).',
+  'Guangxuan Xiao et al. (2023), \u201cEfficient Streaming Language Models with Attention Sinks\u201d (arXiv ' +
+    '2309.17453): the attention sink.',
+  'Kevin Wang et al. (2022), \u201cInterpretability in the Wild: a Circuit for Indirect Object Identification in ' +
+    'GPT-2 small\u201d (arXiv 2211.00593): duplicate-token heads.',
+];
+
+// The designed heads as the engine describes them (designed.hpp), the current one marked; the
+// last chapter's panel also carries the further reading.
 function designedPanel(config, head) {
   return {
     kind: 'designed',
+    reading: FURTHER_READING,
     heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
     sizes:
       `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its ` +
@@ -109,6 +140,11 @@ function designedPanel(config, head) {
       `key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
   };
 }
+
+// The lesson's table calls GPT-2 small "GPT-2 (117M)".
+export const MODELS_FOOTNOTE =
+  'GPT-2 (124M) is the lesson\u2019s GPT-2 (117M): OpenAI\u2019s paper counted 117M parameters, a ' +
+  'miscount it later corrected; the released small model holds 124M.';
 
 // A real model's head geometry at the stepper's scale: at most 16 query heads, keeping the number
 // of query heads per K/V head; d_k = 4 and d_model = h · d_k (as in the models: d_k = d_model / h).
@@ -126,10 +162,10 @@ function scalingNote(model, config) {
     `${model.name} has ${model.numHeads} query heads and ${model.numKvHeads} K/V heads of d_k ` +
     `= ${model.dK} (d_model = ${formatCount(model.dModel)}), in ${model.numLayers} layers.`;
   const same = model.numHeads === config.numHeads && model.numKvHeads === config.numKvHeads;
-  const heads = same
-    ? 'the same heads'
-    : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (the ` +
-      `same ${model.numHeads / model.numKvHeads} query heads per K/V head)`;
+  const group = model.numHeads / model.numKvHeads;
+  const kept =
+    group === 1 ? 'every query head still has its own K/V head' : `the same ${group} query heads per K/V head`;
+  const heads = same ? 'the same heads' : `${config.numHeads} query heads and ${config.numKvHeads} K/V heads (${kept})`;
   return (
     `${real} Shown: ${heads}, scaled to d_k = ${config.dK} (d_model = ${config.dModel}) ` +
     `and T = ${config.seqLen}, one layer, so that every number fits on the page.`
@@ -164,7 +200,8 @@ function decodePanel(config, steps, index, tokens) {
 }
 
 // FlashAttention: the grid of query blocks × key blocks, each tile done, current, still to come
-// or skipped (the causal mask leaves it nothing to do); the floats held; the loop order.
+// or skipped (the causal mask leaves it nothing to do); the floats held (the engine's count:
+// one query block is live at a time, so one tile and that block's m and l); the loop order.
 function tilesPanel(config, steps, index) {
   const now = nearestTime(steps, index);
   const tiles = steps.filter((s) => s.id === 'tile_scores').map((s) => ({ ordinal: s.step, ...s.stage.tile }));
@@ -185,14 +222,14 @@ function tilesPanel(config, steps, index) {
     grid,
     floats: {
       headers: [
-        'floats one head holds',
+        'score floats one head holds at once',
         `T = ${config.seqLen}`,
         `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`,
       ],
       rows: [
         ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],
         [
-          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l per row`,
+          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l for its ${config.blockRows} rows`,
           formatCount(f.tiled),
           formatCount(f.lessonTiled),
         ],

@@ -82,10 +82,12 @@ function groups(root, p, on) {
       'One K/V head for every query head is ordinary multi-head attention; ' +
         'a single K/V head shared by all is multi-query attention (MQA).',
     ),
+    el('p', 'panel-note gqa-quality', p.quality),
   );
   const details = el('details', 'real-models');
   details.open = Boolean(p.note);
   details.append(el('summary', null, 'Real models: load one\u2019s head geometry'), modelsTable(p, on.onLoadModel));
+  details.append(el('p', 'panel-note models-footnote', p.footnote));
   if (p.note) details.append(el('p', 'panel-note model-note', p.note));
   root.append(details);
 }
@@ -175,6 +177,15 @@ function tiles(root, p, on) {
     el(
       'p',
       'panel-note',
+      'Only one query block is live at a time, so the tiled count is one tile of scores and the m and l ' +
+        'of that block\u2019s rows, the same at any T. Neither count includes Q, K, V or the output O ' +
+        '(T \u00d7 d_v), which both ways hold.',
+    ),
+  );
+  root.append(
+    el(
+      'p',
+      'panel-note',
       `Here every query block keeps its own O, m and l while it sweeps all the key blocks ` +
         `(FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, ` +
         `reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result ` +
@@ -204,6 +215,12 @@ function designed(root, p, on) {
     list.append(li);
   }
   root.append(list, el('p', 'panel-note', p.sizes));
+  const reading = el('details', 'further-reading');
+  reading.append(el('summary', null, 'Further reading'));
+  const refs = el('ul', 'reading-list');
+  for (const r of p.reading) refs.append(el('li', null, r));
+  reading.append(refs);
+  root.append(reading);
 }
 
 const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks, costs };

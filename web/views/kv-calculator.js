@@ -47,7 +47,7 @@ function sizes(view) {
   thead.append(head);
   const tbody = el('tbody');
   for (const r of view.rows) {
-    const tr = el('tr', r.error ? 'is-error' : null);
+    const tr = el('tr', r.error ? 'is-error' : r.capped ? 'is-capped' : null);
     tr.dataset.row = r.id;
     const th = el('th', null, r.name);
     th.scope = 'row';
@@ -75,7 +75,9 @@ export function createKvCalculator(host, { onChange }) {
       'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_head \u00b7 K/V heads \u00b7 layers \u00b7 ' +
         'bytes per value \u00b7 batch, computed by the engine. The lesson\u2019s formula ' +
         'multiplies by all heads: right for GPT-2 and GPT-3, whose every head keeps its own K ' +
-        'and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads.',
+        'and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads. No model ' +
+        'caches more tokens than its context window holds: a longer context length is sized at ' +
+        'that limit, and the row says so.',
     );
     const form = el('div', 'field-grid kv-calc-inputs');
     form.append(

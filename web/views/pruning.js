@@ -3,12 +3,6 @@
 
 import { el, redrawingView } from './dom.js';
 
-const NOTE =
-  'The lesson says pruning 50\u201390 % of a trained BERT\u2019s heads costs little. Michel et al. ' +
-  '(2019) did find that many heads can go with little loss, but how many depends on the task and ' +
-  'the layer, and some heads matter a lot. Here the weights are random or designed, not trained: ' +
-  'the bars show how much of this output each head carries, not what it would cost a model.';
-
 function switches(view, onToggle) {
   const group = el('div', 'prune-switches');
   group.setAttribute('role', 'group');
@@ -52,6 +46,6 @@ export function createPruning(host, { onToggle }) {
         : `Pruning head${view.pruned.length > 1 ? 's' : ''} ${view.pruned.join(', ')} changes ` +
           `the output by ${view.change} (\u2016\u0394output\u2016 / \u2016output\u2016).`;
     root.append(title, switches(view, onToggle), el('p', 'prune-change', now));
-    root.append(el('p', 'panel-label', 'Each head pruned alone:'), bars(view), el('p', 'panel-note', NOTE));
+    root.append(el('p', 'panel-label', 'Each head pruned alone:'), bars(view), el('p', 'panel-note', view.note));
   });
 }

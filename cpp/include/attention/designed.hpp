@@ -1,9 +1,9 @@
-// Heads whose weights are constructed, not drawn, so that each one shows a pattern the lesson
-// names. X = [position one-hot | word one-hot | 1] for the given tokens; four heads:
-//   0 Positional: every token attends to the previous one;
-//   1 Coreference (same word): every token attends to each occurrence of its own word;
-//   2 Separator/delimiter: every token attends to the first token (an attention sink);
-//   3 Not all heads are interpretable: a broad head, uniform over the tokens it may see.
+// Heads whose weights are constructed, not drawn, so that each one shows one clear pattern, named
+// for what it does. X = [position one-hot | word one-hot | 1] for the given tokens; four heads:
+//   0 Previous token: every token attends to the one before it (token 0, with none, is uniform);
+//   1 Same word (duplicate token): each token attends to every occurrence of its own word;
+//   2 First token (attention sink): every token attends to token 0, whatever its word;
+//   3 Uniform (broad): the same weight on every token it may see.
 // T = tokens, V = distinct words, D = d_model = T + V + 1, DK = T, DV = V.
 #pragma once
 
@@ -14,8 +14,8 @@
 
 namespace attention {
 
-// One designed head: the lesson's table row it stands for, its pattern, and how its W_Q and
-// W_K are built (for the page to show beside the numbers).
+// One designed head: its name (what it does), its pattern (what it does, and which heads of
+// trained models it resembles), and how its W_Q and W_K are built (for the page to show).
 struct designed_head {
     std::string name;
     std::string pattern;

@@ -18,11 +18,12 @@ matrix flash_attention(const attention_params &p, const attention_config &c, tra
 matrix tiled_attention(const matrix &q, const matrix &k, const matrix &v, const attention_config &c,
                        trace *out = nullptr);
 
-// Floats one head holds while it attends: the whole T × T score matrix, against one tile and
-// the running m and l of every row.
+// Score-side floats one head holds at once while it attends (Q, K, V and the output O, T × DV,
+// are held either way and not counted): the whole T × T score matrix, against one B_r × B_c
+// tile and the running m and l of that query block's B_r rows.
 struct flash_floats {
     std::size_t standard; // T²
-    std::size_t tiled;    // B_r · B_c + 2 · T
+    std::size_t tiled;    // B_r · B_c + 2 · B_r
 };
 flash_floats floats_held(std::size_t t, std::size_t block_rows, std::size_t block_cols);
 

@@ -1,0 +1,178 @@
+// What the panels, the calculator, the chapters and the page say, checked against the engine's
+// numbers and the papers' figures (review 2026-12-01): over the recorded traces and catalog, no build.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { CHAPTERS, chapterById } from '../../web/model/chapters.js';
+import { buildSteps } from '../../web/model/navigation.js';
+import { calculatorRows, calculatorView, DEFAULT_CALCULATOR, sizeQueries } from '../../web/model/kv-calculator.js';
+import { panelView } from '../../web/model/panels.js';
+import { pruningView } from '../../web/model/pruning.js';
+import { validateForm } from '../../web/model/validate.js';
+import { modelForm } from '../../web/state/form.js';
+import { catalog, runOf, traceOf } from './fixtures.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+test('flash: the floats row counts one tile and its block\u2019s m and l, as the engine does', () => {
+  for (const preset of ['flash-causal', 'flash-full']) {
+    const { config } = traceOf({ preset });
+    const { blockRows: br, blockCols: bc } = config;
+    assert.equal(config.floats.tiled, br * bc + 2 * br, `${preset}: the engine's count`);
+    assert.equal(config.floats.lessonTiled, config.floats.tiled, `${preset}: the same at any T`);
+    const p = panelView({ chapterId: 'flash', config, steps: buildSteps(traceOf({ preset })), index: 0 });
+    assert.equal(p.floats.rows[1][0], `one ${br} \u00d7 ${bc} tile, m and l for its ${br} rows`);
+    assert.equal(p.floats.rows[1][1], String(br * bc + 2 * br));
+  }
+});
+
+test('models: GPT-2 small is GPT-2 (124M), with a footnote for the lesson\u2019s 117M', () => {
+  const gpt2 = catalog.models[0];
+  assert.deepEqual([gpt2.id, gpt2.name, gpt2.numLayers, gpt2.dModel], ['gpt2-124m', 'GPT-2 (124M)', 12, 768]);
+  assert.ok(!catalog.models.some((m) => /117/.test(m.name + m.id)));
+  const p = panelView({
+    chapterId: 'gqa',
+    config: traceOf({ preset: 'gqa-4-2' }).config,
+    head: 0,
+    models: catalog.models,
+    loadedModel: null,
+  });
+  assert.match(p.footnote, /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
+});
+
+test('KV calculator: each model is sized at most at its context window, and says so', () => {
+  const calc = { ...DEFAULT_CALCULATOR, context: '8192' };
+  const rows = calculatorRows(catalog, calc, null);
+  const sized = rows.map((row) => {
+    const q = sizeQueries(row, calc);
+    // The engine's product (kv_size.cpp), by hand: tokens · 2 · d_head · K/V heads · layers · bytes.
+    const bytes = (x) => x.seqLen * 2 * x.dHead * x.numKvHeads * x.numLayers * x.bytesPerValue * x.batch;
+    return { row, q, perToken: bytes(q.perToken), total: bytes(q.total), mha: bytes(q.mha) };
+  });
+  const context = Object.fromEntries(sized.map(({ row, q }) => [row.id, q.total.seqLen]));
+  for (const m of catalog.models) assert.equal(context[m.id], Math.min(8192, m.contextLength), m.id);
+  assert.deepEqual([context['gpt2-124m'], context['gpt3-175b'], context['llama3-8b']], [1024, 2048, 8192]);
+  assert.equal(context.custom, 8192, 'the custom row takes the context as typed');
+  const view = calculatorView(calc, sized);
+  const gpt2 = view.rows.find((r) => r.id === 'gpt2-124m');
+  assert.equal(gpt2.cells[2], '36.00 MiB at 1,024 tokens, its context window (not 8,192)');
+  assert.ok(gpt2.capped);
+  const gpt3 = view.rows.find((r) => r.id === 'gpt3-175b');
+  assert.equal(gpt3.cells[2], '9.00 GiB at 2,048 tokens, its context window (not 8,192)');
+  const llama = view.rows.find((r) => r.id === 'llama3-8b');
+  assert.equal(llama.cells[2], '1.00 GiB');
+  assert.ok(!llama.capped);
+  const within = calculatorView({ ...calc, context: '512' }, sized);
+  assert.ok(!within.rows.some((r) => r.capped), 'nothing to flag within every window');
+});
+
+// The loaded model's config, as the page runs it (recorded by record-traces.mjs).
+function loaded(id) {
+  const model = catalog.models.find((m) => m.id === id);
+  return { model, config: runOf(validateForm(catalog, modelForm(catalog, model)).spec).config };
+}
+
+test('GQA panel: the scaling note reads right for a model with one query head per K/V head', () => {
+  for (const [id, kept] of [
+    ['gpt2-1.5b', 'every query head still has its own K/V head'],
+    ['gpt3-175b', 'every query head still has its own K/V head'],
+    ['llama3-8b', 'the same 4 query heads per K/V head'],
+    ['gpt2-124m', null],
+  ]) {
+    const { model, config } = loaded(id);
+    const p = panelView({ chapterId: 'gqa', config, head: 0, models: catalog.models, loadedModel: model });
+    assert.doesNotMatch(p.note, /\b1 query heads/, id);
+    if (kept) assert.match(p.note, new RegExp(`\\(${kept}\\)`), id);
+    else assert.match(p.note, /Shown: the same heads/, id);
+  }
+});
+
+test('GQA panel: one careful sentence on GQA\u2019s quality cost (Ainslie et al. 2023)', () => {
+  const p = panelView({
+    chapterId: 'gqa',
+    config: traceOf({ preset: 'gqa-4-2' }).config,
+    head: 0,
+    models: catalog.models,
+    loadedModel: null,
+  });
+  assert.match(p.quality, /Ainslie et al\. \(2023\)/);
+  assert.match(p.quality, /not free/);
+  assert.doesNotMatch(p.quality, /\.\s+[A-Z]/, 'one sentence');
+});
+
+test('pruning note: the papers\u2019 figures, and 50\u201390 % is not a BERT result', () => {
+  const view = pruningView({ numHeads: 4 }, { view: { pruning: true } }, [
+    { head: 0, change: 0.5 },
+    { head: 1, change: 0.25 },
+  ]);
+  const note = view.note;
+  assert.match(note, /50\u201390 %/);
+  assert.match(note, /Michel et al\. \(2019\)/);
+  assert.match(note, /about 20 % of a WMT English\u2013French Transformer\u2019s heads and about 40 % of BERT\u2019s/);
+  assert.match(note, /encoder\u2013decoder attention was the most sensitive/);
+  assert.match(note, /Voita et al\. \(2019\) removed 38 of the 48 encoder heads \(79 %\)/);
+  assert.match(note, /English\u2013Russian/);
+  assert.match(note, /0\.15 BLEU/);
+  assert.match(note, /not in BERT/);
+  assert.equal(Math.round((38 / 48) * 100), 79);
+});
+
+test('encoder layer: the lead says what a causal encoder is and is not', () => {
+  const lead = chapterById('encoder-layer').lead;
+  assert.match(lead, /attends both ways/);
+  assert.match(lead, /block a decoder-only model such as GPT stacks, not an encoder/);
+  assert.match(lead, /causal masking is not only for the decoder/);
+  assert.match(lead, /encoder-only does not mean causal/);
+});
+
+test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, as plain text', () => {
+  assert.equal(CHAPTERS.at(-1).id, 'designed-heads');
+  const p = panelView({ chapterId: 'designed-heads', config: traceOf({ preset: 'designed-heads' }).config, head: 0 });
+  const text = p.reading.join('\n');
+  for (const ref of [
+    /Alammar.*The Illustrated Transformer/,
+    /Clark.*What Does BERT Look At/,
+    /Dao.*FlashAttention/,
+    /3Blue1Brown/,
+  ])
+    assert.match(text, ref);
+  for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/]) assert.match(text, cited);
+  assert.doesNotMatch(text, /https?:|www\./, 'plain text: nothing to load');
+});
+
+// Each chapter as the page's title, tagline and package description must name it.
+const NAMED = {
+  attention: /self-/i,
+  cross: /cross-/i,
+  gqa: /grouped-query/i,
+  'encoder-layer': /encoder layer/i,
+  'kv-cache': /KV[ -]cache/,
+  flash: /FlashAttention/,
+  positions: /positions/i,
+  masks: /masks/i,
+  'designed-heads': /designed/i,
+};
+
+test('the page\u2019s title and tagline, and the package\u2019s description, name every chapter', () => {
+  assert.deepEqual(
+    Object.keys(NAMED),
+    CHAPTERS.map((c) => c.id),
+  );
+  const html = read('web/index.html');
+  const title = html.match(/<title>([^<]*)<\/title>/)[1];
+  const tagline = html.match(/<p class="tagline">([^<]*)<\/p>/)[1];
+  const { description } = JSON.parse(read('package.json'));
+  for (const [where, text] of Object.entries({ title, tagline, description }))
+    for (const [id, name] of Object.entries(NAMED)) assert.match(text, name, `${where} names ${id}`);
+  assert.match(description, /WebAssembly/);
+});
+
+test('the course page is lesson 06', () => {
+  const page = read('web/examples/course-page.html');
+  assert.doesNotMatch(page, /Week 5/);
+  assert.match(page, /<title>Lesson 06: /);
+  assert.match(page, /<h1>Lesson 06: /);
+});
