@@ -14,7 +14,7 @@ export const COMBINE_STAGES = [
     title: 'Concatenate heads',
     result: 'concat',
     figure: () => [{ list: 'head', glyph: '|' }],
-    formula: () => '\\operatorname{Concat}(\\text{head}_0, \\ldots, \\text{head}_{h-1})',
+    formula: () => '\\operatorname{Concat}(H_0, \\ldots, H_{h-1})',
     explanation: ({ config: c, stage }) => {
       const width = c.numHeads * c.dV;
       const rows = c.kind === 'kv-cache' ? '1' : c.kind === 'cross' ? 'T_q' : 'T';
@@ -33,7 +33,7 @@ export const COMBINE_STAGES = [
     explain: {
       symbolic: (i, j) => `\\text{concat}_{${i},${j}}`,
       filled: (e, { i: r, j: c }) =>
-        `\\text{concat}_{${r},${c}} = \\text{head}^{(${e.source.head})}_{${r},${e.source.col}} = ${n(e.value)}`,
+        `\\text{concat}_{${r},${c}} = (H_{${e.source.head}})_{${r},${e.source.col}} = ${n(e.value)}`,
     },
     highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
     view: { pruning: true },
@@ -77,8 +77,7 @@ export const COMBINE_STAGES = [
     optional: { flag: 'outputProjection', after: 'concat' },
     result: 'output',
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: () =>
-      '\\text{MultiHead}(X) = \\operatorname{Concat}(\\ldots)\\,W^{O} = \\sum_i \\text{head}_i\\,W^{O}_{[i]}',
+    formula: () => 'O = \\operatorname{Concat}(H_0, \\ldots, H_{h-1})\\,W^{O} = \\sum_n H_n\\,W^{O}_{[n]}',
     explanation: () =>
       'W_O maps the concatenation back to d_model and mixes information across heads; ' +
       'without it each head\u2019s result would stay in its own columns in this layer. Read the product ' +

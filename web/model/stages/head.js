@@ -211,8 +211,8 @@ export const HEAD_STAGES = [
     result: 'S\u0303 + B',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c) =>
-      `\\tilde S + B, \\quad B_{tj} = -m_h ${c.masked ? '(t - j)' : '|t - j|'}, \\quad ` +
-      'm_h = 2^{-8(h+1)/H} \\ (H \\text{ a power of } 2)',
+      `\\tilde S + B, \\quad B_{ij} = -m_n ${c.masked ? '(i - j)' : '|i - j|'}, \\quad ` +
+      'm_n = 2^{-8(n+1)/h} \\ (h \\text{ a power of } 2)',
     explanation: ({ config: c, stage }) =>
       `ALiBi puts no position into X, q or k. Instead each head adds a penalty that grows with the distance ` +
       `from query to key: this head\u2019s slope is m = ${formatCell(c.alibi[stage.head])}, so a key ` +
@@ -237,7 +237,7 @@ export const HEAD_STAGES = [
     optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: (c) => `L = \\tilde S + M, \\quad M_{tj} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
+    formula: (c) => `L = \\tilde S + M, \\quad M_{ij} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
     explanation: ({ config: c }) =>
       `${maskOf(c).text(c)} The lesson\u2019s code adds \u22121e9 where its text says \u2212\u221e: both give ` +
       `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
@@ -261,9 +261,13 @@ export const HEAD_STAGES = [
     title: 'Attention weights',
     result: 'weights',
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
-    formula: (c) =>
-      `A_{tj} = \\frac{e^{${logitsSymbol(c)}_{tj} - m_t}}{\\sum_k ` +
-      `e^{${logitsSymbol(c)}_{tk} - m_t}}, \\quad m_t = \\max_k ${logitsSymbol(c)}_{tk}`,
+    formula: (c) => {
+      const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(c)]; // a decode step's one row is token t
+      return (
+        `A_{${i}j} = \\frac{e^{${L}_{${i}j} - m_${i}}}{\\sum_{j'} e^{${L}_{${i}j'} - m_${i}}}, ` +
+        `\\quad m_${i} = \\max_{j'} ${L}_{${i}j'}`
+      );
+    },
     explanation: ({ config: c }) =>
       `A softmax along each row turns the logits into weights: non-negative${
         c.masked ? ', exactly 0 where masked' : ''
@@ -298,15 +302,15 @@ export const HEAD_STAGES = [
     title: 'Weighted values',
     result: 'head',
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: (c) => `${c.numHeads > 1 ? '\\text{head}_i' : '\\text{out}'} = A\\,V`,
+    formula: (c) => `${c.numHeads > 1 ? 'H_n' : 'H'} = A\\,V`,
     explanation: ({ config: c }) =>
       `Each output row is a weighted average of the value rows, with that ` +
       `token\u2019s row of weights: token t takes in content from the ${
         c.kind === 'cross' ? 'source tokens' : 'tokens'
       } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
     explain: {
-      symbolic: (i, j) => `\\text{head}_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
-      filled: (e, { i: r, j: c }) => filledDot(e, `\\text{head}_{${r},${c}}`),
+      symbolic: (i, j) => `H_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
+      filled: (e, { i: r, j: c }) => filledDot(e, `H_{${r},${c}}`),
     },
     highlight: dot,
     operands: { V: 'V' },

@@ -102,7 +102,7 @@ function fresh(id, letter, title) {
     title,
     result: `${letter.toLowerCase()}_t`,
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: (c) => `${letter.toLowerCase()}_t = x_t\\,W^{${letter}}${grouped(c) ? '_g' : c.numHeads > 1 ? '_i' : ''}`,
+    formula: (c) => `${letter.toLowerCase()}_t = x_t\\,W^{${letter}}${grouped(c) ? '_g' : c.numHeads > 1 ? '_n' : ''}`,
     explanation: () =>
       `Token t\u2019s ${letter === 'K' ? 'key' : 'value'}: the only ${letter === 'K' ? 'key' : 'value'} ` +
       `this step computes. Every earlier token\u2019s ${letter === 'K' ? 'key' : 'value'} is already in ` +

@@ -21,7 +21,7 @@ export const RESULT_STAGES = [
     formula: (c) =>
       c.kind === 'flash'
         ? 'O = \\begin{bmatrix} O_0 \\\\ \\vdots \\end{bmatrix}'
-        : '\\text{out} = \\begin{bmatrix} \\text{out}_0 \\\\ \\vdots \\\\ \\text{out}_{T-1} \\end{bmatrix}',
+        : 'O = \\begin{bmatrix} o_0 \\\\ \\vdots \\\\ o_{T-1} \\end{bmatrix}',
     explanation: ({ config: c }) =>
       c.kind === 'flash'
         ? `Each query block\u2019s rows, one below the other (the last block may be ` +

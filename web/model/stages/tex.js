@@ -26,11 +26,11 @@ export function filledDot(e, lead) {
 
 const multi = (c) => c.numHeads > 1;
 
-/** A per-head matrix's name: Q_i with several heads, Q with one. */
-export const perHead = (c, name) => (multi(c) ? `${name}_i` : name);
+/** A per-head matrix's name: Q_n (head n) with several heads, Q with one. */
+export const perHead = (c, name) => (multi(c) ? `${name}_n` : name);
 
-/** A projection's weight: W^Q_i with several heads, W^Q with one. */
-export const weightOf = (c, letter) => (multi(c) ? `W^{${letter}}_i` : `W^{${letter}}`);
+/** A projection's weight: W^Q_n with several heads, W^Q with one. */
+export const weightOf = (c, letter) => (multi(c) ? `W^{${letter}}_n` : `W^{${letter}}`);
 
 /** K and V are per K/V head g when heads share them. */
 export const grouped = (c) => c.numKvHeads < c.numHeads;

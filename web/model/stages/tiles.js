@@ -37,7 +37,7 @@ export const TILE_STAGES = [
       result: 'S',
       figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
       formula: (c) =>
-        `S = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
+        `S_{ij} = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
           c.masked ? `, \\quad S_{rc} = -\\infty \\text{ where } ${hidden(c)}` : ''
         }`,
       explanation: (ctx) =>
@@ -120,7 +120,7 @@ export const TILE_STAGES = [
         { glyph: '@' },
         { operand: 3 },
       ],
-      formula: () => 'O^{\\text{new}} = \\alpha\\, O + P\\, V_j',
+      formula: () => '\\tilde O^{\\text{new}} = \\alpha\\, \\tilde O + P\\, V_j',
       explanation: () =>
         'The weighted values, not yet divided by l: the old rows rescaled by \u03b1, plus this tile\u2019s P ' +
         'times its block of values V_j. Dividing once at the end gives exactly the softmax-weighted average. That ' +
@@ -128,9 +128,10 @@ export const TILE_STAGES = [
         'every step and wrote it back to HBM.',
       explain: {
         symbolic: (i, j) =>
-          `O_{${i},${j}}^{\\text{new}} = \\alpha_{${i}}\\, O_{${i},${j}} + \\sum_c P_{${i},c} V_{c,${j}}`,
+          `\\tilde O_{${i},${j}}^{\\text{new}} = \\alpha_{${i}}\\, \\tilde O_{${i},${j}} + ` +
+          `\\sum_c P_{${i},c} V_{c,${j}}`,
         filled: (e, { i: r, j: c }) =>
-          `O_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
+          `\\tilde O_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
           `${f(e.previous)} + (${productSum(e.terms)}) = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0), 2: row(r), 3: col(c) }),
@@ -145,14 +146,14 @@ export const TILE_STAGES = [
     ...tileEntry('block_out', 'Query block done: O / l', {
       result: 'O / l',
       figure: () => [{ operand: 0 }, { glyph: '\u00f7' }, { operand: 1 }],
-      formula: () => '\\text{out}_i = O \\,/\\, l',
+      formula: () => 'O_i = \\tilde O \\,/\\, l',
       explanation: ({ stage, config: c }) =>
         `Every key block ${rowsText('query', stage.tile.queryRows)} may see has been read${
           c.masked ? ' (the blocks the mask hides entirely were skipped, never read)' : ''
         }: one division by l per row turns the running sums into the attention output of this block.`,
       explain: {
-        symbolic: (i, j) => `\\text{out}_{${i},${j}} = O_{${i},${j}} / l_{${i}}`,
-        filled: (e, { i: r, j: c }) => `\\text{out}_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
+        symbolic: (i, j) => `O_{${i},${j}} = \\tilde O_{${i},${j}} / l_{${i}}`,
+        filled: (e, { i: r, j: c }) => `O_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
     }),
