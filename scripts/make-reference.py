@@ -27,7 +27,7 @@ import numpy as np
 
 from numpy_attention import stages
 
-VERSION = 5
+VERSION = 5  # tests/native/reference.hpp and tests/wasm/support.mjs expect it
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
 

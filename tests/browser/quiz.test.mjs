@@ -1,6 +1,5 @@
-// Quiz mode ("predict, then reveal"). Without a browser: every preset's questions and verdicts
-// against the engine's own traces, the answer readers, the quiz's store patches, the hash and
-// the attribute. In headless Chromium: quiz=1 hides the result until it is answered, a wrong
+// Quiz mode ("predict, then reveal") in headless Chromium (its pure logic, every preset's
+// questions and verdicts: tests/wasm/quiz.test.mjs): quiz=1 hides the result until it is answered, a wrong
 // shape gets a hint from the operands' shapes, value questions (a masked weight, a row sum, the
 // key with the most weight), keyboard only with aria-live feedback, the element, axe, and
 // screenshots at 1280 and 375 px.
@@ -9,15 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatCell } from '../../web/model/format.js';
-import { quizQuestions, checkAnswer, quizCard } from '../../web/model/quiz.js';
-import { parseChoice, parseNumber, parseRoot, parseShape } from '../../web/model/quiz-parse.js';
 import { catalogFrom } from '../../web/model/presets.js';
-import { runForm } from '../../web/app/actions.js';
-import { answerQuiz, quizFromWanted, quizViewOf, revealQuiz, toggleQuiz } from '../../web/app/quiz-actions.js';
-import { presetForm } from '../../web/state/form.js';
-import { ATTRIBUTES, readAttributes } from '../../web/state/attributes.js';
-import { hashFromState, stateFromHash } from '../../web/state/url-hash.js';
-import { checkValueQuestion } from './quiz-checks.mjs';
 import { SHOTS, goToHash, newPage, openPage, resultTexts, setup, waitForStage, urlMatching } from './harness.mjs';
 
 let env;
@@ -33,153 +24,6 @@ after(async () => {
 });
 
 const SERIOUS = new Set(['serious', 'critical']);
-
-// A preset run the way the page runs it: the trace, its steps, the token labels, the spec.
-function runPreset(id) {
-  return runForm(env.engine, catalog, presetForm(catalog, id));
-}
-
-const MODEL_EVERY_STAGE_TITLE =
-  'model: every preset, every stage asks its shape first and ' +
-  'the engine\u2019s values after; answers read from the trace';
-test(MODEL_EVERY_STAGE_TITLE, () => {
-  const asked = {};
-  for (const preset of catalog.presets) {
-    const run = runPreset(preset.id);
-    for (const [i, step] of run.steps.entries()) {
-      const where = `${preset.id} ${step.id}/${step.head}@${step.step}`;
-      const [shape, ...values] = quizQuestions(run.steps, i, run);
-      const [r, c] = step.stage.shape;
-      assert.deepEqual(shape.expected, [r, c], `${where}: the trace's shape`);
-      for (const text of [
-        `${r}, ${c}`,
-        `(${r}, ${c})`,
-        `${r}x${c}`,
-        `${r} \u00d7 ${c}`,
-        `  ${r}  ${c} `,
-        `[${r},${c}]`,
-      ])
-        assert.equal(checkAnswer(shape, text).status, 'right', `${where}: ${text}`);
-      const wrong = checkAnswer(shape, `${r + 1}, ${c}`);
-      assert.equal(wrong.status, 'wrong');
-      assert.ok(wrong.text.length > 30 && !/undefined|NaN/.test(wrong.text), `${where}: ${wrong.text}`);
-      if (r !== c) assert.match(checkAnswer(shape, `${c}, ${r}`).text, /^Not quite\. Rows come first\./, where);
-      assert.equal(checkAnswer(shape, 'five by four').status, 'unreadable');
-      for (const q of values) checkValueQuestion(env.engine, q, step, run, where);
-      const key = `${preset.id}:${step.id}`;
-      asked[key] = [...new Set([...(asked[key] ?? []), ...values.map((q) => q.id)])];
-    }
-  }
-  assert.deepEqual(asked['lesson-causal:weights'], ['masked-weight', 'row-sum', 'argmax']);
-  assert.deepEqual(asked['lesson-self-attention:weights'], ['row-sum', 'argmax'], 'no mask, no masked weight');
-  assert.deepEqual(asked['cross-padding:weights'], ['masked-weight', 'row-sum', 'argmax']);
-  assert.deepEqual(asked['lesson-multi-head:scaled'], ['divisor']);
-  assert.deepEqual(asked['kv-cache-gqa:k_new'], ['cache-rows']);
-  assert.deepEqual(asked['flash-causal:tile_scores'], ['next-tile']);
-  assert.deepEqual(asked['lesson-multi-head:q'], [], 'projections ask the shape only');
-});
-
-test('model: the operands\u2019 shapes make the hint; FlashAttention\u2019s tiles as the engine recorded them', () => {
-  const run = runPreset('lesson-multi-head');
-  const scores = run.steps.findIndex((s) => s.id === 'scores');
-  const [shape] = quizQuestions(run.steps, scores, run);
-  assert.equal(
-    checkAnswer(shape, '5, 4').text,
-    'Not quite. Q is (5, 4) and K\u1d40 is (4, 5): a product takes ' +
-      'the outer sizes, the rows of Q and the columns of K\u1d40.',
-  );
-  const concat = run.steps.findIndex((s) => s.id === 'concat');
-  assert.match(
-    checkAnswer(quizQuestions(run.steps, concat, run)[0], '5, 4').text,
-    /4 heads, each \(5, 4\), side by side/,
-  );
-  const flash = runPreset('flash-causal');
-  const answers = flash.steps.flatMap((s, i) =>
-    quizQuestions(flash.steps, i, flash)
-      .filter((q) => q.id === 'next-tile')
-      .map((q) => q.answer),
-  );
-  assert.deepEqual(
-    answers,
-    ['skipped', 'computed', 'skipped', 'computed', 'computed'],
-    'tiles 0–4; tile 5 ends its row',
-  );
-});
-
-test('model: answers typed the usual ways', () => {
-  for (const t of ['5, 4', '(5, 4)', '5x4', '5 X 4', '5 \u00d7 4', '5 4', '[5,4]', '5 by 4', '5;4', '(5,4).'])
-    assert.deepEqual(parseShape(t), [5, 4], t);
-  for (const t of ['', '5', '5, 4, 3', '5.5, 4', 'a, b']) assert.equal(parseShape(t), null, t);
-  assert.deepEqual(['0', '\u22120.25', '-0.25', '0,5', '1e-3', '.5', '\u2212\u221e', '-inf'].map(parseNumber), [
-    0,
-    -0.25,
-    -0.25,
-    0.5,
-    0.001,
-    0.5,
-    -Infinity,
-    -Infinity,
-  ]);
-  assert.deepEqual(['1.2.3', 'half', '--1'].map(parseNumber), [null, null, null]);
-  assert.deepEqual(['\u221a4', 'sqrt(4)', 'sqrt 4', '\u221a 9', '2'].map(parseRoot), [4, 4, 4, 9, null]);
-  const choices = [{ value: 'a', words: ['apple', 'a'] }];
-  assert.deepEqual(
-    ['Apple pie', 'a', 'b'].map((t) => parseChoice(t, choices)),
-    ['a', 'a', null],
-  );
-});
-
-const MODEL_STORE_TITLE =
-  'model: the store patches score first tries, keep records per trace, and follow the hash and the attribute';
-test(MODEL_STORE_TITLE, () => {
-  const run = runPreset('lesson-causal');
-  let s = { ...run, step: run.steps.findIndex((x) => x.id === 'weights'), head: 0 };
-  s = { ...s, ...toggleQuiz(s, true) };
-  const apply = (patch) => {
-    s = { ...s, ...patch };
-    return quizViewOf(s);
-  };
-  assert.equal(quizViewOf(s).asking, true);
-  assert.match(apply(answerQuiz(env.engine, s, 'four')).card.feedback.text, /^I could not read that\./);
-  assert.deepEqual(s.quiz.score, { answered: 0, rightFirst: 0 }, 'an unreadable answer is not a try');
-  assert.match(apply(answerQuiz(env.engine, s, '4, 8')).card.feedback.text, /softmax works on L \(4, 4\) row by row/);
-  let view = apply(answerQuiz(env.engine, s, '4, 4'));
-  assert.deepEqual([s.quiz.score, view.card.current.id], [{ answered: 1, rightFirst: 0 }, 'masked-weight']);
-  assert.equal(view.card.feedback.text, 'Right: (4, 4); that is (T, T).');
-  assert.match(
-    view.card.feedback.next,
-    /^Next: The mask hid key “cat” from query “the”/,
-    'read out: the field\u2019s label changes silently',
-  );
-  view = apply(answerQuiz(env.engine, s, '0'));
-  assert.deepEqual([s.quiz.score, view.card.current.id], [{ answered: 2, rightFirst: 1 }, 'row-sum']);
-  view = apply(revealQuiz(s));
-  assert.deepEqual(
-    [view.asking, view.card.current, view.card.done.map((d) => d.status)],
-    [false, null, ['right', 'right first time', 'shown', 'shown']],
-  );
-  assert.deepEqual(s.quiz.score, { answered: 2, rightFirst: 1 }, '"Show me" scores nothing');
-  const rerun = runPreset('lesson-causal');
-  assert.equal(apply({ ...rerun }).asking, true, 'a new trace asks again');
-  assert.deepEqual(s.quiz.score, { answered: 2, rightFirst: 1 }, 'the score stays for the session');
-  assert.deepEqual(quizFromWanted(s, {}), {}, 'a view that does not say keeps the mode');
-  assert.equal(quizCard([], { answers: {}, last: null, shown: false }, 0).revealed, true);
-  const wanted = stateFromHash(catalog, '#chapter=attention&preset=lesson-causal&stage=weights&quiz=1');
-  assert.equal(wanted.quiz, true);
-  assert.equal(stateFromHash(catalog, '#preset=lesson-causal').quiz, false);
-  assert.match(hashFromState(catalog, { ...wanted, head: 0, time: null }), /&quiz=1$/);
-  assert.doesNotMatch(hashFromState(catalog, { ...wanted, quiz: false, head: 0, time: null }), /quiz/);
-  const read = (attrs) => readAttributes(catalog, (name) => attrs[name] ?? null);
-  assert.deepEqual(
-    [read({ quiz: '' }), read({ quiz: 'false' }), read({})].map((r) => [r.errors, r.wanted.quiz]),
-    [
-      [[], true],
-      [[], false],
-      [[], false],
-    ],
-  );
-  assert.ok(ATTRIBUTES.includes('quiz'));
-});
 
 // ---- in the browser ----
 

@@ -51,12 +51,20 @@ inline void read_matrix(const std::string &key, std::istringstream &words, file 
     out.matrices.emplace(key, std::move(m));
 }
 
+// The fixture's format: scripts/make-reference.py's VERSION, written in its first line.
+constexpr int version = 5;
+
 inline file load() {
     std::ifstream in(std::string(FIXTURE_DIR) + "/lesson-reference.txt");
     if (!in)
         throw std::runtime_error("cannot open lesson-reference.txt in " FIXTURE_DIR);
     file out;
     std::string line;
+    std::getline(in, line);
+    if (line.rfind("# version " + std::to_string(version) + " ", 0) != 0)
+        throw std::runtime_error("lesson-reference.txt starts \"" + line + "\", not version " +
+                                 std::to_string(version) +
+                                 ": regenerate it with scripts/make-reference.py");
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#')
             continue;

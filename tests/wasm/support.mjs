@@ -12,9 +12,14 @@ const FIXTURES = new URL('../fixtures/lesson-reference.json', import.meta.url);
 
 let cache = null;
 
+// The fixture's format: scripts/make-reference.py's VERSION.
+const VERSION = 5;
+
 /** The JSON fixture file: { version, numpy, generator, presets, custom, matrices }. */
 export function fixtures() {
   cache ??= JSON.parse(readFileSync(FIXTURES, 'utf8'));
+  if (cache.version !== VERSION)
+    throw new Error(`lesson-reference.json: version ${cache.version}, not ${VERSION}: run scripts/make-reference.py`);
   return cache;
 }
 
