@@ -50,7 +50,7 @@ async function walkByKeyboard(preset) {
     if (i > 0) await page.keyboard.press('ArrowRight');
     await waitForStage(page, stage.id, stage.head);
     assert.equal(await shownEquation(page), stage.equation, `${preset.id} step ${i}: equation`);
-    assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
+    assert.equal(await page.textContent('.step-text'), `Stage ${i + 1} of ${trace.stages.length}`);
     const texts = await resultTexts(page);
     assert.deepEqual(texts, Array.from(stage.values, formatCell), `${preset.id} ${stage.id}/${stage.head}: cells`);
     assert.ok(await page.$('#formula .formula-face:not(.is-kept) .katex'), `${stage.id}: formula typeset`);

@@ -108,7 +108,7 @@ test('course page under the CSP: no violation; two elements step independently; 
   assert.deepEqual(await resultOf(page, '#scores'), pick('scores'));
   assert.equal(
     await page.$$eval('#scores .step-text', (t) => t[0].textContent),
-    'Step 1 of 3',
+    'Stage 1 of 3',
     'stages="scores,scaled,weights" shows three steps',
   );
   await page.click('#scores .step-next');

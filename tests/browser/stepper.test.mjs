@@ -57,7 +57,7 @@ test('lesson multi-head: Next walks every stage; equations and numbers are the e
   for (const [i, stage] of trace.stages.entries()) {
     await waitForStage(page, stage.id, stage.head);
     assert.equal(await shownEquation(page), stage.equation, `step ${i}: equation`);
-    assert.equal(await page.textContent('.step-text'), `Step ${i + 1} of ${trace.stages.length}`);
+    assert.equal(await page.textContent('.step-text'), `Stage ${i + 1} of ${trace.stages.length}`);
     await checkNumbers(stage);
     const operandCount = await page.$$eval('#figure .figure-slot:not(.is-result)', (s) => s.length);
     assert.equal(

@@ -46,7 +46,7 @@ test(SHARED_KV, () => {
   assert.deepEqual([k.id, k.head, k.kvHead], ['k', 2, 1], 'query head 3 reads K/V head 1, recorded at head 2');
   const list = stageListView(steps, findStepIndex(steps, 'scores', 3), 3, trace.config);
   const head = list.groups.find((g) => g.id === 'head');
-  assert.equal(head.title, 'Head 3 of 4');
+  assert.equal(head.title, 'Head 3 (of 0\u20133)');
   assert.deepEqual(
     head.items.map((i) => i.label.split(' (')[0]),
     ['Queries Q', 'Keys K', 'Values V', 'Scores', 'Scaled scores', 'Attention weights', 'Weighted values'],

@@ -23,7 +23,7 @@ export const CHAPTERS = [
     ],
     lead:
       'Queries, keys and values all come from one sequence: every token looks at every ' +
-      'token of the same sentence (or only at earlier ones, under the causal mask).',
+      'token of the same sentence (under the causal mask only itself and the tokens before it).',
     panel: 'costs',
   },
   {

@@ -97,7 +97,7 @@ function groupTitle(groupId, head, config, now) {
   if (groupId === 'inputs' && now !== null && config.kind === 'kv-cache') return `Step t = ${now}`;
   if (groupId === 'tile' && now !== null) return `Tile ${now}`;
   if (groupId !== 'head') return GROUPS.find((g) => g.id === groupId).title;
-  return config.numHeads > 1 ? `Head ${head} of ${config.numHeads}` : 'Attention';
+  return config.numHeads > 1 ? `Head ${head} (of 0\u2013${config.numHeads - 1})` : 'Attention';
 }
 
 function itemLabel(step, config) {
@@ -165,7 +165,7 @@ export function progressView(steps, index, config) {
   return {
     index,
     total: steps.length,
-    text: `Step ${index + 1} of ${steps.length}`,
+    text: `Stage ${index + 1} of ${steps.length}`,
     atStart: index === 0,
     atEnd: index === steps.length - 1,
     title: entry ? titleOf(entry, config) : step.id,
