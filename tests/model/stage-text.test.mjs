@@ -23,9 +23,9 @@ const formula = (spec, id) => stageById(id).formula(traceOf(spec).config);
 
 test('3: the T² memory is the stored matrix, and FlashAttention never stores it', () => {
   const text = say({ preset: 'lesson-multi-head' }, 'scores');
-  assert.match(text, /Standard attention stores this whole matrix, so its memory grows with the square/);
-  assert.match(text, /only while the matrix is stored: FlashAttention \(its own chapter\)/);
-  assert.match(text, /one forward pass computes 38\.65 billion such scores/);
+  assert.match(text, /Stored whole \(standard attention\) it needs memory growing with T\u00b2/);
+  assert.match(text, /FlashAttention \(its own chapter\) computes the same scores a tile at a time/);
+  assert.match(text, /computes 38\.65 billion a forward pass/);
   assert.doesNotMatch(text, /holds 38\.65/);
 });
 
@@ -33,7 +33,7 @@ test('10: the lesson\u2019s ~37 billion is 2048\u00b2 read as 4 M, times 96 \u00
   const gpt3 = models.find((m) => m.id === 'gpt3-175b');
   const lesson = ((4e6 * gpt3.numHeads * gpt3.numLayers) / 1e9).toFixed(2);
   const text = say({ preset: 'lesson-multi-head' }, 'scores');
-  assert.match(text, /not this figure rounded: it takes 2048\u00b2 = 4,194,304 as 4 M = 4,000,000/);
+  assert.match(text, /~37 billion reads 2048\u00b2 = 4,194,304 as 4 M: 4,000,000 \u00b7 96 \u00b7 96 = 36\.86 billion/);
   assert.ok(text.includes(`4,000,000 \u00b7 96 \u00b7 96 = ${lesson} billion`), text);
   assert.doesNotMatch(text, /rounds it/);
 });
@@ -45,14 +45,11 @@ test('4: the scaled stage states independence and quotes the engine\u2019s varia
     assert.match(text, /independent, with mean 0 and variance 1/);
     assert.ok(text.includes(`var(S) = ${formatPlain(v.scores)}, var(S\u0303) = ${formatPlain(v.scaled)}`), text);
     assert.ok(v.scaled < 0.5, `head ${v.head}: ${v.scaled}`);
-    assert.match(text, /far below 1: the argument\u2019s premise does not hold here/);
-    assert.match(
-      text,
-      /randn \u00b7 0\.1, so each component of q and k has variance about 0\.1\u00b2 \u00b7 16 = 0\.16/,
-    );
-    assert.match(text, /set the weight scale to 1/);
+    assert.match(text, /Far below 1: the premise fails here/);
+    assert.match(text, /randn \u00b7 0\.1: each component of q and k has variance about 0\.1\u00b2 \u00b7 16 = 0\.16/);
+    assert.match(text, /Set the weight scale to 1/);
   }
-  assert.match(say({ preset: 'masks-causal' }, 'scaled'), /far above 1: .* about 1\u00b2 \u00b7 16 = 16, not 1/);
+  assert.match(say({ preset: 'masks-causal' }, 'scaled'), /Far above 1: .* about 1\u00b2 \u00b7 16 = 16, not 1/);
   const near = (c) => ({ ...c, scoreVariance: [{ head: 0, scores: 4.4, scaled: 1.1, entries: 25 }] });
   assert.match(
     say({ preset: 'lesson-multi-head' }, 'scaled', () => true, near),
@@ -79,7 +76,7 @@ test('4: the ablation quotes var(S), the logits it leaves, and says how to see s
   };
   const text = say(spec, 'scaled');
   assert.match(text, /^Ablation/);
-  assert.match(text, /far below 1.*set the weight scale to 1 \(or raise d_model\) to see sharper rows, then raise d_k/);
+  assert.match(text, /Far below 1.*Set the weight scale to 1 \(or raise d_model\) to see sharper rows, then raise d_k/);
 });
 
 test('6: a decode step\u2019s softmax reads S\u0303, and nothing there is masked', () => {

@@ -70,8 +70,11 @@ function buildStage(parts, controls) {
   parts.formula.tabIndex = 0;
   parts.formula.setAttribute('role', 'group');
   parts.formula.setAttribute('aria-label', 'Formula');
-  parts.notation = part('div', 'notation', 'notation-area'); // web/views/notation.js
-  main.append(heading, parts.shapeEq, parts.formula, parts.notation);
+  main.append(heading, parts.shapeEq, parts.formula);
+  if (controls === 'full') {
+    parts.notation = part('div', 'notation', 'notation-area'); // web/views/notation.js; embeds keep their height
+    main.append(parts.notation);
+  }
   for (const [key, id, className] of [
     ['explanation', 'explanation'],
     ['quiz', 'quiz', 'quiz-area'],

@@ -85,7 +85,7 @@ function createViews(parts, katex, on) {
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
     formula: createFormula(parts.formula, { render: katex.render, steady: true }),
-    notation: createNotation(parts.notation),
+    notation: optional(parts.notation, (p) => createNotation(p)),
     explanation: createExplanation(parts.explanation, { steady: true }),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
     sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),

@@ -58,15 +58,13 @@ const MASKS = [
 const maskOf = (c) => MASKS.find((m) => m.applies(c));
 
 const STORED =
-  'Standard attention stores this whole matrix, so its memory grows with the square of the sequence length. ' +
-  'That holds only while the matrix is stored: FlashAttention (its own chapter) computes the same scores one ' +
-  'tile at a time and never stores the whole matrix, so its extra memory grows only linearly with T.';
+  'Stored whole (standard attention) it needs memory growing with T\u00b2; FlashAttention (its own chapter) ' +
+  'computes the same scores a tile at a time and never stores them all.';
 
 const SCALE_REASON =
-  'The scores are divided by \u221ad_k. The argument: if the components of q and k are independent, with mean ' +
-  '0 and variance 1, their dot product q\u00b7k has variance d_k, so it spreads wider as d_k grows. Unscaled, ' +
-  'the softmax would then saturate (one weight near 1, the rest near 0), where its gradients vanish and ' +
-  'learning stalls; dividing by \u221ad_k brings the variance back to 1.';
+  'Why \u00f7\u221ad_k: if the components of q and k are independent, with mean 0 and variance 1, q\u00b7k ' +
+  'has variance d_k, which saturates the softmax (where gradients vanish) as d_k grows; \u00f7\u221ad_k ' +
+  'brings it back to 1.';
 const UNSCALED =
   'Ablation: the scores are not divided by \u221ad_k. With components of q and k that are independent, with ' +
   'mean 0 and variance 1, q\u00b7k would have variance d_k, and a large d_k would saturate the softmax (one ' +
@@ -88,13 +86,12 @@ function premise(c, low) {
           'so that the softmax saturates.';
   const q = componentVariance(c);
   const why = q
-    ? ` X is randn and the weights are randn \u00b7 ${c.weightScale}, so each component of q and k has ` +
+    ? ` X is randn and the weights randn \u00b7 ${c.weightScale}: each component of q and k has ` +
       `variance about ${q.text} = ${formatPlain(q.value)}, not 1.`
     : ' The components of q and k here do not have variance 1.';
   if (low)
     return (
-      `${why} The logits lie so close together that each row of weights comes out nearly uniform; set the ` +
-      'weight scale to 1 (or raise d_model) to see sharper rows' +
+      `${why} Set the weight scale to 1 (or raise d_model) to see sharper rows` +
       `${c.scaleScores ? '' : ', then raise d_k to watch them saturate'}.`
     );
   return (
@@ -111,17 +108,12 @@ function measured(c, stage) {
   const over =
     c.kind === 'kv-cache'
       ? `this head\u2019s ${v.entries} scores, every decode step\u2019s row`
-      : `the ${v.entries} scores this head\u2019s queries see`;
-  const lead =
-    ` Measured by the engine over ${over}: var(S) = ${formatPlain(v.scores)}, ` +
-    `var(S\u0303) = ${formatPlain(v.scaled)}.`;
+      : `the ${v.entries} scores its queries see`;
+  const lead = ` Over ${over}: var(S) = ${formatPlain(v.scores)}, var(S\u0303) = ${formatPlain(v.scaled)}.`;
   const logits = c.scaleScores ? v.scaled : v.scores;
   if (logits >= 0.5 && logits <= 2) return `${lead} That is within a factor of 2 of 1: the argument holds here.`;
   const low = logits < 0.5;
-  return (
-    `${lead} That is far ${low ? 'below' : 'above'} 1: the argument\u2019s premise does not hold ` +
-    `here.${premise(c, low)}`
-  );
+  return `${lead} Far ${low ? 'below' : 'above'} 1: the premise fails here.${premise(c, low)}`;
 }
 
 // GPT-3's score count, and where the lesson's smaller figure comes from: 2048² read as 4 M.
@@ -129,12 +121,11 @@ function atGpt3(m) {
   const t = m.contextLength;
   const millions = Math.round((t * t) / 1e6);
   return (
-    ` At GPT-3\u2019s size (T = ${t}, ${m.numHeads} heads, ${m.numLayers} layers) one forward pass computes ` +
-    `${formatBillions(m.scoreValues)} such scores (${t}\u00b2 \u00b7 ${m.numHeads} \u00b7 ${m.numLayers}); ` +
-    'they are all held at once only when every layer keeps its matrices, as training does for the backward ' +
-    `pass. The lesson\u2019s ~37 billion is not this figure rounded: it takes ${t}\u00b2 = ` +
-    `${formatCount(t * t)} as ${millions} M = ${formatCount(millions * 1e6)}, and ${formatCount(millions * 1e6)} ` +
-    `\u00b7 ${m.numHeads} \u00b7 ${m.numLayers} = ${formatBillions(millions * 1e6 * m.numHeads * m.numLayers)}.`
+    ` GPT-3 (T = ${t}, ${m.numHeads} heads, ${m.numLayers} layers) computes ` +
+    `${formatBillions(m.scoreValues)} a forward pass (${t}\u00b2 \u00b7 ${m.numHeads} \u00b7 ${m.numLayers}); the ` +
+    `lesson\u2019s ~37 billion reads ${t}\u00b2 = ${formatCount(t * t)} as ${millions} M: ` +
+    `${formatCount(millions * 1e6)} \u00b7 ${m.numHeads} \u00b7 ${m.numLayers} = ` +
+    `${formatBillions(millions * 1e6 * m.numHeads * m.numLayers)}.`
   );
 }
 
@@ -155,12 +146,11 @@ export const HEAD_STAGES = [
       const size =
         c.kind === 'cross'
           ? 'a T_q × T_kv matrix: one row per target token, one column per source token.'
-          : `a T × T matrix of all pairwise scores. ${STORED}`;
+          : `a T × T matrix. ${STORED}`;
       const gpt3 = models.find((m) => m.id === 'gpt3-175b');
-      return (
-        `Every query meets every key in a dot product: entry (t, j) measures how well ` +
-        `query t matches key j. This is ${size}${c.kind === 'cross' || !gpt3 ? '' : atGpt3(gpt3)}`
-      );
+      return `Entry (i, j) is the dot product of query i with key j: how well they match. This is ${size}${
+        c.kind === 'cross' || !gpt3 ? '' : atGpt3(gpt3)
+      }`;
     },
     explain: {
       symbolic: (i, j) => `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
