@@ -11,8 +11,8 @@ const designed = (fields) => ({ kind: 'designed', tokens: ['the', 'cat', 'sat'],
 const CELL = { stage: 'scores', head: 0, row: 0, col: 0 };
 const LESSON = { preset: 'lesson-multi-head' };
 
-// [title, call, the message (a prefix when it ends in …), call through forward or null]; each call is made through run and, where it takes a spec alone,
-// forward too (`both`).
+// [title, call, the message (a prefix when it ends in …), the call through forward or null]:
+// a spec alone is sent through run and forward (`both`), anything else once.
 const both = (title, spec, message) => [title, (e) => e.run(spec), message, (e) => e.forward(spec)];
 const once = (title, call, message) => [title, call, message, null];
 
