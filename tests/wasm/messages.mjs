@@ -8,6 +8,8 @@ import { I2, explicit } from './explicit-specs.mjs';
 
 const generated = (fields) => ({ seqLen: 3, dModel: 4, ...fields });
 const designed = (fields) => ({ kind: 'designed', tokens: ['the', 'cat', 'sat'], ...fields });
+// An explicit spec whose X is this flat matrix { shape, values }.
+const flat = (X) => explicit({ X });
 const CELL = { stage: 'scores', head: 0, row: 0, col: 0 };
 const LESSON = { preset: 'lesson-multi-head' };
 
@@ -124,6 +126,38 @@ export const BINDING_MESSAGES = [
     'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }',
   ),
   once('kvCacheBytes field a string', (e) => e.kvCacheBytes({ seqLen: '8' }), 'seqLen: must be a number, got string'),
+  both(
+    'flat: a shape of one number',
+    flat({ shape: [4], values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape: must be [rows, cols], got an array of 1',
+  ),
+  both(
+    'flat: a shape that is a string',
+    flat({ shape: '2x2', values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape: must be [rows, cols], got string',
+  ),
+  both('flat: no shape', flat({ values: Float64Array.of(1, 2, 3, 4) }), 'X.shape: must be [rows, cols], got undefined'),
+  both(
+    'flat: a size that is a string',
+    flat({ shape: [2, '2'], values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape[1]: must be a number, got string',
+  ),
+  both(
+    'flat: values as a plain array',
+    flat({ shape: [2, 2], values: [1, 2, 3, 4] }),
+    'X.values: must be a Float64Array, got array',
+  ),
+  both(
+    'flat: values as a Float32Array',
+    flat({ shape: [2, 2], values: new Float32Array(4) }),
+    'X.values: must be a Float64Array, got Float32Array',
+  ),
+  both('flat: no values', flat({ shape: [2, 2] }), 'X.values: must be a Float64Array, got undefined'),
+  both(
+    'flat: an unknown field',
+    flat({ shape: [2, 2], values: Float64Array.of(1, 2, 3, 4), rows: 2 }),
+    'X: unknown field "rows" for a flat matrix (known: shape, values)',
+  ),
   once('kind a number', (e) => e.run(generated({ kind: 5 })), 'kind: must be a string, got number'),
   once(
     'queryLen missing',
