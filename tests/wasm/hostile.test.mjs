@@ -1,7 +1,8 @@
 // The bad-input table's engine cases (tests/browser/hostile-cases.mjs), where the table's wording
-// is asserted: each call throws a real Error with the table's message (hidden characters compared as \uXXXX, "…" ending a prefix),
-// or for an accepted input returns a trace; after each the engine does not abort and gives the
-// next preset exactly as before any error, and the heap does not grow.
+// is asserted: each call throws a real Error with the table's message (hidden characters
+// compared as \uXXXX, "…" ending a prefix), or for an accepted input returns a trace; after each
+// the engine does not abort and gives the next preset exactly as before any error, and the heap
+// does not grow.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
