@@ -84,6 +84,7 @@ TEST_CASE("validation: seqLen must be a whole number in [1, 1024]", "[validation
     CHECK_THROWS_WITH(make_problem(with(1025)), Contains("seqLen: 1025 is out of range [1, 1024]"));
     CHECK_THROWS_WITH(make_problem(with(1e9)),
                       Contains("seqLen: 1000000000 is out of range [1, 1024]"));
+    CHECK_THROWS_WITH(make_problem(with(1e-7)), Contains("seqLen: 1e-7 is not a whole number"));
     CHECK_NOTHROW(make_problem(with(1)));
 }
 
@@ -114,6 +115,8 @@ TEST_CASE("validation: dModel, numHeads, dK and dV", "[validation]") {
         CHECK_THROWS_WITH(make_problem(s), Contains("dV: 0 is out of range [1, 1024]"));
         s.d_v = 1025;
         CHECK_THROWS_WITH(make_problem(s), Contains("dV: 1025 is out of range [1, 1024]"));
+        s.d_v = 1.5;
+        CHECK_THROWS_WITH(make_problem(s), Contains("dV: 1.5 is not a whole number"));
         s.d_v = -inf;
         CHECK_THROWS_WITH(make_problem(s), Contains("dV: -Infinity is not a finite number"));
     }
@@ -197,7 +200,8 @@ TEST_CASE("validation: explicit weights must match X and each other", "[validati
                                    "W_Q's 1"));
         s = two_by_two();
         s.w_v = {};
-        CHECK_THROWS_WITH(make_problem(s), Contains("W_V: 0 matrices, but W_K has 1"));
+        CHECK_THROWS_WITH(make_problem(s), Contains("W_V: 0 matrices, but W_K has 1 (one W_K and "
+                                                    "one W_V per K/V head)"));
     }
     SECTION("W_Q rows differ from X's columns") {
         s.w_q = {{{1, 0}, {0, 1}, {1, 1}}};
@@ -220,6 +224,13 @@ TEST_CASE("validation: explicit weights must match X and each other", "[validati
         s = two_by_two();
         s.w_k = {{{1, 0}, {0}}};
         CHECK_THROWS_WITH(make_problem(s), Contains("W_K[0]: row 1 has 1 values but row 0 has 2"));
+        s = two_by_two();
+        s.w_v = {{{1, 0}, {0}}};
+        CHECK_THROWS_WITH(make_problem(s), Contains("W_V[0]: row 1 has 1 values but row 0 has 2"));
+    }
+    SECTION("validKeys past X's rows") {
+        s.valid_keys = 5;
+        CHECK_THROWS_WITH(make_problem(s), Contains("validKeys: 5 is out of range [1, 2]"));
     }
     SECTION("W_O of the wrong shape") {
         s.w_o = row_list{{1, 0, 0}, {0, 1, 0}};

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
+import { assertRefused } from './support.mjs';
 
 let engine;
 before(async () => {
@@ -60,9 +61,11 @@ describe('edges: the largest logits a spec allows', () => {
 
 describe('edges: no row has every key masked; the closest rows are exact', () => {
   test('validKeys 0 is refused by name, and the engine serves the next call', () => {
-    assert.throws(() => engine.run({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 0 }), {
-      message: 'validKeys: 0 is out of range [1, 3]',
-    });
+    assertRefused(
+      engine,
+      () => engine.run({ kind: 'cross', queryLen: 2, keyLen: 3, dModel: 4, validKeys: 0 }),
+      'validKeys',
+    );
     assert.equal(
       engine.run({ preset: 'cross-padding' }).config.validKeys,
       engine.presets().find((p) => p.id === 'cross-padding').spec.validKeys,

@@ -180,3 +180,25 @@ export function assertSameTrace(got, want) {
     s.operands.forEach((o, j) => assertSameBits(`${name} operand ${o.name}`, o.values, w.operands[j].values));
   });
 }
+
+const serving = new WeakMap(); // engine → its servingCheck, taken before its first refusal here
+
+/**
+ * Asserts call() is refused with an Error whose message begins with the field's name
+ * (`${field}: `), then that the engine still serves (servingCheck: the next preset in turn gives
+ * the trace it gave before any error). The message's wording is asserted where it is made: the
+ * core's in tests/native/test_validation*.cpp, the bindings' in tests/wasm/messages.mjs, the
+ * page's in tests/browser/hostile-cases.mjs. Returns the message.
+ */
+export function assertRefused(engine, call, field) {
+  if (!serving.has(engine)) serving.set(engine, servingCheck(engine));
+  let message = null;
+  assert.throws(call, (err) => {
+    assert.ok(err instanceof Error, `expected an Error, got ${typeof err}: ${String(err)}`);
+    message = err.message;
+    return true;
+  });
+  assert.ok(message.startsWith(`${field}: `), `message ${JSON.stringify(message)} should name ${field}`);
+  serving.get(engine)();
+  return message;
+}

@@ -1,0 +1,215 @@
+// The messages the bindings make (cpp/bindings/: a JS value of the wrong type, a field that is
+// missing, a string that is no well-formed text): the one table of their wording. No native test
+// can give these (the core never sees a JS value), so tests/wasm/messages.test.mjs asserts them
+// here, once; every other test of a refusal asserts only the field it names (assertRefused in
+// support.mjs). The core's messages are asserted in tests/native/test_validation*.cpp, the page's
+// in tests/browser/hostile-cases.mjs.
+import { I2, explicit } from './explicit-specs.mjs';
+
+const generated = (fields) => ({ seqLen: 3, dModel: 4, ...fields });
+const designed = (fields) => ({ kind: 'designed', tokens: ['the', 'cat', 'sat'], ...fields });
+// An explicit spec whose X is this flat matrix { shape, values }.
+const flat = (X) => explicit({ X });
+const CELL = { stage: 'scores', head: 0, row: 0, col: 0 };
+const LESSON = { preset: 'lesson-multi-head' };
+
+// [title, call, the message (a prefix when it ends in …), the call through forward or null]:
+// a spec alone is sent through run and forward (`both`), anything else once.
+const both = (title, spec, message) => [title, (e) => e.run(spec), message, (e) => e.forward(spec)];
+const once = (title, call, message) => [title, call, message, null];
+
+export const BINDING_MESSAGES = [
+  once('spec undefined', (e) => e.run(undefined), 'spec: must be an object, got undefined'),
+  once('spec null', (e) => e.run(null), 'spec: must be an object, got null'),
+  once('spec number', (e) => e.run(42), 'spec: must be an object, got number'),
+  once('spec string', (e) => e.run('lesson-multi-head'), 'spec: must be an object, got string'),
+  once('spec array', (e) => e.run([]), 'spec: must be an object, got array'),
+  once('spec boolean', (e) => e.run(true), 'spec: must be an object, got boolean'),
+  once('spec function', (e) => e.run(() => 1), 'spec: must be an object, got function'),
+  once('forward of a non-object', (e) => e.forward(7), 'spec: must be an object, got number'),
+  once(
+    'unknown field beside a preset',
+    (e) => e.run({ preset: 'lesson-multi-head', extra: 1 }),
+    'spec: unknown field "extra" for a preset (known: …',
+  ),
+  once(
+    'unknown generated field',
+    (e) => e.run(generated({ heads: 2 })),
+    'spec: unknown field "heads" for self-attention (known: …',
+  ),
+  once(
+    'unknown explicit field',
+    (e) => e.run(explicit({ seqLen: 2 })),
+    'spec: unknown field "seqLen" for explicit self-attention (known: …',
+  ),
+  once(
+    'causal on cross',
+    (e) => e.run({ kind: 'cross', queryLen: 2, keyLen: 4, dModel: 8, causal: true }),
+    'spec: unknown field "causal" for kind "cross" (known: …',
+  ),
+  once(
+    'numKvHeads on encoder-layer',
+    (e) => e.run({ kind: 'encoder-layer', seqLen: 3, dModel: 8, numKvHeads: 1 }),
+    'spec: unknown field "numKvHeads" for kind "encoder-layer" (known: …',
+  ),
+  once(
+    'seed on designed',
+    (e) => e.run(designed({ seed: 1 })),
+    'spec: unknown field "seed" for kind "designed" (known: causal, kind, prunedHeads, tokens)',
+  ),
+  once(
+    'an unknown cell field, listing the known ones',
+    (e) => e.explain(LESSON, { ...CELL, colour: 1 }),
+    'cell: unknown field "colour" for a cell (known: col, head, row, stage, step)',
+  ),
+  both('seqLen string', generated({ seqLen: '5' }), 'seqLen: must be a number, got string'),
+  both('dModel boolean', generated({ dModel: true }), 'dModel: must be a number, got boolean'),
+  both('numHeads null', generated({ numHeads: null }), 'numHeads: must be a number, got null'),
+  both('dK array', generated({ dK: [4] }), 'dK: must be a number, got array'),
+  both('dV object', generated({ dV: {} }), 'dV: must be a number, got object'),
+  both('seed string', generated({ seed: '42' }), 'seed: must be a number, got string'),
+  both('causal number', generated({ causal: 1 }), 'causal: must be true or false, got number'),
+  both(
+    'outputProjection string',
+    generated({ outputProjection: 'yes' }),
+    'outputProjection: must be true or false, got string',
+  ),
+  both('scaleScores null', generated({ scaleScores: null }), 'scaleScores: must be true or false, got null'),
+  both('preset number', { preset: 42 }, 'preset: must be a string, got number'),
+  both('X string', explicit({ X: 'abc' }), 'X: must be an array of rows, got string'),
+  both('X flat array', explicit({ X: [1, 2] }), 'X[0]: must be an array of numbers, got number'),
+  both(
+    'X string entry',
+    explicit({
+      X: [
+        [1, '2'],
+        [3, 4],
+      ],
+    }),
+    'X[0][1]: must be a number, got string',
+  ),
+  both(
+    'X null entry',
+    explicit({
+      X: [
+        [1, 2],
+        [null, 4],
+      ],
+    }),
+    'X[1][0]: must be a number, got null',
+  ),
+  both(
+    'X undefined entry',
+    explicit({
+      X: [
+        [1, 2],
+        [3, undefined],
+      ],
+    }),
+    'X[1][1]: must be a number, got undefined',
+  ),
+  both('W_Q string', explicit({ W_Q: 'x' }), 'W_Q: must be an array with one matrix per head, got string'),
+  both('W_K missing', explicit({ W_K: undefined }), 'W_K: must be an array with one matrix per head, got undefined'),
+  both('W_V second head a number', explicit({ W_V: [I2, 5] }), 'W_V[1]: must be an array of rows, got number'),
+  both('W_O object', explicit({ W_O: {} }), 'W_O: must be an array of rows, got object'),
+  both('W_O null', explicit({ W_O: null }), 'W_O: must be an array of rows, got null'),
+  both('explicit causal string', explicit({ causal: 'true' }), 'causal: must be true or false, got string'),
+  both('tokens missing', designed({ tokens: undefined }), 'tokens: must be an array of words, got undefined'),
+  both('tokens a string', designed({ tokens: 'the cat sat' }), 'tokens: must be an array of words, got string'),
+  both('129 tokens', designed({ tokens: Array(129).fill('w') }), 'tokens: 129 words, more than the limit 128'),
+  both('a token a number', designed({ tokens: ['the', 7] }), 'tokens[1]: must be a string, got number'),
+  both('a 41-character word', designed({ tokens: ['the', 'x'.repeat(41)] }), 'tokens[1]: is longer than 40 characters'),
+  both('prunedHeads a number', generated({ prunedHeads: 1 }), 'prunedHeads: must be an array of numbers, got number'),
+  once(
+    'kvCacheBytes of a non-object',
+    (e) => e.kvCacheBytes(42),
+    'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }',
+  ),
+  once('kvCacheBytes field a string', (e) => e.kvCacheBytes({ seqLen: '8' }), 'seqLen: must be a number, got string'),
+  both(
+    'flat: a shape of one number',
+    flat({ shape: [4], values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape: must be [rows, cols], got an array of 1',
+  ),
+  both(
+    'flat: a shape that is a string',
+    flat({ shape: '2x2', values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape: must be [rows, cols], got string',
+  ),
+  both('flat: no shape', flat({ values: Float64Array.of(1, 2, 3, 4) }), 'X.shape: must be [rows, cols], got undefined'),
+  both(
+    'flat: a size that is a string',
+    flat({ shape: [2, '2'], values: Float64Array.of(1, 2, 3, 4) }),
+    'X.shape[1]: must be a number, got string',
+  ),
+  both(
+    'flat: values as a plain array',
+    flat({ shape: [2, 2], values: [1, 2, 3, 4] }),
+    'X.values: must be a Float64Array, got array',
+  ),
+  both(
+    'flat: values as a Float32Array',
+    flat({ shape: [2, 2], values: new Float32Array(4) }),
+    'X.values: must be a Float64Array, got Float32Array',
+  ),
+  both('flat: no values', flat({ shape: [2, 2] }), 'X.values: must be a Float64Array, got undefined'),
+  both(
+    'flat: an unknown field',
+    flat({ shape: [2, 2], values: Float64Array.of(1, 2, 3, 4), rows: 2 }),
+    'X: unknown field "rows" for a flat matrix (known: shape, values)',
+  ),
+  once('kind a number', (e) => e.run(generated({ kind: 5 })), 'kind: must be a string, got number'),
+  once(
+    'queryLen missing',
+    (e) => e.run({ kind: 'cross', keyLen: 3, dModel: 8 }),
+    'queryLen: is missing; give a whole number',
+  ),
+  once('cell a string', (e) => e.explain(LESSON, 'q'), 'cell: must be an object { stage, head, step?, row, col }'),
+  once('cell null', (e) => e.explain(LESSON, null), 'cell: must be an object { stage, head, step?, row, col }'),
+  once('randn cols null', (e) => e.randn(42, 2, null), 'cols: must be a number, got null'),
+  once('randn cols missing', (e) => e.randn(42, 2), 'cols: NaN is not a finite number'),
+];
+
+// Lone surrogates (which UTF-8 cannot hold) refused by index: [title, tokens, message].
+export const LONE_SURROGATES = [
+  [
+    'a high surrogate alone',
+    ['the', '\uD800'],
+    'tokens[1]: holds a lone surrogate (U+D800 at index 0); give well-formed text',
+  ],
+  [
+    'a low surrogate inside a word',
+    ['a\uDC00b', 'cat'],
+    'tokens[0]: holds a lone surrogate (U+DC00 at index 1); give well-formed text',
+  ],
+  [
+    'a high surrogate ending a word',
+    ['the', 'cat', 'sat\uD83D'],
+    'tokens[2]: holds a lone surrogate (U+D83D at index 3); give well-formed text',
+  ],
+  ['a pair reversed', ['\uDE00\uD83D'], 'tokens[0]: holds a lone surrogate (U+DE00 at index 0); give well-formed text'],
+];
+
+// A preset, a kind, a stage and a field name holding one: [title, call, message].
+export const LONE_SURROGATE_NAMES = [
+  once(
+    'a preset',
+    (e) => e.run({ preset: 'lesson\uD800' }),
+    'preset: holds a lone surrogate (U+D800 at index 6); give well-formed text',
+  ),
+  once(
+    'a kind',
+    (e) => e.run({ kind: '\uDC00', seqLen: 2, dModel: 4 }),
+    'kind: holds a lone surrogate (U+DC00 at index 0); give well-formed text',
+  ),
+  once(
+    'a stage',
+    (e) => e.explain(LESSON, { ...CELL, stage: 'q\uD800' }),
+    'stage: holds a lone surrogate (U+D800 at index 1); give well-formed text',
+  ),
+  once(
+    'a field name',
+    (e) => e.run({ seqLen: 2, dModel: 4, '\uDBFFx': 1 }),
+    'spec: unknown field holding a lone surrogate (U+DBFF at index 0) for self-attention (known: …',
+  ),
+];
