@@ -6,7 +6,7 @@
 
 #include <xtensor/xview.hpp>
 
-#include "attention/mask.hpp"
+#include "attention/flash.hpp"
 
 namespace attention {
 
@@ -14,8 +14,14 @@ namespace {
 
 pass_costs costs_of(double t, double tkv, double d, double h, double h_kv, double dk, double dv,
                     bool projected) {
-    return {t * d * h * dk + tkv * d * h_kv * (dk + dv), h * t * tkv * dk, h * t * tkv * dv,
-            projected ? t * h * dv * d : 0.0, h * t * tkv};
+    pass_costs p{t * d * h * dk + tkv * d * h_kv * (dk + dv),
+                 h * t * tkv * dk,
+                 h * t * tkv * dv,
+                 projected ? t * h * dv * d : 0.0,
+                 0.0,
+                 h * t * tkv};
+    p.total = p.projections + p.scores + p.values + p.output;
+    return p;
 }
 
 } // namespace
@@ -30,18 +36,13 @@ head_split_costs head_split(const attention_config &c) {
 slow_memory_traffic memory_traffic(const attention_config &c) {
     const double t = double(c.seq_len), dk = double(c.d_k), dv = double(c.d_v);
     double kv_reads = 0; // Σ over kept tiles of B_c·(DK + DV)
-    const row_spans keys = visible_spans(c);
-    for (std::size_t i0 = 0; i0 < c.seq_len; i0 += c.block_rows) {
-        const std::size_t i1 = std::min(i0 + c.block_rows, c.seq_len);
+    for (std::size_t i0 = 0; i0 < c.seq_len; i0 += c.block_rows)
         for (std::size_t j0 = 0; j0 < c.kv_len; j0 += c.block_cols) {
-            const std::size_t j1 = std::min(j0 + c.block_cols, c.kv_len);
-            const bool kept =
-                std::any_of(keys.begin() + std::ptrdiff_t(i0), keys.begin() + std::ptrdiff_t(i1),
-                            [&](key_span s) { return s.begin < j1 && j0 < s.end; });
-            if (kept)
+            const std::size_t i1 = std::min(i0 + c.block_rows, c.seq_len),
+                              j1 = std::min(j0 + c.block_cols, c.kv_len);
+            if (tile_needed(c, i0, i1, j0, j1))
                 kv_reads += double(j1 - j0) * (dk + dv);
         }
-    }
     return {2 * t * dk + 2 * t * dv + 4 * t * t, t * dk + kv_reads + t * dv};
 }
 

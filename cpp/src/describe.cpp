@@ -51,11 +51,8 @@ value numbers(const std::vector<double> &v) {
 }
 
 value costs_value(const pass_costs &p) {
-    return value_record{{"projections", p.projections},
-                        {"scores", p.scores},
-                        {"values", p.values},
-                        {"output", p.output},
-                        {"exps", p.exps}};
+    return value_record{{"projections", p.projections}, {"scores", p.scores}, {"values", p.values},
+                        {"output", p.output},           {"total", p.total},   {"exps", p.exps}};
 }
 
 // Values one head moves to and from slow memory, standard and tiled: at these sizes, and in the

@@ -43,13 +43,6 @@ matrix tile_logits(const matrix &q_i, const matrix &k_j, const tile_span &s,
     return scores;
 }
 
-// Whether some query of block [i0, i1) sees some key of block [j0, j1): else the tile is skipped.
-// The spans move only forward, so the block's first and last rows bound what it sees.
-bool tile_needed(const attention_config &c, std::size_t i0, std::size_t i1, std::size_t j0,
-                 std::size_t j1) {
-    return j1 > visible_keys(c, i0).begin && j0 < visible_keys(c, i1 - 1).end;
-}
-
 // The online softmax's update by one tile: the new max, the factor α = exp(m − m_new) that
 // rescales what was summed under the old max, P = exp(S − m_new), then l and O.
 struct tile_update {
@@ -166,6 +159,12 @@ void check_against_reference(const matrix &q, const matrix &k, const matrix &v, 
 }
 
 } // namespace
+
+// The spans move only forward, so the block's first and last rows bound what it sees.
+bool tile_needed(const attention_config &c, std::size_t i0, std::size_t i1, std::size_t j0,
+                 std::size_t j1) {
+    return j1 > visible_keys(c, i0).begin && j0 < visible_keys(c, i1 - 1).end;
+}
 
 matrix tiled_attention(const matrix &q, const matrix &k, const matrix &v, const attention_config &c,
                        trace *out) {

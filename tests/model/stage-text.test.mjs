@@ -7,6 +7,7 @@ import { formatPlain, formatSci } from '../../web/model/format.js';
 import { divisorQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
 import { catalog, explainOf, traceOf } from './fixtures.mjs';
+import { CUSTOM_SPECS } from '../../scripts/record-traces.mjs';
 
 const models = catalog.models;
 
@@ -63,17 +64,7 @@ test('4: the scaled stage states independence and quotes the engine\u2019s varia
 });
 
 test('4: the ablation quotes var(S), the logits it leaves, and says how to see saturation', () => {
-  const spec = {
-    seed: 7,
-    seqLen: 6,
-    dModel: 12,
-    numHeads: 3,
-    dK: 5,
-    dV: 2,
-    causal: true,
-    outputProjection: true,
-    scaleScores: false,
-  };
+  const spec = CUSTOM_SPECS['custom-self-causal-unscaled']; // recorded: d_k 5, no ÷√d_k
   const text = say(spec, 'scaled');
   assert.match(text, /^Ablation/);
   assert.match(text, /Far below 1.*Set the weight scale to 1 \(or raise d_model\) to see sharper rows, then raise d_k/);

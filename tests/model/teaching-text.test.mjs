@@ -17,6 +17,16 @@ import { catalog, runOf, traceOf } from './fixtures.mjs';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 
+// The GQA chapter's panel at the gqa-4-2 preset, head 0, no model loaded.
+const gqaPanel = () =>
+  panelView({
+    chapterId: 'gqa',
+    config: traceOf({ preset: 'gqa-4-2' }).config,
+    head: 0,
+    models: catalog.models,
+    loadedModel: null,
+  });
+
 test('flash: the floats row counts one tile and its block\u2019s m and l, as the engine does', () => {
   for (const preset of ['flash-causal', 'flash-full']) {
     const { config } = traceOf({ preset });
@@ -33,13 +43,7 @@ test('models: GPT-2 small is GPT-2 (124M), with a footnote for the lesson\u2019s
   const gpt2 = catalog.models[0];
   assert.deepEqual([gpt2.id, gpt2.name, gpt2.numLayers, gpt2.dModel], ['gpt2-124m', 'GPT-2 (124M)', 12, 768]);
   assert.ok(!catalog.models.some((m) => /117/.test(m.name + m.id)));
-  const p = panelView({
-    chapterId: 'gqa',
-    config: traceOf({ preset: 'gqa-4-2' }).config,
-    head: 0,
-    models: catalog.models,
-    loadedModel: null,
-  });
+  const p = gqaPanel();
   assert.match(p.footnote, /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
 });
 
@@ -91,13 +95,7 @@ test('GQA panel: the scaling note reads right for a model with one query head pe
 });
 
 test('GQA panel: one careful sentence on GQA\u2019s quality cost (Ainslie et al. 2023)', () => {
-  const p = panelView({
-    chapterId: 'gqa',
-    config: traceOf({ preset: 'gqa-4-2' }).config,
-    head: 0,
-    models: catalog.models,
-    loadedModel: null,
-  });
+  const p = gqaPanel();
   assert.match(p.quality, /Ainslie et al\. \(2023\)/);
   assert.match(p.quality, /not free/);
   assert.doesNotMatch(p.quality, /\.\s+[A-Z]/, 'one sentence');

@@ -23,6 +23,8 @@ TEST_CASE("costs: four heads of 4 cost what one head of 16 costs, with four time
     CHECK(c.heads.values == c.single.values);
     CHECK(c.heads.output == 5 * 16 * 16);
     CHECK(c.single.output == c.heads.output);
+    CHECK(c.heads.total == 3840 + 400 + 400 + 1280);
+    CHECK(c.single.total == c.heads.total);
     CHECK(c.heads.exps == 4 * 25);
     CHECK(c.single.exps == 25);
 }

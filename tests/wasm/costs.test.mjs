@@ -19,23 +19,18 @@ test('headSplit: h heads of (d_k, d_v) against one head of (h·d_k, h·d_v), par
     }
     const { seqLen: t, kvLen: tkv, dModel: d, numHeads: h, numKvHeads: g, dK: k, dV: v } = c;
     const out = c.outputProjection ? t * h * v * d : 0;
+    const part = (projections, scores, values) => ({
+      projections,
+      scores,
+      values,
+      output: out,
+      total: projections + scores + values + out,
+    });
     assert.deepEqual(
       c.headSplit,
       {
-        heads: {
-          projections: t * d * h * k + tkv * d * g * (k + v),
-          scores: h * t * tkv * k,
-          values: h * t * tkv * v,
-          output: out,
-          exps: h * t * tkv,
-        },
-        single: {
-          projections: t * d * h * k + tkv * d * (h * k + h * v),
-          scores: t * tkv * h * k,
-          values: t * tkv * h * v,
-          output: out,
-          exps: t * tkv,
-        },
+        heads: { ...part(t * d * h * k + tkv * d * g * (k + v), h * t * tkv * k, h * t * tkv * v), exps: h * t * tkv },
+        single: { ...part(t * d * h * k + tkv * d * (h * k + h * v), t * tkv * h * k, t * tkv * h * v), exps: t * tkv },
       },
       id,
     );

@@ -12,8 +12,6 @@ const PARTS = [
   ['output', 'output W_O'],
 ];
 
-const total = (p) => PARTS.reduce((sum, [key]) => sum + p[key], 0);
-
 // Multiply-adds of this layer's h heads against one head of h·d_k, part by part.
 function headSplit(config) {
   const { heads, single } = config.headSplit;
@@ -28,7 +26,7 @@ function headSplit(config) {
           formatCount(heads[key]),
           formatCount(single[key]),
         ]),
-        ['total', formatCount(total(heads)), formatCount(total(single))],
+        ['total', formatCount(heads.total), formatCount(single.total)],
         ['softmax exponentials', formatCount(heads.exps), formatCount(single.exps)],
       ],
     },

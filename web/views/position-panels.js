@@ -62,7 +62,11 @@ export function positions(root, p) {
       list.append(li);
     }
     root.append(
-      el('p', 'panel-label', 'ALiBi: one slope a head (Press et al.\u2019s 2^(\u22128(h+1)/H) for H a power of two):'),
+      el(
+        'p',
+        'panel-label',
+        'ALiBi: one slope a head (Press et al.\u2019s m_n = 2^(\u22128(n+1)/h) for h a power of two):',
+      ),
       list,
       el(
         'p',

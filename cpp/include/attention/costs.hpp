@@ -19,6 +19,7 @@ struct pass_costs {
     double scores;      // H·T·T_kv·DK
     double values;      // H·T·T_kv·DV: weights · V
     double output;      // T·H·DV·D with W_O, else 0
+    double total;       // the four above
     double exps;        // H·T·T_kv
 };
 

@@ -54,9 +54,10 @@ function sizeLines(s, structure) {
 
 // The mask's arguments beyond the lengths: causal (a window, a prefix and documents are causal
 // too), window, prefix, documents and padding keys.
+const causalOf = (s) => s.causal || s.window !== null || s.prefix !== null || s.documents.length > 0;
+
 function maskArgs(s) {
-  const causal = s.causal || s.window !== null || s.prefix !== null || s.documents.length > 0;
-  const args = causal ? ['causal=True'] : [];
+  const args = causalOf(s) ? ['causal=True'] : [];
   if (s.window !== null) args.push(`window=${s.window}`);
   if (s.prefix !== null) args.push(`prefix=${s.prefix}`);
   if (s.documents.length) args.push(`documents=[${s.documents.join(', ')}]`);
@@ -87,8 +88,7 @@ function positionLines(s, structure) {
     lines.push('slopes = alibi_slopes(num_heads)  # one per head');
     if (structure !== 'kv-cache')
       lines.push(
-        `biases = [alibi_bias(m, np.arange(T), np.arange(T), causal=${py(maskArgs(s).includes('causal=True'))}) ` +
-          'for m in slopes]',
+        `biases = [alibi_bias(m, np.arange(T), np.arange(T), causal=${py(causalOf(s))}) ` + 'for m in slopes]',
       );
   }
   return lines;

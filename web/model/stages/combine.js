@@ -41,6 +41,7 @@ export const COMBINE_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['concat', '[H\u2080 \u2026 H_h\u22121]', 'the heads side by side'],
     numpy: ofLayer('concat'),
   },
   {
@@ -105,6 +106,7 @@ export const COMBINE_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['O', 'concat \u00b7 W_O', 'the layer\u2019s output'],
     numpy: ofLayer('output'),
   },
 ];

@@ -161,6 +161,7 @@ export const HEAD_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: true,
+    notation: ['S', 'Q \u00b7 K\u1d40', 'every query against every key'],
     numpy: ofHead('scores'),
   },
   {
@@ -191,6 +192,7 @@ export const HEAD_STAGES = [
     nonNegative: false,
     quiz: [divisorQuestion],
     firstView: false,
+    notation: ['S\u0303', 'S / \u221ad_k', 'the scores scaled'],
     numpy: ofHead('scaled'),
   },
   {
@@ -218,6 +220,7 @@ export const HEAD_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['S\u0303 + B', 'ALiBi', 'B: a penalty growing with the distance i \u2212 j'],
     numpy: ofHead('biased'),
   },
   {
@@ -243,6 +246,7 @@ export const HEAD_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['L', 'S\u0303 + M', 'the logits; M is 0 where a key is seen, \u2212\u221e where it is hidden'],
     numpy: ofHead('masked'),
   },
   {
@@ -284,6 +288,11 @@ export const HEAD_STAGES = [
     nonNegative: true,
     quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
     firstView: false,
+    notation: [
+      'A',
+      'softmax(L) by rows',
+      'the attention weights, each row summing to 1 (softmax(S\u0303) without a mask)',
+    ],
     numpy: ofHead('weights'),
   },
   {
@@ -307,6 +316,7 @@ export const HEAD_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['H\u2099', 'A \u00b7 V', 'head n\u2019s output: each row a weighted average of value rows'],
     numpy: ofHead('head'),
   },
 ];

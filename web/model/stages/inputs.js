@@ -87,6 +87,7 @@ const POSITIONED = {
   nonNegative: false,
   quiz: [],
   firstView: false,
+  notation: ['X + PE', 'X with positions', 'the sinusoidal encoding added'],
   numpy: named({ self: 'X_pos' }),
 };
 
@@ -104,6 +105,7 @@ export const INPUT_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: true,
+    notation: ['X', 'the embeddings', 'one row a token'],
     numpy: named({ self: 'X', 'encoder-layer': 'X', flash: 'X' }),
   },
   POSITIONED,
@@ -118,6 +120,7 @@ export const INPUT_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['X_q', 'the target', 'the sequence that asks (the queries)'],
     numpy: named({ cross: 'X_q' }),
   },
   {
@@ -135,6 +138,7 @@ export const INPUT_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['X_kv', 'the source', 'the sequence asked (the keys and values)'],
     numpy: named({ cross: 'X_kv' }),
   },
   {
@@ -154,6 +158,7 @@ export const INPUT_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['x_t', 'row t of X', 'the token decoded at step t'],
     numpy: ofLayer('x_t'),
   },
 ];

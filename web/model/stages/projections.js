@@ -86,6 +86,10 @@ function turned(id, letter, title) {
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation:
+      letter === 'Q'
+        ? ['Q\u0302\u2099', 'Q\u2099 turned', 'each query turned by its position (RoPE)']
+        : ['K\u0302_g', 'K_g turned', 'each key turned by its position (RoPE)'],
     numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
   };
 }
@@ -165,6 +169,7 @@ export const PROJECTION_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: true,
+    notation: ['Q\u2099', 'X \u00b7 W_Q of head n', 'head n\u2019s queries'],
     numpy: ofHead('q', 'Q'),
   },
   {
@@ -178,6 +183,7 @@ export const PROJECTION_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: true,
+    notation: ['K_g', 'X \u00b7 W_K of K/V head g', 'the keys'],
     numpy: ofHead('k', 'K'),
   },
   {
@@ -193,6 +199,7 @@ export const PROJECTION_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: true,
+    notation: ['V_g', 'X \u00b7 W_V of K/V head g', 'the values'],
     numpy: ofHead('v', 'V'),
   },
   turned('q_rot', 'Q', 'Queries turned by position (RoPE)'),
@@ -219,6 +226,7 @@ export const PROJECTION_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['K_\u2264t', 'the cached keys', 'the keys of tokens 0 \u2026 t'],
     numpy: ofKvHead('k_cache'),
   },
   {
@@ -227,6 +235,7 @@ export const PROJECTION_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['V_\u2264t', 'the cached values', 'the values of tokens 0 \u2026 t'],
     numpy: ofKvHead('v_cache'),
   },
 ];

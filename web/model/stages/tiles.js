@@ -59,6 +59,7 @@ export const TILE_STAGES = [
     nonNegative: false,
     quiz: [nextTileQuestion],
     firstView: false,
+    notation: ['S_ij', 'Q_i \u00b7 K_j\u1d40 / \u221ad_k', 'one tile: query block i against key block j'],
     numpy: ofTile('tile_scores'),
   },
   {
@@ -81,6 +82,7 @@ export const TILE_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['m', 'max(m, rowmax S_ij)', 'each row\u2019s running maximum'],
     numpy: ofTile('tile_max'),
   },
   {
@@ -106,6 +108,11 @@ export const TILE_STAGES = [
     nonNegative: true,
     quiz: [],
     firstView: false,
+    notation: [
+      'l',
+      '\u03b1\u00b7l + rowsum P',
+      'each row\u2019s running sum; P = exp(S_ij \u2212 m), \u03b1 = exp(m_old \u2212 m)',
+    ],
     numpy: ofTile('tile_sum'),
   },
   {
@@ -140,6 +147,7 @@ export const TILE_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['O\u0303', '\u03b1\u00b7O\u0303 + P \u00b7 V_j', 'the running output, not yet divided by l'],
     numpy: ofTile('tile_out'),
   },
   {
@@ -161,6 +169,7 @@ export const TILE_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
+    notation: ['O', 'O\u0303 / l', 'a query block\u2019s output'],
     numpy: ofTile('block_out'),
   },
 ];
