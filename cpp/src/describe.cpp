@@ -130,6 +130,17 @@ void add_checks(value_record &o, const trace &t) {
         o.emplace_back("alibiRowShift", *k.alibi_row_shift);
     if (!k.score_variance.empty())
         o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
+    value_list scaling;
+    for (const scaling_point &s : k.gradient_scaling)
+        scaling.push_back(value_record{{"dK", s.d_k},
+                                       {"weightScale", s.weight_scale},
+                                       {"scaled", s.scaled},
+                                       {"variance", s.variance},
+                                       {"maxWeight", s.max_weight},
+                                       {"meanAbsDScaled", s.mean_abs_d_scaled},
+                                       {"meanAbsDScores", s.mean_abs_d_scores}});
+    if (!scaling.empty())
+        o.emplace_back("gradientScaling", scaling);
 }
 
 // RoPE's settings as a spec gives them, or null.
@@ -295,14 +306,23 @@ value describe(const cell_explanation &e) {
                             {"row", e.norm->row}};
     if (e.source_head != no_head)
         source = value_record{{"head", e.source_head}, {"col", e.source_col}};
-    return value_record{{"value", e.value},     {"terms", explanation_terms(e.terms)},
-                        {"sum", e.sum},         {"bias", e.bias},
-                        {"divisor", e.divisor}, {"input", e.input},
-                        {"mask", e.mask},       {"masked", e.masked},
-                        {"softmax", softmax},   {"addends", doubles_or_null(e.addends)},
-                        {"norm", norm},         {"gate", e.gate},
-                        {"alpha", e.alpha},     {"previous", e.previous},
-                        {"rowMax", e.row_max},  {"row", doubles_or_null(e.row)},
+    return value_record{{"value", e.value},
+                        {"terms", explanation_terms(e.terms)},
+                        {"sum", e.sum},
+                        {"bias", e.bias},
+                        {"divisor", e.divisor},
+                        {"input", e.input},
+                        {"mask", e.mask},
+                        {"masked", e.masked},
+                        {"softmax", softmax},
+                        {"addends", doubles_or_null(e.addends)},
+                        {"norm", norm},
+                        {"gate", e.gate},
+                        {"weight", e.weight},
+                        {"alpha", e.alpha},
+                        {"previous", e.previous},
+                        {"rowMax", e.row_max},
+                        {"row", doubles_or_null(e.row)},
                         {"source", source}};
 }
 

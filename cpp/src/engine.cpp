@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attention/backward.hpp"
 #include "attention/costs.hpp"
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
@@ -26,6 +27,10 @@ matrix compute(const problem &p, trace *out) {
         return decode_with_cache(p.params, p.config, out);
     case problem_kind::flash:
         return flash_attention(p.params, p.config, out);
+    case problem_kind::backward: // the gradients are the trace's; what returns is the output
+        if (out)
+            attention_backward(p.params, p.d_output, p.config, out);
+        return multi_head_attention(p.params, p.config);
     default:
         return multi_head_attention(p.params, p.config, out);
     }
@@ -42,6 +47,9 @@ trace run_traced(const problem &p) {
     if (prefix_free && (kind == problem_kind::self || kind == problem_kind::designed))
         t.checks.causal_prefix = causal_prefix_differences(p.params, p.config, output);
     t.checks.score_variance = score_variances(t);
+    if (kind == problem_kind::backward) // seeded as the run was; 42 when nothing was drawn
+        t.checks.gradient_scaling =
+            gradient_scaling(std::uint32_t(std::isnan(p.seed) ? 42 : p.seed));
     return t;
 }
 
@@ -57,6 +65,8 @@ std::size_t trace_value_count(const attention_config &c) {
         return flash_values(c);
     case problem_kind::encoder_layer:
         return attention_values(c) + encoder_values(c);
+    case problem_kind::backward:
+        return attention_values(c) + backward_values(c);
     default: // self, cross, designed
         return attention_values(c);
     }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "attention/mask.hpp"
+
 namespace attention {
 
 namespace {
@@ -100,7 +102,8 @@ void copy_column(cell_explanation &e, const trace &t, const stage &, std::size_t
 }
 
 void sum(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.addends = {op(s, 0)(row, col), op(s, 1)(row, col)};
+    for (const operand &o : s.operands)
+        e.addends.push_back(o.values(row, col));
 }
 
 void norm(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
@@ -156,6 +159,45 @@ void divide_rows(cell_explanation &e, const trace &, const stage &s, std::size_t
                  std::size_t col) {
     e.input = op(s, 0)(row, col);
     e.divisor = op(s, 1)(row, 0);
+}
+
+void dot_cols(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+              std::size_t col) {
+    const matrix at = xt::transpose(op(s, 0)); // column `row` of op0 as a row
+    dot_terms(e, at, op(s, 1), row, col, false);
+}
+
+void group_dot_cols(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+                    std::size_t col) {
+    const std::size_t g = s.operands.size() / 2;
+    for (std::size_t h = 0; h < g; ++h) {
+        const matrix at = xt::transpose(op(s, h));
+        dot_terms(e, at, op(s, g + h), row, col, false);
+    }
+}
+
+void softmax_backward(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
+                      std::size_t col) {
+    const matrix &a = op(s, 0), &d_a = op(s, 1);
+    for (std::size_t k = 0; k < cols(a); ++k) {
+        e.terms.push_back({d_a(row, k), a(row, k), d_a(row, k) * a(row, k)});
+        e.sum += d_a(row, k) * a(row, k);
+    }
+    e.input = d_a(row, col);
+    e.weight = a(row, col);
+    const key_span seen = visible_keys(t.config, row);
+    e.masked = col < seen.begin || col >= seen.end;
+}
+
+void divide(cell_explanation &e, const trace &t, const stage &s, std::size_t row, std::size_t col) {
+    e.input = op(s, 0)(row, col);
+    e.divisor = score_divisor(t.config);
+}
+
+void head_column(cell_explanation &e, const trace &t, const stage &s, std::size_t,
+                 std::size_t col) {
+    e.source_head = s.head;
+    e.source_col = std::size_t(s.head) * t.config.d_v + col;
 }
 
 } // namespace rules

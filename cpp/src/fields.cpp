@@ -14,8 +14,8 @@ namespace {
 
 using t = field_type;
 
-const char *const kind_names_in_order[] = {"self",     "cross", "encoder-layer",
-                                           "kv-cache", "flash", "designed"};
+const char *const kind_names_in_order[] = {"self",  "cross",    "encoder-layer", "kv-cache",
+                                           "flash", "designed", "backward"};
 
 [[noreturn]] void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
@@ -33,6 +33,8 @@ field_rule per_head(const char *name) {
 
 const field_rule pruned_heads{"prunedHeads", t::numbers, false, limits::max_heads};
 const field_rule rope{"rope", t::object, false, 0, 0, 0, false, &rope_fields()};
+const field_rule d_output =
+    matrix_field("dOutput", false, limits::max_seq_len, limits::max_heads *limits::max_head_dim);
 
 // A generated spec's fields in the order they are read, each kept when `takes` says so.
 template <class Takes> std::vector<field_rule> generated(problem_kind kind, Takes takes) {
@@ -61,7 +63,8 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
                                       {"positionalEncoding", t::text},
-                                      {"documents", t::numbers, false, limits::max_seq_len}};
+                                      {"documents", t::numbers, false, limits::max_seq_len},
+                                      d_output};
     std::vector<field_rule> kept;
     for (const field_rule &f : all)
         if (takes(std::string(f.name)))
@@ -92,13 +95,17 @@ bool kind_takes(problem_kind kind, const std::string &f) {
                     "positionalEncoding", "window"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
+    case problem_kind::backward: // self-attention's fields but pruning, and the gradient dO
+        return any({"seqLen", "numKvHeads", "causal", "outputProjection", "rope", "validKeys",
+                    "window", "prefix", "documents", "alibi", "positionalEncoding", "dOutput"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
                     "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding"});
     }
 }
 
-std::vector<field_rule> explicit_rules(bool cross) {
+std::vector<field_rule> explicit_rules(problem_kind kind) {
+    const bool cross = kind == problem_kind::cross, backward = kind == problem_kind::backward;
     std::vector<field_rule> f{{"kind", t::text}};
     if (cross) {
         f.push_back(matrix_field("X_q", true, limits::max_seq_len, limits::max_d_model));
@@ -115,7 +122,12 @@ std::vector<field_rule> explicit_rules(bool cross) {
         f.push_back({"causal", t::flag});
     f.push_back({"validKeys", t::number});
     f.push_back({"scaleScores", t::flag});
-    f.push_back(pruned_heads);
+    if (backward) { // dO given, or drawn from the seed
+        f.push_back(d_output);
+        f.push_back({"seed", t::number});
+    } else {
+        f.push_back(pruned_heads);
+    }
     if (!cross) {
         f.push_back(rope);
         f.push_back({"window", t::number});
@@ -172,6 +184,8 @@ generated_spec generated_of(problem_kind kind, const field_values &v) {
     s.weight_scale = number_or(v, "weightScale", s.weight_scale);
     if (const auto *heads = get<std::vector<double>>(v, "prunedHeads"))
         s.pruned_heads = *heads;
+    if (const row_list *d_o = get<row_list>(v, "dOutput"))
+        s.d_output = *d_o;
     return s;
 }
 
@@ -192,6 +206,9 @@ explicit_spec explicit_of(problem_kind kind, const field_values &v) {
     s.scale_scores = flag_or(v, "scaleScores", true);
     if (const auto *heads = get<std::vector<double>>(v, "prunedHeads"))
         s.pruned_heads = *heads;
+    if (const row_list *d_o = get<row_list>(v, "dOutput"))
+        s.d_output = *d_o;
+    s.seed = number_or(v, "seed", s.seed);
     return s;
 }
 
@@ -219,11 +236,14 @@ problem_kind kind_named(const std::optional<std::string> &name) {
 
 spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
     const bool cross = kind == problem_kind::cross;
-    if (explicit_matrices && kind != problem_kind::self && !cross)
+    if (explicit_matrices && kind != problem_kind::self && !cross && kind != problem_kind::backward)
         reject("kind", "\"" + std::string(kind_name(kind)) +
                            "\" takes no explicit matrices; give sizes and a seed (or tokens)");
     if (explicit_matrices)
-        return {explicit_rules(cross), cross ? "kind \"cross\"" : "explicit self-attention"};
+        return {explicit_rules(kind), cross ? "kind \"cross\""
+                                      : kind == problem_kind::backward
+                                          ? "explicit kind \"backward\""
+                                          : "explicit self-attention"};
     const std::string what = kind == problem_kind::self
                                  ? std::string("self-attention")
                                  : "kind \"" + std::string(kind_name(kind)) + "\"";
@@ -300,6 +320,9 @@ void masks_of(const field_values &v, attention_config &c) {
 // budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
+    if (p.config.rope && p.config.kind == problem_kind::backward)
+        reject("rope", "is not taken by the backward pass yet; its chapter takes ALiBi, "
+                       "sinusoidal positions and every mask");
     p.config.alibi = flag_or(v, "alibi", false);
     if (const auto *pe = get<std::string>(v, "positionalEncoding")) {
         if (*pe != "sinusoidal")

@@ -114,7 +114,8 @@ attention_config generated_config(const generated_spec &s) {
     kv_heads(s.num_kv_heads, c);
     if (s.kind == problem_kind::encoder_layer)
         c.d_ff = whole_number("dFF", s.d_ff.value_or(4.0 * double(c.d_model)), 1, limits::max_d_ff);
-    if (s.valid_keys && !cross && s.kind != problem_kind::self) // padded sequences' keys
+    const bool self = s.kind == problem_kind::self || s.kind == problem_kind::backward;
+    if (s.valid_keys && !cross && !self) // padded sequences' keys
         reject("validKeys", "is for cross- and self-attention: their keys may be padding");
     if (s.valid_keys)
         c.valid_keys = whole_number("validKeys", *s.valid_keys, 1, c.kv_len);
@@ -168,6 +169,21 @@ void checked_kv(const explicit_spec &spec, problem &p) {
     p.params.w_v = checked_heads("W_V", spec.w_v, c.d_model, &c.d_v, "W_V[0]");
 }
 
+// Kind backward's dO, shaped like the output: as given, else drawn after every other draw.
+matrix d_output_of(const std::optional<row_list> &given, const attention_config &c,
+                   numpy_random &rng) {
+    const std::size_t width = c.output_projection ? c.d_model : c.num_heads * c.d_v;
+    if (!given)
+        return rng.randn(c.seq_len, width); // (T, D) or (T, H·DV)
+    matrix d_o = checked_matrix("dOutput", *given, limits::max_seq_len,
+                                limits::max_heads * limits::max_head_dim);
+    require_shape("dOutput", d_o, c.seq_len, width,
+                  "(T = " + count(c.seq_len) + " rows, " + count(width) +
+                      (c.output_projection ? " columns like the output X · … · W_O (d_model))"
+                                           : " columns like the concat (h·d_v), without W_O)"));
+    return d_o;
+}
+
 void draw_ffn(numpy_random &rng, problem &p) {
     const attention_config &c = p.config;
     const double scale = c.weight_scale;
@@ -210,6 +226,8 @@ problem make_problem(const generated_spec &spec, bool traced) {
         p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model, scale);
     if (c.kind == problem_kind::encoder_layer)
         draw_ffn(rng, p);
+    if (c.kind == problem_kind::backward)
+        p.d_output = d_output_of(spec.d_output, c, rng);
     return p;
 }
 
@@ -235,7 +253,8 @@ problem make_problem(const explicit_spec &spec) {
     c.num_heads = spec.w_q.size();
     p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, &c.d_k, "W_Q[0]");
     checked_kv(spec, p);
-    if (spec.valid_keys && !cross && spec.kind != problem_kind::self)
+    const bool self = spec.kind == problem_kind::self || spec.kind == problem_kind::backward;
+    if (spec.valid_keys && !cross && !self)
         reject("validKeys", "is for cross- and self-attention: their keys may be padding");
     if (spec.valid_keys)
         c.valid_keys = whole_number("validKeys", *spec.valid_keys, 1, c.kv_len);
@@ -250,6 +269,12 @@ problem make_problem(const explicit_spec &spec) {
                       "(h·d_v rows, d_model columns)");
     }
     check_weight_budget(c);
+    if (c.kind == problem_kind::backward) {
+        if (!spec.d_output)
+            p.seed = double(whole_number("seed", spec.seed, 0, 4294967295u));
+        numpy_random rng(static_cast<std::uint32_t>(spec.d_output ? 0 : p.seed));
+        p.d_output = d_output_of(spec.d_output, c, rng);
+    }
     return p;
 }
 

@@ -69,6 +69,12 @@ inline generated_spec pruned(generated_spec s, std::vector<double> heads) {
     return s;
 }
 
+// The same self-attention spec, then its backward pass from a drawn dO.
+inline generated_spec backward(generated_spec s) {
+    s.kind = problem_kind::backward;
+    return s;
+}
+
 // Every kind and switch at least once: self (± causal, ± W_O, unscaled, d_k ≠ d_v, weights at
 // scale 1), grouped-query and multi-query, cross (± validKeys, T_q above and below T_kv),
 // encoder, the designed heads (± causal); pruned heads in self, grouped-query, cross, encoder
@@ -97,7 +103,11 @@ inline std::vector<generated_spec> every_kind() {
             pruned(self(6, 8, 4, 3, 2, true, true, 2), {0}),
             pruned(cross(3, 4, 8, 2, 4, 4, 3), {1}),
             pruned(encoder(4, 6, 2, 5, true), {0}),
-            pruned(designed({"x", "y", "x"}), {0, 1, 2, 3})};
+            pruned(designed({"x", "y", "x"}), {0, 1, 2, 3}),
+            backward(self(5, 16, 4, 4, 4)),
+            backward(self(6, 8, 4, 3, 2, true, true, 2)),
+            backward(self(3, 6, 1, 2, 9, false, false)),
+            backward(unscaled)};
 }
 
 // The kinds whose stages carry a step: decoding (MHA, GQA, MQA, ± W_O, d_k ≠ d_v, unscaled)

@@ -107,11 +107,61 @@ TEST_CASE("explain: sum: the addends add to the value", "[explain]") {
     const std::size_t cells =
         for_each_cell({rules::sum}, [](const trace &, const stage &s, std::size_t i, std::size_t j,
                                        const cell_explanation &e) {
-            REQUIRE(e.addends.size() == 2);
-            CHECK(e.addends[0] == op(s, 0)(i, j));
-            CHECK(e.addends[1] == op(s, 1)(i, j));
-            CHECK(e.addends[0] + e.addends[1] == e.value);
+            REQUIRE(e.addends.size() == s.operands.size());
+            double total = 0;
+            for (std::size_t k = 0; k < e.addends.size(); ++k) {
+                CHECK(e.addends[k] == op(s, k)(i, j));
+                total += e.addends[k];
+            }
+            if (e.addends.size() == 2) // X + PE, residuals, ALiBi's bias: one addition
+                CHECK(total == e.value);
+            else // d_x: the parts, summed group by group in the pass
+                CHECK(near(total, e.value));
         });
+    CHECK(cells > 0);
+}
+
+TEST_CASE("explain: the backward pass's cells: products down columns, the softmax's backward "
+          "pass, the division, a head's column",
+          "[explain][backward]") {
+    std::size_t cells = for_each_cell(
+        {rules::dot_cols, rules::group_dot_cols},
+        [](const trace &, const stage &s, std::size_t i, std::size_t j, const cell_explanation &e) {
+            const std::size_t pairs =
+                entry(s.id).cell == rules::dot_cols ? 1 : s.operands.size() / 2;
+            REQUIRE(e.terms.size() == pairs * rows(op(s, 0)));
+            double sum = 0;
+            for (std::size_t h = 0; h < pairs; ++h)
+                for (std::size_t p = 0; p < rows(op(s, 0)); ++p) {
+                    const product_term &t = e.terms[h * rows(op(s, 0)) + p];
+                    CHECK(t.a == op(s, h)(p, i));
+                    CHECK(t.b == op(s, pairs + h)(p, j));
+                    sum += t.product;
+                }
+            CHECK(sum == e.sum);
+            CHECK(near(e.sum, e.value));
+        });
+    cells +=
+        for_each_cell({rules::softmax_backward}, [](const trace &, const stage &s, std::size_t i,
+                                                    std::size_t j, const cell_explanation &e) {
+            REQUIRE(e.weight.has_value());
+            CHECK(*e.weight == op(s, 0)(i, j));
+            CHECK(*e.input == op(s, 1)(i, j));
+            CHECK(e.terms.size() == cols(op(s, 0)));
+            CHECK(*e.weight * (*e.input - e.sum) == e.value);
+            if (e.masked)
+                CHECK(e.value == 0.0);
+        });
+    cells += for_each_cell({rules::divide}, [](const trace &, const stage &s, std::size_t i,
+                                               std::size_t j, const cell_explanation &e) {
+        CHECK(*e.input == op(s, 0)(i, j));
+        CHECK(*e.input / e.divisor == e.value);
+    });
+    cells += for_each_cell({rules::head_column}, [](const trace &t, const stage &s, std::size_t i,
+                                                    std::size_t j, const cell_explanation &e) {
+        CHECK(e.source_col == std::size_t(s.head) * t.config.d_v + j);
+        CHECK(op(s, 0)(i, e.source_col) == e.value);
+    });
     CHECK(cells > 0);
 }
 

@@ -13,8 +13,9 @@ namespace attention {
 // What is computed: self-attention (multi-head, grouped-query or multi-query), cross-attention
 // (queries from one sequence, keys and values from another), one encoder layer, causal
 // attention decoded token by token with a KV cache, one head's tiled FlashAttention pass, or
-// multi-head attention with constructed heads (designed.hpp).
-enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed };
+// multi-head attention with constructed heads (designed.hpp), or self-attention and then its
+// backward pass (backward.hpp).
+enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed, backward };
 
 // Rotary position embedding (rope.hpp): q and k turned by their positions before the scores.
 struct rope_settings {

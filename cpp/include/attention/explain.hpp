@@ -28,15 +28,16 @@ struct norm_parts {
 };
 
 struct cell_explanation {
-    double value = 0;                     // the cell as the trace holds it
-    std::vector<product_term> terms;      // dot, dot_rows, scaled_dot, affine: Σ terms = sum
-    double sum = 0;                       // Σ products, in order
-    std::optional<double> bias;           // affine: value = sum + bias
-    double divisor = 1;                   // scaled: √d_k (1 without scaling)
-    std::optional<double> input;          // mask, relu, norm: the cell before this stage
-    std::optional<double> mask;           // mask: M[i, j], 0 or −∞
-    std::optional<double> gate;           // gate: 1 for a kept head's column, 0 for a pruned one
-    bool masked = false;                  // masked / weights: the key is hidden from the query
+    double value = 0;                // the cell as the trace holds it
+    std::vector<product_term> terms; // dot, dot_rows, scaled_dot, affine: Σ terms = sum
+    double sum = 0;                  // Σ products, in order
+    std::optional<double> bias;      // affine: value = sum + bias
+    double divisor = 1;              // scaled: √d_k (1 without scaling)
+    std::optional<double> input;     // mask, relu, norm: the cell before this stage
+    std::optional<double> mask;      // mask: M[i, j], 0 or −∞
+    std::optional<double> gate;      // gate: 1 for a kept head's column, 0 for a pruned one
+    std::optional<double> weight;    // softmax_backward: A[i, j]; value = weight·(input − sum)
+    bool masked = false;             // masked / weights: the key is hidden from the query
     std::optional<softmax_parts> softmax; // weights: value = exps[col] / exp_sum
     std::vector<double> addends;          // sum: value = addends[0] + addends[1]
     std::optional<norm_parts> norm;       // norm: value = (input − mean) / (std_dev + eps)
@@ -44,8 +45,9 @@ struct cell_explanation {
     double previous = 0;                  // running_*: the row's m, l or O before the tile
     std::optional<double> row_max;        // running_max: the max of the tile's row
     std::vector<double> row;              // running_sum: the tile's row of P, summed
-    int source_head = no_head;            // concat: the head whose column this is
-    std::size_t source_col = 0;           // concat: the column inside that head
+    int source_head = no_head;            // concat: the head whose column this is; d_head: its own
+    std::size_t source_col = 0;           // concat: the column inside that head; d_head: the column
+                                          // of d_concat
 };
 
 // Explains t's stage `id` of `head` (at decode step or tile `step`) at (row, col); throws

@@ -39,6 +39,7 @@ struct generated_spec {
     double weight_scale = 0.1;        // weightScale: drawn weights are randn · weightScale
     std::vector<double> pruned_heads; // prunedHeads: heads zeroed before W_O
     std::vector<std::string> tokens;  // tokens: kind designed's words (they build X)
+    std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
 };
 
 // Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
@@ -54,19 +55,23 @@ struct explicit_spec {
     bool causal = false;
     bool scale_scores = true;
     std::vector<double> pruned_heads; // prunedHeads
+    std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
+    double seed = 42;                 // kind backward: draws dO when it is not given
 };
 
 struct problem {
     attention_config config;
     attention_params params;
-    ffn_params ffn;                                         // the encoder layer's
+    ffn_params ffn;  // the encoder layer's
+    matrix d_output; // kind backward: (T, D), or (T, H·DV) without W_O
     double seed = std::numeric_limits<double>::quiet_NaN(); // drawn with; NaN: nothing drawn
 };
 
 // Validates every field (and, when traced, the trace budget), then draws from numpy's
 // generator seeded with spec.seed, after `skip` discarded normals: X (or X_q, then X_kv),
 // every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2 (weights
-// times weight_scale). Kind designed draws nothing: its matrices are built (designed.hpp).
+// times weight_scale); for kind backward then dO, unless it is given (randn, not scaled). Kind
+// designed draws nothing: its matrices are built (designed.hpp).
 problem make_problem(const generated_spec &spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.

@@ -52,7 +52,22 @@ enum class stage_id {
     block_out,   // (B_r, DV)    O / l: the query block's output
     reference,   // (T, DV)      ordinary attention, for comparison
     pruned,      // (T, H·DV)    the concat with the pruned heads' columns zeroed
-    count,       // not a stage: how many there are
+    // The backward pass (backward.hpp), in its order: each d_x is ∂loss/∂x.
+    d_output,  // (T, D)        dO, given or drawn
+    d_w_o,     // (H·DV, D)     concatᵀ · dO
+    d_concat,  // (T, H·DV)     dO · W_Oᵀ
+    d_head,    // (T, DV)       head i's columns of d_concat
+    d_weights, // (T, T)        dH · Vᵀ
+    d_scaled,  // (T, T)        A ⊙ (dA − rowsum(dA ⊙ A)), the softmax's backward pass
+    d_scores,  // (T, T)        d_scaled ÷ √DK
+    d_q,       // (T, DK)       dS · K
+    d_v,       // (T, DV)       Σ over the group of Aᵀ · dH
+    d_k,       // (T, DK)       Σ over the group of dSᵀ · Q
+    d_w_q,     // (D, DK)       Xᵀ · dQ
+    d_w_k,     // (D, DK)       Xᵀ · dK
+    d_w_v,     // (D, DV)       Xᵀ · dV
+    d_x,       // (T, D)        Σ over heads of dQ·W_Qᵀ + dK·W_Kᵀ + dV·W_Vᵀ
+    count,     // not a stage: how many there are
 };
 
 struct cell_explanation;
@@ -79,7 +94,7 @@ void mask(cell_explanation &, const trace &, const stage &, std::size_t, std::si
 void softmax(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // column j comes from one head's column
 void copy_column(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
-// op0[i, j] + op1[i, j]
+// op0[i, j] + op1[i, j] (+ every further operand's)
 void sum(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // (op0[i, j] − mean_i) / (std_i + ε)
 void norm(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
@@ -100,6 +115,17 @@ void divide_rows(cell_explanation &, const trace &, const stage &, std::size_t, 
 // a pair of columns turned by an angle: x_a·cos φ + x_b·(−sin φ), or x_a·sin φ + x_b·cos φ
 // (rope.cpp)
 void rotate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ_p op0[p, i] · op1[p, j]   (Aᵀ · B without the transpose)
+void dot_cols(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ over the group's heads g of Σ_p op_g[p, i] · op_{G+g}[p, j]: the first half of the operands
+// against the second
+void group_dot_cols(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] · (op1[i, j] − Σ_k op1[i, k] · op0[i, k]): A ⊙ (dA − rowsum(dA ⊙ A))
+void softmax_backward(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] ÷ divisor
+void divide(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// column j is column head · DV + j of op0
+void head_column(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] · op1[0, j], the gate 1 or 0
 void gate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 } // namespace rules
@@ -124,6 +150,9 @@ constexpr const char *input = "($0, $1)";
 constexpr const char *product = "($0, $1) @ ($1, $2) → ($0, $2)";
 constexpr const char *affine = "($0, $1) @ ($1, $2) + ($2) → ($0, $2)";
 constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
+constexpr const char *product_tn = "($1, $0)ᵀ @ ($1, $2) → ($0, $2)";
+constexpr const char *product_nt = "($0, $1) @ ($2, $1)ᵀ → ($0, $2)";
+constexpr const char *group_tn = "Σ $3 × ($1, $0)ᵀ @ ($1, $2) → ($0, $2)";
 constexpr const char *append = "[($0, $1); ($2, $1)] → ($3, $1)";
 using s = stage_id;
 namespace cell = rules;
@@ -193,6 +222,32 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::reference, "reference", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::pruned, "pruned", "($0, $1) ⊙ gate → ($0, $1)", 0, 1, detail::cell::gate, false,
      "concat gate"},
+    {detail::s::d_output, "d_output", detail::input, 0, 1, detail::cell::none, false, ""},
+    {detail::s::d_w_o, "d_w_o", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
+     "concat d_output"},
+    {detail::s::d_concat, "d_concat", detail::product_nt, 0, 2, detail::cell::dot_rows, false,
+     "d_output W_O"},
+    {detail::s::d_head, "d_head", "($1, $3) → $0 × ($1, $2)", 1, 2, detail::cell::head_column,
+     false, "d_concat|d_output"},
+    {detail::s::d_weights, "d_weights", detail::product_nt, 0, 2, detail::cell::dot_rows, false,
+     "d_head V"},
+    {detail::s::d_scaled, "d_scaled", "($0, $1) ⊙ (($0, $1) − rowsum) → ($0, $1)", 0, 1,
+     detail::cell::softmax_backward, true, "weights d_weights"},
+    {detail::s::d_scores, "d_scores", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::divide,
+     false, "d_scaled"},
+    {detail::s::d_q, "d_q", detail::product, 0, 2, detail::cell::dot, false, "d_scores K"},
+    {detail::s::d_v, "d_v", detail::group_tn, 0, 2, detail::cell::group_dot_cols, false,
+     "weights* d_head*"},
+    {detail::s::d_k, "d_k", detail::group_tn, 0, 2, detail::cell::group_dot_cols, false,
+     "d_scores* Q*"},
+    {detail::s::d_w_q, "d_w_q", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
+     "X|x_pos d_q"},
+    {detail::s::d_w_k, "d_w_k", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
+     "X|x_pos d_k"},
+    {detail::s::d_w_v, "d_w_v", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
+     "X|x_pos d_v"},
+    {detail::s::d_x, "d_x", "Σ $2 × ($0, $1) → ($0, $1)", 0, 1, detail::cell::sum, false,
+     "d_q·W_Qᵀ* d_k·W_Kᵀ* d_v·W_Vᵀ*"},
 };
 
 // The entry of a stage.

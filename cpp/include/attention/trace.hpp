@@ -116,6 +116,19 @@ struct score_spread {
     std::size_t entries; // how many scores were pooled
 };
 
+// One row of the √d_k study (backward.hpp's gradient_scaling): a single head at this d_k and
+// weight scale, its scores divided by √d_k or not, and what that does to the softmax and to the
+// gradient reaching the scores.
+struct scaling_point {
+    std::size_t d_k;
+    double weight_scale;
+    bool scaled;              // ÷√d_k applied
+    double variance;          // var of the scaled scores S̃ (= S without scaling)
+    double max_weight;        // the mean over rows of each row's largest weight
+    double mean_abs_d_scaled; // mean |dS̃|: the gradient leaving the softmax
+    double mean_abs_d_scores; // mean |dS|: what reaches Q·Kᵀ (dS̃ ÷ √d_k)
+};
+
 // What a run checks about itself, for the chapters that compute one thing two ways.
 struct trace_checks {
     std::optional<double> output_change;  // pruning: ‖Δoutput‖ / ‖output‖ (Frobenius)
@@ -132,6 +145,7 @@ struct trace_checks {
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
     std::vector<double> causal_prefix; // causal: max |Δ| of row t against tokens 0 … t alone
+    std::vector<scaling_point> gradient_scaling; // backward: the √d_k study (backward.hpp)
 };
 
 struct trace {

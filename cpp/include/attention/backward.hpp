@@ -1,0 +1,37 @@
+// Backpropagation through one multi-head (grouped-query) self-attention layer: from dO, the
+// gradient of a loss with respect to the layer's output, the gradient with respect to every
+// weight and to X, by the chain rule back through passes 8 … 1. T = tokens, D = d_model,
+// H = query heads, H_kv = K/V heads, G = H / H_kv, DK = d_k, DV = d_v.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "attention/attention.hpp"
+
+namespace attention {
+
+struct attention_gradients {
+    std::vector<matrix> w_q; // H × (D, DK)
+    std::vector<matrix> w_k; // H_kv × (D, DK)
+    std::vector<matrix> w_v; // H_kv × (D, DV)
+    matrix w_o;              // (H·DV, D); empty without W_O
+    matrix x;                // (T, D)
+};
+
+// The forward pass of p (recorded into `out` when given, as multi_head_attention records it),
+// then the backward pass from d_output, each gradient recorded as its d_* stage.
+// d_output: (T, D), or (T, H·DV) without W_O. Masks, ALiBi and sinusoidal positions are taken;
+// RoPE is not (the spec refuses it).
+attention_gradients attention_backward(const attention_params &p, const matrix &d_output,
+                                       const attention_config &c, trace *out = nullptr);
+
+// Doubles the d_* stages of a traced backward pass of c record, operands included.
+std::size_t backward_values(const attention_config &c);
+
+// The study for d_k in {4, 16, 64, 256} at weight scales 1 and 1/√D (the premise of ÷√d_k: unit-
+// variance q and k components), with and without ÷√d_k: T = 32 tokens, D = 16, one head, dO
+// drawn, all from numpy's generator seeded with `seed`.
+std::vector<scaling_point> gradient_scaling(std::uint32_t seed);
+
+} // namespace attention

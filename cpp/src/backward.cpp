@@ -1,0 +1,229 @@
+#include "attention/backward.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/alibi.hpp"
+#include "attention/encoding.hpp"
+#include "attention/mask.hpp"
+#include "attention/ops.hpp"
+#include "attention/passes.hpp"
+#include "attention/spec.hpp"
+
+#include <xtensor/xmath.hpp>
+
+namespace attention {
+
+namespace {
+
+// What the backward pass reads of the forward pass, computed as multi_head_attention computes it.
+struct forward_cache {
+    matrix x;                 // (T, D): X, or X + PE
+    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): queries and weights
+    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV)
+    matrix concat;            // (T, H·DV)
+};
+
+forward_cache forward_of(const attention_params &p, const attention_config &c) {
+    forward_cache f;
+    f.x = c.sinusoidal ? matrix(p.x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : p.x;
+    for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
+        f.k.push_back(matmul(f.x, p.w_k[g]));
+        f.v.push_back(matmul(f.x, p.w_v[g]));
+    }
+    const row_spans keys = visible_spans(c);
+    std::vector<matrix> heads;
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        const std::size_t g = i / group_size(c);
+        f.q.push_back(matmul(f.x, p.w_q[i]));
+        const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};
+        head_result r = attend(f.q[i], f.k[g], f.v[g], keys, false, c, nullptr, {}, {}, {},
+                               c.alibi ? &bias : nullptr);
+        f.a.push_back(std::move(r.weights));
+        heads.push_back(std::move(r.output));
+    }
+    f.concat = concat_columns(heads);
+    return f;
+}
+
+// aᵀ · b. a: (K, M), b: (K, N) → (M, N).
+matrix matmul_at(const matrix &a, const matrix &b) {
+    const matrix at = xt::transpose(a); // one copy: the GEMM reads rows
+    return matmul(at, b);
+}
+
+// The softmax's backward pass, row by row: dL = A ⊙ (dA − rowsum(dA ⊙ A)). Where A is exactly 0
+// (a hidden key), so is dL. a, d_a: (T, T_kv).
+matrix softmax_backward(const matrix &a, const matrix &d_a) {
+    matrix d_l({rows(a), cols(a)});
+    for (std::size_t i = 0; i < rows(a); ++i) {
+        double row_term = 0;
+        for (std::size_t j = 0; j < cols(a); ++j)
+            row_term += d_a(i, j) * a(i, j);
+        for (std::size_t j = 0; j < cols(a); ++j)
+            d_l(i, j) = a(i, j) * (d_a(i, j) - row_term);
+    }
+    return d_l;
+}
+
+// Records stage `id` when tracing; a no-op otherwise.
+template <class... Operands>
+void note(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
+          const shared_matrix &values, Operands &&...operands) {
+    if (out)
+        record(out, id, at, dims, values, std::forward<Operands>(operands)...);
+}
+
+operand op(const char *name, int head, const shared_matrix &m, const dim &r, const dim &c) {
+    return operand{name, head, m, axes_of(r, c)};
+}
+
+} // namespace
+
+attention_gradients attention_backward(const attention_params &p, const matrix &d_output,
+                                       const attention_config &c, trace *out) {
+    if (out)
+        multi_head_attention(p, c, out); // the forward stages, as every chapter records them
+    const forward_cache f = forward_of(p, c);
+    const named_dims n(c);
+    const std::size_t G = group_size(c);
+    const dim group{G, "h/h_kv"}, parts{c.num_heads + 2 * c.num_kv_heads, "h+2·h_kv"};
+    const char *x_name = c.sinusoidal ? "x_pos" : "X";
+    attention_gradients grad;
+    const shared_matrix d_o = d_output; // (T, D), or (T, H·DV) without W_O
+    const dim &o_cols = c.output_projection ? n.d : n.hdv;
+    note(out, stage_id::d_output, {}, {n.t, o_cols}, d_o);
+    // 8. output = concat · W_O: dW_O = concatᵀ · dO, dConcat = dO · W_Oᵀ.
+    shared_matrix d_concat = d_o; // (T, H·DV)
+    if (c.output_projection) {
+        grad.w_o = matmul_at(f.concat, d_output);
+        note(out, stage_id::d_w_o, {}, {n.hdv, n.t, n.d}, grad.w_o,
+             op("concat", no_head, f.concat, n.t, n.hdv), op("d_output", no_head, d_o, n.t, n.d));
+        d_concat = matmul_bt(d_output, p.w_o);
+        note(out, stage_id::d_concat, {}, {n.t, n.d, n.hdv}, d_concat,
+             op("d_output", no_head, d_o, n.t, n.d), op("W_O", no_head, p.w_o, n.hdv, n.d));
+    }
+    const char *d_concat_name = c.output_projection ? "d_concat" : "d_output";
+    grad.x = matrix({c.seq_len, c.d_model}, 0.0);
+    std::vector<operand> via_q, via_k, via_v; // d_x's parts, one per head
+    for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
+        const int first = int(g * G);
+        matrix d_v({c.seq_len, c.d_v}, 0.0), d_k({c.seq_len, c.d_k}, 0.0); // Σ over the group
+        std::vector<operand> a_ops, d_h_ops, d_s_ops, q_ops;
+        for (std::size_t i = g * G; i < (g + 1) * G; ++i) {
+            const stage_at at{int(i), int(g), no_step, {}};
+            // 7. concat: head i's columns of dConcat are dH_i.
+            const shared_matrix d_h = columns_of(d_concat, i * c.d_v, c.d_v); // (T, DV)
+            note(out, stage_id::d_head, at, {n.h, n.t, n.dv, n.hdv}, d_h,
+                 op(d_concat_name, no_head, d_concat, n.t, n.hdv));
+            // 6. H = A · V: dA = dH · Vᵀ, dV += Aᵀ · dH.
+            const shared_matrix d_a = matmul_bt(d_h, f.v[g]); // (T, T)
+            note(out, stage_id::d_weights, at, {n.t, n.dv, n.tkv}, d_a,
+                 op("d_head", int(i), d_h, n.t, n.dv), op("V", first, f.v[g], n.tkv, n.dv));
+            d_v += matmul_at(f.a[i], d_h);
+            // 5. A = softmax(L): dL = A ⊙ (dA − rowsum(dA ⊙ A)). The bias B and the mask M are
+            // constants added to S̃, so dS̃ = dL; 3. S̃ = S / √DK: dS = dS̃ / √DK.
+            const shared_matrix a = f.a[i];
+            const shared_matrix d_scaled = softmax_backward(f.a[i], d_a);
+            note(out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
+                 op("weights", int(i), a, n.t, n.tkv), op("d_weights", int(i), d_a, n.t, n.tkv));
+            const shared_matrix d_s = matrix(*d_scaled / score_divisor(c));
+            note(out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
+                 op("d_scaled", int(i), d_scaled, n.t, n.tkv));
+            // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q.
+            const shared_matrix d_q = matmul(d_s, f.k[g]); // (T, DK)
+            note(out, stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q,
+                 op("d_scores", int(i), d_s, n.t, n.tkv), op("K", first, f.k[g], n.tkv, n.dk));
+            d_k += matmul_at(d_s, f.q[i]);
+            // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
+            grad.w_q.push_back(matmul_at(f.x, d_q));
+            const shared_matrix part = matmul_bt(d_q, p.w_q[i]); // (T, D)
+            grad.x += *part;
+            if (!out)
+                continue;
+            a_ops.push_back(op("weights", int(i), a, n.t, n.tkv));
+            d_h_ops.push_back(op("d_head", int(i), d_h, n.t, n.dv));
+            d_s_ops.push_back(op("d_scores", int(i), d_s, n.t, n.tkv));
+            q_ops.push_back(op("Q", int(i), f.q[i], n.t, n.dk));
+            via_q.push_back(op("d_q·W_Qᵀ", int(i), part, n.t, n.d));
+            record(out, stage_id::d_w_q, at, {n.d, n.t, n.dk}, grad.w_q.back(),
+                   op(x_name, no_head, f.x, n.t, n.d), op("d_q", int(i), d_q, n.t, n.dk));
+        }
+        const stage_at kv{first, int(g), no_step, {}};
+        const shared_matrix d_v_g = std::move(d_v), d_k_g = std::move(d_k);
+        note(out, stage_id::d_v, kv, {n.tkv, n.t, n.dv, group}, d_v_g, std::move(a_ops),
+             std::move(d_h_ops));
+        note(out, stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_g, std::move(d_s_ops),
+             std::move(q_ops));
+        grad.w_k.push_back(matmul_at(f.x, d_k_g));
+        grad.w_v.push_back(matmul_at(f.x, d_v_g));
+        const shared_matrix via_k_g = matmul_bt(d_k_g, p.w_k[g]),
+                            via_v_g = matmul_bt(d_v_g, p.w_v[g]);
+        grad.x += *via_k_g + *via_v_g;
+        if (!out)
+            continue;
+        record(out, stage_id::d_w_k, kv, {n.d, n.tkv, n.dk}, grad.w_k.back(),
+               op(x_name, no_head, f.x, n.tkv, n.d), op("d_k", first, d_k_g, n.tkv, n.dk));
+        record(out, stage_id::d_w_v, kv, {n.d, n.tkv, n.dv}, grad.w_v.back(),
+               op(x_name, no_head, f.x, n.tkv, n.d), op("d_v", first, d_v_g, n.tkv, n.dv));
+        via_k.push_back(op("d_k·W_Kᵀ", first, via_k_g, n.t, n.d));
+        via_v.push_back(op("d_v·W_Vᵀ", first, via_v_g, n.t, n.d));
+    }
+    // ½. X + PE: PE is a constant, so dX = d(X + PE).
+    note(out, stage_id::d_x, {}, {n.t, n.d, parts}, grad.x, std::move(via_q), std::move(via_k),
+         std::move(via_v));
+    return grad;
+}
+
+std::size_t backward_values(const attention_config &c) {
+    const std::size_t t = c.seq_len, d = c.d_model, h = c.num_heads, hk = c.num_kv_heads;
+    const std::size_t dk = c.d_k, dv = c.d_v, hdv = h * dv, tt = t * t;
+    std::size_t total = t * (c.output_projection ? d : hdv); // d_output
+    if (c.output_projection)
+        total += (hdv * d + t * hdv + t * d)     // d_w_o, concat, d_output
+                 + (t * hdv + t * d + hdv * d);  // d_concat, d_output, W_O
+    total += h * (t * dv + t * hdv);             // d_head, d_concat
+    total += h * (tt + t * dv + t * dv);         // d_weights, d_head, V
+    total += h * (3 * tt + t);                   // d_scaled, weights, d_weights, row totals
+    total += h * 2 * tt;                         // d_scores, d_scaled
+    total += h * (t * dk + tt + t * dk);         // d_q, d_scores, K
+    total += h * (d * dk + t * d + t * dk);      // d_w_q, X, d_q
+    total += hk * t * dv + h * (tt + t * dv);    // d_v, weights*, d_head*
+    total += hk * t * dk + h * (tt + t * dk);    // d_k, d_scores*, Q*
+    total += hk * (d * dk + t * d + t * dk);     // d_w_k, X, d_k
+    total += hk * (d * dv + t * d + t * dv);     // d_w_v, X, d_v
+    return total + t * d + (h + 2 * hk) * t * d; // d_x, its parts
+}
+
+std::vector<scaling_point> gradient_scaling(std::uint32_t seed) {
+    std::vector<scaling_point> out;
+    constexpr double d_model = 16;
+    for (const double scale : {1.0, 1 / std::sqrt(d_model)})
+        for (const std::size_t d_k : {4, 16, 64, 256})
+            for (const bool scaled : {true, false}) {
+                generated_spec s;
+                s.kind = problem_kind::backward;
+                s.seed = seed, s.seq_len = 32, s.d_model = d_model, s.d_k = double(d_k);
+                s.output_projection = false, s.scale_scores = scaled, s.weight_scale = scale;
+                const problem p = make_problem(s);
+                trace t;
+                attention_backward(p.params, p.d_output, p.config, &t);
+                const auto values = [&](stage_id id) -> const matrix & {
+                    return std::find_if(t.stages.begin(), t.stages.end(),
+                                        [&](const stage &st) { return st.id == id; })
+                        ->values.get();
+                };
+                const matrix &logits = values(stage_id::scaled), &a = values(stage_id::weights);
+                const double mean = xt::mean(logits)(), count = double(logits.size());
+                double largest = 0;
+                for (std::size_t i = 0; i < rows(a); ++i)
+                    largest += *std::max_element(&a(i, 0), &a(i, 0) + cols(a));
+                out.push_back({d_k, scale, scaled, xt::sum(xt::square(logits - mean))() / count,
+                               largest / double(rows(a)),
+                               xt::mean(xt::abs(values(stage_id::d_scaled)))(),
+                               xt::mean(xt::abs(values(stage_id::d_scores)))()});
+            }
+    return out;
+}
+
+} // namespace attention
