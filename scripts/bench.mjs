@@ -3,10 +3,12 @@
 // FlashAttention's tiled pass against ordinary attention and decoding with a KV cache against
 // recomputing; then the JS engine's own figures: forward and run() with the trace handed to JS,
 // and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
-// against full causal attention as T grows, and RoPE and ALiBi against the forward without them.
+// against full causal attention as T grows, and RoPE and ALiBi against the forward without them;
+// and the backward pass against the forward, with both multiply-add counts.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
+import { backwardTable } from './bench/backward-rows.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { positionTables } from './bench/positions-rows.js';
@@ -60,7 +62,13 @@ const forwardMs = (all) => (t, d, h, causal, traced) =>
 const engine = await createEngine();
 const nativeLines = cppLines('build/native/attention_bench', []);
 // -march=native: all but decoding (without a cache it would add two minutes).
-const marchLines = cppLines('build/native-march/attention_bench', ['forward', 'flash', 'window', 'positions']);
+const marchLines = cppLines('build/native-march/attention_bench', [
+  'forward',
+  'flash',
+  'window',
+  'positions',
+  'backward',
+]);
 const wasmLines = cppLines('node', ['build/wasm/attention_bench_wasm.cjs']);
 const [nativeMs, marchMs, wasmMs] = [nativeLines, marchLines, wasmLines].map(forwardMs);
 
@@ -187,3 +195,6 @@ console.log(
 
 // Windows and positions (issue 20 §5), natively, in WASM and through the engine.
 console.log(`\n${positionTables({ native: nativeLines, march: marchLines, wasm: wasmLines }, engine).join('\n')}`);
+
+// The backward pass against the forward (issue 21), natively and in WASM.
+console.log(`\n${backwardTable({ native: nativeLines, march: marchLines, wasm: wasmLines }).join('\n')}`);

@@ -2,8 +2,10 @@
 // WASM from this one source: the multi-head forward without a trace, and spec → trace, at the
 // bench's configs, causal; FlashAttention's tiled pass against ordinary attention; decoding with
 // a KV cache against recomputing; a sliding window against full causal attention as T grows,
-// and the forward with RoPE or ALiBi against it without. Prints one JSON line per measurement.
-// `attention_bench [forward] [flash] [decode] [window] [positions]` runs only the parts named.
+// the forward with RoPE or ALiBi against it without, and the backward pass against the forward.
+// Prints one JSON line per measurement.
+// `attention_bench [forward] [flash] [decode] [window] [positions] [backward]` runs only the
+// parts named.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -14,6 +16,7 @@
 #endif
 
 #include "attention/engine.hpp"
+#include "backward_bench.hpp"
 #include "decode_bench.hpp"
 #include "flash_bench.hpp"
 #include "positions_bench.hpp"
@@ -82,4 +85,8 @@ int main(int argc, char **argv) {
     // RoPE and ALiBi at the forward's largest layer.
     if (wanted("positions"))
         bench::bench_positions(1024, 768, 12);
+    // The backward pass (with its own forward) against the forward, with W_O, causal and not.
+    if (wanted("backward"))
+        for (const bool causal : {true, false})
+            bench::bench_backward({256, 256, 8, causal});
 }
