@@ -87,7 +87,7 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
     const forward_cache f = forward_of(p, c);
     const named_dims n(c);
     const std::size_t G = group_size(c);
-    const dim group{G, "h/h_kv"}, parts{c.num_heads + 2 * c.num_kv_heads, "h+2·h_kv"};
+    const dim group{G, "g"}, parts{c.num_heads + 2 * c.num_kv_heads, "parts"}; // g = h / h_kv
     const char *x_name = c.sinusoidal ? "x_pos" : "X";
     attention_gradients grad;
     const shared_matrix d_o = d_output; // (T, D), or (T, H·DV) without W_O

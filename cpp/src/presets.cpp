@@ -79,6 +79,24 @@ generated_spec positioned(double t, bool causal) {
     return s;
 }
 
+// The backward pass of a self-attention spec: its draws, then dO.
+generated_spec backward(generated_spec s) {
+    s.kind = problem_kind::backward;
+    return s;
+}
+
+generated_spec causal(generated_spec s) {
+    s.causal = true;
+    return s;
+}
+
+// The lesson's ablation, at weight scale 1 so that the unscaled scores saturate the softmax.
+generated_spec unscaled(generated_spec s) {
+    s.scale_scores = false;
+    s.weight_scale = 1;
+    return s;
+}
+
 // Padding in self-attention: keys from 6 on are pad tokens, under the causal mask.
 generated_spec padded() {
     generated_spec s = positioned(8, true);
@@ -242,6 +260,35 @@ const std::vector<preset_info> &presets() {
          {"the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"},
          {}},
         {"masks-causal", "masks", "Causal, to compare", false, positioned(8, true), eight, {}, {}},
+        {"backward-causal",
+         "backward",
+         "The lesson's 4 heads, causal: every gradient",
+         false,
+         backward(self(5, 16, 4, std::nullopt, true, true)),
+         five,
+         {}},
+        {"backward-gqa",
+         "backward",
+         "Grouped K/V heads: 4 query heads share 2",
+         false,
+         backward(causal(grouped(2))),
+         five,
+         {}},
+        {"backward-window-alibi",
+         "backward",
+         "Sliding window of 3 with ALiBi, weights × 1",
+         false,
+         backward(positioned(8, true)),
+         eight,
+         {},
+         {{"window", 3.0}, {"alibi", true}}},
+        {"backward-no-scale",
+         "backward",
+         "Without ÷√d_k (the ablation), weights × 1",
+         false,
+         backward(unscaled(self(5, 16, 4, std::nullopt, true, true))),
+         five,
+         {}},
     };
     // clang-format on
     return all;

@@ -43,7 +43,7 @@ async function stageViolations(page, where) {
 
 // Every stage of each chapter's example (the multi-head lesson, padded cross-attention,
 // grouped-query attention, the encoder layer, RoPE, packed documents), plus the stages only the
-// causal, ALiBi and sinusoidal examples have.
+// causal, ALiBi and sinusoidal examples have, and the gradients of two heads sharing a K/V head.
 const CHAPTER_WALKS = [
   ['attention', 'lesson-multi-head', () => true],
   ['attention', 'lesson-causal', (s) => s.id === 'masked' || s.id === 'weights'],
@@ -57,6 +57,7 @@ const CHAPTER_WALKS = [
   ['positions', 'positions-alibi', (s) => s.id === 'biased' && s.head === 1],
   ['positions', 'positions-sinusoidal', (s) => s.id === 'x_pos'],
   ['masks', 'masks-documents', (s) => s.head === null || s.head === 0],
+  ['backward', 'backward-gqa', (s) => s.id.startsWith('d_') && (s.head === null || s.head <= 1)],
 ];
 
 function walk() {
@@ -81,6 +82,9 @@ const SAMPLE = new Set([
   'q_rot',
   'biased',
   'x_pos',
+  'd_scaled',
+  'd_v',
+  'd_x',
 ]);
 const sampled = (v) =>
   SAMPLE.has(v.stage.id) &&

@@ -151,6 +151,7 @@ const NAMED = {
   flash: /FlashAttention/,
   positions: /positions/i,
   masks: /masks/i,
+  backward: /backpropagation|backward pass/i,
   'designed-heads': /designed/i,
 };
 

@@ -79,6 +79,7 @@ function createViews(parts, katex, on) {
       onPickHead: on.pickHead,
       onLoadModel: on.loadModel,
       onPickTile: on.pickTime,
+      onPickStage: on.goToIndex,
     }),
     timeSlider: createTimeSlider(parts.timeSlider, { onChange: on.slideTime }),
     calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),

@@ -181,6 +181,33 @@ export const CHAPTERS = [
     panel: 'masks',
   },
   {
+    id: 'backward',
+    title: 'Backpropagation',
+    kind: 'backward',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'kvHeads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'outputProjection',
+      'noScale',
+      'window',
+      'alibi',
+      'positionalEncoding',
+    ],
+    lead:
+      'Training needs the gradient of the loss with respect to every weight. Backpropagation gets them with ' +
+      'the chain rule, one stage at a time and in reverse: starting from dO, the gradient arriving at the ' +
+      'output, each stage turns the gradient of its result into the gradients of its inputs, using the numbers ' +
+      'the forward pass computed. Every dZ below has the shape of Z.',
+    panel: 'backward',
+  },
+  {
     id: 'designed-heads',
     title: 'Designed heads',
     kind: 'designed',

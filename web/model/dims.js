@@ -17,6 +17,8 @@ const CLASSES = {
   B_r: 'B_r',
   B_c: 'B_c',
   blocks: 'blocks',
+  g: 'g', // query heads per K/V head: a sum over the group
+  parts: 'parts', // the backward pass's dX: one part per projection
 };
 
 export const DIMS = Object.keys(CLASSES);

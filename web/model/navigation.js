@@ -96,8 +96,10 @@ export function currentHead(steps, index, pickedHead) {
 function groupTitle(groupId, head, config, now) {
   if (groupId === 'inputs' && now !== null && config.kind === 'kv-cache') return `Step t = ${now}`;
   if (groupId === 'tile' && now !== null) return `Tile ${now}`;
+  const of = config.numHeads > 1 ? `head ${head} (of 0\u2013${config.numHeads - 1})` : null;
+  if (groupId === 'gradient-head') return of ? `Backward, ${of}` : 'Backward through attention';
   if (groupId !== 'head') return GROUPS.find((g) => g.id === groupId).title;
-  return config.numHeads > 1 ? `Head ${head} (of 0\u2013${config.numHeads - 1})` : 'Attention';
+  return of ? `H${of.slice(1)}` : 'Attention';
 }
 
 function itemLabel(step, config) {
@@ -152,11 +154,22 @@ export function stageListView(steps, index, pickedHead, config, { offered = [] }
     title: groupTitle(g.id, head, config, nowOrLast),
     items: listed
       .filter((s) => s.step === null || s.step === nowOrLast)
-      .filter((s) => stageById(s.id)?.group === g.id && (g.id !== 'head' || ofHead(steps, s, head)))
+      .filter((s) => stageById(s.id)?.group === g.id && (!g.perHead || ofHead(steps, s, head)))
       .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index)
       .map((s) => itemOf(s, index, config)),
   }));
-  return { groups: groups.filter((g) => g.items.length > 0) };
+  const shown = groups.filter((g) => g.items.length > 0);
+  return { groups: config.kind === 'backward' ? withForwardFolded(shown, head, config) : shown };
+}
+
+// The backward chapter's outline: every forward group as one "Forward pass" group, folded
+// unless the current stage is in it (the list's toggle opens it), then the gradients.
+function withForwardFolded(groups, head, config) {
+  const forward = groups.filter((g) => !g.id.startsWith('gradient'));
+  const items = forward.flatMap((g) => g.items);
+  const title = `Forward pass${config.numHeads > 1 ? ` (head ${head})` : ''}, ${items.length} stages`;
+  const folded = { id: 'forward', title, items, collapsible: true, open: items.some((i) => i.current) };
+  return [folded, ...groups.filter((g) => g.id.startsWith('gradient'))];
 }
 
 export function progressView(steps, index, config) {

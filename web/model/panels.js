@@ -1,6 +1,7 @@
 // The chapter panels' data, from the trace's config and the engine's catalog. Pure: every number
 // is the engine's (config sizes, config.kv counts, models()); this only arranges them.
 
+import { backwardPanel } from './backward-panel.js';
 import { costsPanel, trafficNote } from './cost-panels.js';
 import { chapterById } from './chapters.js';
 import { nearestTime } from './navigation.js';
@@ -103,6 +104,7 @@ export function panelView(ctx) {
   if (panel === 'positions') return positionsPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'masks') return masksPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'costs') return costsPanel(ctx.config, ctx.tokens);
+  if (panel === 'backward') return backwardPanel(ctx.config, ctx.steps, ctx.head, ctx.index);
   return null;
 }
 

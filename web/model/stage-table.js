@@ -7,7 +7,8 @@
 //
 // Per entry:
 //   id            the engine's stage id
-//   group         where the stage list puts it: inputs, head, tile, combine, layer, result
+//   group         where the stage list puts it: inputs, head, tile, combine, layer, result,
+//                 gradient, gradient-head, gradient-input (the backward pass)
 //   title         a string, or (config) → string
 //   result        the result matrix's label
 //   figure(c)     what stands left of "=": { operand: index (into the stage's operands),
@@ -40,6 +41,7 @@
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),
 //                 newRow, pruning
 
+import { BACKWARD_STAGES } from './stages/backward.js';
 import { COMBINE_STAGES } from './stages/combine.js';
 import { HEAD_STAGES } from './stages/head.js';
 import { INPUT_STAGES } from './stages/inputs.js';
@@ -74,15 +76,19 @@ export const STAGES = [
   ...COMBINE_STAGES,
   ...LAYER_STAGES,
   ...RESULT_STAGES,
+  ...BACKWARD_STAGES,
 ];
 
 export const GROUPS = [
   { id: 'inputs', title: 'Inputs' },
-  { id: 'head', title: 'Per head' },
+  { id: 'head', title: 'Per head', perHead: true },
   { id: 'tile', title: 'This tile' },
   { id: 'combine', title: 'Combine heads' },
   { id: 'layer', title: 'Add & norm, feed-forward' },
   { id: 'result', title: 'Result' },
+  { id: 'gradient', title: 'Backward: from the output' },
+  { id: 'gradient-head', title: 'Backward, per head', perHead: true },
+  { id: 'gradient-input', title: 'Backward: to the input' },
 ];
 
 const BY_ID = new Map(STAGES.map((s) => [s.id, s]));

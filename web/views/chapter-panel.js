@@ -1,8 +1,10 @@
 // The panel a chapter adds above its stages: the two sequences of cross-attention, the head
 // groups and K/V sizes of grouped-query attention (with the real models), or the encoder
-// layer's sub-layers, a decode step's costs, FlashAttention's tiles. update(panel | null);
-// onPickHead(head), onLoadModel(id), onPickTile(ordinal).
+// layer's sub-layers, a decode step's costs, FlashAttention's tiles, the backward pass's chain
+// and √d_k study. update(panel | null); onPickHead(head), onLoadModel(id), onPickTile(ordinal),
+// onPickStage(index).
 
+import { backward } from './backward-panel.js';
 import { costs } from './cost-panels.js';
 import { el, redrawingView } from './dom.js';
 import { table } from './panel-table.js';
@@ -223,7 +225,7 @@ function designed(root, p, on) {
   root.append(reading);
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks, costs };
+const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks, costs, backward };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -3,7 +3,9 @@
 // null is a stage this configuration leaves out, kept in its place: listed, not clickable. A new
 // outline (another chapter, another number of heads) keeps every group and item it shares with
 // the last one and inserts or removes only the rest: rebuilding the list restyled and laid out
-// all of it on each such edit. Moving through the stages marks the current and done items.
+// all of it on each such edit. Moving through the stages marks the current and done items. A
+// collapsible group shows its items while `open` (the current stage is in it) or while the
+// reader has opened it with the toggle that is its title.
 
 import { el, setText } from './dom.js';
 
@@ -55,36 +57,66 @@ export function createStageList(host, { onSelect }) {
   host.append(root);
   let sections = new Map(); // 'group id#1' → { section, title, list }
   let items = new Map(); // 'group id\0label#n' (n: the label's count in its group) → li
+  const opened = new Set(); // the collapsible groups the reader opened
+  let last = null;
   const makeGroup = () => {
     const group = { section: el('section'), title: el('h3', 'stage-group-title'), list: el('ol') };
     group.section.append(group.title, group.list);
     return group;
   };
-  return {
-    update({ groups }) {
-      const groupsNow = keyed(sections, makeGroup);
-      const itemsNow = keyed(items, () => item(onSelect));
-      const shown = groups.map((g) => {
-        const group = groupsNow.get(g.id);
-        const className = `stage-group group-${g.id}`;
-        if (group.section.className !== className) group.section.className = className;
-        setText(group.title, g.title);
-        const lis = g.items.map((entry) => {
-          const li = itemsNow.get(`${g.id}\u0000${entry.label}`);
-          const button = li.firstChild;
-          setText(button, entry.label);
-          button.disabled = entry.index === null;
-          if (!button.disabled && button.dataset.index !== String(entry.index)) button.dataset.index = entry.index;
-          mark(button, entry);
-          return li;
-        });
-        reconcile(group.list, lis);
-        return group.section;
+  // A collapsible group's title: a button that shows or hides its items.
+  const toggleOf = (group, id) => {
+    if (!group.toggle) {
+      group.toggle = el('button', 'stage-group-toggle');
+      group.toggle.type = 'button';
+      group.toggle.addEventListener('click', () => {
+        if (opened.has(id)) opened.delete(id);
+        else opened.add(id);
+        update(last);
       });
-      reconcile(root, shown);
-      sections = groupsNow.used;
-      items = itemsNow.used;
-    },
+    }
+    return group.toggle;
+  };
+  const title = (group, g) => {
+    if (!g.collapsible) {
+      setText(group.title, g.title);
+      group.list.hidden = false;
+      return;
+    }
+    const toggle = toggleOf(group, g.id);
+    const open = g.open || opened.has(g.id);
+    if (group.title.firstChild !== toggle) group.title.replaceChildren(toggle);
+    setText(toggle, g.title);
+    toggle.setAttribute('aria-expanded', String(open));
+    group.list.hidden = !open;
+  };
+  function update(outline) {
+    last = outline;
+    const groupsNow = keyed(sections, makeGroup);
+    const itemsNow = keyed(items, () => item(onSelect));
+    const shown = outline.groups.map((g) => {
+      const group = groupsNow.get(g.id);
+      const className = `stage-group group-${g.id}`;
+      if (group.section.className !== className) group.section.className = className;
+      title(group, g);
+      const lis = g.items.map((entry) => {
+        const li = itemsNow.get(`${g.id}\u0000${entry.label}`);
+        const button = li.firstChild;
+        setText(button, entry.label);
+        button.disabled = entry.index === null;
+        if (!button.disabled && button.dataset.index !== String(entry.index)) button.dataset.index = entry.index;
+        mark(button, entry);
+        return li;
+      });
+      reconcile(group.list, lis);
+      return group.section;
+    });
+    reconcile(root, shown);
+    sections = groupsNow.used;
+    items = itemsNow.used;
+  }
+  return {
+    update,
     destroy() {
       root.remove();
     },

@@ -1,5 +1,5 @@
 // Where the exported numpy script keeps each stage, by the pass it writes (structure: 'self',
-// 'cross', 'encoder-layer', 'kv-cache' or 'flash'; ../export/numpy-script.js): the stage entries'
+// 'cross', 'encoder-layer', 'kv-cache', 'flash' or 'backward'; ../export/numpy-script.js): the stage entries'
 // `numpy` functions, (structure, { head, kvHead, step }) → a Python expression, or null where
 // that pass has no such stage.
 
@@ -31,6 +31,17 @@ export const ofTile =
   (id) =>
   (structure, { step }) =>
     structure === 'flash' ? `tiles[${step}]["${id}"]` : null;
+
+/** A gradient of the backward pass: grads[id], grads["heads"][h][id] (per query head) or
+ * grads["kv"][g][id] (per K/V head). */
+export const ofGradient =
+  (id, per = null) =>
+  (structure, { head, kvHead }) => {
+    if (structure !== 'backward') return null;
+    if (per === 'head') return `grads["heads"][${head}]["${id}"]`;
+    if (per === 'kv') return `grads["kv"][${kvHead}]["${id}"]`;
+    return `grads["${id}"]`;
+  };
 
 /** A name the script defines for these structures only. */
 export const named = (byStructure) => (structure) => byStructure[structure] ?? null;

@@ -1,0 +1,374 @@
+// The backward pass of one attention layer, in the order the chain rule visits it: from dO, the
+// gradient of the loss with respect to the output, back through W_O, the concat, each head's
+// A·V, softmax, scaling and Q·Kᵀ, to every weight and to X. Every dZ is ∂loss/∂Z and has Z's
+// shape. Entry fields: see ../stage-table.js.
+
+import { formatCell } from '../format.js';
+import { cell, col, dot, row } from './highlight.js';
+import { ofGradient } from './numpy-paths.js';
+import { filledDot, n, f, productSum, shortList } from './tex.js';
+
+const sub = (c, name, letter = 'n') => (c.numHeads > 1 ? `${name}_{${letter}}` : name);
+const kvSub = (c, name) => sub(c, name, c.numKvHeads < c.numHeads ? 'g' : 'n');
+const transposed = (operand, label) => ({ operand, transpose: true, label });
+
+// Σ over the group's G heads of op_nᵀ · op_{G+n}, pair by pair.
+function groupFigure(c) {
+  const g = c.numHeads / c.numKvHeads;
+  return Array.from({ length: g }, (_, k) => [
+    ...(k ? [{ glyph: '+' }] : []),
+    { operand: k, transpose: true },
+    { glyph: '@' },
+    { operand: g + k },
+  ]).flat();
+}
+
+// Each pair's row r (of the transposed first operand) and column c lit.
+function groupDot({ row: r, col: c }, _e, _c, stage) {
+  const half = stage.operands.length / 2;
+  const out = {};
+  for (let k = 0; k < half; k += 1) {
+    out[k] = row(r);
+    out[half + k] = col(c);
+  }
+  return out;
+}
+
+const sourceName = (c) => (c.positionalEncoding ? 'X + PE' : 'X');
+
+const weightGradient = (letter, of, per) => ({
+  id: `d_w_${letter.toLowerCase()}`,
+  group: 'gradient-head',
+  sharedByGroup: per === 'kv',
+  title: `Gradient of W_${letter}`,
+  result: `dW_${letter}`,
+  figure: (c) => [transposed(0, c.positionalEncoding ? '(X + PE)\u1d40' : 'X\u1d40'), { glyph: '@' }, { operand: 1 }],
+  formula: (c) => {
+    const w = per === 'kv' ? kvSub(c, `dW^{${letter}}`) : sub(c, `dW^{${letter}}`);
+    const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);
+    return `${w} = X^{\\top} ${d}`;
+  },
+  explanation: ({ config: c }) =>
+    `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
+    `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums X[t, a]\u00b7d${of}[t, b] over ` +
+    `the ${c.seqLen} tokens. This is what a training step subtracts (times the learning rate) from W_${letter}` +
+    (per === 'kv' && c.numKvHeads < c.numHeads
+      ? `; one W_${letter} serves ${c.numHeads / c.numKvHeads} query heads, and its gradient collects all of them.`
+      : '.'),
+  explain: {
+    symbolic: (i, j) => `dW^{${letter}}_{${i},${j}} = \\sum_t X_{t,${i}}\\,d${of}_{t,${j}}`,
+    filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
+  },
+  highlight: dot,
+  operands: { X: 'X', x_pos: 'X + PE' },
+  nonNegative: false,
+  quiz: [],
+  firstView: false,
+  notation: [`dW_${letter}`, `X\u1d40 \u00b7 d${of}`, `how the loss changes with each entry of W_${letter}`],
+  numpy: ofGradient(`d_w_${letter.toLowerCase()}`, per),
+});
+
+export const BACKWARD_STAGES = [
+  {
+    id: 'd_output',
+    group: 'gradient',
+    title: 'Gradient arriving at the output',
+    result: 'dO',
+    figure: () => [],
+    formula: () => 'dO = \\frac{\\partial \\mathcal{L}}{\\partial O}',
+    explanation: ({ config: c, stage }) =>
+      'Backpropagation starts from the gradient of the loss with respect to this layer\u2019s output, dO: ' +
+      'what the layer above sends down. It has the output\u2019s shape ' +
+      `(${stage.shape.join(', ')}), one number per output entry saying how much the loss rises when that ` +
+      `entry rises. ${c.dOutputGiven ? 'It was given with the spec.' : 'Here it is drawn from the generator (randn, after every other draw), as a stand-in for a real loss; the loss it stands for is \u27e8O, dO\u27e9, the sum of O \u2299 dO.'}`,
+    explain: null,
+    highlight: null,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dO', '\u2202\u2112/\u2202O', 'the gradient every other gradient is computed from'],
+    numpy: ofGradient('d_output'),
+  },
+  {
+    id: 'd_w_o',
+    group: 'gradient',
+    title: 'Gradient of W_O',
+    result: 'dW_O',
+    figure: () => [transposed(0, 'concat\u1d40'), { glyph: '@' }, { operand: 1 }],
+    formula: () => 'dW^{O} = \\text{concat}^{\\top}\\, dO',
+    explanation: ({ config: c }) =>
+      `O = concat \u00b7 W_O, so W_O[m, j] meets column m of the concat in every one of the ${c.seqLen} ` +
+      'output rows: its gradient is the sum over tokens of concat[t, m]\u00b7dO[t, j].',
+    explain: {
+      symbolic: (i, j) => `dW^{O}_{${i},${j}} = \\sum_t \\text{concat}_{t,${i}}\\,dO_{t,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `dW^{O}_{${i},${j}}`),
+    },
+    highlight: dot,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dW_O', 'concat\u1d40 \u00b7 dO', 'how the loss changes with each entry of W_O'],
+    numpy: ofGradient('d_w_o'),
+  },
+  {
+    id: 'd_concat',
+    group: 'gradient',
+    title: 'Gradient of the concatenated heads',
+    result: 'dconcat',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, transposed(1, 'W_O\u1d40')],
+    formula: () => 'd\\,\\text{concat} = dO\\, (W^{O})^{\\top}',
+    explanation: () =>
+      'Each entry of the concat reaches the output through one row of W_O, so its gradient is the row ' +
+      'of dO times that row of W_O: W_O, which mixed the heads going forward, splits the gradient back ' +
+      'among them.',
+    explain: {
+      symbolic: (i, j) => `d\\,\\text{concat}_{${i},${j}} = \\sum_m dO_{${i},m}\\,W^{O}_{${j},m}`,
+      filled: (e, { i, j }) => filledDot(e, `d\\,\\text{concat}_{${i},${j}}`),
+    },
+    highlight: dot,
+    operands: { W_O: 'W_O' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dconcat', 'dO \u00b7 W_O\u1d40', 'the gradient at the heads side by side'],
+    numpy: ofGradient('d_concat'),
+  },
+  {
+    id: 'd_head',
+    group: 'gradient-head',
+    title: 'Gradient of the head\u2019s output',
+    result: 'dH',
+    figure: () => [{ operand: 0 }],
+    formula: (c) => `${sub(c, 'dH')} = d\\,\\text{concat}_{[:,\\; n d_v : (n+1) d_v]}`,
+    explanation: ({ config: c, stage }) =>
+      `The concat only copied each head into its own columns, so head ${stage.head}\u2019s gradient is ` +
+      `its ${c.dV} columns of ${c.outputProjection ? 'dconcat' : 'dO (without W_O the concat is the output)'}, ` +
+      `copied back: columns ${stage.head * c.dV}\u2013${(stage.head + 1) * c.dV - 1}.`,
+    explain: {
+      symbolic: (i, j) => `dH_{${i},${j}} = d\\,\\text{concat}_{${i},\\,n d_v + ${j}}`,
+      filled: (e, { i, j }) => `dH_{${i},${j}} = d\\,\\text{concat}_{${i},${e.source.col}} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r }, e) => (e?.source ? { 0: cell(r, e.source.col) } : {}),
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dH\u2099', 'columns of dconcat', 'head n\u2019s share of the gradient'],
+    numpy: ofGradient('d_head', 'head'),
+  },
+  {
+    id: 'd_weights',
+    group: 'gradient-head',
+    title: 'Gradient of the weights',
+    result: 'dA',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, transposed(1, 'V\u1d40')],
+    formula: (c) => `${sub(c, 'dA')} = ${sub(c, 'dH')}\\, V^{\\top}`,
+    explanation: () =>
+      'H = A \u00b7 V, so the weight A[t, s] scales value row s into output row t: its gradient is how well ' +
+      'value row s lines up with dH[t], the dot product dH[t]\u00b7V[s]. A key whose value points where the ' +
+      'loss wants the output to go gets a positive dA; these are not yet gradients of the scores.',
+    explain: {
+      symbolic: (i, j) => `dA_{${i},${j}} = \\sum_m dH_{${i},m}\\,V_{${j},m}`,
+      filled: (e, { i, j }) => filledDot(e, `dA_{${i},${j}}`),
+    },
+    highlight: dot,
+    operands: { V: 'V' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dA\u2099', 'dH \u00b7 V\u1d40', 'how the loss changes with each weight'],
+    numpy: ofGradient('d_weights', 'head'),
+  },
+  {
+    id: 'd_v',
+    group: 'gradient-head',
+    sharedByGroup: true,
+    title: (c) => (c.numKvHeads < c.numHeads ? 'Gradient of V (summed over its group)' : 'Gradient of V'),
+    result: 'dV',
+    figure: groupFigure,
+    formula: (c) =>
+      c.numKvHeads < c.numHeads ? 'dV_g = \\sum_{n \\in g} A_n^{\\top}\\, dH_n' : `${sub(c, 'dV')} = A^{\\top} dH`,
+    explanation: ({ config: c }) =>
+      'Value row s went into every output row t with weight A[t, s], so its gradient is the weighted sum of ' +
+      'the dH rows: column s of A says how much of each.' +
+      (c.numKvHeads < c.numHeads
+        ? ` This V is shared by the ${c.numHeads / c.numKvHeads} query heads of its group, so their gradients add up.`
+        : ''),
+    explain: {
+      symbolic: (i, j, c) =>
+        c.numKvHeads < c.numHeads
+          ? `dV_{${i},${j}} = \\sum_{n \\in g} \\sum_t (A_n)_{t,${i}}\\,(dH_n)_{t,${j}}`
+          : `dV_{${i},${j}} = \\sum_t A_{t,${i}}\\,dH_{t,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `dV_{${i},${j}}`),
+    },
+    highlight: groupDot,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dV', 'Σ A\u1d40 \u00b7 dH', 'the gradient at the values (per K/V head)'],
+    numpy: ofGradient('d_v', 'kv'),
+  },
+  {
+    id: 'd_scaled',
+    group: 'gradient-head',
+    title: 'Through the softmax',
+    result: 'dS\u0303',
+    figure: () => [{ operand: 0 }, { glyph: '\u2299' }, { operand: 1 }],
+    formula: (c) =>
+      `d\\tilde S = A \\odot \\bigl(dA - \\operatorname{rowsum}(dA \\odot A)\\bigr)` + (c.masked ? ' \\;(= dL)' : ''),
+    explanation: ({ config: c, stage }) => {
+      const sums = Array.from(stage.totals ?? []);
+      const largest = Math.max(...sums.map(Math.abs));
+      const masked = c.masked
+        ? ' Where the mask hid a key its weight is exactly 0, and so is its gradient: nothing flows back to a ' +
+          'key the query never saw.'
+        : '';
+      return (
+        'The softmax couples a row: raising one logit raises its weight and lowers all the others. Its ' +
+        'backward pass weighs each dA by A and subtracts the row\u2019s average pull, rowsum(dA \u2299 A), so ' +
+        `each row of dS\u0303 sums to 0 (the largest |row sum| here is ${formatCell(largest)}, rounding): adding ` +
+        `a constant to every score of a row changes no weight, so no gradient points that way.${masked}` +
+        (c.alibi ? ' ALiBi\u2019s bias B, a constant, passes the gradient on unchanged.' : '')
+      );
+    },
+    explain: {
+      symbolic: (i, j) =>
+        `d\\tilde S_{${i},${j}} = A_{${i},${j}}\\Bigl(dA_{${i},${j}} - \\sum_k dA_{${i},k} A_{${i},k}\\Bigr)`,
+      filled: (e, { i, j }) =>
+        `d\\tilde S_{${i},${j}} = ${f(e.weight)}\\cdot\\bigl(${f(e.input)} - (${productSum(e.terms)})\\bigr) = ` +
+        `${f(e.weight)}\\cdot\\bigl(${f(e.input)} - ${f(e.sum)}\\bigr) = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] }, 1: row(r) }),
+    view: { rowTotals: true },
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: [
+      'dS\u0303',
+      'A \u2299 (dA \u2212 rowsum(dA \u2299 A))',
+      'the softmax\u2019s backward pass; rows sum to 0',
+    ],
+    numpy: ofGradient('d_scaled', 'head'),
+  },
+  {
+    id: 'd_scores',
+    group: 'gradient-head',
+    title: (c) => (c.scaleScores ? 'Through the \u221ad_k scaling' : 'Through the (skipped) scaling'),
+    result: 'dS',
+    figure: () => [{ operand: 0 }, { glyph: '\u00f7' }],
+    formula: (c) => (c.scaleScores ? 'dS = d\\tilde S / \\sqrt{d_k}' : 'dS = d\\tilde S'),
+    explanation: ({ config: c }) =>
+      c.scaleScores
+        ? `S\u0303 = S / \u221ad_k, so the gradient is divided by the same \u221a${c.dK} = ` +
+          `${formatCell(Math.sqrt(c.dK))} on the way back. The scaling shrinks the gradient reaching Q\u00b7K\u1d40 ` +
+          'as well as the scores; what it buys is a softmax that is not saturated (the panel measures both).'
+        : 'Scaling is off (the lesson\u2019s ablation): S\u0303 = S, and the gradient passes unchanged.',
+    explain: {
+      symbolic: (i, j, c) =>
+        c.scaleScores
+          ? `dS_{${i},${j}} = d\\tilde S_{${i},${j}} / \\sqrt{d_k}`
+          : `dS_{${i},${j}} = d\\tilde S_{${i},${j}}`,
+      filled: (e, { i, j }) => `dS_{${i},${j}} = ${f(e.input)} / ${n(e.divisor)} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dS', 'dS\u0303 \u00f7 \u221ad_k', 'the gradient at the raw scores Q\u00b7K\u1d40'],
+    numpy: ofGradient('d_scores', 'head'),
+  },
+  {
+    id: 'd_q',
+    group: 'gradient-head',
+    title: 'Gradient of the queries',
+    result: 'dQ',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: (c) => `${sub(c, 'dQ')} = ${sub(c, 'dS')}\\, K`,
+    explanation: () =>
+      'S[t, s] = q_t\u00b7k_s, so query t moves the score by k_s for every key s: its gradient is the sum of the ' +
+      'key rows, each weighted by dS[t, s]. A hidden key has dS = 0 and adds nothing.',
+    explain: {
+      symbolic: (i, j) => `dQ_{${i},${j}} = \\sum_s dS_{${i},s}\\,K_{s,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `dQ_{${i},${j}}`),
+    },
+    highlight: dot,
+    operands: { K: 'K' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dQ\u2099', 'dS \u00b7 K', 'the gradient at the queries'],
+    numpy: ofGradient('d_q', 'head'),
+  },
+  {
+    id: 'd_k',
+    group: 'gradient-head',
+    sharedByGroup: true,
+    title: (c) => (c.numKvHeads < c.numHeads ? 'Gradient of the keys (summed over its group)' : 'Gradient of the keys'),
+    result: 'dK',
+    figure: groupFigure,
+    formula: (c) =>
+      c.numKvHeads < c.numHeads ? 'dK_g = \\sum_{n \\in g} dS_n^{\\top}\\, Q_n' : `${sub(c, 'dK')} = dS^{\\top} Q`,
+    explanation: ({ config: c }) =>
+      'The same score seen from the key\u2019s side: key s moves S[t, s] by q_t for every query t, so its ' +
+      'gradient is the sum of the query rows weighted by column s of dS.' +
+      (c.numKvHeads < c.numHeads ? ' Every query head of the group reads this K, so their parts add up.' : ''),
+    explain: {
+      symbolic: (i, j, c) =>
+        c.numKvHeads < c.numHeads
+          ? `dK_{${i},${j}} = \\sum_{n \\in g} \\sum_t (dS_n)_{t,${i}}\\,(Q_n)_{t,${j}}`
+          : `dK_{${i},${j}} = \\sum_t dS_{t,${i}}\\,Q_{t,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `dK_{${i},${j}}`),
+    },
+    highlight: groupDot,
+    operands: { Q: (op) => `Q (head ${op.head})` },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dK', 'Σ dS\u1d40 \u00b7 Q', 'the gradient at the keys (per K/V head)'],
+    numpy: ofGradient('d_k', 'kv'),
+  },
+  weightGradient('Q', 'Q', 'head'),
+  weightGradient('K', 'K', 'kv'),
+  weightGradient('V', 'V', 'kv'),
+  {
+    id: 'd_x',
+    group: 'gradient-input',
+    title: 'Gradient of the input X',
+    result: 'dX',
+    figure: () => [
+      { list: 'd_q·W_Qᵀ', glyph: '+' },
+      { glyph: '+' },
+      { list: 'd_k·W_Kᵀ', glyph: '+' },
+      { glyph: '+' },
+      { list: 'd_v·W_Vᵀ', glyph: '+' },
+    ],
+    formula: () =>
+      'dX = \\sum_n dQ_n (W^{Q}_n)^{\\top} + \\sum_g \\bigl(dK_g (W^{K}_g)^{\\top} + dV_g (W^{V}_g)^{\\top}\\bigr)',
+    explanation: ({ config: c }) =>
+      `X fed all three projections of every head, so its gradient adds ${c.numHeads + 2 * c.numKvHeads} parts: ` +
+      `one through each W_Q (${c.numHeads}), and one through each W_K and W_V (${c.numKvHeads} each). In a deeper ` +
+      'model this dX is the dO of the layer below' +
+      (c.positionalEncoding ? '; PE is a constant added to X, so the gradient of X + PE is the gradient of X.' : '.'),
+    explain: {
+      symbolic: (i, j) => `dX_{${i},${j}} = \\sum_{\\text{parts}} (\\cdot)_{${i},${j}}`,
+      filled: (e, { i, j }) => `dX_{${i},${j}} = ${shortList(Array.from(e.addends, f))} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }, _e, _c, stage) =>
+      Object.fromEntries(stage.operands.map((_o, k) => [k, cell(r, c)])),
+    operands: {
+      'd_q·W_Qᵀ': (op) => `dQ${op.head} W_Q\u1d40`,
+      'd_k·W_Kᵀ': (op) => `dK W_K\u1d40 (head ${op.head})`,
+      'd_v·W_Vᵀ': (op) => `dV W_V\u1d40 (head ${op.head})`,
+    },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dX', 'Σ dQ W_Q\u1d40 + dK W_K\u1d40 + dV W_V\u1d40', 'the gradient passed to the layer below'],
+    numpy: ofGradient('d_x'),
+  },
+];
