@@ -99,6 +99,38 @@ export const API_CASES = [
       }),
     'X[1][1]: 10000000 is outside [-1e6, 1e6]',
   ),
+  api(
+    (e) =>
+      e.run({
+        kind: 'backward',
+        seqLen: 3,
+        dModel: 4,
+        dOutput: [
+          [1, 2],
+          [3, 4],
+          [5, 6],
+        ],
+      }),
+    'dOutput: shape (3, 2) should be (3, 4) (T = 3 rows, 4 columns like the output X · … · W_O (d_model))',
+  ),
+  api(
+    (e) => e.run({ kind: 'backward', seqLen: 2, dModel: 2, dOutput: [[1, 2], [3]] }),
+    'dOutput: row 1 has 1 values but row 0 has 2 (rows must all have the same length)',
+  ),
+  api(
+    (e) =>
+      e.run({
+        kind: 'backward',
+        seqLen: 2,
+        dModel: 2,
+        dOutput: { shape: [2, 2], values: new Float64Array([1, NaN, 0, 0]) },
+      }),
+    'dOutput.values[1]: NaN is not a finite number (row 0, column 1)',
+  ),
+  api(
+    (e) => e.run({ kind: 'backward', seqLen: 2, dModel: 2, rope: {} }),
+    'rope: is not taken by the backward pass yet; its chapter takes ALiBi, sinusoidal positions and every mask',
+  ),
   api((e) => e.run({ kind: 'designed', tokens: [LONG] }), 'tokens[0]: is longer than 40 characters'),
   api((e) => e.run({ kind: 'designed', tokens: ['the', ''] }), 'tokens[1]: must be a word of 1 to 160 bytes'),
   api((e) => e.run({ kind: 'designed', tokens: 'the cat' }), 'tokens: must be an array of words, got string'),
