@@ -2,7 +2,7 @@
 // controls and "explain a number", every number checked against the engine run in node.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
 import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
@@ -30,12 +30,22 @@ const MULTI = { preset: 'lesson-multi-head' };
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, '#preset=lesson-multi-head&stage=x'));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
+});
+
+// A fresh page for every test, so that no test leans on where another left the page; each ends
+// without a console error, page error, CSP violation or failed request.
+beforeEach(async () => {
+  ({ page, context } = await openPage(env, '#preset=lesson-multi-head&stage=x'));
+});
+
+afterEach(async () => {
+  const problems = page.problems;
+  await context?.close();
+  assert.deepEqual(problems, []);
 });
 
 const closeTo = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
@@ -365,8 +375,4 @@ test('heatmap view: a wrong number of values throws and names the matrix', async
     }
   });
   assert.match(message, /^heatmap W_Q: 5 values for 2 × 3 cells$/);
-});
-
-test('no console errors, page errors or CSP violations along the way', () => {
-  assert.deepEqual(page.problems, []);
 });

@@ -9,7 +9,7 @@ import { table } from './panel-table.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 260;
 const H = 150;
-const PAD = { left: 44, right: 8, top: 10, bottom: 30 };
+const PAD = { left: 44, right: 16, top: 10, bottom: 30 };
 
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
