@@ -1,9 +1,9 @@
 // The export menu in headless Chromium: a stage of every chapter downloaded as JSON, CSV, .npy
 // and a numpy script and checked against the engine's trace (the .npy byte for byte in node and
 // through numpy.load, the script run by python3 to 1e-12); numpy scripts for every preset and
-// some custom specs; the SVG alone in a browser and the PNG at twice its size; the link and the
-// element snippet; downloads from file:// and from the element's shadow DOM under the CSP; axe
-// with the menu open.
+// some custom specs, and every gradient of two backward presets; the SVG alone in a browser and
+// the PNG at twice its size; the link and the element snippet; downloads from file:// and from
+// the element's shadow DOM under the CSP; axe with the menu open.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import { formatCell } from '../../web/model/format.js';
 import { numpyScript } from '../../web/model/export/numpy-script.js';
+import { BACKWARD_STAGES } from '../../web/model/stages/backward.js';
 import { DIST } from '../../scripts/serve.mjs';
 import { CSP, SHOTS, cellBands, newPage, openPage, setup, shownCells, urlMatching } from './harness.mjs';
 import {
@@ -49,6 +50,7 @@ const PICKS = {
   'encoder-layer': ['encoder-layer', (s) => s.id === 'ffn_pre'],
   'kv-cache': ['kv-cache-gqa', (s) => s.id === 'k_cache' && s.step === 3 && s.kvHead === 1],
   flash: ['flash-causal', (s) => s.id === 'tile_scores' && s.step === 2],
+  backward: ['backward-gqa', (s) => s.id === 'd_v' && s.kvHead === 1],
 };
 
 function chapterCases() {
@@ -186,11 +188,13 @@ test(EXPORT_EVERY_CHAPTER_TITLE, async () => {
   await context.close();
 });
 
-// The stage a preset's script prints: a decode step, a tile, else the most derived stage.
+// The stage a preset's script prints: a decode step, a tile, else the most derived stage (of a
+// backward pass, dX).
 function interesting(trace) {
   const last = trace.config.numHeads - 1;
   const find = (pred) => trace.stages.find(pred);
   return (
+    find((s) => s.id === 'd_x') ??
     find((s) => s.id === 'tile_out' && s.step === 3) ??
     find((s) => s.id === 'weights' && s.step === trace.config.seqLen - 2 && s.head === last) ??
     find((s) => s.id === 'norm2') ??
@@ -272,6 +276,27 @@ const CUSTOM = [
     window: 3,
   },
   { kind: 'flash', seed: 2, seqLen: 8, dModel: 6, blockRows: 2, blockCols: 2, window: 3, weightScale: 1 },
+  // The backward pass: sinusoidal positions and padding keys without W_O (dO as wide as the
+  // concat); explicit matrices whose dO is drawn (the spec's default seed).
+  {
+    kind: 'backward',
+    seed: 4,
+    seqLen: 5,
+    dModel: 6,
+    numHeads: 2,
+    positionalEncoding: 'sinusoidal',
+    validKeys: 4,
+    outputProjection: false,
+    weightScale: 1,
+  },
+  {
+    kind: 'backward',
+    X: r(3, 4, 0),
+    W_Q: [r(4, 2, 1), r(4, 2, 2)],
+    W_K: [r(4, 2, 3)],
+    W_V: [r(4, 2, 4)],
+    causal: true,
+  },
   {
     kind: 'cross',
     X_q: r(2, 4, 6),
@@ -283,11 +308,16 @@ const CUSTOM = [
   },
 ];
 
+// Every gradient stage of these is run; every other backward preset runs its dX.
+const BACKWARD_PRESETS = ['backward-causal', 'backward-gqa'];
+
 const NUMPY_SCRIPTS_TITLE =
   'numpy scripts: every preset at an interesting stage and custom specs (weightScale, ' +
-  'prunedHeads, explicit matrices, positions and masks) print the engine\u2019s values to 1e-12';
+  'prunedHeads, explicit matrices, positions and masks, the backward pass) print the engine\u2019s ' +
+  'values to 1e-12; every gradient stage of two backward presets (one with grouped K/V heads)';
 test(NUMPY_SCRIPTS_TITLE, async () => {
   const jobs = [];
+  const gradient = []; // whether job i prints a gradient stage
   const add = (spec, preset, stage, trace, what) => {
     const text = numpyScript({
       config: trace.config,
@@ -301,6 +331,7 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
     const file = path.join(tmp, `script-${jobs.length}.py`);
     writeFileSync(file, text);
     jobs.push(() => checkScript(file, stage, what));
+    gradient.push(stage.id.startsWith('d_'));
   };
   for (const preset of env.engine.presets()) {
     const trace = env.engine.run({ preset: preset.id });
@@ -308,15 +339,25 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
     add({ preset: preset.id }, preset, stage, trace, `${preset.id} ${stage.id}/${stage.head}@${stage.step}`);
   }
   assert.ok(jobs.length >= 13, 'every preset has a script');
+  for (const id of BACKWARD_PRESETS) {
+    const trace = env.engine.run({ preset: id });
+    const gradients = trace.stages.slice(trace.stages.findIndex((s) => s.id === 'd_output'));
+    const lastOfEach = new Map(gradients.map((s) => [s.id, s])); // at the last head, or K/V head
+    assert.deepEqual([...lastOfEach.keys()].sort(), BACKWARD_STAGES.map((s) => s.id).sort(), `${id}: every gradient`);
+    for (const stage of lastOfEach.values())
+      add({ preset: id }, presetOf(id), stage, trace, `${id} ${stage.id}/${stage.head}/${stage.kvHead}`);
+  }
   for (const spec of CUSTOM) {
     const trace = env.engine.run(spec);
-    const positional = ['x_pos', 'q_rot', 'k_rot', 'biased'].map((id) => trace.stages.findLast((s) => s.id === id));
-    const picked = [interesting(trace), trace.stages.at(-1), trace.stages[1], ...positional.filter(Boolean)];
+    const also = ['x_pos', 'q_rot', 'k_rot', 'biased', 'd_w_k'].map((id) => trace.stages.findLast((s) => s.id === id));
+    const picked = [interesting(trace), trace.stages.at(-1), trace.stages[1], ...also.filter(Boolean)];
     for (const stage of new Set(picked))
       add(spec, null, stage, trace, `${JSON.stringify(spec).slice(0, 60)} ${stage.id}/${stage.head}@${stage.step}`);
   }
   const diffs = await limited(jobs);
   console.log(`# ${diffs.length} scripts, largest difference ${Math.max(...diffs)}`);
+  const backward = diffs.filter((_, i) => gradient[i]);
+  console.log(`# ${backward.length} of them gradient stages, largest difference ${Math.max(...backward)}`);
 });
 
 const svgSize = (svg) => /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg).slice(1).map(Number);

@@ -4,7 +4,9 @@
 // counterpart fails here, in node, before the browser tests run the scripts in python3.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ATTENTION_BACKWARD } from '../../web/model/export/numpy-functions.js';
 import { numpyScript, stageExpression, structureOf } from '../../web/model/export/numpy-script.js';
+import { BACKWARD_STAGES } from '../../web/model/stages/backward.js';
 import { SPECS, traceOf } from './fixtures.mjs';
 
 // The dictionary keys an expression reads: stages["heads"][1]["q"] → heads, q.
@@ -27,6 +29,30 @@ test('numpy export: every traced stage has its place in the program, under keys 
     }
   }
   assert.ok(seen.size >= 60, `${seen.size} (structure, stage) pairs`);
+  for (const { id } of BACKWARD_STAGES) assert.ok(seen.has(`backward ${id}`), `a recorded backward trace has ${id}`);
+});
+
+test('numpy export: attention_backward stores every gradient under the key its stage entry reads', () => {
+  for (const { id, numpy } of BACKWARD_STAGES) {
+    const [key] = keysRead(numpy('backward', { head: 0, kvHead: 0 })).slice(-1);
+    assert.equal(key, id);
+    assert.ok(ATTENTION_BACKWARD.includes(`grads["${id}"] =`) || ATTENTION_BACKWARD.includes(`"${id}": `), id);
+  }
+});
+
+test('numpy export: a backward pass draws dO after every weight, unscaled, or copies it with given matrices', () => {
+  const spec = { preset: 'backward-gqa' };
+  const trace = traceOf(spec);
+  const stage = trace.stages.find((s) => s.id === 'd_k' && s.kvHead === 1);
+  const drawn = numpyScript({ config: trace.config, spec, trace, stage });
+  assert.match(drawn, /\nW_O = .*\nd_output = np\.random\.randn\(T, d_model\) {2}#/);
+  assert.match(drawn, /\ngrads = attention_backward\(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True\)\n/);
+  assert.match(drawn, /\nstage = grads\["kv"\]\[1\]\["d_k"\]\nprint\("d_k, K\/V head 1:", stage.shape\)/);
+  // An explicit spec has a seed when dO is drawn: its matrices, dO too, are still copied.
+  const given = { kind: 'backward', X: [[0]], W_Q: [[[0]]], W_K: [[[0]]], W_V: [[[0]]] };
+  const copied = numpyScript({ config: trace.config, spec: given, trace, stage });
+  assert.doesNotMatch(copied, /np\.random/);
+  assert.match(copied, /\nd_output = np\.array\(\[\n {4}\[-?\d/);
 });
 
 test('numpy export: a stage the pass does not have is refused by name', () => {

@@ -279,3 +279,35 @@ export const flashAttention = (windowed) => `def flash_attention(Q, K, V, B_r, B
         blocks.append(O / l)
         tiles[-1]["block_out"] = blocks[-1]
     return np.vstack(blocks), tiles`;
+
+// The backward pass of multi_head_attention (kind backward: no RoPE, no pruned heads), from dO.
+export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True):
+    """The chain rule back through multi_head_attention, from dO = d loss / d output: every
+    gradient dZ has Z's shape. The mask and ALiBi's bias are constants: nothing flows into them.
+    Query head h reads K/V head g = h // group, so a K/V head's gradients add up over its group."""
+    group = len(W_Qs) // len(W_Ks)
+    cols = W_Vs[0].shape[1]                               # d_v, a head's columns of concat
+    grads = {"d_output": d_output, "heads": [], "kv": []}
+    d_concat = d_output                                   # without W_O the concat is the output
+    if W_O is not None:                                   # output = concat @ W_O
+        grads["d_w_o"] = stages["concat"].T @ d_output    # (h * d_v, d_model)
+        d_concat = grads["d_concat"] = d_output @ W_O.T   # (T, h * d_v)
+    d_x = np.zeros_like(X)                                # X + PE under sinusoidal positions
+    for h, W_Q in enumerate(W_Qs):
+        A, K, V = (stages["heads"][h][name] for name in ("weights", "k", "v"))
+        d_head = d_concat[:, h * cols:(h + 1) * cols]     # (T, d_v): head h's columns
+        d_weights = d_head @ V.T                          # (T, T): H = A @ V
+        d_scaled = A * (d_weights - (d_weights * A).sum(axis=-1, keepdims=True))  # softmax; rows sum to 0
+        d_scores = d_scaled / np.sqrt(K.shape[-1]) if scale else d_scaled       # (T, T)
+        d_q = d_scores @ K                                # (T, d_k): S = Q @ K.T
+        grads["heads"].append({"d_head": d_head, "d_weights": d_weights, "d_scaled": d_scaled,
+                               "d_scores": d_scores, "d_q": d_q, "d_w_q": X.T @ d_q})  # dW_Q (d_model, d_k)
+        d_x += d_q @ W_Q.T
+    for g, (W_K, W_V) in enumerate(zip(W_Ks, W_Vs)):
+        group_heads = range(g * group, (g + 1) * group)   # the query heads reading K/V head g
+        d_v = sum(stages["heads"][h]["weights"].T @ grads["heads"][h]["d_head"] for h in group_heads)  # (T, d_v)
+        d_k = sum(grads["heads"][h]["d_scores"].T @ stages["heads"][h]["q"] for h in group_heads)      # (T, d_k)
+        grads["kv"].append({"d_v": d_v, "d_k": d_k, "d_w_k": X.T @ d_k, "d_w_v": X.T @ d_v})       # (d_model, ·)
+        d_x += d_k @ W_K.T + d_v @ W_V.T
+    grads["d_x"] = d_x                                    # (T, d_model): the dO of the layer below
+    return grads`;

@@ -1,6 +1,7 @@
 // The inputs section of an exported numpy script: the lesson's draws (np.random.seed, randn,
-// weights · 0.1, in the engine's order) for a seeded spec, or the matrices themselves copied
-// from the trace for a spec without a seed (explicit or designed matrices). Pure text.
+// weights · 0.1, in the engine's order; a backward pass's dO last, not scaled) for a seeded spec,
+// or the matrices themselves copied from the trace for given matrices (explicit or designed; a
+// backward pass's dO too, given or drawn). Pure text.
 
 /** A double as Python source: the shortest text that reads back as the same double. */
 export function pyNumber(v) {
@@ -50,6 +51,10 @@ export function drawLines(s, structure) {
   );
   if (structure === 'encoder-layer') {
     lines.push(`W1 = ${w('d_model, d_ff')}`, `W2 = ${w('d_ff, d_model')}`, `b1 = ${w('d_ff')}`, `b2 = ${w('d_model')}`);
+  }
+  if (structure === 'backward') {
+    const width = s.outputProjection ? 'T, d_model' : 'T, num_heads * d_v';
+    lines.push(`d_output = np.random.randn(${width})  # dO, the output's shape: drawn last, not scaled`);
   }
   return lines;
 }
@@ -112,5 +117,6 @@ export function literalLines(trace, structure) {
       `b2 = ${pyArray([1, c.dModel], operandOf(trace, ['ffn_out'], 'b2').values, { vector: true })}`,
     );
   }
+  if (structure === 'backward') lines.push(`${assign('d_output', stageOf(trace, 'd_output'))}  # dO`);
   return lines;
 }

@@ -2,8 +2,9 @@
 // lesson's way and prints the current stage at full precision: for a seeded spec the same
 // draws in the same order (np.random.seed, randn · 0.1), for a spec without a seed the trace's
 // own matrices; then the chapter's pass (self-/cross-/grouped-query attention, the encoder
-// layer, KV-cache decoding, FlashAttention) written with the lesson's functions. Pure text:
-// nothing is computed here, the sizes and switches come from the trace's config.
+// layer, KV-cache decoding, FlashAttention, self-attention's backward pass from dO) written with
+// the lesson's functions. Pure text: nothing is computed here, the sizes and switches come from
+// the trace's config.
 
 import { stageById } from '../stage-table.js';
 import * as fn from './numpy-functions.js';
@@ -174,31 +175,48 @@ function passOf(s, structure) {
     };
   }
   const encoded = s.positionalEncoding ? ['X_pos = X + sinusoidal_encoding(T, d_model)  # positions added to X'] : [];
-  const xs = structure === 'cross' ? 'X_q, X_kv' : s.positionalEncoding ? 'X_pos, X_pos' : 'X, X';
+  const x = s.positionalEncoding ? 'X_pos' : 'X';
+  const xs = structure === 'cross' ? 'X_q, X_kv' : `${x}, ${x}`;
+  // A backward pass is the self pass, then the gradients from dO.
+  const backward =
+    structure === 'backward'
+      ? [
+          '',
+          '# The backward pass, from dO',
+          `grads = attention_backward(${x}, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, ${scale})`,
+        ]
+      : [];
   return {
-    functions: common,
+    functions: structure === 'backward' ? [...common, fn.ATTENTION_BACKWARD] : common,
     lines: [
       ...encoded,
       ...positionLines(s, structure),
       maskLine(s, structure),
       `output, stages = multi_head_attention(${xs}, W_Qs, W_Ks, W_Vs, W_O, mask, ${scale}${pruneArg(s)}` +
         `${positionArgs(s, structure)})`,
+      ...backward,
     ],
   };
 }
 
 // The Python expression of one stage of the pass: where the script's functions keep it, as the
-// stage's entry in the stage table declares (its numpy field).
+// stage's entry in the stage table declares (its numpy field). A backward pass's forward stages
+// are where the self pass keeps them.
 export function stageExpression(structure, { id, head, kvHead, step }) {
-  const where = stageById(id)?.numpy(structure, { head, kvHead, step });
+  const entry = stageById(id);
+  const where =
+    entry?.numpy(structure, { head, kvHead, step }) ??
+    (structure === 'backward' ? entry.numpy('self', { head, kvHead, step }) : null);
   if (!where) throw new Error(`numpy script: no stage ${id} in a ${structure} pass`);
   return where;
 }
 
-/** "scores, head 2, decode step t = 3" */
-export function stageName({ id, head, step }, structure) {
+/** "scores, head 2, decode step t = 3"; a stage a K/V group shares (config given): "d_k, K/V head 1". */
+export function stageName({ id, head, kvHead, step }, structure, config = null) {
   const parts = [id];
-  if (head !== null && head !== undefined) parts.push(`head ${head}`);
+  const shared = stageById(id)?.sharedByGroup && config?.numKvHeads < config?.numHeads && kvHead != null;
+  if (shared) parts.push(`K/V head ${kvHead}`);
+  else if (head !== null && head !== undefined) parts.push(`head ${head}`);
   if (step !== null && step !== undefined)
     parts.push(structure === 'flash' ? `tile ${step}` : `decode step t = ${step}`);
   return parts.join(', ');
@@ -206,29 +224,36 @@ export function stageName({ id, head, step }, structure) {
 
 function docstring(s, structure, stage, { title, preset, chapter, literal }) {
   const what = preset ? `the example "${preset}"` : 'a custom configuration';
+  const backward = structure === 'backward';
   const how = literal
-    ? 'Its matrices were given, not drawn: they are copied here from the trace.'
+    ? `Its matrices were given, not drawn: they are copied here from the trace${backward ? ', dO too' : ''}.`
     : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = ` +
-      `randn, every weight randn * ${pyNumber(s.weightScale)}.`;
+      `randn, every weight randn * ${pyNumber(s.weightScale)}${backward ? ', then dO = randn (not scaled)' : ''}.`;
   return [
-    `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure)}.`,
+    `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure, s)}.`,
     '',
     `Rebuilds ${what}${chapter ? ` (chapter "${chapter}", kind ${s.kind})` : ` (kind ${s.kind})`} with numpy`,
-    'the way the lesson does, then prints that stage at full precision.',
+    backward
+      ? 'the way the lesson does, then its backward pass from dO, and prints that stage at full\nprecision.'
+      : 'the way the lesson does, then prints that stage at full precision.',
     how,
     'Run it with python3 (numpy only).',
     '"""',
   ];
 }
 
+// Matrices given in the spec: an explicit backward spec has a seed too (it draws dO when absent).
+const givenMatrices = (spec) => Boolean(spec && ('X' in spec || 'X_q' in spec || 'W_Q' in spec));
+
 /**
  * { config, spec, trace, stage: { id, head, kvHead, step }, title, preset, chapter } → Python text.
- * spec: what was run with a preset resolved to its spec (for skip); trace: needed only for a
- * spec without a seed, whose matrices the script copies.
+ * spec: what was run with a preset resolved to its spec (for skip, and whether its matrices were
+ * given); trace: needed only for given matrices, which the script copies.
  */
 export function numpyScript({ config, spec = null, trace = null, stage, title = null, preset = null, chapter = null }) {
   const structure = structureOf(config, trace);
-  const literal = config.seed === null || config.seed === undefined || config.kind === 'designed';
+  const literal =
+    config.seed === null || config.seed === undefined || config.kind === 'designed' || givenMatrices(spec);
   if (literal && !trace) throw new Error('numpy script: a spec without a seed needs its trace');
   const s = sizesOf(config, spec);
   const pass = passOf(s, structure);
@@ -256,7 +281,7 @@ export function numpyScript({ config, spec = null, trace = null, stage, title = 
     ...pass.lines,
     '',
     `stage = ${expression}`,
-    `print(${JSON.stringify(`${stageName(stage, structure)}:`)}, stage.shape)`,
+    `print(${JSON.stringify(`${stageName(stage, structure, config)}:`)}, stage.shape)`,
     'print(stage)',
     '',
   ].join('\n');
