@@ -5,7 +5,8 @@ Cases: every preset the engine defines (read through scripts/print-presets.mjs, 
 live in one place), and the named specs of CUSTOM below (specs that are no preset; the tests
 read them back from the fixture). For each case numpy draws what the engine draws, or builds
 the designed heads from the tokens, and computes every stage as the lesson does
-(scripts/numpy_attention.py).
+(scripts/numpy_attention.py; kind backward's gradients: scripts/numpy_backward.py, checked
+against central differences before they are written).
 
 Writes tests/fixtures/lesson-reference.json (for node) and .txt (for Catch2). The .txt holds
 the sizes numpy used for each case (`preset id key=value …`, `custom name key=value …`), each
@@ -15,7 +16,8 @@ matrix a line (`key rows cols v…`, -inf for masked cells). The .json holds the
 `case:stage/head`; a decode step's or a tile's stage `case:stage/head@step` (head `-` for
 none), and the operands that change from step to step under `case:stage/head@step:operand`;
 drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head's share of
-the output `case:contribution/h`, and a pruned case's `case:outputChange` (1 × 1).
+the output `case:contribution/h`, a pruned case's `case:outputChange` (1 × 1), and the row
+totals of the backward pass's d_scaled under the stage (`case:d_scaled/h:totals`).
 Regenerate only with this script, after building the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
@@ -26,8 +28,9 @@ import subprocess
 import numpy as np
 
 from numpy_attention import stages
+from numpy_backward import backward, check_by_differences
 
-VERSION = 5  # tests/native/reference.hpp and tests/wasm/support.mjs expect it
+VERSION = 6  # tests/native/reference.hpp and tests/wasm/support.mjs expect it
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
 
@@ -51,7 +54,46 @@ CUSTOM = {
     "prefix-documents-padding": {"seed": 11, "seqLen": 7, "dModel": 8, "numHeads": 2,
                                  "weightScale": 1, "prefix": 2, "documents": [4, 3],
                                  "validKeys": 6},
+    # The backward pass (kind backward; scripts/numpy_backward.py), dO drawn after every other
+    # draw unless given: multi-head with W_O; causal grouped K/V heads; no W_O (dO as wide as the
+    # concat) with padding keys; the ablation without ÷√d_k; dO given, with drawn matrices and
+    # with explicit ones (explicit_backward below); a window with ALiBi; sinusoidal positions; a
+    # prefix inside documents with padding, one K/V head.
+    "gradients-mha": {"kind": "backward", "seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4,
+                     "weightScale": 1},
+    "gradients-gqa-4-2-causal": {"kind": "backward", "seed": 42, "seqLen": 6, "dModel": 16,
+                                "numHeads": 4, "numKvHeads": 2, "causal": True,
+                                "weightScale": 1},
+    "gradients-no-wo": {"kind": "backward", "seed": 11, "seqLen": 4, "dModel": 8, "numHeads": 2,
+                       "dK": 3, "dV": 5, "outputProjection": False, "validKeys": 3,
+                       "weightScale": 1},
+    "gradients-unscaled": {"kind": "backward", "seed": 3, "seqLen": 5, "dModel": 12,
+                          "numHeads": 3, "scaleScores": False, "weightScale": 1},
+    "gradients-given-d-output": {"kind": "backward", "seed": 8, "seqLen": 3, "dModel": 4,
+                                "numHeads": 2, "weightScale": 1,
+                                "dOutput": [[1, -0.5, 0.25, 2], [0, 3, -1.5, 0.125],
+                                            [-2, 0.75, 1, -0.25]]},
+    "gradients-window-alibi": {"kind": "backward", "seed": 5, "seqLen": 7, "dModel": 12,
+                              "numHeads": 3, "window": 3, "alibi": True, "weightScale": 1},
+    "gradients-sinusoidal": {"kind": "backward", "seed": 9, "seqLen": 5, "dModel": 8,
+                            "numHeads": 2, "positionalEncoding": "sinusoidal", "weightScale": 1},
+    "gradients-prefix-documents-padding": {"kind": "backward", "seed": 13, "seqLen": 7,
+                                          "dModel": 8, "numHeads": 2, "numKvHeads": 1,
+                                          "prefix": 2, "documents": [4, 3], "validKeys": 6,
+                                          "weightScale": 1},
 }
+
+
+def explicit_backward():
+    """An explicit spec of kind backward: X, two query heads over one K/V head (d_k 3, d_v 2),
+    W_O, causal, and dO given; its numbers from their own generator, to 3 decimals."""
+    rng = np.random.RandomState(2026)
+    m = lambda *shape: np.round(rng.randn(*shape), 3).tolist()
+    return {"kind": "backward", "X": m(4, 6), "W_Q": [m(6, 3), m(6, 3)], "W_K": [m(6, 3)],
+            "W_V": [m(6, 2)], "W_O": m(4, 6), "causal": True, "dOutput": m(4, 6)}
+
+
+CUSTOM["gradients-explicit"] = explicit_backward()
 
 
 def engine_presets():
@@ -95,11 +137,25 @@ def positions_of(spec, d_k):
     }
 
 
+def explicit_sizes(spec):
+    """An explicit spec's sizes, read off its matrices. It draws nothing (dO is given): no seed,
+    no weight scale."""
+    x, w_q, w_k, w_v = (np.array(spec[k]) for k in ("X", "W_Q", "W_K", "W_V"))
+    assert "dOutput" in spec, "an explicit spec here gives dO: nothing is drawn"
+    t, d = x.shape
+    return {**sizes_of({**spec, "X": None, "seqLen": t, "dModel": d, "numHeads": len(w_q),
+                        "numKvHeads": len(w_k), "dK": w_q.shape[2], "dV": w_v.shape[2],
+                        "outputProjection": "W_O" in spec}),
+            "seed": None, "weightScale": None}
+
+
 def sizes_of(spec):
     """Every size and switch of a spec with the engine's defaults filled in, named like its config."""
     kind = spec.get("kind", "self")
     if kind == "designed":
         return designed_sizes(spec)
+    if spec.get("X") is not None:
+        return explicit_sizes(spec)
     d, h = spec["dModel"], spec.get("numHeads", 1)
     cross, encoder, flash = kind == "cross", kind == "encoder-layer", kind == "flash"
     t = spec["queryLen"] if cross else spec["seqLen"]
@@ -175,10 +231,37 @@ def designed(tokens):
     return {"x": x, "x_kv": x, "W_Q": w_q, "W_K": w_k, "W_V": [w_v] * 4, "W_O": w_o}
 
 
+def given(spec):
+    """An explicit spec's matrices as draw returns them."""
+    x = np.array(spec["X"], dtype=float)
+    p = {k: [np.array(m, dtype=float) for m in spec[k]] for k in ("W_Q", "W_K", "W_V")}
+    return {"x": x, "x_kv": x, **p, **({"W_O": np.array(spec["W_O"])} if "W_O" in spec else {})}
+
+
+def backward_matrices(name, spec, s, p):
+    """The forward and backward stages of kind backward, from dO as given or drawn right after
+    the weights (randn, not scaled); the gradients checked against central differences first."""
+    width = s["dModel"] if s["outputProjection"] else s["numHeads"] * s["dV"]
+    d_o = (np.array(spec["dOutput"], dtype=float) if "dOutput" in spec
+           else np.random.randn(s["seqLen"], width))
+    out = {"x": p["x"]}
+    grads = backward(s, p, d_o, out)
+    worst = check_by_differences(name, s, p, d_o, grads)
+    return out, worst
+
+
 def case_matrices(name, spec, sizes):
     """Every matrix of one case under `name:key`."""
-    p = designed(spec["tokens"]) if sizes["kind"] == "designed" else draw(sizes)
-    return {f"{name}:{key}": m for key, m in stages(sizes, p).items()}
+    if sizes["kind"] == "designed":
+        p = designed(spec["tokens"])
+    else:
+        p = given(spec) if "X" in spec else draw(sizes)
+    if sizes["kind"] == "backward":
+        out, worst = backward_matrices(name, spec, sizes, p)
+        print(f"{name}: gradients within {worst:.1e} of central differences")
+    else:
+        out = stages(sizes, p)
+    return {f"{name}:{key}": m for key, m in out.items()}
 
 
 def randn_cases():

@@ -8,6 +8,7 @@
 // computed must match to 1e-12.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -38,9 +39,11 @@ std::string key_of(const std::string &preset, const std::string &name, int head,
     return preset + ":" + name + "/" + (h.empty() ? "-" : h) + "@" + std::to_string(step);
 }
 
-// The stages drawn from the generator rather than computed: the inputs.
+// The stages drawn from the generator (or given) rather than computed: the inputs, and the
+// backward pass's dO.
 bool is_drawn(stage_id id) {
-    return id == stage_id::x || id == stage_id::x_q || id == stage_id::x_kv || id == stage_id::x_t;
+    return id == stage_id::x || id == stage_id::x_q || id == stage_id::x_kv ||
+           id == stage_id::x_t || id == stage_id::d_output;
 }
 
 // Operands drawn (W…, b…) or built (M is 0 or −∞, the pruning gate 1 or 0): one fixture per
@@ -87,6 +90,8 @@ void compare_trace(const trace &t, comparer &compare) {
         compare(key, is_drawn(s.id), s.values);
         if (s.id == stage_id::weights) // (T, 1): every row sums to 1
             compare(key_of(p, "totals", s.head, s.step), false, s.totals);
+        if (s.id == stage_id::d_scaled) // (T, 1): every row sums to 0
+            compare(key + ":totals", false, s.totals);
         for (const operand &o : s.operands) {
             if (is_drawn(o))
                 compare(key_of(p, o.name, o.head), true, o.values);
@@ -113,7 +118,8 @@ std::string flag(bool v) {
 }
 
 std::string kind_text(problem_kind k) {
-    const char *const names[] = {"self", "cross", "encoder-layer", "kv-cache", "flash", "designed"};
+    const char *const names[] = {"self",  "cross",    "encoder-layer", "kv-cache",
+                                 "flash", "designed", "backward"};
     return names[static_cast<int>(k)]; // problem_kind's order
 }
 
@@ -144,11 +150,12 @@ void add_positions(reference::sizes &out, const attention_config &c) {
 }
 
 // A case's sizes after the engine resolved its defaults, written as the fixture writes them.
-// The designed heads draw nothing: no seed, no weight scale. skip: the normals discarded first.
+// The designed heads and explicit matrices draw nothing: no seed, no weight scale. skip: the
+// normals discarded first.
 reference::sizes sizes_of(const problem &p, double skip) {
     const attention_config &c = p.config;
     const auto n = [](std::size_t v) { return std::to_string(v); };
-    const bool built = c.kind == problem_kind::designed;
+    const bool built = c.kind == problem_kind::designed || std::isnan(p.seed);
     reference::sizes out{{"kind", kind_text(c.kind)},
                          {"seed", built ? "null" : whole(p.seed)},
                          {"skip", whole(skip)},
@@ -181,11 +188,41 @@ std::vector<double> numbers_of(const std::string &list) {
     return out;
 }
 
+// The lists one level inside "[[…],[…]]" (or "[[[…]],[[…]]]"), each with its brackets.
+std::vector<std::string> items_of(const std::string &list) {
+    std::vector<std::string> out;
+    int depth = 0;
+    for (std::size_t i = 1; i + 1 < list.size(); ++i) {
+        depth += list[i] == '[' ? 1 : list[i] == ']' ? -1 : 0;
+        if (list[i] == '[' && depth == 1)
+            out.emplace_back();
+        if (depth > 0 || list[i] == ']')
+            out.back() += list[i];
+    }
+    return out;
+}
+
+// "[[1,2],[3,4]]" → a matrix's rows, as an explicit spec's matrix arrives.
+row_list rows_of(const std::string &list) {
+    row_list out;
+    for (const std::string &row : items_of(list))
+        out.push_back(numbers_of(row));
+    return out;
+}
+
 // One value of a custom spec's line as engine.run's conversion would give it: true/false, a
-// list of numbers, a number, else text.
+// list of matrices (one per head), a matrix, a list of numbers, a number, else text.
 field_value value_of(const std::string &text) {
     if (text == "true" || text == "false")
         return text == "true";
+    if (text.rfind("[[[", 0) == 0) {
+        std::vector<row_list> heads;
+        for (const std::string &m : items_of(text))
+            heads.push_back(rows_of(m));
+        return heads;
+    }
+    if (text.rfind("[[", 0) == 0)
+        return rows_of(text);
     if (text.front() == '[')
         return numbers_of(text);
     char *end = nullptr;
@@ -194,13 +231,13 @@ field_value value_of(const std::string &text) {
 }
 
 // A custom spec from the fixture ("spec name key=value …") as engine.run reads it: its fields
-// by name (an object's as object.field), validated as a spec's are.
+// by name (an object's as object.field), validated as a spec's are; with an X, explicit.
 problem problem_of_custom(const reference::sizes &fields) {
     field_values v;
     for (const auto &[key, text] : fields)
         v[key] = value_of(text);
     const auto kind = fields.count("kind") ? std::optional(fields.at("kind")) : std::nullopt;
-    return problem_of(kind_named(kind), false, v, true);
+    return problem_of(kind_named(kind), fields.count("X") == 1, v, true);
 }
 
 // The recorded sizes of one case against the engine's.
@@ -253,7 +290,7 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
 }
 
 TEST_CASE("reference: every custom spec matches numpy stage by stage", "[reference]") {
-    REQUIRE(reference::custom_specs().size() == 6); // make-reference.py's CUSTOM
+    REQUIRE(reference::custom_specs().size() == 15); // make-reference.py's CUSTOM
     for (const auto &[name, fields] : reference::custom_specs()) {
         SECTION(name) {
             comparer compare{name, {}};

@@ -50,6 +50,20 @@ const RULE = {
   block_out: 'divideRows',
   reference: 'none',
   pruned: 'gate',
+  d_output: 'none',
+  d_w_o: 'dotCols',
+  d_concat: 'dotRows',
+  d_head: 'headColumn',
+  d_weights: 'dotRows',
+  d_scaled: 'softmaxBackward',
+  d_scores: 'divide',
+  d_q: 'dot',
+  d_v: 'groupDotCols',
+  d_k: 'groupDotCols',
+  d_w_q: 'dotCols',
+  d_w_k: 'dotCols',
+  d_w_v: 'dotCols',
+  d_x: 'sum',
 };
 // The stage with this id and head at the same decode step or tile (step null for neither).
 const sibling = (trace, id, head, step) => trace.stages.find((x) => x.id === id && x.head === head && x.step === step);
@@ -138,7 +152,48 @@ const CHECKS = {
       s.operands.map((o) => at(o, row, col)),
       `${where}: addends`,
     );
-    assert.equal(e.addends[0] + e.addends[1], e.value, `${where}: Σ addends`);
+    if (e.addends.length === 2) assert.equal(e.addends[0] + e.addends[1], e.value, `${where}: Σ addends`);
+    else assert.ok(near(sumOf([...e.addends]), e.value), `${where}: Σ addends`); // d_x: one per head and part
+  },
+  dotCols(trace, s, row, col, e, where) {
+    const [left, right] = s.operands; // leftᵀ · right reads column `row` of left
+    assert.equal(e.terms.length, left.shape[0], `${where}: one term per row of ${left.name}`);
+    e.terms.forEach((t, p) => {
+      assert.deepEqual([t.a, t.b], [at(left, p, row), at(right, p, col)], `${where}: term ${p}`);
+      assert.equal(t.a * t.b, t.product, `${where}: term ${p}: a · b = product`);
+    });
+    assert.equal(sumOf(e.terms.map((t) => t.product)), e.sum, `${where}: Σ products = sum`);
+    assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
+  },
+  groupDotCols(trace, s, row, col, e, where) {
+    // Σ over the group's heads of leftᵀ · right: the first half of the operands are the lefts.
+    const half = s.operands.length / 2;
+    const rows = s.operands[0].shape[0];
+    assert.equal(e.terms.length, half * rows, `${where}: one term per head and row`);
+    e.terms.forEach((t, j) => {
+      const [left, right, p] = [s.operands[Math.floor(j / rows)], s.operands[half + Math.floor(j / rows)], j % rows];
+      assert.deepEqual([t.a, t.b], [at(left, p, row), at(right, p, col)], `${where}: term ${j}`);
+    });
+    assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
+  },
+  headColumn(trace, s, row, col, e, where) {
+    const { dV } = trace.config;
+    assert.deepEqual(e.source, { head: s.head, col: s.head * dV + col }, `${where}: source`); // of d_concat
+    assert.equal(at(s.operands[0], row, s.head * dV + col), e.value, `${where}: the column of head ${s.head}`);
+  },
+  softmaxBackward(trace, s, row, col, e, where) {
+    const [a, dA] = s.operands; // dL = A ⊙ (dA − Σ_k dA·A)
+    e.terms.forEach((t, k) => assert.deepEqual([t.a, t.b], [at(dA, row, k), at(a, row, k)], `${where}: term ${k}`));
+    assert.equal(sumOf(e.terms.map((t) => t.product)), e.sum, `${where}: the row's Σ dA·A`);
+    assert.deepEqual([e.input, e.weight], [at(dA, row, col), at(a, row, col)], `${where}: dA and A`);
+    assert.ok(near(e.weight * (e.input - e.sum), e.value), `${where}: A · (dA − Σ)`);
+    if (e.weight === 0) assert.ok(e.value === 0, `${where}: a hidden key gets no gradient (±0)`);
+  },
+  divide(trace, s, row, col, e, where) {
+    const { scaleScores, dK } = trace.config;
+    assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
+    assert.equal(e.input, at(s.operands[0], row, col), `${where}: the d_scaled cell`);
+    assert.equal(e.input / e.divisor, e.value, `${where}: input / divisor`);
   },
   norm(trace, s, row, col, e, where) {
     const { mean, std, eps, row: values } = e.norm;

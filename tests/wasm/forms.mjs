@@ -86,12 +86,26 @@ function flashLabels(sizes) {
   return [...labels, 'stacked', 'reference'];
 }
 
+// The backward pass, after the forward stages: dO; with W_O its gradient and d_concat; per K/V
+// head, each query head of its group (d_head … d_w_q), then the group's d_v, d_k, d_w_k and d_w_v
+// at its first query head; last d_x.
+function backwardLabels(sizes) {
+  const labels = ['d_output', ...(sizes.outputProjection ? ['d_w_o', 'd_concat'] : [])];
+  const group = groupOf(sizes);
+  for (let first = 0; first < sizes.numHeads; first += group) {
+    for (let h = first; h < first + group; h += 1)
+      labels.push(...['d_head', 'd_weights', 'd_scaled', 'd_scores', 'd_q', 'd_w_q'].map((id) => label(id, h)));
+    labels.push(...['d_v', 'd_k', 'd_w_k', 'd_w_v'].map((id) => label(id, first)));
+  }
+  return [...labels, 'd_x'];
+}
+
 /**
  * The stage labels of a trace, in the lesson's order: the inputs (x, or x_q and x_kv; x_pos with a
  * sinusoidal encoding); per query head q, then k and v once per K/V head (at the first query head
  * of its group), under RoPE q_rot (and k_rot once per K/V head), scores, scaled, (biased under
  * ALiBi), (masked), weights, head; concat, pruned (with prunedHeads) and output with W_O; the
- * encoder layer's stages after those.
+ * encoder layer's stages after those; the backward pass's after those (backwardLabels).
  * Decoding and FlashAttention: see decodeLabels and flashLabels.
  */
 export function expectedLabels(sizes) {
@@ -112,6 +126,7 @@ export function expectedLabels(sizes) {
   if (outputProjection) labels.push('concat', ...pruning, 'output');
   else if (numHeads > 1) labels.push('concat'); // the output
   if (kind === 'encoder-layer') labels.push(...ENCODER_STAGES);
+  if (kind === 'backward') labels.push(...backwardLabels(sizes));
   return labels;
 }
 
@@ -119,7 +134,8 @@ export function expectedLabels(sizes) {
 // A decode step t has one query row and t+1 cached keys; a tile B_r rows and B_c keys (fewer at
 // the end); the stacked result is T rows of one step or ⌈T / B_r⌉ blocks of B_r.
 function dimsOf(sizes, { step = null, tile = null } = {}) {
-  const { kind, seqLen, kvLen = seqLen, dModel, numHeads, dK, dV, dFF, scaleScores = true } = sizes;
+  const { kind, seqLen, kvLen = seqLen, dModel, numHeads, numKvHeads = numHeads, dK, dV, dFF } = sizes;
+  const { scaleScores = true } = sizes;
   const { outputProjection, blockRows, blockCols, window = null } = sizes;
   const cross = kind === 'cross';
   const decoding = kind === 'kv-cache' && step !== null;
@@ -146,6 +162,8 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
     h: [numHeads, 'h'],
     hdv: [numHeads * dV, 'h·d_v'],
     root: scaleScores ? [`√${dK}`, '√d_k'] : ['1', '1'],
+    group: [numHeads / numKvHeads, 'h/h_kv'], // the backward pass: query heads per K/V head
+    terms: [numHeads + 2 * numKvHeads, 'h+2·h_kv'], // d_x's parts
   };
 }
 
@@ -189,6 +207,20 @@ const RESULT = {
   tile_sum: ['br', 'one'],
   tile_out: ['br', 'dv'],
   block_out: ['br', 'dv'],
+  d_output: ['t', 'out'],
+  d_w_o: ['hdv', 'd'],
+  d_concat: ['t', 'hdv'],
+  d_head: ['t', 'dv'],
+  d_weights: ['t', 'tkv'],
+  d_scaled: ['t', 'tkv'],
+  d_scores: ['t', 'tkv'],
+  d_q: ['t', 'dk'],
+  d_v: ['tkv', 'dv'],
+  d_k: ['tkv', 'dk'],
+  d_w_q: ['d', 'dk'],
+  d_w_k: ['d', 'dk'],
+  d_w_v: ['d', 'dv'],
+  d_x: ['t', 'd'],
 };
 
 const pair = (a, b) => `(${a}, ${b})`;
@@ -198,6 +230,9 @@ const sum = (r, c) => `${pair(r, c)} + ${pair(r, c)} → ${pair(r, c)}`;
 const affine = (m, k, n) => `${pair(m, k)} @ ${pair(k, n)} + (${n}) → ${pair(m, n)}`;
 const rotate = (r, c) => `rotate${pair(r, c)} → ${pair(r, c)}`;
 const append = (past, t, tkv, n) => `[${pair(past, n)}; ${pair(t, n)}] → ${pair(tkv, n)}`;
+const productTn = (k, m, n) => `${pair(k, m)}ᵀ @ ${pair(k, n)} → ${pair(m, n)}`; // aᵀ · b
+const productNt = (m, k, n) => `${pair(m, k)} @ ${pair(n, k)}ᵀ → ${pair(m, n)}`; // a · bᵀ
+const grouped = (group, k, m, n) => `Σ ${group} × ${productTn(k, m, n)}`;
 
 // Each stage's equation over dims spelled one way (all numbers, or all symbols).
 const EQUATION = {
@@ -239,6 +274,20 @@ const EQUATION = {
   tile_sum: ({ br, bc, one }) => `α·l + rowsum${pair(br, bc)} → ${pair(br, one)}`,
   tile_out: ({ br, bc, dv }) => `α·O + ${product(br, bc, dv)}`,
   block_out: ({ br, dv }) => `${pair(br, dv)} ÷ l → ${pair(br, dv)}`,
+  d_output: ({ t, out }) => pair(t, out),
+  d_w_o: ({ t, hdv, d }) => productTn(t, hdv, d),
+  d_concat: ({ t, d, hdv }) => productNt(t, d, hdv),
+  d_head: ({ t, hdv, h, dv }) => `${pair(t, hdv)} → ${h} × ${pair(t, dv)}`,
+  d_weights: ({ t, dv, tkv }) => productNt(t, dv, tkv),
+  d_scaled: ({ t, tkv }) => `${pair(t, tkv)} ⊙ (${pair(t, tkv)} − rowsum) → ${pair(t, tkv)}`,
+  d_scores: ({ t, tkv, root }) => `${pair(t, tkv)} ÷ ${root} → ${pair(t, tkv)}`,
+  d_q: ({ t, tkv, dk }) => product(t, tkv, dk),
+  d_v: ({ group, t, tkv, dv }) => grouped(group, t, tkv, dv),
+  d_k: ({ group, t, tkv, dk }) => grouped(group, t, tkv, dk),
+  d_w_q: ({ t, d, dk }) => productTn(t, d, dk),
+  d_w_k: ({ tkv, d, dk }) => productTn(tkv, d, dk),
+  d_w_v: ({ tkv, d, dv }) => productTn(tkv, d, dv),
+  d_x: ({ terms, t, d }) => `Σ ${terms} × ${pair(t, d)} → ${pair(t, d)}`,
 };
 
 /**

@@ -27,15 +27,15 @@ import {
 // Top-level: the tests below are made from the engine's own list of presets.
 const engine = await createEngine();
 
-// Drawn (inputs, weights, biases) or built (the designed heads' X and weights, the mask M of 0
-// and −∞, the pruning gate of 1 and 0): both sides hold the same doubles. Everything else is
-// computed, and agrees with numpy to 1e-12.
-const isExact = (id) => ['x', 'x_q', 'x_kv', 'x_t'].includes(id);
+// Drawn or given (inputs, weights, biases, the backward pass's dO) or built (the designed heads'
+// X and weights, the mask M of 0 and −∞, the pruning gate of 1 and 0): both sides hold the same
+// doubles. Everything else is computed, and agrees with numpy to 1e-12.
+const isExact = (id) => ['x', 'x_q', 'x_kv', 'x_t', 'd_output'].includes(id);
 const isDrawn = (operand) => /^(W|b\d)/.test(operand.name) || ['M', 'gate'].includes(operand.name);
 const isBuilt = (key) => key.endsWith(':M') || key.endsWith(':gate');
 
 // Every [fixture key, matrix, what] a trace offers for comparison with numpy: each stage, the row
-// totals of each weights stage, the operands numpy drew or built (weights, biases, M, gate), the
+// totals of each weights stage (and of each d_scaled stage, under the stage), the operands numpy drew or built (weights, biases, M, gate), the
 // stepped operands (the cache before step 0 has no rows, and no fixture), each head's
 // contribution to an output and ALiBi's B and the sinusoidal PE outside decoding, and a pruned
 // run's outputChange (1 × 1).
@@ -47,6 +47,7 @@ function* comparable(name, trace) {
       const totals = { shape: [s.shape[0], 1], values: s.totals };
       yield [`${name}:${label('totals', s.head, s.step)}`, totals, 'totals'];
     }
+    if (s.id === 'd_scaled') yield [`${key}:totals`, { shape: [s.shape[0], 1], values: s.totals }, 'totals'];
     for (const o of s.operands) {
       if (isDrawn(o)) yield [`${name}:${label(o.name, o.head)}`, o, 'drawn'];
       else if (isStepped(s, o) && o.shape[0] > 0) yield [`${key}:${o.name}`, o, 'stepped'];
@@ -58,8 +59,12 @@ function* comparable(name, trace) {
   if (change !== undefined) yield [`${name}:outputChange`, { shape: [1, 1], values: [change] }, 'computed'];
 }
 
-// What forward() returns: the stacked steps or blocks, else the last stage.
-const resultOf = (trace) => trace.stages.findLast((s) => s.id === 'stacked') ?? trace.stages.at(-1);
+// What forward() returns: the stacked steps or blocks; the backward pass's forward output, the
+// stage before dO; else the last stage.
+const resultOf = ({ stages }) =>
+  stages.findLast((s) => s.id === 'stacked') ??
+  stages[stages.findIndex((s) => s.id === 'd_output') - 1] ??
+  stages.at(-1);
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), the designed heads' descriptions, the RoPE and ALiBi checks
@@ -81,6 +86,7 @@ const CHECKS = [
   'trainingPasses',
   'memoryTraffic',
   'scoreVariance',
+  'gradientScaling',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
@@ -125,10 +131,20 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
     'alibi-3-heads',
     'kv-cache-rope-alibi-window',
     'prefix-documents-padding',
+    'gradients-mha',
+    'gradients-gqa-4-2-causal',
+    'gradients-no-wo',
+    'gradients-unscaled',
+    'gradients-given-d-output',
+    'gradients-window-alibi',
+    'gradients-sinusoidal',
+    'gradients-prefix-documents-padding',
+    'gradients-explicit',
   ]);
   for (const [name, { spec, sizes }] of Object.entries(CUSTOM)) {
     assert.equal(PRESETS[name], undefined, name);
-    assert.deepEqual([sizes.weightScale, sizes.prunedHeads], [spec.weightScale ?? 0.1, spec.prunedHeads ?? []]);
+    const scale = spec.X ? null : (spec.weightScale ?? 0.1); // explicit matrices: nothing drawn
+    assert.deepEqual([sizes.weightScale, sizes.prunedHeads], [scale, spec.prunedHeads ?? []]);
     for (const field of ['window', 'prefix', 'validKeys']) assert.equal(sizes[field], spec[field] ?? null, field);
     const rope = spec.rope && { base: 10000, convention: 'interleaved', offset: 0, dims: sizes.dK, ...spec.rope };
     assert.deepEqual(sizes.rope, rope ?? null, 'rope, its defaults filled in');
@@ -208,9 +224,15 @@ describe('run: every preset and custom spec against numpy', () => {
         assert.equal(count, contributions + positions + (prunedHeads.length > 0 ? 1 : 0));
       });
 
-      test("every weights row sums to 1: totals match numpy's; other stages carry none", () => {
+      test("every weights row sums to 1, every d_scaled row to 0: totals match numpy's; other stages carry none", () => {
         for (const s of trace.stages) {
           const at = labelOf(s);
+          if (s.id === 'd_scaled') {
+            const totals = { shape: [s.shape[0], 1], values: s.totals };
+            assertClose(`${at} totals`, totals, fixture(`${name}:${at}:totals`), 1e-12);
+            assertClose(`${at} totals`, totals, { shape: totals.shape, values: totals.values.map(() => 0) }, 1e-12);
+            continue;
+          }
           if (s.id !== 'weights') {
             assert.equal(s.totals, null, `${at}: totals`);
             continue;
@@ -272,13 +294,16 @@ describe('run: every preset and custom spec against numpy', () => {
         });
       }
 
-      if (sizes.kind === 'self' || sizes.kind === 'cross') {
-        test('an explicit spec with the same matrices gives the same trace (seed null)', () => {
+      if (['self', 'cross', 'backward'].includes(sizes.kind)) {
+        test('an explicit spec with the same matrices (and dO) gives the same trace (seed null)', () => {
           const explicit = engine.run(explicitSpecFor(name));
-          // Nothing is drawn from explicit matrices: no seed, no weight scale.
-          assert.deepEqual(explicit.config, { ...trace.config, seed: null, weightScale: null });
+          // Nothing is drawn from explicit matrices: no seed, no weight scale (and the backward
+          // pass's √d_k study, seeded by the run's seed, takes 42).
+          const { gradientScaling: _study, ...config } = explicit.config;
+          const { gradientScaling: _drawn, ...generated } = trace.config;
+          assert.deepEqual(config, { ...generated, seed: null, weightScale: null });
           assertSameStages(explicit, trace);
-          assertClose('forward(explicit)', engine.forward(explicitSpecFor(name)), trace.stages.at(-1), 0);
+          assertClose('forward(explicit)', engine.forward(explicitSpecFor(name)), resultOf(trace), 0);
         });
       }
     });

@@ -13,7 +13,7 @@ const FIXTURES = new URL('../fixtures/lesson-reference.json', import.meta.url);
 let cache = null;
 
 // The fixture's format: scripts/make-reference.py's VERSION.
-const VERSION = 5;
+const VERSION = 6;
 
 /** The JSON fixture file: { version, numpy, generator, presets, custom, matrices }. */
 export function fixtures() {
@@ -32,7 +32,8 @@ export function fixtures() {
 export const PRESETS = fixtures().presets;
 
 /** Custom spec name → { spec, sizes }: specs that are no preset, defined once in
- * scripts/make-reference.py (weightScale 1, prunedHeads [1, 3]). */
+ * scripts/make-reference.py (weightScale 1, prunedHeads [1, 3], positions and masks, the backward
+ * pass's gradients-*). */
 export const CUSTOM = fixtures().custom;
 
 /** Every case numpy computed as [name, spec, sizes]: the presets ({ preset: id }), then the
@@ -115,8 +116,8 @@ export function stageOf(trace, id, head = null, step = undefined) {
 
 /**
  * An explicit spec with the very matrices a preset or custom spec draws (or builds), taken from
- * numpy's fixtures: { X, … } or { kind: 'cross', X_q, X_kv, … }, one W_K and W_V per K/V head,
- * and its prunedHeads. (The encoder layer takes no explicit matrices.)
+ * numpy's fixtures: { X, … }, { kind: 'cross', X_q, X_kv, … } or { kind: 'backward', X, …,
+ * dOutput }, one W_K and W_V per K/V head, and its prunedHeads. (The encoder layer takes no explicit matrices.)
  */
 export function explicitSpecFor(preset) {
   const sizes = sizesOf(preset);
@@ -129,6 +130,7 @@ export function explicitSpecFor(preset) {
     kind === 'cross'
       ? { kind, X_q: rowsOf(`${preset}:x_q`), X_kv: rowsOf(`${preset}:x_kv`) }
       : { X: rowsOf(`${preset}:x`) };
+  if (kind === 'backward') Object.assign(spec, { kind, dOutput: rowsOf(`${preset}:d_output`) });
   spec.W_Q = matrices('W_Q', numHeads, 1);
   spec.W_K = matrices('W_K', numKvHeads, group); // keyed by the first query head of each group
   spec.W_V = matrices('W_V', numKvHeads, group);
