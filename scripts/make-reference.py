@@ -58,7 +58,8 @@ CUSTOM = {
     # draw unless given: multi-head with W_O; causal grouped K/V heads; no W_O (dO as wide as the
     # concat) with padding keys; the ablation without ÷√d_k; dO given, with drawn matrices and
     # with explicit ones (explicit_backward below); a window with ALiBi; sinusoidal positions; a
-    # prefix inside documents with padding, one K/V head.
+    # prefix inside documents with padding, one K/V head; RoPE in both pairings (the gradients at
+    # q_rot and k_rot taken back by the conjugate turn).
     "gradients-mha": {"kind": "backward", "seed": 42, "seqLen": 5, "dModel": 16, "numHeads": 4,
                      "weightScale": 1},
     "gradients-gqa-4-2-causal": {"kind": "backward", "seed": 42, "seqLen": 6, "dModel": 16,
@@ -77,6 +78,12 @@ CUSTOM = {
                               "numHeads": 3, "window": 3, "alibi": True, "weightScale": 1},
     "gradients-sinusoidal": {"kind": "backward", "seed": 9, "seqLen": 5, "dModel": 8,
                             "numHeads": 2, "positionalEncoding": "sinusoidal", "weightScale": 1},
+    "gradients-rope": {"kind": "backward", "seed": 21, "seqLen": 6, "dModel": 12, "numHeads": 2,
+                      "numKvHeads": 1, "causal": True, "weightScale": 1,
+                      "rope": {"base": 10000}},
+    "gradients-rope-half-split": {"kind": "backward", "seed": 22, "seqLen": 5, "dModel": 12,
+                                  "numHeads": 2, "weightScale": 1,
+                                  "rope": {"convention": "half-split", "dims": 4, "offset": 3}},
     "gradients-prefix-documents-padding": {"kind": "backward", "seed": 13, "seqLen": 7,
                                           "dModel": 8, "numHeads": 2, "numKvHeads": 1,
                                           "prefix": 2, "documents": [4, 3], "validKeys": 6,

@@ -21,6 +21,20 @@ def softmax_rows_backward(a, d_a):
     return np.stack([(np.diag(row) - np.outer(row, row)) @ d_row for row, d_row in zip(a, d_a)])
 
 
+def rope_back(s, d):
+    """The gradient at a RoPE-turned matrix taken back to the matrix itself. Turning multiplied
+    pair i, as the complex number a + ib, by e^(i·φ); that map's transpose is multiplication by
+    the conjugate e^(−i·φ). d: (P, DK); the columns past dims pass unchanged."""
+    r, dims = s["rope"], s["rope"]["dims"]
+    pairs = np.arange(dims // 2)
+    a, b = (pairs, pairs + dims // 2) if r["convention"] == "half-split" else (2 * pairs, 2 * pairs + 1)
+    position = r["offset"] + np.arange(d.shape[0])[:, None]
+    back = (d[:, a] + 1j * d[:, b]) * np.exp(-1j * position * r["base"] ** (-2.0 * pairs / dims))
+    out = d.copy()
+    out[:, a], out[:, b] = back.real, back.imag
+    return out
+
+
 def backward(s, p, d_o, out):
     """The forward stages into out (as kind self records them), then every gradient stage.
     p: {x, W_Q: [...], W_K: [...], W_V: [...], W_O}; d_o (T, D), or (T, H·DV) without W_O.
@@ -41,10 +55,11 @@ def backward(s, p, d_o, out):
     d_x = np.zeros_like(x)
     for g in range(hkv):
         first = g * group
-        k, v = out[f"k/{first}"], out[f"v/{first}"]
+        turned = bool(s["rope"])  # the scores read q_rot and k_rot: take their gradients back
+        k, v = out[f"k_rot/{first}" if turned else f"k/{first}"], out[f"v/{first}"]
         d_k, d_v = np.zeros_like(k), np.zeros_like(v)
         for i in range(first, first + group):
-            a, q = out[f"weights/{i}"], out[f"q/{i}"]
+            a, q = out[f"weights/{i}"], out[f"q_rot/{i}" if turned else f"q/{i}"]
             d_h = out[f"d_head/{i}"] = d_concat[:, i * dv:(i + 1) * dv]  # H_i's columns
             d_a = out[f"d_weights/{i}"] = d_h @ v.T  # H_i = A_i V_g
             d_v += a.T @ d_h
@@ -52,11 +67,15 @@ def backward(s, p, d_o, out):
             d_l = out[f"d_scaled/{i}"] = softmax_rows_backward(a, d_a)
             out[f"d_scaled/{i}:totals"] = d_l.sum(axis=1, keepdims=True)
             d_s = out[f"d_scores/{i}"] = d_l / np.sqrt(s["dK"]) if s["scaleScores"] else d_l
-            d_q = out[f"d_q/{i}"] = d_s @ k  # S_i = Q_i K_gᵀ
+            d_q = out[f"d_q_rot/{i}" if turned else f"d_q/{i}"] = d_s @ k  # S_i = Q_i K_gᵀ
+            if turned:
+                d_q = out[f"d_q_unrot/{i}"] = rope_back(s, d_q)
             d_k += d_s.T @ q
             grads["W_Q"][i] = out[f"d_w_q/{i}"] = x.T @ d_q  # Q_i = X W_Q_i
             d_x += d_q @ p["W_Q"][i].T
-        out[f"d_v/{first}"], out[f"d_k/{first}"] = d_v, d_k
+        out[f"d_v/{first}"], out[f"d_k_rot/{first}" if turned else f"d_k/{first}"] = d_v, d_k
+        if turned:
+            d_k = out[f"d_k_unrot/{first}"] = rope_back(s, d_k)
         out[f"d_w_k/{first}"], out[f"d_w_v/{first}"] = x.T @ d_k, x.T @ d_v
         grads["W_K"].append(out[f"d_w_k/{first}"])
         grads["W_V"].append(out[f"d_w_v/{first}"])

@@ -8,6 +8,7 @@
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
+#include "attention/rope.hpp"
 #include "attention/spec.hpp"
 
 #include <xtensor/xmath.hpp>
@@ -19,23 +20,34 @@ namespace {
 // What the backward pass reads of the forward pass, computed as multi_head_attention computes it.
 struct forward_cache {
     matrix x;                 // (T, D): X, or X + PE
-    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): queries and weights
-    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV)
+    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): the queries the scores read, weights
+    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV): the keys the scores read, values
     matrix concat;            // (T, H·DV)
+    std::optional<rope_table> back; // RoPE: the turn by −φ, a rotation's backward pass
 };
+
+// The table that turns each pair back: angle −φ, so cos φ and −sin φ.
+rope_table turned_back(const rope_table &t) {
+    return {t.theta, matrix(-t.angle.get()), t.cos, matrix(-t.sin.get()), t.pairs};
+}
 
 forward_cache forward_of(const attention_params &p, const attention_config &c) {
     forward_cache f;
     f.x = c.sinusoidal ? matrix(p.x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : p.x;
+    const std::optional<rope_table> turns =
+        c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
+    const auto turned = [&](matrix m) { return turns ? rotated(view_of(m), *turns, *c.rope) : m; };
+    if (turns)
+        f.back = turned_back(*turns);
     for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
-        f.k.push_back(matmul(f.x, p.w_k[g]));
+        f.k.push_back(turned(matmul(f.x, p.w_k[g])));
         f.v.push_back(matmul(f.x, p.w_v[g]));
     }
     const row_spans keys = visible_spans(c);
     std::vector<matrix> heads;
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         const std::size_t g = i / group_size(c);
-        f.q.push_back(matmul(f.x, p.w_q[i]));
+        f.q.push_back(turned(matmul(f.x, p.w_q[i])));
         const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};
         head_result r = attend(f.q[i], f.k[g], f.v[g], keys, false, c, nullptr, {}, {}, {},
                                c.alibi ? &bias : nullptr);
@@ -89,6 +101,7 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
     const std::size_t G = group_size(c);
     const dim group{G, "g"}, parts{c.num_heads + 2 * c.num_kv_heads, "parts"}; // g = h / h_kv
     const char *x_name = c.sinusoidal ? "x_pos" : "X";
+    const bool rope = c.rope.has_value();
     attention_gradients grad;
     const shared_matrix d_o = d_output; // (T, D), or (T, H·DV) without W_O
     const dim &o_cols = c.output_projection ? n.d : n.hdv;
@@ -130,10 +143,15 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
             const shared_matrix d_s = matrix(*d_scaled / score_divisor(c));
             note(out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
                  op("d_scaled", int(i), d_scaled, n.t, n.tkv));
-            // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q.
-            const shared_matrix d_q = matmul(d_s, f.k[g]); // (T, DK)
-            note(out, stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q,
-                 op("d_scores", int(i), d_s, n.t, n.tkv), op("K", first, f.k[g], n.tkv, n.dk));
+            // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K,
+            // and then 1½: a turn by φ passes its gradient back turned by −φ).
+            const shared_matrix d_q_read = matmul(d_s, f.k[g]); // (T, DK)
+            note(out, rope ? stage_id::d_q_rot : stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q_read,
+                 op("d_scores", int(i), d_s, n.t, n.tkv),
+                 op(rope ? "k_rot" : "K", first, f.k[g], n.tkv, n.dk));
+            const shared_matrix d_q = rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read,
+                                                             "d_q_rot", *f.back, c, out, at, n.t)
+                                           : d_q_read;
             d_k += matmul_at(d_s, f.q[i]);
             // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
             grad.w_q.push_back(matmul_at(f.x, d_q));
@@ -144,17 +162,21 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
             a_ops.push_back(op("weights", int(i), a, n.t, n.tkv));
             d_h_ops.push_back(op("d_head", int(i), d_h, n.t, n.dv));
             d_s_ops.push_back(op("d_scores", int(i), d_s, n.t, n.tkv));
-            q_ops.push_back(op("Q", int(i), f.q[i], n.t, n.dk));
+            q_ops.push_back(op(rope ? "q_rot" : "Q", int(i), f.q[i], n.t, n.dk));
             via_q.push_back(op("d_q·W_Qᵀ", int(i), part, n.t, n.d));
             record(out, stage_id::d_w_q, at, {n.d, n.t, n.dk}, grad.w_q.back(),
-                   op(x_name, no_head, f.x, n.t, n.d), op("d_q", int(i), d_q, n.t, n.dk));
+                   op(x_name, no_head, f.x, n.t, n.d),
+                   op(rope ? "d_q_unrot" : "d_q", int(i), d_q, n.t, n.dk));
         }
         const stage_at kv{first, int(g), no_step, {}};
-        const shared_matrix d_v_g = std::move(d_v), d_k_g = std::move(d_k);
+        const shared_matrix d_v_g = std::move(d_v), d_k_read = std::move(d_k);
         note(out, stage_id::d_v, kv, {n.tkv, n.t, n.dv, group}, d_v_g, std::move(a_ops),
              std::move(d_h_ops));
-        note(out, stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_g, std::move(d_s_ops),
-             std::move(q_ops));
+        note(out, rope ? stage_id::d_k_rot : stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_read,
+             std::move(d_s_ops), std::move(q_ops));
+        const shared_matrix d_k_g = rope ? rotate_recorded(stage_id::d_k_unrot, d_k_read, "d_k_rot",
+                                                           *f.back, c, out, kv, n.tkv)
+                                         : d_k_read;
         grad.w_k.push_back(matmul_at(f.x, d_k_g));
         grad.w_v.push_back(matmul_at(f.x, d_v_g));
         const shared_matrix via_k_g = matmul_bt(d_k_g, p.w_k[g]),
@@ -163,7 +185,8 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
         if (!out)
             continue;
         record(out, stage_id::d_w_k, kv, {n.d, n.tkv, n.dk}, grad.w_k.back(),
-               op(x_name, no_head, f.x, n.tkv, n.d), op("d_k", first, d_k_g, n.tkv, n.dk));
+               op(x_name, no_head, f.x, n.tkv, n.d),
+               op(rope ? "d_k_unrot" : "d_k", first, d_k_g, n.tkv, n.dk));
         record(out, stage_id::d_w_v, kv, {n.d, n.tkv, n.dv}, grad.w_v.back(),
                op(x_name, no_head, f.x, n.tkv, n.d), op("d_v", first, d_v_g, n.tkv, n.dv));
         via_k.push_back(op("d_k·W_Kᵀ", first, via_k_g, n.t, n.d));
@@ -180,18 +203,20 @@ std::size_t backward_values(const attention_config &c) {
     const std::size_t dk = c.d_k, dv = c.d_v, hdv = h * dv, tt = t * t;
     std::size_t total = t * (c.output_projection ? d : hdv); // d_output
     if (c.output_projection)
-        total += (hdv * d + t * hdv + t * d)     // d_w_o, concat, d_output
-                 + (t * hdv + t * d + hdv * d);  // d_concat, d_output, W_O
-    total += h * (t * dv + t * hdv);             // d_head, d_concat
-    total += h * (tt + t * dv + t * dv);         // d_weights, d_head, V
-    total += h * (3 * tt + t);                   // d_scaled, weights, d_weights, row totals
-    total += h * 2 * tt;                         // d_scores, d_scaled
-    total += h * (t * dk + tt + t * dk);         // d_q, d_scores, K
-    total += h * (d * dk + t * d + t * dk);      // d_w_q, X, d_q
-    total += hk * t * dv + h * (tt + t * dv);    // d_v, weights*, d_head*
-    total += hk * t * dk + h * (tt + t * dk);    // d_k, d_scores*, Q*
-    total += hk * (d * dk + t * d + t * dk);     // d_w_k, X, d_k
-    total += hk * (d * dv + t * d + t * dv);     // d_w_v, X, d_v
+        total += (hdv * d + t * hdv + t * d)    // d_w_o, concat, d_output
+                 + (t * hdv + t * d + hdv * d); // d_concat, d_output, W_O
+    total += h * (t * dv + t * hdv);            // d_head, d_concat
+    total += h * (tt + t * dv + t * dv);        // d_weights, d_head, V
+    total += h * (3 * tt + t);                  // d_scaled, weights, d_weights, row totals
+    total += h * 2 * tt;                        // d_scores, d_scaled
+    total += h * (t * dk + tt + t * dk);        // d_q, d_scores, K
+    total += h * (d * dk + t * d + t * dk);     // d_w_q, X, d_q
+    total += hk * t * dv + h * (tt + t * dv);   // d_v, weights*, d_head*
+    total += hk * t * dk + h * (tt + t * dk);   // d_k, d_scores*, Q*
+    total += hk * (d * dk + t * d + t * dk);    // d_w_k, X, d_k
+    total += hk * (d * dv + t * d + t * dv);    // d_w_v, X, d_v
+    if (c.rope)                                 // d_q_unrot per query head, d_k_unrot per K/V head
+        total += (h + hk) * rope_values(c, t);
     return total + t * d + (h + 2 * hk) * t * d; // d_x, its parts
 }
 

@@ -320,9 +320,6 @@ void masks_of(const field_values &v, attention_config &c) {
 // budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
-    if (p.config.rope && p.config.kind == problem_kind::backward)
-        reject("rope", "is not taken by the backward pass yet; its chapter takes ALiBi, "
-                       "sinusoidal positions and every mask");
     p.config.alibi = flag_or(v, "alibi", false);
     if (const auto *pe = get<std::string>(v, "positionalEncoding")) {
         if (*pe != "sinusoidal")

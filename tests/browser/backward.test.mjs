@@ -39,7 +39,12 @@ test('opened cold: the forward pass is one folded group, the gradients are liste
   await waitForStage(page, 'd_output');
   const toggle = page.locator('.group-forward .stage-group-toggle');
   assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
-  assert.match(await toggle.textContent(), /^Forward pass \(head 0\), 13 stages$/);
+  const forward = trace.stages.slice(
+    0,
+    trace.stages.findIndex((s) => s.id === 'd_output'),
+  );
+  const ofHead0 = forward.filter((s) => s.head === null || s.head === 0).length; // x … output: 11
+  assert.equal(await toggle.textContent(), `Forward pass (head 0), ${ofHead0} stages`);
   assert.equal(await page.isHidden('.group-forward ol'), true);
   const titles = await page.$$eval('.stage-group-title', (h) => h.map((x) => x.textContent));
   assert.deepEqual(titles.slice(1), [
@@ -186,4 +191,19 @@ test('the \u221ad_k study: its table is the engine\u2019s measurement, and its s
   const last = premise.filter((p) => !p.scaled).at(-1);
   const text = await page.textContent('.scaling-study');
   assert.ok(text.includes(`climbs to ${formatCell(last.maxWeight)}`), 'the unscaled softmax at d_k = 256, quoted');
+});
+
+test('RoPE: the gradient at q_rot turned back by \u2212\u03c6, opened cold, is the engine\u2019s', async () => {
+  const trace = env.engine.run({ preset: 'backward-rope' });
+  await page.goto(`${env.server.url}#chapter=backward&preset=backward-rope&stage=d_q_unrot&head=1`);
+  await waitForStage(page, 'd_q_unrot', 1);
+  const stage = stageOf(trace, 'd_q_unrot', 1);
+  assert.deepEqual(await resultTexts(page), cellsOf(stage));
+  const [turnedRows, , angle] = stage.operands;
+  assert.equal(turnedRows.name, 'd_q_rot');
+  assert.ok(Math.max(...angle.values) === 0 && Math.min(...angle.values) < 0, 'the angle operand holds \u2212\u03c6');
+  const listed = await page.$$eval('.group-gradient-head .stage-item', (b) => b.map((x) => x.textContent));
+  assert.ok(
+    listed.includes('Gradient of the turned queries (RoPE)') && listed.includes('Turned back: gradient of the queries'),
+  );
 });

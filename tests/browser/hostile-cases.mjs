@@ -127,10 +127,6 @@ export const API_CASES = [
       }),
     'dOutput.values[1]: NaN is not a finite number (row 0, column 1)',
   ),
-  api(
-    (e) => e.run({ kind: 'backward', seqLen: 2, dModel: 2, rope: {} }),
-    'rope: is not taken by the backward pass yet; its chapter takes ALiBi, sinusoidal positions and every mask',
-  ),
   api((e) => e.run({ kind: 'designed', tokens: [LONG] }), 'tokens[0]: is longer than 40 characters'),
   api((e) => e.run({ kind: 'designed', tokens: ['the', ''] }), 'tokens[1]: must be a word of 1 to 160 bytes'),
   api((e) => e.run({ kind: 'designed', tokens: 'the cat' }), 'tokens: must be an array of words, got string'),

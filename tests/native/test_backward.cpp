@@ -1,8 +1,9 @@
 // The backward pass against central finite differences of the scalar ⟨output, dO⟩ for every
 // entry of every parameter and of X, at small sizes (with and without the mask, W_O, ÷√d_k,
-// grouped K/V heads, ALiBi, a window, sinusoidal positions); its properties (each row of d_scaled
-// sums to 0, masked entries are exactly 0, grouped heads with H_kv = H are ordinary multi-head
-// attention's per-head gradients); the √d_k study; dO refused by name when it is wrong.
+// grouped K/V heads, ALiBi, a window, sinusoidal positions, RoPE in both pairings); its properties
+// (each row of d_scaled sums to 0, masked entries are exactly 0, grouped heads with H_kv = H are
+// ordinary multi-head attention's per-head gradients); the √d_k study; dO refused by name when it
+// is wrong.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -101,6 +102,11 @@ TEST_CASE("backward: every gradient equals central finite differences of <output
         with(sizes(6, 6, 2, 2),
              {{"positionalEncoding", std::string("sinusoidal")}, {"prefix", 2.0}}),
         with(sizes(6, 4, 2, 2), {{"documents", std::vector<double>{2, 4}}}),
+        with(sizes(5, 8, 2, 1), {{"rope", true}, {"causal", true}}),
+        with(sizes(5, 12, 2, 2), {{"rope", true},
+                                  {"rope.convention", std::string("half-split")},
+                                  {"rope.dims", 4.0},
+                                  {"rope.offset", 3.0}}),
     };
     for (const field_values &v : cases)
         check_against_differences(backward_problem(v));
@@ -206,7 +212,4 @@ TEST_CASE("backward: dOutput of the wrong shape, ragged or not finite is refused
             "dOutput: row 1 has 2 values but row 0 has 4 (rows must all have the same length)");
     refused(with(sizes(2, 2, 1, 1), {{"dOutput", row_list{{1, NAN}, {1, 2}}}}),
             "dOutput[0][1]: NaN is not a finite number");
-    refused(with(sizes(2, 2, 1, 1), {{"rope", true}, {"rope.base", 10000.0}}),
-            "rope: is not taken by the backward pass yet; its chapter takes ALiBi, sinusoidal "
-            "positions and every mask");
 }

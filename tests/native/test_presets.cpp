@@ -1,6 +1,7 @@
 // The presets the stepper opens with, and the lesson's table of real models.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -21,10 +22,15 @@ TEST_CASE("presets: every preset runs traced and forward, and they agree", "[pre
         REQUIRE_FALSE(t.stages.empty());
         // What forward returns: the final stage (norm2, output, or the one head without W_O);
         // decoding and tiling end with their stacked rows, then the reference they are checked
-        // against.
+        // against; the backward pass with its gradients, after the forward pass's last stage.
         const bool checked =
             p.config.kind == problem_kind::kv_cache || p.config.kind == problem_kind::flash;
-        const stage &result = checked ? check::stage_of(t, stage_id::stacked) : t.stages.back();
+        const auto gradients = std::find_if(t.stages.begin(), t.stages.end(), [](const stage &s) {
+            return s.id == stage_id::d_output;
+        });
+        const stage &result = checked                       ? check::stage_of(t, stage_id::stacked)
+                              : gradients != t.stages.end() ? *std::prev(gradients)
+                                                            : t.stages.back();
         check::tensor("forward = " + check::label(result.id, result.head), forward(p),
                       result.values, 0);
         CHECK(trace_value_count(p.config) == recorded_value_count(t));
@@ -48,7 +54,8 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
             {"flash", {problem_kind::flash}},
             {"designed-heads", {problem_kind::designed}},
             {"positions", {problem_kind::self}},
-            {"masks", {problem_kind::self}}};
+            {"masks", {problem_kind::self}},
+            {"backward", {problem_kind::backward}}};
         REQUIRE(kinds_of_chapter.count(info.chapter) == 1);
         CHECK(kinds_of_chapter.at(info.chapter).count(kind) == 1);
         const std::size_t t = kind == problem_kind::designed ? info.spec.tokens.size()
@@ -87,7 +94,12 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "masks-prefix",
                                             "masks-documents",
                                             "masks-padding",
-                                            "masks-causal"});
+                                            "masks-causal",
+                                            "backward-causal",
+                                            "backward-gqa",
+                                            "backward-window-alibi",
+                                            "backward-rope",
+                                            "backward-no-scale"});
 }
 
 TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets]") {

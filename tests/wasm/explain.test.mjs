@@ -58,6 +58,10 @@ const RULE = {
   d_scaled: 'softmaxBackward',
   d_scores: 'divide',
   d_q: 'dot',
+  d_q_rot: 'dot',
+  d_q_unrot: 'rotate',
+  d_k_rot: 'groupDotCols',
+  d_k_unrot: 'rotate',
   d_v: 'groupDotCols',
   d_k: 'groupDotCols',
   d_w_q: 'dotCols',
@@ -287,7 +291,8 @@ const CHECKS = {
     const [a, b] = [at(pairs, i, 0), at(pairs, i, 1)];
     const position = offset + (s.step ?? 0) + row; // a decode step turns its one row at t
     assert.equal(at(theta, 0, i), base ** ((-2 * i) / dims), `${where}: θ_${i}`);
-    assert.ok(near(at(angle, row, i), position * at(theta, 0, i)), `${where}: angle = position · θ`);
+    const turn = s.id.endsWith('_unrot') ? -1 : 1; // a gradient turned back: the angle −φ
+    assert.ok(near(at(angle, row, i), turn * position * at(theta, 0, i)), `${where}: angle = ±position · θ`);
     const [c, n] = [at(cos, row, i), at(sin, row, i)];
     assert.ok(near(c, Math.cos(at(angle, row, i))) && near(n, Math.sin(at(angle, row, i))), `${where}: cos, sin`);
     const want = col === a ? [c, -n] : [n, c];

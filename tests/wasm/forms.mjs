@@ -88,14 +88,16 @@ function flashLabels(sizes) {
 
 // The backward pass, after the forward stages: dO; with W_O its gradient and d_concat; per K/V
 // head, each query head of its group (d_head … d_w_q), then the group's d_v, d_k, d_w_k and d_w_v
-// at its first query head; last d_x.
+// at its first query head; last d_x. Under RoPE d_q is d_q_rot then d_q_unrot, d_k likewise.
 function backwardLabels(sizes) {
   const labels = ['d_output', ...(sizes.outputProjection ? ['d_w_o', 'd_concat'] : [])];
   const group = groupOf(sizes);
+  const q = sizes.rope ? ['d_q_rot', 'd_q_unrot'] : ['d_q'];
+  const k = sizes.rope ? ['d_k_rot', 'd_k_unrot'] : ['d_k'];
   for (let first = 0; first < sizes.numHeads; first += group) {
     for (let h = first; h < first + group; h += 1)
-      labels.push(...['d_head', 'd_weights', 'd_scaled', 'd_scores', 'd_q', 'd_w_q'].map((id) => label(id, h)));
-    labels.push(...['d_v', 'd_k', 'd_w_k', 'd_w_v'].map((id) => label(id, first)));
+      labels.push(...['d_head', 'd_weights', 'd_scaled', 'd_scores', ...q, 'd_w_q'].map((id) => label(id, h)));
+    labels.push(...['d_v', ...k, 'd_w_k', 'd_w_v'].map((id) => label(id, first)));
   }
   return [...labels, 'd_x'];
 }
@@ -162,8 +164,8 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
     h: [numHeads, 'h'],
     hdv: [numHeads * dV, 'h·d_v'],
     root: scaleScores ? [`√${dK}`, '√d_k'] : ['1', '1'],
-    group: [numHeads / numKvHeads, 'h/h_kv'], // the backward pass: query heads per K/V head
-    terms: [numHeads + 2 * numKvHeads, 'h+2·h_kv'], // d_x's parts
+    group: [numHeads / numKvHeads, 'g'], // the backward pass: query heads per K/V head
+    terms: [numHeads + 2 * numKvHeads, 'parts'], // d_x's parts
   };
 }
 
@@ -215,6 +217,10 @@ const RESULT = {
   d_scaled: ['t', 'tkv'],
   d_scores: ['t', 'tkv'],
   d_q: ['t', 'dk'],
+  d_q_rot: ['t', 'dk'],
+  d_q_unrot: ['t', 'dk'],
+  d_k_rot: ['tkv', 'dk'],
+  d_k_unrot: ['tkv', 'dk'],
   d_v: ['tkv', 'dv'],
   d_k: ['tkv', 'dk'],
   d_w_q: ['d', 'dk'],
@@ -282,6 +288,10 @@ const EQUATION = {
   d_scaled: ({ t, tkv }) => `${pair(t, tkv)} ⊙ (${pair(t, tkv)} − rowsum) → ${pair(t, tkv)}`,
   d_scores: ({ t, tkv, root }) => `${pair(t, tkv)} ÷ ${root} → ${pair(t, tkv)}`,
   d_q: ({ t, tkv, dk }) => product(t, tkv, dk),
+  d_q_rot: ({ t, tkv, dk }) => product(t, tkv, dk),
+  d_q_unrot: ({ t, dk }) => `rotate${pair(t, dk)} by −φ → ${pair(t, dk)}`,
+  d_k_rot: ({ group, t, tkv, dk }) => grouped(group, t, tkv, dk),
+  d_k_unrot: ({ tkv, dk }) => `rotate${pair(tkv, dk)} by −φ → ${pair(tkv, dk)}`,
   d_v: ({ group, t, tkv, dv }) => grouped(group, t, tkv, dv),
   d_k: ({ group, t, tkv, dk }) => grouped(group, t, tkv, dk),
   d_w_q: ({ t, d, dk }) => productTn(t, d, dk),

@@ -19,6 +19,7 @@ describe('presets() and models()', () => {
     'designed-heads': ['designed'],
     positions: ['self'],
     masks: ['self'],
+    backward: ['backward'],
   };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {

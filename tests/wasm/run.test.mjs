@@ -138,6 +138,8 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
     'gradients-given-d-output',
     'gradients-window-alibi',
     'gradients-sinusoidal',
+    'gradients-rope',
+    'gradients-rope-half-split',
     'gradients-prefix-documents-padding',
     'gradients-explicit',
   ]);

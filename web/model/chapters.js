@@ -197,6 +197,8 @@ export const CHAPTERS = [
       'outputProjection',
       'noScale',
       'window',
+      'rope',
+      'ropeConvention',
       'alibi',
       'positionalEncoding',
     ],

@@ -167,7 +167,8 @@ export function stageListView(steps, index, pickedHead, config, { offered = [] }
 function withForwardFolded(groups, head, config) {
   const forward = groups.filter((g) => !g.id.startsWith('gradient'));
   const items = forward.flatMap((g) => g.items);
-  const title = `Forward pass${config.numHeads > 1 ? ` (head ${head})` : ''}, ${items.length} stages`;
+  const count = items.filter((i) => i.index !== null).length; // not the stages a checkbox leaves out
+  const title = `Forward pass${config.numHeads > 1 ? ` (head ${head})` : ''}, ${count} stages`;
   const folded = { id: 'forward', title, items, collapsible: true, open: items.some((i) => i.current) };
   return [folded, ...groups.filter((g) => g.id.startsWith('gradient'))];
 }

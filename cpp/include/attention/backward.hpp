@@ -21,8 +21,8 @@ struct attention_gradients {
 
 // The forward pass of p (recorded into `out` when given, as multi_head_attention records it),
 // then the backward pass from d_output, each gradient recorded as its d_* stage.
-// d_output: (T, D), or (T, H·DV) without W_O. Masks, ALiBi and sinusoidal positions are taken;
-// RoPE is not (the spec refuses it).
+// d_output: (T, D), or (T, H·DV) without W_O. Every mask and position is taken: under RoPE the
+// gradients at the turned q and k (d_q_rot, d_k_rot) are turned back by −φ (d_q_unrot, d_k_unrot).
 attention_gradients attention_backward(const attention_params &p, const matrix &d_output,
                                        const attention_config &c, trace *out = nullptr);
 

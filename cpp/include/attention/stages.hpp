@@ -61,8 +61,12 @@ enum class stage_id {
     d_scaled,  // (T, T)        A ⊙ (dA − rowsum(dA ⊙ A)), the softmax's backward pass
     d_scores,  // (T, T)        d_scaled ÷ √DK
     d_q,       // (T, DK)       dS · K
+    d_q_rot,   // (T, DK)       under RoPE: dS · K_rot, the gradient at q_rot
+    d_q_unrot, // (T, DK)       under RoPE: d_q_rot turned back by −φ, the gradient at q
     d_v,       // (T, DV)       Σ over the group of Aᵀ · dH
     d_k,       // (T, DK)       Σ over the group of dSᵀ · Q
+    d_k_rot,   // (T, DK)       under RoPE: Σ over the group of dSᵀ · Q_rot
+    d_k_unrot, // (T, DK)       under RoPE: d_k_rot turned back by −φ
     d_w_q,     // (D, DK)       Xᵀ · dQ
     d_w_k,     // (D, DK)       Xᵀ · dK
     d_w_v,     // (D, DV)       Xᵀ · dV
@@ -153,6 +157,7 @@ constexpr const char *sum = "($0, $1) + ($0, $1) → ($0, $1)";
 constexpr const char *product_tn = "($1, $0)ᵀ @ ($1, $2) → ($0, $2)";
 constexpr const char *product_nt = "($0, $1) @ ($2, $1)ᵀ → ($0, $2)";
 constexpr const char *group_tn = "Σ $3 × ($1, $0)ᵀ @ ($1, $2) → ($0, $2)";
+constexpr const char *turn_back = "rotate($0, $1) by −φ → ($0, $1)";
 constexpr const char *append = "[($0, $1); ($2, $1)] → ($3, $1)";
 using s = stage_id;
 namespace cell = rules;
@@ -236,14 +241,22 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::d_scores, "d_scores", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::divide,
      false, "d_scaled"},
     {detail::s::d_q, "d_q", detail::product, 0, 2, detail::cell::dot, false, "d_scores K"},
+    {detail::s::d_q_rot, "d_q_rot", detail::product, 0, 2, detail::cell::dot, false,
+     "d_scores k_rot"},
+    {detail::s::d_q_unrot, "d_q_unrot", detail::turn_back, 0, 1, detail::cell::rotate, false,
+     "d_q_rot θ angle cos sin pairs"},
     {detail::s::d_v, "d_v", detail::group_tn, 0, 2, detail::cell::group_dot_cols, false,
      "weights* d_head*"},
     {detail::s::d_k, "d_k", detail::group_tn, 0, 2, detail::cell::group_dot_cols, false,
      "d_scores* Q*"},
+    {detail::s::d_k_rot, "d_k_rot", detail::group_tn, 0, 2, detail::cell::group_dot_cols, false,
+     "d_scores* q_rot*"},
+    {detail::s::d_k_unrot, "d_k_unrot", detail::turn_back, 0, 1, detail::cell::rotate, false,
+     "d_k_rot θ angle cos sin pairs"},
     {detail::s::d_w_q, "d_w_q", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
-     "X|x_pos d_q"},
+     "X|x_pos d_q|d_q_unrot"},
     {detail::s::d_w_k, "d_w_k", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
-     "X|x_pos d_k"},
+     "X|x_pos d_k|d_k_unrot"},
     {detail::s::d_w_v, "d_w_v", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
      "X|x_pos d_v"},
     {detail::s::d_x, "d_x", "Σ $2 × ($0, $1) → ($0, $1)", 0, 1, detail::cell::sum, false,

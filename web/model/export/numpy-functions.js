@@ -50,13 +50,15 @@ export const SINUSOIDAL = `def sinusoidal_encoding(T, d_model):
     rate = 10000.0 ** (-(np.arange(d_model) // 2 * 2) / d_model)
     return np.where(np.arange(d_model) % 2 == 0, np.sin(p * rate), np.cos(p * rate))`;
 
-export const ROPE = `def rope(x, positions, base=10000.0, dims=None, half_split=False, offset=0):
+export const ROPE = `def rope(x, positions, base=10000.0, dims=None, half_split=False, offset=0, back=False):
     """RoPE: pair i of the first dims columns, (2i, 2i + 1) interleaved or (i, i + dims/2)
-    half-split, turned by the angle (offset + position) * base^(-2i/dims); later columns stay."""
+    half-split, turned by the angle (offset + position) * base^(-2i/dims); later columns stay.
+    back: turned by minus that angle, the turn's transpose (a gradient through RoPE)."""
     dims = x.shape[-1] if dims is None else dims
     i = np.arange(dims // 2)
     a, b = (i, i + dims // 2) if half_split else (2 * i, 2 * i + 1)
     angle = (offset + positions)[:, None] * base ** (-2.0 * i / dims)   # (P, dims/2)
+    angle = -angle if back else angle
     out = x.copy()
     out[:, a] = x[:, a] * np.cos(angle) - x[:, b] * np.sin(angle)
     out[:, b] = x[:, a] * np.sin(angle) + x[:, b] * np.cos(angle)
@@ -280,11 +282,14 @@ export const flashAttention = (windowed) => `def flash_attention(Q, K, V, B_r, B
         tiles[-1]["block_out"] = blocks[-1]
     return np.vstack(blocks), tiles`;
 
-// The backward pass of multi_head_attention (kind backward: no RoPE, no pruned heads), from dO.
-export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True):
+// The backward pass of multi_head_attention (kind backward: no pruned heads), from dO.
+export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True, turn_back=None):
     """The chain rule back through multi_head_attention, from dO = d loss / d output: every
     gradient dZ has Z's shape. The mask and ALiBi's bias are constants: nothing flows into them.
-    Query head h reads K/V head g = h // group, so a K/V head's gradients add up over its group."""
+    Query head h reads K/V head g = h // group, so a K/V head's gradients add up over its group.
+    Under RoPE the scores read q_rot and k_rot: their gradients are turned back by turn_back."""
+    q, k = ("q_rot", "k_rot") if turn_back else ("q", "k")
+    positions = np.arange(len(X))
     group = len(W_Qs) // len(W_Ks)
     cols = W_Vs[0].shape[1]                               # d_v, a head's columns of concat
     grads = {"d_output": d_output, "heads": [], "kv": []}
@@ -294,20 +299,31 @@ export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W
         d_concat = grads["d_concat"] = d_output @ W_O.T   # (T, h * d_v)
     d_x = np.zeros_like(X)                                # X + PE under sinusoidal positions
     for h, W_Q in enumerate(W_Qs):
-        A, K, V = (stages["heads"][h][name] for name in ("weights", "k", "v"))
+        A, K, V = (stages["heads"][h][name] for name in ("weights", k, "v"))
         d_head = d_concat[:, h * cols:(h + 1) * cols]     # (T, d_v): head h's columns
         d_weights = d_head @ V.T                          # (T, T): H = A @ V
         d_scaled = A * (d_weights - (d_weights * A).sum(axis=-1, keepdims=True))  # softmax; rows sum to 0
         d_scores = d_scaled / np.sqrt(K.shape[-1]) if scale else d_scaled       # (T, T)
         d_q = d_scores @ K                                # (T, d_k): S = Q @ K.T
-        grads["heads"].append({"d_head": d_head, "d_weights": d_weights, "d_scaled": d_scaled,
-                               "d_scores": d_scores, "d_q": d_q, "d_w_q": X.T @ d_q})  # dW_Q (d_model, d_k)
+        head = {"d_head": d_head, "d_weights": d_weights, "d_scaled": d_scaled, "d_scores": d_scores}
+        if turn_back:                                     # d_q so far is at q_rot
+            head.update({"d_q_rot": d_q, "d_q_unrot": turn_back(d_q, positions)})
+            d_q = head["d_q_unrot"]
+        else:
+            head.update({"d_q": d_q})
+        grads["heads"].append({**head, "d_w_q": X.T @ d_q})  # dW_Q (d_model, d_k)
         d_x += d_q @ W_Q.T
     for g, (W_K, W_V) in enumerate(zip(W_Ks, W_Vs)):
         group_heads = range(g * group, (g + 1) * group)   # the query heads reading K/V head g
         d_v = sum(stages["heads"][h]["weights"].T @ grads["heads"][h]["d_head"] for h in group_heads)  # (T, d_v)
-        d_k = sum(grads["heads"][h]["d_scores"].T @ stages["heads"][h]["q"] for h in group_heads)      # (T, d_k)
-        grads["kv"].append({"d_v": d_v, "d_k": d_k, "d_w_k": X.T @ d_k, "d_w_v": X.T @ d_v})       # (d_model, ·)
+        d_k = sum(grads["heads"][h]["d_scores"].T @ stages["heads"][h][q] for h in group_heads)        # (T, d_k)
+        kv = {"d_v": d_v}
+        if turn_back:                                     # d_k so far is at k_rot
+            kv.update({"d_k_rot": d_k, "d_k_unrot": turn_back(d_k, positions)})
+            d_k = kv["d_k_unrot"]
+        else:
+            kv.update({"d_k": d_k})
+        grads["kv"].append({**kv, "d_w_k": X.T @ d_k, "d_w_v": X.T @ d_v})                      # (d_model, ·)
         d_x += d_k @ W_K.T + d_v @ W_V.T
     grads["d_x"] = d_x                                    # (T, d_model): the dO of the layer below
     return grads`;

@@ -81,8 +81,8 @@ function positionLines(s, structure) {
     const { base, dims, convention, offset } = s.rope;
     const half = convention === 'half-split' ? 'True' : 'False';
     lines.push(
-      `turn = lambda x, positions: rope(x, positions, base=${pyNumber(base)}, dims=${dims}, ` +
-        `half_split=${half}, offset=${offset})  # ${convention} pairs`,
+      `turn = lambda x, positions, back=False: rope(x, positions, base=${pyNumber(base)}, dims=${dims}, ` +
+        `half_split=${half}, offset=${offset}, back=back)  # ${convention} pairs`,
     );
   }
   if (s.alibi) {
@@ -183,7 +183,9 @@ function passOf(s, structure) {
       ? [
           '',
           '# The backward pass, from dO',
-          `grads = attention_backward(${x}, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, ${scale})`,
+          ...(s.rope ? ['turn_back = lambda d, positions: turn(d, positions, back=True)  # by \u2212\u03c6'] : []),
+          `grads = attention_backward(${x}, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, ${scale}` +
+            `${s.rope ? ', turn_back=turn_back' : ''})`,
         ]
       : [];
   return {

@@ -35,6 +35,55 @@ function groupDot({ row: r, col: c }, _e, _c, stage) {
 }
 
 const sourceName = (c) => (c.positionalEncoding ? 'X + PE' : 'X');
+const sourceTex = (c) => (c.positionalEncoding ? '(X + PE)' : 'X');
+
+// RoPE: the gradient at the turned rows turned back by −φ into the gradient at q or k (a
+// rotation's backward pass is its transpose, the rotation by −φ).
+function turnedBack(id, letter, per) {
+  const rows = (stage) => stage.shape[0];
+  return {
+    id,
+    group: 'gradient-head',
+    sharedByGroup: per === 'kv',
+    title: `Turned back: gradient of ${letter === 'Q' ? 'the queries' : 'the keys'}`,
+    result: `d${letter}`,
+    figure: () => [{ operand: 0 }, { glyph: 'turned back by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
+    formula: () =>
+      `\\begin{pmatrix} d${letter}_{p,a} \\\\ d${letter}_{p,b} \\end{pmatrix} = ` +
+      '\\begin{pmatrix} \\cos\\varphi_{p,i} & \\sin\\varphi_{p,i} \\\\ -\\sin\\varphi_{p,i} & \\cos\\varphi_{p,i} ' +
+      `\\end{pmatrix} \\begin{pmatrix} d\\hat{${letter}}_{p,a} \\\\ d\\hat{${letter}}_{p,b} \\end{pmatrix}`,
+    explanation: ({ stage }) =>
+      `RoPE turned each row of ${letter} by the angles φ of its position before the scores read it. A ` +
+      'rotation keeps lengths, and its backward pass is its transpose: the same pair turned by −φ. So ' +
+      `the gradient at ${letter} is the gradient at the turned rows, each of the ${rows(stage)} rows turned back ` +
+      'pair by pair (the angle operand holds −φ, the sin operand sin(−φ)); columns past the ' +
+      'turned ones pass unchanged.',
+    explain: {
+      symbolic: (i, j) =>
+        `d${letter}_{${i},${j}} = d\\hat{${letter}}_{${i},a}\\,c_1 + d\\hat{${letter}}_{${i},b}\\,c_2, \\quad ` +
+        '(c_1, c_2) = (\\cos\\varphi, \\sin\\varphi) \\text{ in the first column of a pair, } ' +
+        '(-\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
+      filled: (e, { i, j }) => filledDot(e, `d${letter}_{${i},${j}}`),
+    },
+    highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
+    operands: {
+      '\u03b8': { label: '\u03b8', nonNegative: true },
+      angle: 'angle \u2212\u03c6',
+      cos: 'cos \u03c6',
+      sin: 'sin(\u2212\u03c6)',
+      pairs: { label: 'pairs (a, b)', nonNegative: true },
+    },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: [
+      `d${letter}${letter === 'Q' ? '\u2099' : ''} (RoPE)`,
+      `d${letter}\u0302 turned by \u2212\u03c6`,
+      `the gradient at ${letter}, before RoPE turned it`,
+    ],
+    numpy: ofGradient(id, per),
+  };
+}
 
 const weightGradient = (letter, of, per) => ({
   id: `d_w_${letter.toLowerCase()}`,
@@ -46,7 +95,7 @@ const weightGradient = (letter, of, per) => ({
   formula: (c) => {
     const w = per === 'kv' ? kvSub(c, `dW^{${letter}}`) : sub(c, `dW^{${letter}}`);
     const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);
-    return `${w} = X^{\\top} ${d}`;
+    return `${w} = ${sourceTex(c)}^{\\top} ${d}`;
   },
   explanation: ({ config: c }) =>
     `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
@@ -60,7 +109,11 @@ const weightGradient = (letter, of, per) => ({
     filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
   },
   highlight: dot,
-  operands: { X: 'X', x_pos: 'X + PE' },
+  operands: {
+    X: 'X',
+    x_pos: 'X + PE',
+    ...(letter === 'V' ? {} : { [`d_${letter.toLowerCase()}_unrot`]: `d${letter}` }),
+  },
   nonNegative: false,
   quiz: [],
   firstView: false,
@@ -80,7 +133,8 @@ export const BACKWARD_STAGES = [
       'Backpropagation starts from the gradient of the loss with respect to this layer\u2019s output, dO: ' +
       'what the layer above sends down. It has the output\u2019s shape ' +
       `(${stage.shape.join(', ')}), one number per output entry saying how much the loss rises when that ` +
-      `entry rises. ${c.dOutputGiven ? 'It was given with the spec.' : 'Here it is drawn from the generator (randn, after every other draw), as a stand-in for a real loss; the loss it stands for is \u27e8O, dO\u27e9, the sum of O \u2299 dO.'}`,
+      'entry rises. A spec may give it (dOutput); otherwise the engine draws it (randn, after every other ' +
+      'draw) as a stand-in for a real loss: the loss it stands for is \u27e8O, dO\u27e9, the sum of O \u2299 dO.',
     explain: null,
     highlight: null,
     operands: {},
@@ -305,6 +359,29 @@ export const BACKWARD_STAGES = [
     numpy: ofGradient('d_q', 'head'),
   },
   {
+    id: 'd_q_rot',
+    group: 'gradient-head',
+    title: 'Gradient of the turned queries (RoPE)',
+    result: 'dQ\u0302',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: (c) => `d\\hat{Q}${c.numHeads > 1 ? '_n' : ''} = ${sub(c, 'dS')}\\, \\hat{K}`,
+    explanation: () =>
+      'Under RoPE the scores read the turned rows, S = Q\u0302\u00b7K\u0302\u1d40, so this product is the gradient ' +
+      'at the turned queries Q\u0302; the next stage turns it back into the gradient at Q.',
+    explain: {
+      symbolic: (i, j) => `d\\hat{Q}_{${i},${j}} = \\sum_s dS_{${i},s}\\,\\hat{K}_{s,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `d\\hat{Q}_{${i},${j}}`),
+    },
+    highlight: dot,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dQ\u0302\u2099', 'dS \u00b7 K\u0302', 'the gradient at the turned queries'],
+    numpy: ofGradient('d_q_rot', 'head'),
+  },
+  turnedBack('d_q_unrot', 'Q', 'head'),
+  {
     id: 'd_k',
     group: 'gradient-head',
     sharedByGroup: true,
@@ -332,6 +409,33 @@ export const BACKWARD_STAGES = [
     notation: ['dK', 'Σ dS\u1d40 \u00b7 Q', 'the gradient at the keys (per K/V head)'],
     numpy: ofGradient('d_k', 'kv'),
   },
+  {
+    id: 'd_k_rot',
+    group: 'gradient-head',
+    sharedByGroup: true,
+    title: 'Gradient of the turned keys (RoPE)',
+    result: 'dK\u0302',
+    figure: groupFigure,
+    formula: (c) =>
+      c.numKvHeads < c.numHeads
+        ? 'd\\hat{K}_g = \\sum_{n \\in g} dS_n^{\\top} \\hat{Q}_n'
+        : 'd\\hat{K} = dS^{\\top} \\hat{Q}',
+    explanation: () =>
+      'The gradient at the turned keys K\u0302: column s of dS weighs the turned query rows. The next stage turns ' +
+      'it back into the gradient at K.',
+    explain: {
+      symbolic: (i, j) => `d\\hat{K}_{${i},${j}} = \\sum_{n \\in g} \\sum_t (dS_n)_{t,${i}}\\,(\\hat{Q}_n)_{t,${j}}`,
+      filled: (e, { i, j }) => filledDot(e, `d\\hat{K}_{${i},${j}}`),
+    },
+    highlight: groupDot,
+    operands: {},
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    notation: ['dK\u0302', 'Σ dS\u1d40 \u00b7 Q\u0302', 'the gradient at the turned keys (per K/V head)'],
+    numpy: ofGradient('d_k_rot', 'kv'),
+  },
+  turnedBack('d_k_unrot', 'K', 'kv'),
   weightGradient('Q', 'Q', 'head'),
   weightGradient('K', 'K', 'kv'),
   weightGradient('V', 'V', 'kv'),
