@@ -71,7 +71,7 @@ test('opened cold: the forward pass is one folded group, the gradients are liste
   assert.equal(await page.isVisible('.group-forward ol'), true);
 });
 
-test('by keyboard: \u2192 walks every gradient of the trace, each with the engine\u2019s equation and cells', async () => {
+test('by keyboard: \u2192 walks every gradient, each with the engine\u2019s equation and cells', async () => {
   const trace = env.engine.run({ preset: 'backward-causal' });
   const start = trace.stages.findIndex((s) => s.id === 'd_output');
   await waitForStage(page, 'd_output');

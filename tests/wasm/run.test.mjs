@@ -35,7 +35,8 @@ const isDrawn = (operand) => /^(W|b\d)/.test(operand.name) || ['M', 'gate'].incl
 const isBuilt = (key) => key.endsWith(':M') || key.endsWith(':gate');
 
 // Every [fixture key, matrix, what] a trace offers for comparison with numpy: each stage, the row
-// totals of each weights stage (and of each d_scaled stage, under the stage), the operands numpy drew or built (weights, biases, M, gate), the
+// totals of each weights stage (and of each d_scaled stage, under the stage), the operands numpy drew or built
+// (weights, biases, M, gate), the
 // stepped operands (the cache before step 0 has no rows, and no fixture), each head's
 // contribution to an output and ALiBi's B and the sinusoidal PE outside decoding, and a pruned
 // run's outputChange (1 × 1).
@@ -226,7 +227,7 @@ describe('run: every preset and custom spec against numpy', () => {
         assert.equal(count, contributions + positions + (prunedHeads.length > 0 ? 1 : 0));
       });
 
-      test("every weights row sums to 1, every d_scaled row to 0: totals match numpy's; other stages carry none", () => {
+      test("weights rows sum to 1, d_scaled rows to 0: totals match numpy's; other stages carry none", () => {
         for (const s of trace.stages) {
           const at = labelOf(s);
           if (s.id === 'd_scaled') {

@@ -81,7 +81,8 @@ function findings(points) {
   const leaving = last(preOn).meanAbsDScaled > last(preOff).meanAbsDScaled;
   const reaching = last(preOn).meanAbsDScores > last(preOff).meanAbsDScores;
   return [
-    `With unit-variance q and k components (the premise of \u00f7\u221ad_k, weights \u00d7 ${num(preOn[0].weightScale)}), ` +
+    'With unit-variance q and k components (the premise of \u00f7\u221ad_k, ' +
+      `weights \u00d7 ${num(preOn[0].weightScale)}), ` +
       `the scaled scores keep a variance of ${range(
         preOn.map((p) => p.variance),
         num,
@@ -92,12 +93,14 @@ function findings(points) {
         num,
       )} with it and climbs to ${num(last(preOff).maxWeight)} ` +
       'without it: the unscaled softmax heads for one-hot.',
-    `At d_k = ${dK} the gradient leaving the softmax, mean |dS\u0303|, is ${formatSci(last(preOn).meanAbsDScaled)} with ` +
+    `At d_k = ${dK} the gradient leaving the softmax, mean |dS\u0303|, is ` +
+      `${formatSci(last(preOn).meanAbsDScaled)} with ` +
       `the division and ${formatSci(last(preOff).meanAbsDScaled)} without: ` +
       (leaving
         ? 'the saturated softmax passes less back. '
         : 'here the unscaled softmax passes as much back or more. ') +
-      `What reaches Q\u00b7K\u1d40, mean |dS|, also carries the 1/\u221ad_k factor: ${formatSci(last(preOn).meanAbsDScores)} ` +
+      'What reaches Q\u00b7K\u1d40, mean |dS|, also carries the 1/\u221ad_k factor: ' +
+      `${formatSci(last(preOn).meanAbsDScores)} ` +
       `against ${formatSci(last(preOff).meanAbsDScores)}` +
       (reaching
         ? '.'

@@ -31,7 +31,7 @@ function operandItem(step, entry, index, item, ctx) {
     data: matrixView({
       key: placeKey(step, index),
       name: op.name,
-      label: `${item.label ?? operandCaption(entry, op)}${item.transpose && !item.label ? '\u1d40' : ''}${owner.suffix}`,
+      label: `${item.label ?? operandCaption(entry, op)}${item.transpose && !item.label ? 'ᵀ' : ''}${owner.suffix}`,
       head: owner.head,
       shape: op.shape,
       axes: op.axes,

@@ -94,7 +94,8 @@ function chain(root, p, onPickStage) {
 function facts(root, f) {
   if (!f) return;
   const masked = f.masked
-    ? ` The mask hid ${f.masked.count} of this head\u2019s scores; dS\u0303 is exactly 0 at ${f.masked.zero} of them: ` +
+    ? ` The mask hid ${f.masked.count} of this head\u2019s scores; ` +
+      `dS\u0303 is exactly 0 at ${f.masked.zero} of them: ` +
       'no gradient reaches a key the query never saw.'
     : '';
   root.append(

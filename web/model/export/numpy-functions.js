@@ -283,7 +283,8 @@ export const flashAttention = (windowed) => `def flash_attention(Q, K, V, B_r, B
     return np.vstack(blocks), tiles`;
 
 // The backward pass of multi_head_attention (kind backward: no pruned heads), from dO.
-export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True, turn_back=None):
+export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W_O, stages, d_output, scale=True,
+                       turn_back=None):
     """The chain rule back through multi_head_attention, from dO = d loss / d output: every
     gradient dZ has Z's shape. The mask and ALiBi's bias are constants: nothing flows into them.
     Query head h reads K/V head g = h // group, so a K/V head's gradients add up over its group.
