@@ -12,6 +12,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "attention/fields.hpp"
 #include "attention/matrix.hpp"
 #include "attention/trace.hpp"
 
@@ -152,10 +153,8 @@ inline std::vector<std::string> labels(const attention::trace &t) {
 
 // A config in one line, for INFO.
 inline std::string describe(const attention::attention_config &c) {
-    static const char *kinds[] = {"self",     "cross", "encoder-layer",
-                                  "kv-cache", "flash", "designed"};
     std::ostringstream o;
-    o << kinds[int(c.kind)] << ", T " << c.seq_len << ", T_kv " << c.kv_len << ", D " << c.d_model
+    o << attention::kind_name(c.kind) << ", T " << c.seq_len << ", T_kv " << c.kv_len << ", D " << c.d_model
       << ", H " << c.num_heads << ", H_kv " << c.num_kv_heads << ", DK " << c.d_k << ", DV "
       << c.d_v << ", DFF " << c.d_ff << (c.causal ? ", causal" : "")
       << (c.valid_keys ? ", validKeys " + std::to_string(*c.valid_keys) : "")
