@@ -4,13 +4,12 @@
 // engine run in node on the same spec; each test ends with no console error, CSP violation or
 // failed request.
 import assert from 'node:assert/strict';
-import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { formatCell, formatSci } from '../../web/model/format.js';
-import { openPage, resultTexts, setup, shownEquation, urlMatching, waitForStage } from './harness.mjs';
+import { pagePerTest, resultTexts, setup, shownEquation, urlMatching, waitForStage } from './harness.mjs';
 
 let env;
 let page;
-let context;
 
 before(async () => {
   env = await setup();
@@ -20,15 +19,11 @@ after(async () => {
   await env?.close();
 });
 
-beforeEach(async () => {
-  ({ page, context } = await openPage(env, '#chapter=backward&preset=backward-causal&stage=d_output'));
-});
-
-afterEach(async () => {
-  const problems = page.problems;
-  await context?.close();
-  assert.deepEqual(problems, []);
-});
+pagePerTest(
+  () => env,
+  '#chapter=backward&preset=backward-causal&stage=d_output',
+  (opened) => ({ page } = opened),
+);
 
 const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id && s.head === head);
 const cellsOf = (stage) => Array.from(stage.values, formatCell);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
@@ -78,6 +79,19 @@ export async function openPage(env, hash = '', options = {}) {
   await page.goto(env.server.url + hash);
   await page.waitForSelector('body[data-ready="true"]');
   return { page, context };
+}
+
+// A fresh page at `hash` for every test, so that no test leans on where another left the page:
+// use({ page, context }) receives it; after the test it is closed, and it must have had no
+// console error, page error, CSP violation or failed request. envOf() gives setup()'s env.
+export function pagePerTest(envOf, hash, use) {
+  let opened;
+  beforeEach(async () => use((opened = await openPage(envOf(), hash))));
+  afterEach(async () => {
+    const { problems } = opened.page;
+    await opened.context.close();
+    assert.deepEqual(problems, []);
+  });
 }
 
 // Waits until the page shows this stage (and head, for per-head stages).

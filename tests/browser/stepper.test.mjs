@@ -2,7 +2,7 @@
 // controls and "explain a number", every number checked against the engine run in node.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, afterEach, before, beforeEach, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
@@ -10,6 +10,7 @@ import {
   ROOT,
   setup,
   openPage,
+  pagePerTest,
   waitForStage,
   goToHash,
   resultTexts,
@@ -36,17 +37,11 @@ after(async () => {
   await env?.close();
 });
 
-// A fresh page for every test, so that no test leans on where another left the page; each ends
-// without a console error, page error, CSP violation or failed request.
-beforeEach(async () => {
-  ({ page, context } = await openPage(env, '#preset=lesson-multi-head&stage=x'));
-});
-
-afterEach(async () => {
-  const problems = page.problems;
-  await context?.close();
-  assert.deepEqual(problems, []);
-});
+pagePerTest(
+  () => env,
+  '#preset=lesson-multi-head&stage=x',
+  (opened) => ({ page, context } = opened),
+);
 
 const closeTo = (a, b, tol = 1e-12) => Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 

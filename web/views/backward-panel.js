@@ -4,7 +4,7 @@
 // model/backward-panel.js's data; every number is the engine's.
 
 import { el } from './dom.js';
-import { table } from './panel-table.js';
+import { scrolling, table } from './panel-table.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 260;
@@ -129,11 +129,6 @@ export function backward(root, p, on = {}) {
   );
   box.append(plots, legend(p.scaling.series));
   for (const text of p.scaling.findings) box.append(el('p', 'panel-note scaling-finding', text));
-  const wrap = el('div', 'row-compare');
-  wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
-  wrap.setAttribute('role', 'group');
-  wrap.setAttribute('aria-label', 'The measurement behind the plots');
-  wrap.append(table(p.scaling.table, 'compare-table scaling-table'));
-  box.append(wrap);
+  box.append(scrolling(table(p.scaling.table, 'compare-table scaling-table'), 'The measurement behind the plots'));
   root.append(box);
 }

@@ -7,7 +7,7 @@
 import { backward } from './backward-panel.js';
 import { costs } from './cost-panels.js';
 import { el, redrawingView } from './dom.js';
-import { table } from './panel-table.js';
+import { scrolling, table } from './panel-table.js';
 import { masks, positions } from './position-panels.js';
 
 function chips(list, className) {
@@ -131,11 +131,10 @@ function decode(root, p) {
         [`causal pass, row ${p.step}`, ...p.rows.causal],
       ],
     };
-    const wrap = el('div', 'row-compare');
-    wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
-    wrap.setAttribute('role', 'group');
-    wrap.setAttribute('aria-label', `Decode step ${p.step} beside row ${p.step} of the causal pass`);
-    wrap.append(table(rows, 'compare-table'));
+    const wrap = scrolling(
+      table(rows, 'compare-table'),
+      `Decode step ${p.step} beside row ${p.step} of the causal pass`,
+    );
     root.append(
       el('p', 'panel-label', `The same row from one causal forward pass (largest difference ${p.difference}):`),
       wrap,

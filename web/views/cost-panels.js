@@ -2,16 +2,7 @@
 // one-pass training (model/cost-panels.js builds the data; every number is the engine's).
 
 import { el } from './dom.js';
-import { table } from './panel-table.js';
-
-function scrolling(t, label) {
-  const wrap = el('div', 'row-compare');
-  wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
-  wrap.setAttribute('role', 'group');
-  wrap.setAttribute('aria-label', label);
-  wrap.append(t);
-  return wrap;
-}
+import { scrolling, table } from './panel-table.js';
 
 // Closed at first: the chapter opens on its stages, the counts a click away.
 export function costs(root, p) {

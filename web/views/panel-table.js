@@ -3,6 +3,16 @@
 
 import { el } from './dom.js';
 
+/** t inside a group that may scroll sideways, focusable so that keyboards can scroll it. */
+export function scrolling(t, label) {
+  const wrap = el('div', 'row-compare');
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'group');
+  wrap.setAttribute('aria-label', label);
+  wrap.append(t);
+  return wrap;
+}
+
 export function table({ headers, rows }, className) {
   const t = el('table', className);
   const head = el('tr');

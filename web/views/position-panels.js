@@ -3,7 +3,7 @@
 // sees. Drawn from model/panels.js's data; every number is the engine's.
 
 import { el } from './dom.js';
-import { table } from './panel-table.js';
+import { scrolling, table } from './panel-table.js';
 
 export function positions(root, p) {
   if (p.sinusoidal)
@@ -24,12 +24,7 @@ export function positions(root, p) {
           '(offset + p)\u00b7\u03b8_i at position p (this head, the engine\u2019s numbers):',
       ),
     );
-    const wrap = el('div', 'row-compare');
-    wrap.tabIndex = 0; // it may scroll sideways: keyboards must reach it
-    wrap.setAttribute('role', 'group');
-    wrap.setAttribute('aria-label', 'RoPE pairs, their rates and angles');
-    wrap.append(table(p.rope.table, 'compare-table rope-table'));
-    root.append(wrap);
+    root.append(scrolling(table(p.rope.table, 'compare-table rope-table'), 'RoPE pairs, their rates and angles'));
     root.append(
       el(
         'p',
@@ -92,10 +87,6 @@ export function masks(root, p) {
     root.append(el('p', 'panel-note', 'No mask: every query sees every key.'));
     return;
   }
-  const wrap = el('div', 'row-compare');
-  wrap.tabIndex = 0;
-  wrap.setAttribute('role', 'group');
-  wrap.setAttribute('aria-label', 'The keys each query sees');
-  wrap.append(table(p.rows, 'compare-table mask-rows'));
+  const wrap = scrolling(table(p.rows, 'compare-table mask-rows'), 'The keys each query sees');
   root.append(el('p', 'panel-label', 'The keys each query sees, read from M:'), wrap);
 }

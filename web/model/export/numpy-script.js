@@ -205,10 +205,7 @@ function passOf(s, structure) {
 // stage's entry in the stage table declares (its numpy field). A backward pass's forward stages
 // are where the self pass keeps them.
 export function stageExpression(structure, { id, head, kvHead, step }) {
-  const entry = stageById(id);
-  const where =
-    entry?.numpy(structure, { head, kvHead, step }) ??
-    (structure === 'backward' ? entry.numpy('self', { head, kvHead, step }) : null);
+  const where = stageById(id)?.numpy(structure, { head, kvHead, step });
   if (!where) throw new Error(`numpy script: no stage ${id} in a ${structure} pass`);
   return where;
 }

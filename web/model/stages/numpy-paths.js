@@ -43,5 +43,7 @@ export const ofGradient =
     return `grads["${id}"]`;
   };
 
-/** A name the script defines for these structures only. */
-export const named = (byStructure) => (structure) => byStructure[structure] ?? null;
+/** A name the script defines for these structures only; a backward pass runs the self pass
+ * first, so it keeps the self pass's names. */
+export const named = (byStructure) => (structure) =>
+  byStructure[structure] ?? (structure === 'backward' ? byStructure.self : null) ?? null;
