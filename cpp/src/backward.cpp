@@ -17,23 +17,17 @@ namespace attention {
 
 namespace {
 
-// What the backward pass reads of the forward pass, computed as multi_head_attention computes it.
-struct forward_cache {
-    matrix x;                 // (T, D): X, or X + PE
-    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): the queries the scores read, weights
-    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV): the keys the scores read, values
-    matrix concat;            // (T, H·DV)
-    std::optional<rope_table> back; // RoPE: the turn by −φ, a rotation's backward pass
-};
-
 // The table that turns each pair back: angle −φ, so cos φ and −sin φ.
 rope_table turned_back(const rope_table &t) {
     return {t.theta, matrix(-t.angle.get()), t.cos, matrix(-t.sin.get()), t.pairs};
 }
 
-forward_cache forward_of(const attention_params &p, const attention_config &c) {
-    forward_cache f;
-    f.x = c.sinusoidal ? matrix(p.x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : p.x;
+} // namespace
+
+attention_cache attention_forward(const matrix &x, const attention_params &p,
+                                  const attention_config &c) {
+    attention_cache f;
+    f.x = c.sinusoidal ? matrix(x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : x;
     const std::optional<rope_table> turns =
         c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
     const auto turned = [&](matrix m) { return turns ? rotated(view_of(m), *turns, *c.rope) : m; };
@@ -58,11 +52,7 @@ forward_cache forward_of(const attention_params &p, const attention_config &c) {
     return f;
 }
 
-// aᵀ · b. a: (K, M), b: (K, N) → (M, N).
-matrix matmul_at(const matrix &a, const matrix &b) {
-    const matrix at = xt::transpose(a); // one copy: the GEMM reads rows
-    return matmul(at, b);
-}
+namespace {
 
 // The softmax's backward pass, row by row: dL = A ⊙ (dA − rowsum(dA ⊙ A)). Where A is exactly 0
 // (a hidden key), so is dL. a, d_a: (T, T_kv).
@@ -96,7 +86,12 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
                                        const attention_config &c, trace *out) {
     if (out)
         multi_head_attention(p, c, out); // the forward stages, as every chapter records them
-    const forward_cache f = forward_of(p, c);
+    return attention_backward(attention_forward(p.x, p, c), p, d_output, c, out);
+}
+
+attention_gradients attention_backward(const attention_cache &f, const attention_params &p,
+                                       const matrix &d_output, const attention_config &c,
+                                       trace *out) {
     const named_dims n(c);
     const std::size_t G = group_size(c);
     const dim group{G, "g"}, parts{c.num_heads + 2 * c.num_kv_heads, "parts"}; // g = h / h_kv

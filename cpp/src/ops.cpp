@@ -38,6 +38,12 @@ matrix matmul_bt(const matrix &a, const matrix &b) {
     return c;
 }
 
+matrix matmul_at(const matrix &a, const matrix &b) {
+    require(rows(a) == rows(b), "matmul_at", a, b);
+    const matrix at = xt::transpose(a); // one copy: the GEMM reads rows
+    return matmul(at, b);
+}
+
 void softmax_row(const double *in, std::size_t n, double *out) {
     const double hidden = -std::numeric_limits<double>::infinity();
     // Subtracting the row max leaves softmax unchanged (it cancels in the ratio)

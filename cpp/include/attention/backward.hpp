@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attention/attention.hpp"
+#include "attention/rope.hpp"
 
 namespace attention {
 
@@ -18,6 +19,25 @@ struct attention_gradients {
     matrix w_o;              // (H·DV, D); empty without W_O
     matrix x;                // (T, D)
 };
+
+// What the backward pass reads of the forward pass.
+struct attention_cache {
+    matrix x;                 // (T, D): X, or X + PE
+    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): the queries the scores read, weights
+    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV): the keys the scores read, values
+    matrix concat;            // (T, H·DV): the heads side by side, before W_O
+    std::optional<rope_table> back; // RoPE: the turn by −φ, a rotation's backward pass
+};
+
+// The forward pass of a layer with these weights on x (T, D) (weights.x is not read), as
+// multi_head_attention computes it up to the concat, keeping what the backward pass reads.
+attention_cache attention_forward(const matrix &x, const attention_params &weights,
+                                  const attention_config &c);
+
+// The backward pass from a cache of these weights' forward pass (nothing recomputed).
+attention_gradients attention_backward(const attention_cache &f, const attention_params &weights,
+                                       const matrix &d_output, const attention_config &c,
+                                       trace *out = nullptr);
 
 // The forward pass of p (recorded into `out` when given, as multi_head_attention records it),
 // then the backward pass from d_output, each gradient recorded as its d_* stage.

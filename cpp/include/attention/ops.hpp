@@ -19,6 +19,9 @@ matrix matmul(const matrix &a, const matrix &b);
 // a: (M, K), b: (N, K) → a · bᵀ: (M, N), without forming bᵀ.
 matrix matmul_bt(const matrix &a, const matrix &b);
 
+// a: (K, M), b: (K, N) → aᵀ · b: (M, N), the product every weight's gradient is.
+matrix matmul_at(const matrix &a, const matrix &b);
+
 // One row softmaxed: exp(in − max) / Σ exp(in − max), n values of in → out (which may be in).
 void softmax_row(const double *in, std::size_t n, double *out);
 
