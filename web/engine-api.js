@@ -143,7 +143,8 @@ const modules = new WeakMap();
 
 /**
  * The engine over an instantiated module:
- * { run, forward, explain, randn, presets, models, stages, kvCacheBytes, pruneEach }.
+ * { run, forward, explain, randn, presets, models, stages, kvCacheBytes, pruneEach, initModel,
+ * lossAndGradients, train, headScores }.
  */
 export function wrapEngine(wasm) {
   const engine = Object.freeze({
@@ -173,6 +174,21 @@ export function wrapEngine(wasm) {
     models: () => wasm.models(),
     /** Every stage the engine can record, in its table's order: [{ id, operands: [{ names, perHead }] }]. */
     stages: () => wasm.stages(),
+    /**
+     * An attention-only model drawn from its seed, { vocab, seqLen, dModel, numLayers, numHeads, dK?, dV?,
+     * seed? } → { config, params: { W_E, W_P, layers: [{ W_Q: [per head], W_K, W_V, W_O }], W_U } }, each
+     * matrix { shape, values: Float64Array }.
+     */
+    initModel: (config) => unwrap(wasm.initModel(plain(config, 'config'))),
+    /** The mean next-token loss of { tokens (B, seqLen + 1), mask? (B, seqLen) } and its gradients: { loss, grads }. */
+    lossAndGradients: (model, batch) => unwrap(wasm.lossAndGradients(plain(model, 'model'), plain(batch, 'batch'))),
+    /**
+     * Trains with Adam on a task, from step 0 or from a checkpoint, for options.steps (default: to spec.steps):
+     * { checkpoints: [{ step, loss, trainLoss, model, optimizer, headScores }] }.
+     */
+    train: (spec, options) => unwrap(wasm.train(plain(spec, 'spec'), plain(options ?? null, 'options'))),
+    /** Each head's mean weight on key t − 1, key 0, its induction target and key t: [{ layer, head, … }]. */
+    headScores: (model, tokens) => unwrap(wasm.headScores(plain(model, 'model'), plain(tokens, 'tokens'))),
   });
   modules.set(engine, wasm);
   return engine;

@@ -19,24 +19,6 @@ using namespace bindings;
 
 namespace {
 
-template <class F> val result_of(F compute) {
-    val out = val::object();
-    try {
-        out.set("value", compute());
-    } catch (const std::exception &e) {
-        out.set("error", std::string(e.what()));
-    }
-    return out;
-}
-
-// An argument object read by its rules, after refusing what it is not and what it must not hold.
-field_values read(const val &v, const char *field, const char *should,
-                  const std::vector<field_rule> &rules, const char *what) {
-    require_object(v, field, should);
-    reject_unknown_fields(v, rules, what, field);
-    return fields_from(v, rules);
-}
-
 // A matrix as engine.forward returns it: { shape, values }.
 val matrix_js(const matrix &m) {
     val o = val::object();

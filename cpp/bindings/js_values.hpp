@@ -43,6 +43,21 @@ std::vector<attention::row_list> matrices_value(const val &list, const attention
 // The fields of v the rules name, each read by its rule's type.
 attention::field_values fields_from(const val &v, const std::vector<attention::field_rule> &rules);
 
+// An argument object read by its rules, after refusing what it is not and what it must not hold.
+attention::field_values read(const val &v, const char *field, const char *should,
+                             const std::vector<attention::field_rule> &rules, const char *what);
+
+// { value: compute() }, or { error: message } when it throws.
+template <class F> val result_of(F compute) {
+    val out = val::object();
+    try {
+        out.set("value", compute());
+    } catch (const std::exception &e) {
+        out.set("error", std::string(e.what()));
+    }
+    return out;
+}
+
 // The validated problem of a JS spec (generated, explicit or { preset }); `traced` also checks
 // the trace budget before drawing.
 attention::problem problem_from(const val &spec, bool traced);

@@ -128,6 +128,13 @@ bool is_explicit(const val &spec) {
 
 } // namespace
 
+field_values read(const val &v, const char *field, const char *should,
+                  const std::vector<field_rule> &rules, const char *what) {
+    require_object(v, field, should);
+    reject_unknown_fields(v, rules, what, field);
+    return fields_from(v, rules);
+}
+
 field_values fields_from(const val &v, const std::vector<field_rule> &rules) {
     field_values out;
     read_fields(v, rules, "", out);

@@ -296,6 +296,11 @@ void gemm_bt(size_t m, size_t k, size_t n, const double *a, size_t lda, const do
     product(m, k, n, View{a, lda, 1}, View{b, 1, ldb}, c, ldc);
 }
 
+void gemm_at(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b, size_t ldb,
+             double *c, size_t ldc) {
+    product(m, k, n, View{a, 1, lda}, View{b, ldb, 1}, c, ldc);
+}
+
 namespace {
 
 // Spans that leave nothing out: the plain product, without a check per tile.

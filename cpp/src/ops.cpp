@@ -40,8 +40,9 @@ matrix matmul_bt(const matrix &a, const matrix &b) {
 
 matrix matmul_at(const matrix &a, const matrix &b) {
     require(rows(a) == rows(b), "matmul_at", a, b);
-    const matrix at = xt::transpose(a); // one copy: the GEMM reads rows
-    return matmul(at, b);
+    matrix c({cols(a), cols(b)});
+    gemm_at(cols(a), rows(a), cols(b), a.data(), cols(a), b.data(), cols(b), c.data(), cols(b));
+    return c;
 }
 
 void softmax_row(const double *in, std::size_t n, double *out) {

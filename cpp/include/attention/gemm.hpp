@@ -27,6 +27,11 @@ void gemm_add(std::size_t m, std::size_t k, std::size_t n, const double *a, std:
 void gemm_bt(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
              const double *b, std::size_t ldb, double *c, std::size_t ldc);
 
+// C = Aᵀ · B, overwriting C: every weight's gradient (Xᵀ · dQ), without transposing A in memory.
+// a: (K, M) with row stride lda; b: (K, N) with row stride ldb; c: (M, N) with row stride ldc.
+void gemm_at(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
+             const double *b, std::size_t ldb, double *c, std::size_t ldc);
+
 // The columns [begin, end) one row of a masked product needs: the keys a query may see.
 struct key_span {
     std::size_t begin, end;

@@ -1,0 +1,168 @@
+// Embind registration of the training entry points: a model, a batch, a training spec and a
+// checkpoint read from JS (each matrix by its name in the model, "layers[1].W_Q[0]"), the core
+// called, and its plain value handed back (see engine_bindings.cpp for the { value, error } form).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include "attention/train_api.hpp"
+#include "attention/validation.hpp"
+#include "js_values.hpp"
+
+using emscripten::val;
+using namespace attention;
+using namespace bindings;
+
+namespace {
+
+// v's member `key`, refused by name when v is no object or lacks it.
+val member(const val &v, const std::string &key, const std::string &path) {
+    if (type_of(v) != "object")
+        reject(path, "must be an object, got " + type_of(v));
+    const val m = v[key];
+    if (m.isUndefined())
+        reject(path + "." + key, "is missing");
+    return m;
+}
+
+// v's element i, refused by name when v is no array or is shorter.
+val element(const val &v, std::size_t i, const std::string &path) {
+    if (!v.isArray())
+        reject(path, "must be an array, got " + type_of(v));
+    if (double(i) >= v["length"].as<double>())
+        reject(path + "[" + std::to_string(i) + "]", "is missing");
+    return v[i];
+}
+
+// The JS value a matrix's name points to inside params: "layers[1].W_Q[0]" is
+// params.layers[1].W_Q[0].
+val at_name(val v, const std::string &name, std::string path) {
+    for (std::size_t i = 0; i < name.size();) {
+        const std::size_t end = std::min(name.find('.', i), name.size());
+        const std::string part = name.substr(i, end - i); // "layers[1]", "W_Q[0]", "W_E"
+        const std::size_t bracket = part.find('[');
+        const std::string key = part.substr(0, bracket);
+        v = member(v, key, path), path += "." + key;
+        if (bracket != std::string::npos) {
+            const std::size_t index = std::stoul(part.substr(bracket + 1));
+            v = element(v, index, path), path += "[" + std::to_string(index) + "]";
+        }
+        i = end + 1;
+    }
+    return v;
+}
+
+// A whole number read from a member that may be absent (then "is missing").
+std::size_t count_at(const val &v, const char *key, const std::string &path) {
+    const val n = member(v, key, path);
+    if (type_of(n) != "number")
+        reject(path + "." + key, "must be a number, got " + type_of(n));
+    return whole_number(path + "." + key, n.as<double>(), 0, 100000);
+}
+
+model_params params_from(const val &params, const model_config &c, const std::string &field) {
+    require_object(params, field.c_str(), "an object { W_E, W_P, layers, W_U }");
+    const model_params shapes = zeros_like(c);
+    const std::vector<const matrix *> slots = matrices_of(shapes);
+    const std::vector<std::string> names = matrix_names(c);
+    std::vector<row_list> read_in;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        read_in.push_back(rows_value(at_name(params, names[i], field), field + "." + names[i],
+                                     rows(*slots[i]), cols(*slots[i])));
+    return params_of(c, read_in, field);
+}
+
+model model_from(const val &m, const char *field) {
+    static const std::vector<field_rule> parts{{"config", field_type::object},
+                                               {"params", field_type::object}};
+    require_object(m, field, "a model { config, params }");
+    reject_unknown_fields(m, parts, "a model", field);
+    const std::string config_field = std::string(field) + ".config";
+    const model_config c =
+        model_config_of(read(m["config"], config_field.c_str(),
+                             "an object { vocab, seqLen, dModel, numLayers, numHeads, dK, dV }",
+                             model_config_fields(), "a model's config"),
+                        config_field);
+    return {c, params_from(member(m, "params", field), c, std::string(field) + ".params")};
+}
+
+// What train's `from` needs of a checkpoint engine.train returned: its step, model and Adam state
+// (its loss and head scores may come along and are not read).
+checkpoint checkpoint_from(const val &v, const std::string &field) {
+    static const std::vector<field_rule> names{
+        {"step", field_type::number},      {"model", field_type::object},
+        {"optimizer", field_type::object}, {"loss", field_type::number},
+        {"trainLoss", field_type::number}, {"headScores", field_type::object}};
+    require_object(v, field.c_str(), "a checkpoint { step, model, optimizer }");
+    reject_unknown_fields(v, names, "a checkpoint", field.c_str());
+    checkpoint c{};
+    c.step = count_at(v, "step", field);
+    c.trained = model_from(member(v, "model", field), (field + ".model").c_str());
+    const val optimizer = member(v, "optimizer", field);
+    const std::string opt = field + ".optimizer";
+    c.optimizer.step = count_at(optimizer, "step", opt);
+    c.optimizer.m = params_from(member(optimizer, "m", opt), c.trained.config, opt + ".m");
+    c.optimizer.v = params_from(member(optimizer, "v", opt), c.trained.config, opt + ".v");
+    return c;
+}
+
+val init_model_js(val args) {
+    return result_of([&] {
+        return js_of(describe(init_model_of(
+            read(args, "config", "an object { vocab, seqLen, dModel, numLayers, numHeads, seed }",
+                 init_model_fields(), "initModel"))));
+    });
+}
+
+val loss_and_gradients_js(val m, val batch) {
+    return result_of([&] {
+        const model trained = model_from(m, "model");
+        const token_batch b =
+            batch_of(trained.config, read(batch, "batch", "an object { tokens, mask? }",
+                                          batch_fields(), "a batch"));
+        return js_of(describe(loss_and_gradients(trained, b)));
+    });
+}
+
+val head_scores_js(val m, val tokens) {
+    return result_of([&] {
+        const model trained = model_from(m, "model");
+        val args = val::object(); // the tokens, read as the field they are
+        args.set("tokens", tokens);
+        const token_batch b = batch_of(trained.config, fields_from(args, batch_fields()));
+        return js_of(describe(head_scores(trained, b.tokens)));
+    });
+}
+
+val train_js(val spec, val options) {
+    return result_of([&] {
+        const train_spec s =
+            train_spec_of(read(spec, "spec", "an object { task, seed?, steps?, … }",
+                               train_spec_fields(), "a training spec"));
+        const bool given = !options.isUndefined() && !options.isNull();
+        std::optional<checkpoint> from;
+        std::size_t steps = 0;
+        if (given) {
+            static const std::vector<field_rule> rules{{"from", field_type::number},
+                                                       {"steps", field_type::number}};
+            require_object(options, "options", "an object { from?, steps? }");
+            reject_unknown_fields(options, rules, "train's options", "options");
+            if (!options["from"].isUndefined())
+                from = checkpoint_from(options["from"], "from");
+            steps = train_steps_of(fields_from(options, train_options_fields()));
+        }
+        value_list out;
+        for (const checkpoint &c : train(s, from ? &*from : nullptr, steps))
+            out.push_back(describe(c));
+        return js_of(value_record{{"checkpoints", std::move(out)}});
+    });
+}
+
+} // namespace
+
+EMSCRIPTEN_BINDINGS(attention_training) {
+    using emscripten::function;
+    function("initModel", &init_model_js);
+    function("lossAndGradients", &loss_and_gradients_js);
+    function("headScores", &head_scores_js);
+    function("train", &train_js);
+}

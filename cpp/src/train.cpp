@@ -1,0 +1,133 @@
+#include "attention/train.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace attention {
+
+namespace {
+
+[[noreturn]] void reject(const std::string &field, const std::string &rule) {
+    throw std::invalid_argument(field + ": " + rule);
+}
+
+model_config sized(std::size_t vocab, std::size_t seq_len, std::size_t d_model, std::size_t layers,
+                   std::size_t heads) {
+    return {vocab, seq_len, d_model, layers, heads, d_model / heads, d_model / heads};
+}
+
+token_batch batch_of(const train_spec &s, std::uint64_t stream, std::size_t count) {
+    numpy_random rng(stream_seed(s.seed, stream));
+    return draw_batch(s.task, s.config, count, rng);
+}
+
+bool same_config(const model_config &a, const model_config &b) {
+    return a.vocab == b.vocab && a.seq_len == b.seq_len && a.d_model == b.d_model &&
+           a.num_layers == b.num_layers && a.num_heads == b.num_heads && a.d_k == b.d_k &&
+           a.d_v == b.d_v;
+}
+
+// Where the latest earlier occurrence of each position's token is followed: s + 1, or none.
+std::vector<std::optional<std::size_t>> after_previous(const std::vector<std::size_t> &inputs) {
+    std::vector<std::optional<std::size_t>> out(inputs.size());
+    for (std::size_t t = 1; t < inputs.size(); ++t)
+        for (std::size_t s = t; s-- > 0;)
+            if (inputs[s] == inputs[t]) {
+                out[t] = s + 1;
+                break;
+            }
+    return out;
+}
+
+} // namespace
+
+train_spec default_train_spec(task_kind t) {
+    train_spec s;
+    s.task = t;
+    s.batch = 32, s.checkpoint_every = 50, s.learning_rate = 3e-3;
+    if (t == task_kind::induction)
+        s.config = sized(32, 24, 32, 2, 2), s.steps = 2000;
+    else if (t == task_kind::previous_token)
+        s.config = sized(32, 23, 32, 1, 2), s.steps = 400;
+    else
+        s.config = sized(30, 22, 32, 1, 2), s.steps = 1000;
+    return s;
+}
+
+std::vector<head_score> head_scores(const model &m,
+                                    const std::vector<std::vector<std::size_t>> &tokens) {
+    const model_config &c = m.config;
+    std::vector<head_score> out;
+    for (std::size_t l = 0; l < c.num_layers; ++l)
+        for (std::size_t h = 0; h < c.num_heads; ++h)
+            out.push_back({l, h, 0, 0, 0, std::nullopt});
+    double queries = 0, repeats = 0;
+    std::vector<double> induction(out.size(), 0.0);
+    for (const std::vector<std::size_t> &sequence : tokens) {
+        const std::vector<std::size_t> inputs(sequence.begin(), sequence.end() - 1);
+        const sequence_pass pass = forward_sequence(m, inputs);
+        const auto targets = after_previous(inputs);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const matrix &a = pass.layers[out[i].layer].a[out[i].head]; // (T, T)
+            for (std::size_t t = 1; t < c.seq_len; ++t) {
+                out[i].previous_token += a(t, t - 1);
+                out[i].first_token += a(t, 0);
+                out[i].self += a(t, t);
+                if (targets[t])
+                    induction[i] += a(t, *targets[t]);
+            }
+        }
+        queries += double(c.seq_len - 1);
+        for (std::size_t t = 1; t < c.seq_len; ++t)
+            repeats += targets[t] ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i].previous_token /= queries, out[i].first_token /= queries, out[i].self /= queries;
+        if (repeats > 0)
+            out[i].induction = induction[i] / repeats;
+    }
+    return out;
+}
+
+checkpoint measured(const train_spec &spec, std::size_t step, double train_loss, model m,
+                    adam_state optimizer) {
+    const token_batch held_out = batch_of(spec, 0, held_out_sequences);
+    const double loss = loss_of(m, held_out);
+    std::vector<head_score> scores = head_scores(m, held_out.tokens);
+    return {step, loss, train_loss, std::move(m), std::move(optimizer), std::move(scores)};
+}
+
+std::vector<checkpoint> train(const train_spec &spec, const checkpoint *from, std::size_t steps) {
+    validate_config(spec.config, "spec");
+    validate_task(spec.task, spec.config);
+    if (from && !same_config(from->trained.config, spec.config))
+        reject("from", "the checkpoint's model has another config than the spec's");
+    if (from)
+        validate_model(from->trained, "from.model");
+    const std::size_t start = from ? from->step : 0;
+    if (steps == 0)
+        steps = spec.steps > start ? spec.steps - start : 0;
+    if (steps == 0)
+        reject("steps", "nothing to run: the checkpoint is at step " + std::to_string(start) +
+                            " and spec.steps is " + std::to_string(spec.steps));
+    model m = from ? from->trained : init_model(spec.config, spec.seed);
+    adam_state adam = from ? from->optimizer : adam_start(spec.config);
+    std::vector<checkpoint> out;
+    if (!from)
+        out.push_back(measured(spec, 0, std::numeric_limits<double>::quiet_NaN(), m, adam));
+    double losses = 0;
+    std::size_t since = 0;
+    for (std::size_t step = start + 1; step <= start + steps; ++step) {
+        const loss_gradients g = loss_and_gradients(m, batch_of(spec, step, spec.batch));
+        adam_step(m.params, g.grads, adam, spec.learning_rate);
+        losses += g.loss, ++since;
+        if (step % spec.checkpoint_every == 0 || step == start + steps) {
+            out.push_back(measured(spec, step, losses / double(since), m, adam));
+            losses = 0, since = 0;
+        }
+    }
+    return out;
+}
+
+} // namespace attention
