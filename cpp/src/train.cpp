@@ -45,11 +45,11 @@ std::vector<std::optional<std::size_t>> after_previous(const std::vector<std::si
 train_spec default_train_spec(task_kind t) {
     train_spec s;
     s.task = t;
-    s.batch = 32, s.checkpoint_every = 50, s.learning_rate = 3e-3;
+    s.batch = 32, s.checkpoint_every = 25, s.learning_rate = 3e-3;
     if (t == task_kind::induction)
-        s.config = sized(32, 24, 32, 2, 2), s.steps = 2000;
+        s.config = sized(32, 24, 32, 2, 2), s.steps = 1000;
     else if (t == task_kind::previous_token)
-        s.config = sized(32, 23, 32, 1, 2), s.steps = 400;
+        s.config = sized(32, 23, 32, 1, 1), s.steps = 300;
     else
         s.config = sized(30, 22, 32, 1, 2), s.steps = 1000;
     return s;

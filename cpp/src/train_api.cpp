@@ -153,7 +153,7 @@ token_batch batch_of(const model_config &c, const field_values &v) {
         for (std::size_t t = 0; t < rows_in[s].size(); ++t)
             row.push_back(
                 whole_number("tokens[" + std::to_string(s) + "][" + std::to_string(t) + "]",
-                             rows_in[s][t], 0, c.vocab - 1));
+                             rows_in[s][t], 0, 4294967295u)); // the vocabulary: validate_batch
         b.tokens.push_back(std::move(row));
     }
     b.mask = v.count("mask") ? checked_matrix("mask", std::get<row_list>(v.at("mask")),
