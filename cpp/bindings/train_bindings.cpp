@@ -74,7 +74,7 @@ model_params params_from(const val &params, const model_config &c, const std::st
 model model_from(const val &m, const char *field) {
     static const std::vector<field_rule> parts{{"config", field_type::object},
                                                {"params", field_type::object}};
-    require_object(m, field, "a model { config, params }");
+    require_object(m, field, "an object { config, params }");
     reject_unknown_fields(m, parts, "a model", field);
     const std::string config_field = std::string(field) + ".config";
     const model_config c =
@@ -92,7 +92,7 @@ checkpoint checkpoint_from(const val &v, const std::string &field) {
         {"step", field_type::number},      {"model", field_type::object},
         {"optimizer", field_type::object}, {"loss", field_type::number},
         {"trainLoss", field_type::number}, {"headScores", field_type::object}};
-    require_object(v, field.c_str(), "a checkpoint { step, model, optimizer }");
+    require_object(v, field.c_str(), "an object { step, model, optimizer }");
     reject_unknown_fields(v, names, "a checkpoint", field.c_str());
     checkpoint c{};
     c.step = count_at(v, "step", field);
@@ -157,6 +157,18 @@ val train_js(val spec, val options) {
     });
 }
 
+val task_batch_js(val spec, val options) {
+    return result_of([&] {
+        const train_spec s = train_spec_of(read(spec, "spec", "an object { task, seed?, … }",
+                                                train_spec_fields(), "a training spec"));
+        const bool given = !options.isUndefined() && !options.isNull();
+        const field_values o = given ? read(options, "options", "an object { stream?, count? }",
+                                            task_batch_fields(), "taskBatch's options")
+                                     : field_values{};
+        return js_of(describe(task_batch_of(s, o)));
+    });
+}
+
 } // namespace
 
 EMSCRIPTEN_BINDINGS(attention_training) {
@@ -165,4 +177,5 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("lossAndGradients", &loss_and_gradients_js);
     function("headScores", &head_scores_js);
     function("train", &train_js);
+    function("taskBatch", &task_batch_js);
 }

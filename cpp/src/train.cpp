@@ -17,11 +17,6 @@ model_config sized(std::size_t vocab, std::size_t seq_len, std::size_t d_model, 
     return {vocab, seq_len, d_model, layers, heads, d_model / heads, d_model / heads};
 }
 
-token_batch batch_of(const train_spec &s, std::uint64_t stream, std::size_t count) {
-    numpy_random rng(stream_seed(s.seed, stream));
-    return draw_batch(s.task, s.config, count, rng);
-}
-
 bool same_config(const model_config &a, const model_config &b) {
     return a.vocab == b.vocab && a.seq_len == b.seq_len && a.d_model == b.d_model &&
            a.num_layers == b.num_layers && a.num_heads == b.num_heads && a.d_k == b.d_k &&
@@ -41,6 +36,11 @@ std::vector<std::optional<std::size_t>> after_previous(const std::vector<std::si
 }
 
 } // namespace
+
+token_batch task_batch(const train_spec &s, std::uint64_t k, std::size_t count) {
+    numpy_random rng(stream_seed(s.seed, k));
+    return draw_batch(s.task, s.config, count, rng);
+}
 
 train_spec default_train_spec(task_kind t) {
     train_spec s;
@@ -92,7 +92,7 @@ std::vector<head_score> head_scores(const model &m,
 
 checkpoint measured(const train_spec &spec, std::size_t step, double train_loss, model m,
                     adam_state optimizer) {
-    const token_batch held_out = batch_of(spec, 0, held_out_sequences);
+    const token_batch held_out = task_batch(spec, 0, held_out_sequences);
     const double loss = loss_of(m, held_out);
     std::vector<head_score> scores = head_scores(m, held_out.tokens);
     return {step, loss, train_loss, std::move(m), std::move(optimizer), std::move(scores)};
@@ -119,7 +119,7 @@ std::vector<checkpoint> train(const train_spec &spec, const checkpoint *from, st
     double losses = 0;
     std::size_t since = 0;
     for (std::size_t step = start + 1; step <= start + steps; ++step) {
-        const loss_gradients g = loss_and_gradients(m, batch_of(spec, step, spec.batch));
+        const loss_gradients g = loss_and_gradients(m, task_batch(spec, step, spec.batch));
         adam_step(m.params, g.grads, adam, spec.learning_rate);
         losses += g.loss, ++since;
         if (step % spec.checkpoint_every == 0 || step == start + steps) {

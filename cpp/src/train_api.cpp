@@ -73,6 +73,11 @@ const std::vector<field_rule> &batch_fields() {
     return f;
 }
 
+const std::vector<field_rule> &task_batch_fields() {
+    static const std::vector<field_rule> f{{"stream", t::number}, {"count", t::number}};
+    return f;
+}
+
 model_config model_config_of(const field_values &v, const std::string &field) {
     model_config c;
     c.vocab = size_field(v, field, "vocab", NAN, 2, L::max_vocab);
@@ -161,6 +166,26 @@ token_batch batch_of(const model_config &c, const field_values &v) {
                              : matrix({b.tokens.size(), c.seq_len}, 1.0);
     validate_batch(c, b);
     return b;
+}
+
+token_batch task_batch_of(const train_spec &s, const field_values &options) {
+    const std::size_t stream = whole_number("stream", number_or(options, "stream", 0), 0, 100000);
+    const std::size_t count = whole_number(
+        "count", number_or(options, "count", double(held_out_sequences)), 1, L::max_batch);
+    return task_batch(s, stream, count);
+}
+
+value describe(const token_batch &b) {
+    value_list tokens, mask;
+    for (std::size_t s = 0; s < b.tokens.size(); ++s) {
+        value_list row, weights;
+        for (const std::size_t token : b.tokens[s])
+            row.push_back(token);
+        for (std::size_t t = 0; t < cols(b.mask); ++t)
+            weights.push_back(b.mask(s, t));
+        tokens.push_back(std::move(row)), mask.push_back(std::move(weights));
+    }
+    return value_record{{"tokens", std::move(tokens)}, {"mask", std::move(mask)}};
 }
 
 value describe(const model_config &c) {

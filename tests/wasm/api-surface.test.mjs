@@ -8,7 +8,22 @@ import { before, test } from 'node:test';
 import * as engineModule from '../../dist/engine.js';
 import { heapBytesOf } from '../../dist/engine-api.js';
 
-const DOCUMENTED = ['explain', 'forward', 'kvCacheBytes', 'models', 'presets', 'pruneEach', 'randn', 'run', 'stages'];
+const DOCUMENTED = [
+  'explain',
+  'forward',
+  'headScores',
+  'initModel',
+  'kvCacheBytes',
+  'lossAndGradients',
+  'models',
+  'presets',
+  'pruneEach',
+  'randn',
+  'run',
+  'stages',
+  'taskBatch',
+  'train',
+];
 
 // The engine.<name>( calls of docs/engine-api.md's first code block.
 function documentedFunctions() {

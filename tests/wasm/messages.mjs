@@ -190,6 +190,73 @@ export const LONE_SURROGATES = [
   ['a pair reversed', ['\uDE00\uD83D'], 'tokens[0]: holds a lone surrogate (U+DE00 at index 0); give well-formed text'],
 ];
 
+// The training entry points' own arguments: a model, a batch, a training spec, options and a
+// checkpoint, read by cpp/bindings/train_bindings.cpp.
+const MODEL = { vocab: 5, seqLen: 4, dModel: 6, numLayers: 2, numHeads: 2, seed: 3 };
+const TOKENS = { tokens: [[0, 1, 2, 3, 4]] };
+const withParams = (e, params) => {
+  const m = e.initModel(MODEL);
+  return { ...m, params: { ...m.params, ...params(m.params) } };
+};
+
+export const TRAINING_MESSAGES = [
+  once('a model that is null', (e) => e.lossAndGradients(null, TOKENS), 'model: must be an object { config, params }'),
+  once(
+    'a model with an extra field',
+    (e) => e.lossAndGradients({ ...e.initModel(MODEL), extra: 1 }, TOKENS),
+    'model: unknown field "extra" for a model (known: config, params)',
+  ),
+  once(
+    'a layer short of a head',
+    (e) =>
+      e.lossAndGradients(
+        withParams(e, (p) => ({ layers: [p.layers[0], { ...p.layers[1], W_Q: [p.layers[1].W_Q[0]] }] })),
+        TOKENS,
+      ),
+    'model.params.layers[1].W_Q[1]: is missing',
+  ),
+  once(
+    'layers that are no array',
+    (e) =>
+      e.lossAndGradients(
+        withParams(e, () => ({ layers: 3 })),
+        TOKENS,
+      ),
+    'model.params.layers: must be an array, got number',
+  ),
+  once(
+    'a batch that is null',
+    (e) => e.lossAndGradients(e.initModel(MODEL), null),
+    'batch: must be an object { tokens, mask? }',
+  ),
+  once(
+    'an unknown initModel field',
+    (e) => e.initModel({ ...MODEL, heads: 3 }),
+    'config: unknown field "heads" for initModel (known: dK, dModel, dV, numHeads, numLayers, seed, seqLen, vocab)',
+  ),
+  once(
+    'options that are a string',
+    (e) => e.train({ task: 'induction' }, 'x'),
+    'options: must be an object { from?, steps? }',
+  ),
+  once(
+    'a checkpoint that is a number',
+    (e) => e.train({ task: 'induction' }, { from: 5 }),
+    'from: must be an object { step, model, optimizer }',
+  ),
+  once(
+    'a checkpoint without its optimizer',
+    (e) => e.train({ task: 'induction', steps: 10 }, { from: { step: 1, model: e.initModel(MODEL) } }),
+    'from.optimizer: is missing',
+  ),
+  once(
+    'an unknown training field',
+    (e) => e.train({ task: 'induction', lr: 3 }),
+    'spec: unknown field "lr" for a training spec (known: batch, checkpointEvery, dModel, learningRate, numHeads, numLayers, seed, seqLen, steps, task, vocab)',
+  ),
+  once('a spec without a task', (e) => e.train({}), 'task: must be a string, got undefined'),
+];
+
 // A preset, a kind, a stage and a field name holding one: [title, call, message].
 export const LONE_SURROGATE_NAMES = [
   once(

@@ -1,4 +1,4 @@
-// The bindings' messages, asserted here once from their table (messages.mjs): the wrong JS type,
+// The bindings' messages, asserted here once from their tables (messages.mjs): the wrong JS type,
 // a missing field, a lone surrogate refused by index. And what the engine echoes of a caller's
 // text, through the engine: unknown cell fields refused like unknown spec fields; echoed names
 // cut at 40 code points (never half a character: no U+FFFD) with hidden and direction-changing
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { BINDING_MESSAGES, LONE_SURROGATES, LONE_SURROGATE_NAMES } from './messages.mjs';
+import { BINDING_MESSAGES, LONE_SURROGATES, LONE_SURROGATE_NAMES, TRAINING_MESSAGES } from './messages.mjs';
 import { assertRefused } from './support.mjs';
 
 let engine;
@@ -36,6 +36,10 @@ describe("the bindings' messages", () => {
       if (forward) assertMessage(() => forward(engine), message);
     });
   }
+});
+
+describe("the training bindings' messages", () => {
+  for (const [title, call, message] of TRAINING_MESSAGES) test(title, () => assertMessage(() => call(engine), message));
 });
 
 // What the engine must never put raw into a message.

@@ -23,6 +23,10 @@ struct train_spec {
 // The task's defaults, chosen so that its default run shows what the task is for.
 train_spec default_train_spec(task_kind t);
 
+// `count` sequences of the spec's task from stream k: 0 holds the held-out sequences, k ≥ 1 the
+// batch of step k.
+token_batch task_batch(const train_spec &spec, std::uint64_t k, std::size_t count);
+
 // Held-out sequences: the checkpoints' loss and head scores are measured on them.
 constexpr std::size_t held_out_sequences = 64;
 

@@ -19,6 +19,8 @@ const std::vector<field_rule> &model_config_fields();
 const std::vector<field_rule> &train_spec_fields();
 const std::vector<field_rule> &train_options_fields();
 const std::vector<field_rule> &batch_fields();
+const std::vector<field_rule> &
+task_batch_fields(); // engine.taskBatch's options { stream?, count? }
 
 // dK and dV default to dModel / numHeads, which must then divide. field: "model.config" etc.
 model_config model_config_of(const field_values &v, const std::string &field);
@@ -35,7 +37,12 @@ model_params params_of(const model_config &c, const std::vector<row_list> &matri
 // tokens: whole numbers in [0, V), each row T + 1 long; mask: (B, T), default all 1.
 token_batch batch_of(const model_config &c, const field_values &v);
 
+// engine.taskBatch: the spec's task sequences of a stream (default 0, the held-out ones; count
+// default 64, at most 256).
+token_batch task_batch_of(const train_spec &s, const field_values &options);
+
 value describe(const model_config &c);
+value describe(const token_batch &b);  // { tokens: [[…]], mask: [[…]] }
 value describe(const model_params &p); // { W_E, W_P, layers: [{ W_Q, W_K, W_V, W_O }], W_U }
 value describe(const model &m);        // { config, params }
 value describe(const std::vector<head_score> &scores);
