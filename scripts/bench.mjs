@@ -4,7 +4,8 @@
 // recomputing; then the JS engine's own figures: forward and run() with the trace handed to JS,
 // and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
 // against full causal attention as T grows, and RoPE and ALiBi against the forward without them;
-// and the backward pass against the forward, with both multiply-add counts.
+// the backward pass against the forward, with both multiply-add counts; and training the default
+// induction run.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
@@ -12,6 +13,7 @@ import { backwardTable } from './bench/backward-rows.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { positionTables } from './bench/positions-rows.js';
+import { engineTrainLine, trainTable } from './bench/train-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
 
 const FORWARD = [
@@ -68,6 +70,7 @@ const marchLines = cppLines('build/native-march/attention_bench', [
   'window',
   'positions',
   'backward',
+  'train',
 ]);
 const wasmLines = cppLines('node', ['build/wasm/attention_bench_wasm.cjs']);
 const [nativeMs, marchMs, wasmMs] = [nativeLines, marchLines, wasmLines].map(forwardMs);
@@ -198,3 +201,13 @@ console.log(`\n${positionTables({ native: nativeLines, march: marchLines, wasm: 
 
 // The backward pass against the forward (issue 21), natively and in WASM.
 console.log(`\n${backwardTable({ native: nativeLines, march: marchLines, wasm: wasmLines }).join('\n')}`);
+
+// Training the default induction run (issue 22), natively, in WASM and through the engine.
+const trained = { native: nativeLines, march: marchLines, wasm: wasmLines, engine: engineTrainLine(engine) };
+console.log(`\n${trainTable(trained).join('\n')}`);
+const js = trained.engine;
+console.log(
+  `target: the default induction run, its induction head formed, in ≤ 20 s of WASM training: ` +
+    `${js.seconds.toFixed(1)} s ${check(js.seconds <= 20 && js.induction >= 0.5)} (formed at step ${js.formed_step}, ` +
+    `${js.formed_seconds.toFixed(1)} s)`,
+);

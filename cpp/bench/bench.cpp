@@ -2,10 +2,10 @@
 // WASM from this one source: the multi-head forward without a trace, and spec → trace, at the
 // bench's configs, causal; FlashAttention's tiled pass against ordinary attention; decoding with
 // a KV cache against recomputing; a sliding window against full causal attention as T grows,
-// the forward with RoPE or ALiBi against it without, and the backward pass against the forward.
-// Prints one JSON line per measurement.
-// `attention_bench [forward] [flash] [decode] [window] [positions] [backward]` runs only the
-// parts named.
+// the forward with RoPE or ALiBi against it without, the backward pass against the forward, and
+// the default induction training run. Prints one JSON line per measurement.
+// `attention_bench [forward] [flash] [decode] [window] [positions] [backward] [train]` runs only
+// the parts named.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -21,6 +21,7 @@
 #include "flash_bench.hpp"
 #include "positions_bench.hpp"
 #include "timing.hpp"
+#include "train_bench.hpp"
 
 using namespace attention;
 
@@ -89,4 +90,7 @@ int main(int argc, char **argv) {
     if (wanted("backward"))
         for (const bool causal : {true, false})
             bench::bench_backward({256, 256, 8, causal});
+    // The default induction run, in chunks of a checkpoint, to its last step.
+    if (wanted("train"))
+        bench::bench_train();
 }
