@@ -252,7 +252,8 @@ export const TRAINING_MESSAGES = [
   once(
     'an unknown training field',
     (e) => e.train({ task: 'induction', lr: 3 }),
-    'spec: unknown field "lr" for a training spec (known: batch, checkpointEvery, dModel, learningRate, numHeads, numLayers, seed, seqLen, steps, task, vocab)',
+    'spec: unknown field "lr" for a training spec (known: batch, checkpointEvery, dModel, learningRate, ' +
+      'numHeads, numLayers, seed, seqLen, steps, task, vocab)',
   ),
   once('a spec without a task', (e) => e.train({}), 'task: must be a string, got undefined'),
 ];
