@@ -144,7 +144,7 @@ const modules = new WeakMap();
 /**
  * The engine over an instantiated module:
  * { run, forward, explain, randn, presets, models, stages, kvCacheBytes, pruneEach, initModel,
- * lossAndGradients, train, taskBatch, headScores }.
+ * lossAndGradients, train, taskBatch, headScores, modelForward }.
  */
 export function wrapEngine(wasm) {
   const engine = Object.freeze({
@@ -187,6 +187,11 @@ export function wrapEngine(wasm) {
      * { checkpoints: [{ step, loss, trainLoss, model, optimizer, headScores }] }.
      */
     train: (spec, options) => unwrap(wasm.train(plain(spec, 'spec'), plain(options ?? null, 'options'))),
+    /**
+     * One sequence of 1 … seqLen tokens through a model: { residual: [x₀ … x_L], logits, probabilities, losses },
+     * losses[t] = −ln p(token t + 1) at position t.
+     */
+    modelForward: (model, tokens) => unwrap(wasm.modelForward(plain(model, 'model'), plain(tokens, 'tokens'))),
     /** A task's sequences, { tokens, mask }: stream 0 (default) the held-out ones, stream k the batch of step k. */
     taskBatch: (spec, options) => unwrap(wasm.taskBatch(plain(spec, 'spec'), plain(options ?? null, 'options'))),
     /** Each head's mean weight on key t − 1, key 0, its induction target and key t: [{ layer, head, … }]. */

@@ -133,6 +133,16 @@ val head_scores_js(val m, val tokens) {
     });
 }
 
+val model_forward_js(val m, val tokens) {
+    return result_of([&] {
+        const model trained = model_from(m, "model");
+        val args = val::object(); // the tokens, read as the field they are
+        args.set("tokens", tokens);
+        return js_of(describe_forward(
+            trained, model_inputs(trained.config, fields_from(args, model_input_fields()))));
+    });
+}
+
 val train_js(val spec, val options) {
     return result_of([&] {
         const train_spec s =
@@ -176,6 +186,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
     function("initModel", &init_model_js);
     function("lossAndGradients", &loss_and_gradients_js);
     function("headScores", &head_scores_js);
+    function("modelForward", &model_forward_js);
     function("train", &train_js);
     function("taskBatch", &task_batch_js);
 }

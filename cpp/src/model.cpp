@@ -92,17 +92,20 @@ void add_row(matrix &to, std::size_t i, const matrix &from, std::size_t j) {
 
 sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs) {
     const model_params &p = m.params;
-    const attention_config c = layer_config(m.config);
+    attention_config c = layer_config(m.config);
+    c.seq_len = c.kv_len = inputs.size(); // n ≤ T tokens: the first n positions
     sequence_pass s;
-    matrix x = p.w_p; // (T, D)
-    for (std::size_t t = 0; t < inputs.size(); ++t)
+    matrix x({inputs.size(), m.config.d_model}); // (n, D)
+    for (std::size_t t = 0; t < inputs.size(); ++t) {
+        std::copy_n(&p.w_p(t, 0), cols(x), &x(t, 0));
         add_row(x, t, p.w_e, inputs[t]);
+    }
     for (const attention_params &layer : p.layers) {
         s.layers.push_back(attention_forward(x, layer, c));
         s.residual.push_back(x);
-        x += matmul(s.layers.back().concat, layer.w_o); // (T, H·DV) @ (H·DV, D) → (T, D)
+        x += matmul(s.layers.back().concat, layer.w_o); // (n, H·DV) @ (H·DV, D) → (n, D)
     }
-    s.logits = matmul(x, p.w_u); // (T, D) @ (D, V) → (T, V)
+    s.logits = matmul(x, p.w_u); // (n, D) @ (D, V) → (n, V)
     s.residual.push_back(std::move(x));
     return s;
 }

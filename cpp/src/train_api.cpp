@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attention/ops.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -76,6 +77,45 @@ const std::vector<field_rule> &batch_fields() {
 const std::vector<field_rule> &task_batch_fields() {
     static const std::vector<field_rule> f{{"stream", t::number}, {"count", t::number}};
     return f;
+}
+
+const std::vector<field_rule> &model_input_fields() {
+    static const std::vector<field_rule> f{{"tokens", t::numbers, true, L::max_seq_len}};
+    return f;
+}
+
+std::vector<std::size_t> model_inputs(const model_config &c, const field_values &v) {
+    const std::vector<double> &given = std::get<std::vector<double>>(v.at("tokens"));
+    if (given.empty() || given.size() > c.seq_len)
+        reject("tokens", std::to_string(given.size()) +
+                             " tokens; the model reads 1 to seqLen = " + std::to_string(c.seq_len));
+    std::vector<std::size_t> out;
+    for (std::size_t t = 0; t < given.size(); ++t) {
+        const std::string field = "tokens[" + std::to_string(t) + "]";
+        out.push_back(whole_number(field, given[t], 0, 4294967295u));
+        if (out.back() >= c.vocab)
+            reject(field, std::to_string(out.back()) + " is outside the vocabulary [0, " +
+                              std::to_string(c.vocab - 1) + "]");
+    }
+    return out;
+}
+
+value describe_forward(const model &m, const std::vector<std::size_t> &inputs) {
+    const sequence_pass s = forward_sequence(m, inputs);
+    value_list residual;
+    for (const matrix &x : s.residual)
+        residual.push_back(matrix_value(x));
+    matrix p = s.logits; // (n, V), each row softmaxed below
+    std::vector<double> losses;
+    for (std::size_t t = 0; t < rows(p); ++t) {
+        softmax_row(&p(t, 0), cols(p), &p(t, 0));
+        if (t + 1 < rows(p))
+            losses.push_back(-std::log(p(t, inputs[t + 1])));
+    }
+    return value_record{{"residual", std::move(residual)},
+                        {"logits", matrix_value(s.logits)},
+                        {"probabilities", matrix_value(p)},
+                        {"losses", std::move(losses)}};
 }
 
 model_config model_config_of(const field_values &v, const std::string &field) {

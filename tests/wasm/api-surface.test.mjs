@@ -15,6 +15,7 @@ const DOCUMENTED = [
   'initModel',
   'kvCacheBytes',
   'lossAndGradients',
+  'modelForward',
   'models',
   'presets',
   'pruneEach',

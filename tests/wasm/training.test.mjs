@@ -135,6 +135,36 @@ test("the shipped checkpoint is this engine's run of the default spec, bit for b
   assert.deepEqual(shipped, JSON.parse(JSON.stringify(checkpointFile(induction))));
 });
 
+// engine.run's explicit spec for layer l of a model: its attention on the residual stream x_l.
+export function layerSpec(model, residual, l) {
+  const { W_Q, W_K, W_V, W_O } = model.params.layers[l];
+  return { X: residual[l], W_Q, W_K, W_V, W_O, causal: true };
+}
+
+test("modelForward's layers are engine.run's explicit causal passes: x_{l+1} = x_l + output", () => {
+  const model = induction.at(-1).model;
+  for (const tokens of [engine.taskBatch(SPEC, { count: 1 }).tokens[0].slice(0, 24), [3, 17, 5, 3, 17]]) {
+    const pass = engine.modelForward(model, tokens);
+    assert.equal(pass.residual.length, 3);
+    for (let l = 0; l < 2; ++l) {
+      const output = engine.run(layerSpec(model, pass.residual, l)).stages.find((s) => s.id === 'output').values;
+      const [x, next] = [pass.residual[l].values, pass.residual[l + 1].values];
+      let worst = 0;
+      for (let i = 0; i < x.length; ++i) worst = Math.max(worst, Math.abs(x[i] + output[i] - next[i]));
+      assert.ok(worst <= 1e-14, `layer ${l}, ${tokens.length} tokens: ${worst}`);
+    }
+    const { probabilities: p, losses } = pass;
+    const v = p.shape[1];
+    assert.equal(losses.length, tokens.length - 1);
+    for (let t = 0; t + 1 < tokens.length; ++t) {
+      const loss = -Math.log(p.values[t * v + tokens[t + 1]]); // JS's log and the engine's may differ by an ulp
+      assert.ok(Math.abs(losses[t] - loss) <= 1e-14 * Math.max(1, loss), `loss ${t}: ${losses[t]} against ${loss}`);
+      const row = p.values.slice(t * v, (t + 1) * v).reduce((a, b) => a + b, 0);
+      assert.ok(Math.abs(row - 1) < 1e-14, `row ${t} sums to ${row}`);
+    }
+  }
+});
+
 test('bad models, batches, specs and checkpoints are refused by the field they name', () => {
   const model = engine.initModel(SMALL);
   const checkpoint = engine.train(TINY, { steps: 20 }).checkpoints.at(-1);
@@ -166,6 +196,9 @@ test('bad models, batches, specs and checkpoints are refused by the field they n
     [() => engine.headScores(model, [[0, 1, 2, 3, 7]]), 'tokens[0][4]'],
     [() => engine.initModel({ ...SMALL, numHeads: 4 }), 'numHeads'],
     [() => engine.initModel({ ...SMALL, vocab: 1e9 }), 'vocab'],
+    [() => engine.modelForward(model, [0, 5]), 'tokens[1]'],
+    [() => engine.modelForward(model, [0, 1, 2, 3, 4]), 'tokens'],
+    [() => engine.modelForward(model, []), 'tokens'],
   ];
   for (const [call, field] of cases) assertRefused(engine, call, field);
 });

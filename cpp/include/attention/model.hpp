@@ -66,12 +66,13 @@ struct token_batch {
 
 // One sequence through the model, with what the backward pass reads.
 struct sequence_pass {
-    std::vector<matrix> residual;        // (L + 1) × (T, D): x₀ … x_L
+    std::vector<matrix> residual;        // (L + 1) × (n, D): x₀ … x_L
     std::vector<attention_cache> layers; // L: each layer's q, k, v, weights and concat
-    matrix logits;                       // (T, V)
+    matrix logits;                       // (n, V)
 };
 
-// inputs: the T tokens the model reads.
+// inputs: the n ≤ T tokens the model reads (positions 0 … n − 1), each below V (unchecked here:
+// validate_batch and model_inputs check them).
 sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs);
 
 struct loss_gradients {

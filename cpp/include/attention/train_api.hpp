@@ -22,6 +22,16 @@ const std::vector<field_rule> &batch_fields();
 const std::vector<field_rule> &
 task_batch_fields(); // engine.taskBatch's options { stream?, count? }
 
+// engine.modelForward's tokens, read as the field "tokens" of this rule.
+const std::vector<field_rule> &model_input_fields();
+
+// 1 … T whole numbers below V: the tokens a model reads.
+std::vector<std::size_t> model_inputs(const model_config &c, const field_values &v);
+
+// { residual: [x₀ … x_L], logits, probabilities (the softmax of each row), losses } of one
+// sequence: losses[t] = −ln p(token t + 1) at position t, for t < n − 1.
+value describe_forward(const model &m, const std::vector<std::size_t> &inputs);
+
 // dK and dV default to dModel / numHeads, which must then divide. field: "model.config" etc.
 model_config model_config_of(const field_values &v, const std::string &field);
 model init_model_of(const field_values &v);
