@@ -18,6 +18,17 @@ none), and the operands that change from step to step under `case:stage/head@ste
 drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head's share of
 the output `case:contribution/h`, a pruned case's `case:outputChange` (1 × 1), and the row
 totals of the backward pass's d_scaled under the stage (`case:d_scaled/h:totals`).
+
+Writes tests/fixtures/model-reference.json and .txt too: the attention-only model's cases
+(MODELS; scripts/numpy_model.py, its gradients checked against central differences first) and
+the tasks' batches (TASK_CASES). The .txt holds `model name key=value …` and `task name
+key=value …`, then one matrix a line as above; the .json the same under "models", "tasks" and
+"matrices". A model case's keys: `name:tokens` (B, T + 1) and `name:mask` (B, T), the batch;
+each drawn matrix by the name JS gives it (`name:W_E`, `name:layers[1].W_Q[0]`), after Adam's
+step t `name:W_E@t`; the gradients at the model of each step but the last `name:grad:W_E`,
+`name:grad:W_E@t`; `name:logits/b` (T, V) of sequence b; `name:loss`, `name:loss@t` (1 × 1);
+the head scores `name:previousToken`, `name:firstToken`, `name:self`, `name:induction` (L, H).
+A task's: `task:tokens@k` and `task:mask@k`, drawn from stream k (0: the held-out sequences).
 Regenerate only with this script, after building the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
@@ -29,8 +40,9 @@ import numpy as np
 
 from numpy_attention import stages
 from numpy_backward import backward, check_by_differences
+import numpy_model
 
-VERSION = 6  # tests/native/reference.hpp and tests/wasm/support.mjs expect it
+VERSION = 7  # tests/native/reference.hpp and tests/wasm/support.mjs expect it
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures"
 
@@ -101,6 +113,22 @@ def explicit_backward():
 
 
 CUSTOM["gradients-explicit"] = explicit_backward()
+
+# The attention-only model: its sizes, the seed it is drawn with, and Adam's learning rate and
+# steps (each on the batch's gradients at the model of the step before).
+MODELS = {
+    "model-small": {"vocab": 7, "seqLen": 6, "dModel": 8, "numLayers": 2, "numHeads": 2, "dK": 4,
+                    "dV": 3, "seed": 5, "learningRate": 0.01, "adamSteps": 2},
+}
+MODEL_SIZES = ("vocab", "seqLen", "dModel", "numLayers", "numHeads", "dK", "dV")
+
+# Each task at the engine's default vocab and seqLen (default_train_spec in cpp/src/train.cpp;
+# the native test checks they still are): the batch of `step` and the held-out sequences.
+TASK_CASES = {
+    name: {"vocab": vocab, "seqLen": seq_len, "seed": 9, "step": 3, "batch": 32, "heldOut": 64}
+    for name, vocab, seq_len in [("induction", 32, 24), ("previous-token", 32, 23),
+                                 ("two-relations", 30, 22)]
+}
 
 
 def engine_presets():
@@ -279,6 +307,52 @@ def randn_cases():
     return cases
 
 
+def model_batch(c):
+    """Three sequences of T + 1 tokens from their own generator; every position counted with
+    weight 1 but one not at all and one with 0.5."""
+    tokens = np.random.RandomState(2026).randint(0, c["vocab"], size=(3, c["seqLen"] + 1))
+    mask = np.ones((3, c["seqLen"]))
+    mask[1, 2], mask[2, 4] = 0, 0.5
+    return tokens, mask
+
+
+def model_matrices(name, fields):
+    """A model case's matrices under `name:key`, and how close its gradients came to central
+    differences. The model moves in place through Adam's steps: each record copies it."""
+    c = {key: fields[key] for key in MODEL_SIZES}
+    p = numpy_model.init_model(c, fields["seed"])
+    tokens, mask = model_batch(c)
+    out = {"tokens": tokens.astype(float), "mask": mask}
+    out.update((key, m.copy()) for key, m in numpy_model.named(p))
+    out.update((f"logits/{b}", numpy_model.forward(c, p, seq[:-1])["logits"])
+               for b, seq in enumerate(tokens))
+    out["loss"] = np.array([[numpy_model.loss(c, p, tokens, mask)]])
+    scores = numpy_model.head_scores(c, p, tokens)
+    assert scores["induction"] is not None, f"{name}: no token of the batch repeats"
+    out.update(scores)
+    grads = numpy_model.gradients(c, p, tokens, mask)
+    worst = numpy_model.check_by_differences(name, c, p, tokens, mask, grads)
+    state = numpy_model.adam_start(p)
+    for t in range(1, fields["adamSteps"] + 1):
+        at = "" if t == 1 else f"@{t - 1}"
+        out.update((f"grad:{key}{at}", m) for key, m in numpy_model.named(grads))
+        numpy_model.adam_step(p, grads, state, fields["learningRate"])
+        out.update((f"{key}@{t}", m.copy()) for key, m in numpy_model.named(p))
+        out[f"loss@{t}"] = np.array([[numpy_model.loss(c, p, tokens, mask)]])
+        grads = numpy_model.gradients(c, p, tokens, mask)
+    return {f"{name}:{key}": m for key, m in out.items()}, worst
+
+
+def task_matrices(name, fields):
+    """A task's batch of fields' step and its held-out sequences, each from its stream."""
+    out = {}
+    for k, count in [(fields["step"], fields["batch"]), (0, fields["heldOut"])]:
+        rng = np.random.RandomState(numpy_model.stream_seed(fields["seed"], k))
+        tokens, mask = numpy_model.draw_batch(name, fields["vocab"], fields["seqLen"], count, rng)
+        out[f"{name}:tokens@{k}"], out[f"{name}:mask@{k}"] = tokens.astype(float), mask
+    return out
+
+
 def words(fields):
     """key=value … with compact JSON values (strings bare): one line, no spaces inside values.
     An object's fields follow it as object.field=value, the object itself as true (or null)."""
@@ -291,22 +365,45 @@ def words(fields):
     return out
 
 
-def write(sizes, custom, matrices):
-    meta = {"version": VERSION, "numpy": np.__version__, "generator": "scripts/make-reference.py"}
-    as_json = {k: [[None if np.isinf(v) else float(v) for v in row] for row in m.tolist()]
-               for k, m in matrices.items()}
-    (OUT / "lesson-reference.json").write_text(
-        json.dumps({**meta, "presets": sizes, "custom": custom, "matrices": as_json}) + "\n")
+META = {"version": VERSION, "numpy": np.__version__, "generator": "scripts/make-reference.py"}
+HEADER = f"# version {VERSION} numpy {np.__version__} (scripts/make-reference.py)"
 
-    lines = [f"# version {VERSION} numpy {np.__version__} (scripts/make-reference.py)"]
+
+def json_rows(matrices):
+    """Each matrix as its rows, −inf as null."""
+    return {k: [[None if np.isinf(v) else float(v) for v in row] for row in m.tolist()]
+            for k, m in matrices.items()}
+
+
+def matrix_lines(matrices):
+    """`key rows cols v…`, each value as repr writes it (read back exactly), −inf as -inf."""
+    lines = []
+    for k, m in matrices.items():
+        values = " ".join("-inf" if np.isinf(v) else repr(float(v)) for v in m.ravel())
+        lines.append(f"{k} {m.shape[0]} {m.shape[1]} {values}")
+    return lines
+
+
+def write(sizes, custom, matrices):
+    (OUT / "lesson-reference.json").write_text(json.dumps(
+        {**META, "presets": sizes, "custom": custom, "matrices": json_rows(matrices)}) + "\n")
+
+    lines = [HEADER]
     lines += [" ".join(["preset", preset, *words(fields)]) for preset, fields in sizes.items()]
     for name, case in custom.items():
         lines.append(" ".join(["custom", name, *words(case["sizes"])]))
         lines.append(" ".join(["spec", name, *words(case["spec"])]))
-    for k, m in matrices.items():
-        values = " ".join("-inf" if np.isinf(v) else repr(float(v)) for v in m.ravel())
-        lines.append(f"{k} {m.shape[0]} {m.shape[1]} {values}")
-    (OUT / "lesson-reference.txt").write_text("\n".join(lines) + "\n")
+    (OUT / "lesson-reference.txt").write_text("\n".join(lines + matrix_lines(matrices)) + "\n")
+
+
+def write_models(matrices):
+    """tests/fixtures/model-reference.json and .txt: MODELS, TASK_CASES and their matrices."""
+    (OUT / "model-reference.json").write_text(json.dumps(
+        {**META, "models": MODELS, "tasks": TASK_CASES, "matrices": json_rows(matrices)}) + "\n")
+    lines = [HEADER]
+    lines += [" ".join(["model", name, *words(fields)]) for name, fields in MODELS.items()]
+    lines += [" ".join(["task", name, *words(fields)]) for name, fields in TASK_CASES.items()]
+    (OUT / "model-reference.txt").write_text("\n".join(lines + matrix_lines(matrices)) + "\n")
 
 
 def main():
@@ -320,6 +417,15 @@ def main():
     matrices.update(randn_cases())
     write(sizes, custom, matrices)
     print(f"{len(sizes)} presets, {len(custom)} custom specs, {len(matrices)} matrices")
+    model_cases = {}
+    for name, fields in MODELS.items():
+        cases, worst = model_matrices(name, fields)
+        print(f"{name}: gradients within {worst:.1e} of central differences")
+        model_cases.update(cases)
+    for name, fields in TASK_CASES.items():
+        model_cases.update(task_matrices(name, fields))
+    write_models(model_cases)
+    print(f"{len(MODELS)} models, {len(TASK_CASES)} tasks, {len(model_cases)} matrices")
 
 
 if __name__ == "__main__":

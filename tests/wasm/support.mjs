@@ -13,7 +13,7 @@ const FIXTURES = new URL('../fixtures/lesson-reference.json', import.meta.url);
 let cache = null;
 
 // The fixture's format: scripts/make-reference.py's VERSION.
-const VERSION = 6;
+const VERSION = 7;
 
 /** The JSON fixture file: { version, numpy, generator, presets, custom, matrices }. */
 export function fixtures() {

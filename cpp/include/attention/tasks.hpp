@@ -1,15 +1,17 @@
-// The training tasks: sequences of T + 1 tokens drawn from numpy's generator, with the positions
-// whose next token counts in the loss. V = vocab, T = seq_len.
-//   induction       a random-length prefix, a block of 4–8 random tokens, the block again, then
-//                   random filler; counted: the copy's tokens after its first (only a head that
-//                   finds the previous occurrence of the current token, and reads the token after
-//                   it, can predict them).
-//   previous-token  triples (a, b, a) of random tokens; counted: at b, whose next token is the one
-//                   before it (only a head that attends one position back can say it).
-//   two-relations   a first symbol s₀, then triples (s, r, ⟨s₀, s⟩) of K random symbols and the
-//   pair
-//                   token of s₀ and s (V = K + K²); counted: at r, whose next token needs both key
-//                   0 and key t − 1.
+// The training tasks: sequences of T + 1 tokens drawn from numpy's generator, and a weight of 1
+// on each input position whose next token counts in the loss (0 elsewhere). V = vocab,
+// T = seq_len, positions 0 … T.
+//   induction       a random-length prefix (p tokens), a block of n = 4–8 random tokens, the same
+//                   block again, then random filler. Counted: the inputs p + n … p + 2n − 2, whose
+//                   targets are the copy's tokens after its first; only a head that finds the
+//                   previous occurrence of the current token and reads the token after it can
+//                   predict them.
+//   previous-token  triples (a, b, a) of random tokens, repeated to position T (the last triple
+//                   cut short). Counted: each b, whose next token is the one before it; only a
+//                   head that attends one position back can say it.
+//   two-relations   a random symbol s₀, then triples (s, r, ⟨s₀, s⟩) to position T (the last cut
+//                   short): s and r random symbols of K, ⟨s₀, s⟩ the pair token K + s₀·K + s
+//                   (V = K + K²). Counted: each r, whose next token needs both key 0 and key t − 1.
 #pragma once
 
 #include <cstdint>
