@@ -21,7 +21,17 @@ const wasmDir = path.join(root, 'build', 'wasm');
 const ENGINE_FILES = ['attention-wasm.mjs', 'attention-wasm.wasm', 'attention-wasm.classic.js'];
 const KATEX_FILES = ['katex.min.css', 'fonts'];
 // What dist/ takes from web/ as it is; the rest of web/ reaches dist/ through the bundles.
-const WEB_FILES = ['index.html', 'embed.html', 'engine.js', 'engine-api.js', 'engine-split.js', 'styles', 'examples'];
+const WEB_FILES = [
+  'index.html',
+  'embed.html',
+  'training.html',
+  'engine.js',
+  'engine-api.js',
+  'engine-split.js',
+  'styles',
+  'examples',
+  'checkpoints',
+];
 
 function fail(message) {
   console.error(`build-page: ${message}`);

@@ -11,6 +11,7 @@
 //   attention-stepper-katex.js          KaTeX (from node_modules), loaded after the first paint
 //   attention-stepper.css               the element's styles (read into its shadow root)
 //   attention-stepper-page.css          index.html's styles
+//   attention-stepper-training.js       training.html (ES module), and its -worker.js and .css
 // Classic bundles take the engine from engine-classic.js (the split .wasm over http, the classic
 // single-file factory from file://). Every bundle typesets the stage table's formulas from the
 // build's prerendered module (scripts/prerender-formulas.mjs), KaTeX's runtime is not in them.
@@ -148,6 +149,24 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null,
       ...COMMON,
       entryPoints: [path.join(web, 'styles', 'page.css')],
       outfile: path.join(dist, 'attention-stepper-page.css'),
+    }),
+    // training.html and its worker: ES modules over http(s) (a worker does not run from file://).
+    ...[
+      ['training/main.js', 'attention-stepper-training.js'],
+      ['training/worker.js', 'attention-stepper-training-worker.js'],
+    ].map(([entry, out]) =>
+      build({
+        ...COMMON,
+        format: 'esm',
+        plugins: [enginePlugin(web, 'esm')],
+        entryPoints: [path.join(web, entry)],
+        outfile: path.join(dist, out),
+      }),
+    ),
+    build({
+      ...COMMON,
+      entryPoints: [path.join(web, 'styles', 'training.css')],
+      outfile: path.join(dist, 'attention-stepper-training.css'),
     }),
   ]);
 }

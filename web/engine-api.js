@@ -184,7 +184,7 @@ export function wrapEngine(wasm) {
     lossAndGradients: (model, batch) => unwrap(wasm.lossAndGradients(plain(model, 'model'), plain(batch, 'batch'))),
     /**
      * Trains with Adam on a task, from step 0 or from a checkpoint, for options.steps (default: to spec.steps):
-     * { checkpoints: [{ step, loss, trainLoss, model, optimizer, headScores }] }.
+     * { spec (every default filled in), checkpoints: [{ step, loss, trainLoss, model, optimizer, headScores }] }.
      */
     train: (spec, options) => unwrap(wasm.train(plain(spec, 'spec'), plain(options ?? null, 'options'))),
     /**

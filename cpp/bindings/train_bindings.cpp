@@ -163,7 +163,7 @@ val train_js(val spec, val options) {
         value_list out;
         for (const checkpoint &c : train(s, from ? &*from : nullptr, steps))
             out.push_back(describe(c));
-        return js_of(value_record{{"checkpoints", std::move(out)}});
+        return js_of(value_record{{"spec", describe(s)}, {"checkpoints", std::move(out)}});
     });
 }
 

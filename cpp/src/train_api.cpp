@@ -215,6 +215,21 @@ token_batch task_batch_of(const train_spec &s, const field_values &options) {
     return task_batch(s, stream, count);
 }
 
+value describe(const train_spec &s) {
+    const model_config &c = s.config;
+    return value_record{{"task", task_name(s.task)},
+                        {"seed", double(s.seed)},
+                        {"vocab", c.vocab},
+                        {"seqLen", c.seq_len},
+                        {"dModel", c.d_model},
+                        {"numLayers", c.num_layers},
+                        {"numHeads", c.num_heads},
+                        {"batch", s.batch},
+                        {"steps", s.steps},
+                        {"learningRate", s.learning_rate},
+                        {"checkpointEvery", s.checkpoint_every}};
+}
+
 value describe(const token_batch &b) {
     value_list tokens, mask;
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {

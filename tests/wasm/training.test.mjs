@@ -91,7 +91,8 @@ test('gradients equal central differences of the loss, entry by entry', () => {
 });
 
 test('training resumes bit for bit: 40 steps equal 20, then 20 from the checkpoint', () => {
-  const whole = engine.train(TINY).checkpoints;
+  const { spec, checkpoints: whole } = engine.train(TINY);
+  assert.deepEqual(spec, { ...TINY, numLayers: 2, numHeads: 2, learningRate: 0.003 }); // the defaults filled in
   assert.deepEqual(
     whole.map((c) => c.step),
     [0, 20, 40],

@@ -4,6 +4,7 @@
 // and √d_k study. update(panel | null); onPickHead(head), onLoadModel(id), onPickTile(ordinal),
 // onPickStage(index).
 
+import { assetUrl } from '../asset-url.js';
 import { backward } from './backward-panel.js';
 import { costs } from './cost-panels.js';
 import { el, redrawingView } from './dom.js';
@@ -216,6 +217,15 @@ function designed(root, p, on) {
     list.append(li);
   }
   root.append(list, el('p', 'panel-note', p.sizes));
+  const learned = el('p', 'panel-note learned-link');
+  const link = el('a', null, 'Heads that learn');
+  link.href = assetUrl('training.html'); // beside the bundle, also inside a course page's element
+  learned.append(
+    'These heads were built by hand. In ',
+    link,
+    ' a small model learns a previous-token head and an induction head from next-token prediction, in seconds.',
+  );
+  root.append(learned);
   const reading = el('details', 'further-reading');
   reading.append(el('summary', null, 'Further reading'));
   const refs = el('ul', 'reading-list');

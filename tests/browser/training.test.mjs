@@ -1,0 +1,159 @@
+// training.html in headless Chromium, a page per test: the shipped run shown cold with the
+// engine's numbers (the table's full values are the checkpoint's; each head's weights are
+// engine.run's of that layer's explicit causal pass); Train in the worker reproduces the shipped
+// run's numbers, checkpoint by checkpoint, bit for bit; pause holds, resume goes on, reset shows
+// the shipped run again; another task trains to its end; axe finds nothing in either theme.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+
+import AxeBuilder from '@axe-core/playwright';
+
+import { formatCell } from '../../web/model/format.js';
+import { readCheckpoint } from '../../web/training/checkpoint.js';
+import { openPage, setup, shownCells } from './harness.mjs';
+
+const SHIPPED = readCheckpoint(
+  JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url))),
+);
+
+let env;
+before(async () => {
+  env = await setup();
+});
+after(async () => env?.close());
+
+// A fresh page per test; its problems (console errors, failed requests) checked at the end.
+async function withPage(run, options = {}) {
+  const { page, context } = await openPage(env, 'training.html', options);
+  try {
+    await run(page);
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await context.close();
+  }
+}
+
+// The first run's table: each row's cells' full values (their titles).
+const tableTitles = (page) =>
+  page.$$eval('.training-table', (tables) =>
+    [...tables[0].querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.title)),
+  );
+
+// What the history's checkpoint shows in the table, in full: step, losses, every head's scores.
+const rowOf = (c) => [
+  String(c.step),
+  String(c.loss),
+  c.trainLoss === null ? 'none' : String(c.trainLoss),
+  ...c.headScores.flatMap((h) => ['induction', 'previousToken', 'firstToken'].map((k) => String(h[k]))),
+];
+
+const progressAt = (page, step) =>
+  page.waitForFunction(
+    (s) =>
+      document.getElementById('training-progress').max > 1 && document.getElementById('training-progress').value >= s,
+    step,
+    { timeout: 60000 },
+  );
+
+// Layer l's weights for held-out sequence k, as the engine in node computes them.
+function engineWeights(k) {
+  const e = env.engine;
+  const tokens = e.taskBatch(SHIPPED.spec, { count: k + 1 }).tokens[k].slice(0, 24);
+  const pass = e.modelForward(SHIPPED.model, tokens);
+  return SHIPPED.model.params.layers.map((layer, l) =>
+    e.run({ X: pass.residual[l], ...layer, causal: true }).stages.filter((s) => s.id === 'weights'),
+  );
+}
+
+// Each head's cells as the page shows them (harness.mjs's shownCells reads the text strips).
+async function shownHeads(page) {
+  const heads = [];
+  for (const box of await page.$$('.trained-head')) heads.push(await box.$$eval('td.hm-cell', shownCells));
+  return heads;
+}
+
+test('cold: the shipped run, its table in full and every head drawn with the engine numbers', async () => {
+  await withPage(async (page) => {
+    assert.match(
+      await page.textContent('#training-status'),
+      /shipped run: trained by this engine at build time, 1000 steps/,
+    );
+    assert.deepEqual(await tableTitles(page), SHIPPED.history.map(rowOf));
+    const want = engineWeights(0)
+      .flat()
+      .map((s) => Array.from(s.values, formatCell));
+    assert.deepEqual(await shownHeads(page), want);
+    assert.match(
+      await page.textContent('#training-charts'),
+      /an induction head has formed by step 550 \(layer 1, head 0/,
+    );
+    await page.selectOption('#training-sequence', '5');
+    await page.waitForFunction(() =>
+      document.querySelector('.trained-heads .panel-note').textContent.includes('sequence 5'),
+    );
+    assert.deepEqual(
+      await shownHeads(page),
+      engineWeights(5)
+        .flat()
+        .map((s) => Array.from(s.values, formatCell)),
+    );
+  });
+});
+
+test('Train reproduces the shipped run bit for bit; pause holds, resume goes on, reset shows it again', async () => {
+  await withPage(async (page) => {
+    await page.click('#training-train');
+    await progressAt(page, 50);
+    await page.click('#training-pause');
+    assert.equal(await page.textContent('#training-pause'), 'Resume');
+    const paused = await page.$eval('#training-progress', (p) => p.value);
+    const shown = await tableTitles(page);
+    assert.ok(shown.length >= 3, `${shown.length} checkpoints`);
+    assert.deepEqual(shown, SHIPPED.history.slice(0, shown.length).map(rowOf));
+    await page.waitForTimeout(400); // a chunk under way may still land; none after it
+    const held = await page.$eval('#training-progress', (p) => p.value);
+    assert.ok(held - paused <= 25, `paused at ${paused}, then ${held}`);
+    await page.waitForTimeout(400);
+    assert.equal(await page.$eval('#training-progress', (p) => p.value), held);
+    await page.click('#training-pause');
+    await progressAt(page, held + 50);
+    assert.match(await page.textContent('#training-status'), /steps\/s/);
+    await page.click('#training-reset');
+    assert.match(await page.textContent('#training-status'), /shipped run/);
+    assert.deepEqual(await tableTitles(page), SHIPPED.history.map(rowOf));
+  });
+});
+
+test('the previous-token task trains to its end and draws its one head', async () => {
+  await withPage(async (page) => {
+    await page.selectOption('#training-task', 'previous-token');
+    assert.match(await page.textContent('#training-about'), /one position back/);
+    await page.click('#training-train');
+    await page.waitForFunction(() => document.getElementById('training-train').disabled === false, null, {
+      timeout: 60000,
+    });
+    assert.match(await page.textContent('#training-status'), /step 300 of 300/);
+    const heads = await page.$$eval('.trained-head .hm-caption', (c) => c.map((x) => x.textContent));
+    assert.equal(heads.length, 1);
+    assert.match(heads[0], /Layer 0, head 0/);
+  });
+});
+
+for (const colorScheme of ['light', 'dark'])
+  test(`axe finds no violation (${colorScheme})`, async () => {
+    await withPage(
+      async (page) => {
+        const { violations } = await new AxeBuilder({ page }).analyze();
+        assert.deepEqual(
+          violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
+          [],
+        );
+        await page.screenshot({
+          path: `${process.cwd()}/build/screenshots/training-1280-${colorScheme}.png`,
+          fullPage: true,
+        });
+      },
+      { colorScheme },
+    );
+  });

@@ -1,0 +1,117 @@
+// The training page's pure parts: the progress line, the charts' coordinates, the table with
+// each number's full precision, the first checkpoint with an induction head, and the shipped
+// checkpoint's base64 read back bit for bit.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { chartOf, historyTable, inductionFormed, progressText, trainingCharts } from '../../web/model/training-view.js';
+import { readCheckpoint } from '../../web/training/checkpoint.js';
+
+const scores = (layer, head, induction, previousToken = 0.1) => ({
+  layer,
+  head,
+  induction,
+  previousToken,
+  firstToken: 0.05,
+  self: 0.2,
+});
+const HISTORY = [
+  { step: 0, loss: 3.5, trainLoss: null, headScores: [scores(0, 0, 0.07), scores(1, 0, 0.07)] },
+  { step: 25, loss: 2.0, trainLoss: 2.5, headScores: [scores(0, 0, 0.1, 0.6), scores(1, 0, 0.3)] },
+  { step: 50, loss: 0.5, trainLoss: 0.9, headScores: [scores(0, 0, 0.1, 0.7), scores(1, 0, 0.62)] },
+];
+
+test('the progress line gives the step, the rate, the time left and the loss once known', () => {
+  assert.equal(progressText({ step: 0, steps: 1000, stepsPerSecond: 0, loss: NaN }), 'step 0 of 1000');
+  assert.equal(
+    progressText({ step: 350, steps: 1000, stepsPerSecond: 62.4, loss: 2.1404 }),
+    'step 350 of 1000 \u00b7 62 steps/s \u00b7 11 s left \u00b7 held-out loss 2.140',
+  );
+  assert.equal(progressText({ step: 1000, steps: 1000, stepsPerSecond: 80, loss: 0.2 }).includes('left'), false);
+});
+
+test('a chart maps step 0 … last to the plot box and 0 … top to its height', () => {
+  const chart = chartOf({
+    series: [
+      {
+        name: 'a',
+        colour: 'red',
+        points: [
+          [0, 0],
+          [50, 1],
+          [100, 2],
+        ],
+      },
+    ],
+    lastStep: 100,
+    top: 2,
+    yTicks: [0, 1, 2],
+  });
+  const { left, right, top, bottom, width, height } = chart.box;
+  const [x0, x1, y0, y1] = [left, width - right, height - bottom, top];
+  assert.equal(
+    chart.lines[0].points,
+    `${x0.toFixed(1)},${y0.toFixed(1)} ${((x0 + x1) / 2).toFixed(1)},${((y0 + y1) / 2).toFixed(1)} ${x1.toFixed(1)},${y1.toFixed(1)}`,
+  );
+  assert.deepEqual(
+    chart.x.map((t) => t.text),
+    ['0', '25', '50', '75', '100'],
+  );
+  assert.deepEqual(
+    chart.y.map((t) => t.at),
+    [y0, (y0 + y1) / 2, y1],
+  );
+});
+
+test('the charts: the loss against ln V, one line per head and score, a second run dashed', () => {
+  const { loss, scores: charts } = trainingCharts(
+    [
+      { label: 'two', history: HISTORY },
+      { label: 'one', history: HISTORY },
+    ],
+    50,
+    32,
+  );
+  assert.match(loss.title, /ln 32 = 3\.47/);
+  assert.deepEqual(
+    loss.chart.lines.map((l) => l.dashed),
+    [false, true],
+  );
+  assert.deepEqual(
+    charts.map((c) => c.key),
+    ['induction', 'previousToken', 'firstToken'],
+  );
+  assert.deepEqual(
+    charts[0].chart.lines.map((l) => l.name),
+    ['two: layer 0, head 0', 'two: layer 1, head 0', 'one: layer 0, head 0', 'one: layer 1, head 0'],
+  );
+});
+
+test('the table shows three decimals and keeps every number in full', () => {
+  const { head, rows } = historyTable(HISTORY);
+  assert.equal(head.length, 3 + 2 * 3);
+  assert.deepEqual(rows[0].slice(0, 3), [
+    { text: '0', full: '0' },
+    { text: '3.500', full: '3.5' },
+    { text: '\u2014', full: 'none' },
+  ]);
+  assert.deepEqual(rows[2][3 + 3], { text: '0.620', full: '0.62' }); // layer 1's induction at step 50
+});
+
+test('an induction head has formed at the first checkpoint where layer 1 scores 0.5', () => {
+  assert.deepEqual(inductionFormed(HISTORY), { step: 50, head: 'layer 1, head 0', value: 0.62 });
+  assert.equal(inductionFormed(HISTORY.slice(0, 2)), null);
+});
+
+test("the shipped checkpoint's matrices read back from base64 bit for bit", () => {
+  const file = JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url), 'utf8'));
+  const { model, history } = readCheckpoint(file);
+  assert.deepEqual(model.config, { vocab: 32, seqLen: 24, dModel: 32, numLayers: 2, numHeads: 2, dK: 16, dV: 16 });
+  assert.equal(history.at(-1).step, 1000);
+  const bytes = Buffer.from(file.model.params.W_U.values, 'base64');
+  assert.deepEqual(model.params.W_U.shape, [32, 32]);
+  assert.equal(model.params.W_U.values.length, 32 * 32);
+  assert.ok(Buffer.from(model.params.W_U.values.buffer).equals(bytes));
+  assert.equal(model.params.layers[1].W_Q[1].shape[1], 16);
+});

@@ -1,0 +1,132 @@
+// What the training page shows, as data: the progress line, the chart's lines and ticks, the
+// table for screen readers, and each head's name. Pure: every number comes from the engine's
+// checkpoints (engine.train); this file only lays them out (positions on the chart) and words
+// them.
+
+import { formatCell, formatFull } from './format.js';
+
+/** Head scores plotted, each in its own small chart: [key, title]. */
+export const SCORES = [
+  ['induction', 'Induction score: weight on the token after the previous occurrence'],
+  ['previousToken', 'Previous-token score: weight on key t \u2212 1'],
+  ['firstToken', 'First-token score: weight on key 0'],
+];
+
+export const headName = (h) => `layer ${h.layer}, head ${h.head}`;
+
+/** "step 350 of 1000 · 62 steps/s · 10 s left · held-out loss 2.140" (rate and time once known). */
+export function progressText({ step, steps, stepsPerSecond, loss }) {
+  const parts = [`step ${step} of ${steps}`];
+  if (stepsPerSecond > 0) {
+    parts.push(`${stepsPerSecond.toFixed(0)} steps/s`);
+    if (step < steps) parts.push(`${Math.ceil((steps - step) / stepsPerSecond)} s left`);
+  }
+  if (Number.isFinite(loss)) parts.push(`held-out loss ${loss.toFixed(3)}`);
+  return parts.join(' \u00b7 ');
+}
+
+// A chart's box in SVG units: the plot area inside margins for the axes' labels.
+const BOX = { width: 560, height: 150, left: 44, right: 24, top: 10, bottom: 26 };
+
+// Round steps for the x axis: 0, then every 100 / 250 / 500 … so that about five ticks show.
+function stepTicks(last) {
+  const every = [25, 50, 100, 250, 500, 1000, 2500, 5000].find((e) => last / e <= 5) ?? 10000;
+  const ticks = [];
+  for (let s = 0; s <= last; s += every) ticks.push(s);
+  return ticks;
+}
+
+/**
+ * One small chart: series [{ name, colour, points: [[step, value]] }] over steps 0 … lastStep,
+ * values from 0 to top. → { box, x: ticks, y: ticks, lines: [{ name, colour, points: "x,y …" }] }.
+ */
+export function chartOf({ series, lastStep, top, yTicks }) {
+  const w = BOX.width - BOX.left - BOX.right;
+  const h = BOX.height - BOX.top - BOX.bottom;
+  const px = (step) => BOX.left + (lastStep > 0 ? (step / lastStep) * w : 0);
+  const py = (v) => BOX.top + h - (Math.min(Math.max(v, 0), top) / top) * h;
+  return {
+    box: BOX,
+    x: stepTicks(lastStep).map((s) => ({ at: px(s), text: String(s) })),
+    y: yTicks.map((v) => ({ at: py(v), text: String(v) })),
+    lines: series.map((s) => ({
+      name: s.name,
+      colour: s.colour,
+      dashed: Boolean(s.dashed),
+      points: s.points.map(([step, v]) => `${px(step).toFixed(1)},${py(v).toFixed(1)}`).join(' '),
+    })),
+  };
+}
+
+/**
+ * The charts of one or more runs (runs: [{ label, history: [{ step, loss, headScores }] }], the
+ * first drawn solid, the second dashed), over steps 0 … lastStep: the held-out loss against
+ * ln(vocab), then one chart per score of SCORES with a line per head.
+ */
+export function trainingCharts(runs, lastStep, vocab) {
+  const top = Math.log(vocab);
+  const loss = chartOf({
+    series: runs.map((r, i) => ({
+      name: `${r.label}: held-out loss`,
+      colour: 'var(--fg)',
+      dashed: i > 0,
+      points: r.history.map((c) => [c.step, c.loss]),
+    })),
+    lastStep,
+    top,
+    yTicks: [0, 1, 2, 3].filter((v) => v <= top),
+  });
+  const scores = SCORES.map(([key, title]) => ({
+    key,
+    title,
+    chart: chartOf({
+      series: runs.flatMap((r, i) =>
+        (r.history[0]?.headScores ?? []).map((h, k) => ({
+          name: `${r.label}: ${headName(h)}`,
+          colour: `var(--head-${k % 8})`,
+          dashed: i > 0,
+          points: r.history.map((c) => [c.step, c.headScores[k][key] ?? 0]),
+        })),
+      ),
+      lastStep,
+      top: 1,
+      yTicks: [0, 0.5, 1],
+    }),
+  }));
+  return { loss: { title: `Held-out loss (ln ${vocab} = ${top.toFixed(2)} is a uniform guess)`, chart: loss }, scores };
+}
+
+// A number as the table shows it (three decimals) and in full (its title): { text, full }.
+const shown = (v) => (v === null ? { text: '\u2014', full: 'none' } : { text: formatCell(v), full: formatFull(v) });
+
+/** The table beside the charts: a row per checkpoint, its losses and every head's scores. */
+export function historyTable(history) {
+  const heads = history[0]?.headScores ?? [];
+  const head = ['step', 'held-out loss', 'training loss'];
+  for (const h of heads) for (const [key] of SCORES) head.push(`${headName(h)}: ${key}`);
+  const rows = history.map((c) => [
+    { text: String(c.step), full: String(c.step) },
+    shown(c.loss),
+    shown(c.trainLoss),
+    ...c.headScores.flatMap((h) => SCORES.map(([key]) => shown(h[key]))),
+  ]);
+  return { head, rows };
+}
+
+/** The first checkpoint at which a head of layer ≥ 1 scores ≥ 0.5 as an induction head, or null. */
+export function inductionFormed(history) {
+  const c = history.find((k) => k.headScores.some((h) => h.layer >= 1 && (h.induction ?? 0) >= 0.5));
+  if (!c) return null;
+  const best = c.headScores
+    .filter((h) => h.layer >= 1)
+    .reduce((a, b) => ((b.induction ?? 0) > (a.induction ?? 0) ? b : a));
+  return { step: c.step, head: headName(best), value: best.induction };
+}
+
+/** Each head's strongest score at the last checkpoint: "layer 1, head 0: induction 0.64". */
+export function headSummary(last) {
+  return last.headScores.map((h) => {
+    const [key] = SCORES.reduce((best, s) => ((h[s[0]] ?? 0) > (h[best[0]] ?? 0) ? s : best));
+    return { name: headName(h), score: key, value: h[key] };
+  });
+}

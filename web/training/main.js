@@ -1,0 +1,239 @@
+// The training page (training.html): a tiny attention-only model trained in the learner's
+// browser. The shipped run (web/checkpoints/induction.json) shows at once; Train retrains it in
+// a worker (trainer.js), chunk by chunk, with a progress line, pause, resume and reset; the
+// charts follow each checkpoint; and each head's attention on a held-out sequence is drawn with
+// the engine's numbers (engine.run of that layer's explicit causal pass). Wiring only: the
+// engine computes, model/training-view.js lays out, the views draw.
+import { createEngine } from '../engine.js';
+import { matrixView } from '../model/matrix-view.js';
+import { headSummary, historyTable, inductionFormed, progressText, trainingCharts } from '../model/training-view.js';
+import { el } from '../views/dom.js';
+import { createHeatmap } from '../views/heatmap.js';
+import { chartFigure, historyDetails } from '../views/training-chart.js';
+import { readCheckpoint } from './checkpoint.js';
+import { createTrainer } from './trainer.js';
+
+const TASKS = {
+  induction: {
+    title: 'Induction: copy a repeated block',
+    about:
+      'Each sequence holds a random block of 4\u20138 tokens twice, at a random place. ' +
+      'The loss counts the copy\u2019s ' +
+      'tokens after its first: to predict them a head must find where the current token occurred before and read ' +
+      'the token that followed it \u2014 an induction head, which needs a previous-token head in the layer below.',
+    runs: [{ label: '2 heads', spec: {} }],
+  },
+  'previous-token': {
+    title: 'Previous token: one position back',
+    about:
+      'Triples (a, b, a) of random tokens. At b the next token is the one before b: one layer with one head must ' +
+      'learn to attend one position back.',
+    runs: [{ label: '1 head', spec: {} }],
+  },
+  'two-relations': {
+    title: 'Two relations: one head or two',
+    about:
+      'A first symbol s\u2080, then triples (s, r, \u27e8s\u2080, s\u27e9): at r the answer is the pair of the first ' +
+      'symbol and the one before r, so it needs key 0 and key t \u2212 1 at once. One head of width 32 and two heads ' +
+      'of width 16 (the same number of weights) train on the same batches; the charts show both.',
+    runs: [
+      { label: '2 heads', spec: { numHeads: 2 } },
+      { label: '1 head', spec: { numHeads: 1 } },
+    ],
+  },
+};
+
+const theme = () => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+const status = document.getElementById('training-status');
+const progress = document.getElementById('training-progress');
+const charts = document.getElementById('training-charts');
+const heads = document.getElementById('trained-heads');
+const [taskField, seedField] = ['training-task', 'training-seed'].map((id) => document.getElementById(id));
+const [trainButton, pauseButton, resetButton] = ['train', 'pause', 'reset'].map((id) =>
+  document.getElementById(`training-${id}`),
+);
+
+let engine;
+let shipped; // the build's run: { spec, history, model }
+let runs = []; // [{ label, spec, history, model }]
+let queue = []; // runs still to train after the current one
+
+function drawCharts() {
+  charts.textContent = '';
+  const shown = runs.filter((r) => r.history.length);
+  if (!shown.length) return;
+  const last = Math.max(...shown.map((r) => r.spec.steps ?? r.history.at(-1).step));
+  const { loss, scores } = trainingCharts(shown, last, shown[0].model?.config.vocab ?? shown[0].spec.vocab);
+  charts.append(chartFigure(loss.title, loss.chart));
+  for (const s of scores) {
+    charts.append(chartFigure(s.title, s.chart));
+    if (s.key !== 'induction') continue;
+    for (const r of shown) {
+      const formed = inductionFormed(r.history);
+      const text = formed
+        ? `${r.label}: an induction head has formed by step ${formed.step} ` +
+          `(${formed.head}, ${formed.value.toFixed(2)}).`
+        : `${r.label}: no head of layer 1 or above scores 0.5 as an induction head yet.`;
+      charts.append(el('p', 'panel-note formed', text));
+    }
+  }
+  for (const r of shown)
+    charts.append(historyDetails(`${r.label}: every checkpoint as a table`, historyTable(r.history)));
+}
+
+// Each head of the first run's latest model on held-out sequence `index`: its weights, as the
+// engine computes them in that layer's explicit causal pass.
+function drawHeads(index) {
+  heads.textContent = '';
+  const run = runs.find((r) => r.model);
+  if (!run) return;
+  const { model } = run;
+  const tokens = engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
+  const pass = engine.modelForward(model, tokens);
+  const labels = tokens.map(String);
+  heads.append(
+    el('p', 'panel-note', `Held-out sequence ${index} (token numbers): ${tokens.join(' ')}`),
+    el('p', 'panel-note', summaryText(run)),
+  );
+  model.params.layers.forEach((layer, l) => {
+    const trace = engine.run({ X: pass.residual[l], ...layer, causal: true });
+    for (const stage of trace.stages.filter((s) => s.id === 'weights')) {
+      const box = el('div', 'trained-head');
+      heads.append(box);
+      createHeatmap(box).update(
+        matrixView({
+          key: `L${l}H${stage.head}`,
+          name: `layer ${l} weights`,
+          label: `Layer ${l}, head ${stage.head}: weights`,
+          shape: stage.shape,
+          axes: stage.axes,
+          values: stage.values,
+          tokens: { T: labels },
+          theme: theme(),
+          config: trace.config,
+          head: stage.head,
+          sequential: true,
+          maskedZero: true,
+        }),
+      );
+    }
+  });
+}
+
+function summaryText(run) {
+  const last = run.history.at(-1);
+  const strongest = headSummary(last)
+    .map((h) => `${h.name}: ${h.score} ${h.value.toFixed(2)}`)
+    .join('; ');
+  return `At step ${last.step} each head\u2019s strongest score on the 64 held-out sequences: ${strongest}.`;
+}
+
+function setButtons({ training, paused }) {
+  trainButton.disabled = training;
+  pauseButton.disabled = !training;
+  pauseButton.textContent = paused ? 'Resume' : 'Pause';
+  resetButton.disabled = !training && !paused;
+}
+
+const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', document.baseURI), {
+  onChunk(checkpoints, { stepsPerSecond }, spec) {
+    const run = runs.find((r) => !r.done);
+    run.spec = spec;
+    run.history.push(
+      ...checkpoints.map(({ step, loss, trainLoss, headScores }) => ({ step, loss, trainLoss, headScores })),
+    );
+    run.model = checkpoints.at(-1).model;
+    const last = run.history.at(-1);
+    progress.max = spec.steps;
+    progress.value = last.step;
+    const line = progressText({ step: last.step, steps: spec.steps, stepsPerSecond, loss: last.loss });
+    status.textContent = `${run.label}: ${line}`;
+    drawCharts();
+  },
+  onDone() {
+    runs.find((r) => !r.done).done = true;
+    const next = queue.shift();
+    if (next) trainer.start(next.spec);
+    else {
+      setButtons({ training: false, paused: false });
+      drawHeads(Number(document.getElementById('training-sequence').value));
+    }
+  },
+  onError(message) {
+    status.textContent = `The engine refused to train: ${message}`;
+    setButtons({ training: false, paused: false });
+  },
+});
+
+function startTraining() {
+  const task = TASKS[taskField.value];
+  const seed = Number(seedField.value);
+  const specs = task.runs.map((r) => ({
+    label: r.label,
+    spec: { task: taskField.value, seed, checkpointEvery: 25, ...r.spec },
+  }));
+  runs = specs.map((s) => ({ ...s, history: [], model: null, done: false }));
+  queue = specs.slice(1);
+  trainer.start(specs[0].spec);
+  progress.value = 0;
+  setButtons({ training: true, paused: false });
+  status.textContent = `${specs[0].label}: starting\u2026`;
+  drawCharts();
+}
+
+function showShipped() {
+  taskField.value = 'induction';
+  seedField.value = String(shipped.spec.seed);
+  runs = [
+    { label: '2 heads (shipped)', spec: shipped.spec, history: shipped.history, model: shipped.model, done: true },
+  ];
+  const last = shipped.history.at(-1);
+  status.textContent =
+    `The shipped run: trained by this engine at build time, ${last.step} steps, held-out loss ` +
+    `${last.loss.toFixed(3)}. Train reproduces it here, number for number.`;
+  progress.max = last.step;
+  progress.value = last.step;
+  drawCharts();
+  drawHeads(0);
+}
+
+function describeTask() {
+  const task = TASKS[taskField.value];
+  document.getElementById('training-about').textContent = task.about;
+}
+
+async function start() {
+  const [e, file] = await Promise.all([
+    createEngine(),
+    fetch(new URL('./checkpoints/induction.json', document.baseURI)).then((r) => r.json()),
+  ]);
+  engine = e;
+  shipped = readCheckpoint(file);
+  for (const [id, t] of Object.entries(TASKS)) taskField.append(new Option(t.title, id));
+  const sequence = document.getElementById('training-sequence');
+  for (let i = 0; i < 64; i++) sequence.append(new Option(`held-out sequence ${i}`, String(i)));
+  showShipped();
+  describeTask();
+  taskField.addEventListener('change', describeTask);
+  sequence.addEventListener('change', () => drawHeads(Number(sequence.value)));
+  trainButton.addEventListener('click', startTraining);
+  pauseButton.addEventListener('click', () => {
+    if (trainer.paused) trainer.resume();
+    else trainer.pause();
+    setButtons({ training: true, paused: trainer.paused });
+    if (trainer.paused) status.textContent += ' (paused)';
+  });
+  resetButton.addEventListener('click', () => {
+    trainer.reset();
+    queue = [];
+    setButtons({ training: false, paused: false });
+    showShipped();
+  });
+  setButtons({ training: false, paused: false });
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((error) => {
+  status.textContent = `The training page could not start: ${error.message}`;
+  throw error;
+});
