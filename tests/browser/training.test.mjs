@@ -140,6 +140,21 @@ test('the previous-token task trains to its end and draws its one head', async (
   });
 });
 
+test('the take-away files are the model shown: its JSON in full, the script for its sequence', async () => {
+  await withPage(async (page) => {
+    const [json] = await Promise.all([page.waitForEvent('download'), page.click('#training-json')]);
+    const model = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    assert.equal(json.suggestedFilename(), 'trained-model.json');
+    assert.deepEqual(model.params.W_U.values, Array.from(SHIPPED.model.params.W_U.values));
+    const [script] = await Promise.all([page.waitForEvent('download'), page.click('#training-script')]);
+    const tokens = env.engine.taskBatch(SHIPPED.spec, { count: 1 }).tokens[0].slice(0, 24);
+    assert.match(readFileSync(await script.path(), 'utf8'), new RegExp(`tokens = \\[${tokens.join(', ')}\\]`));
+    await page.click('.training-npy summary');
+    const [npy] = await Promise.all([page.waitForEvent('download'), page.click('#training-npy button >> nth=0')]);
+    assert.equal(npy.suggestedFilename(), 'W_E.npy');
+  });
+});
+
 for (const colorScheme of ['light', 'dark'])
   test(`axe finds no violation (${colorScheme})`, async () => {
     await withPage(

@@ -4,8 +4,10 @@
 // charts follow each checkpoint; and each head's attention on a held-out sequence is drawn with
 // the engine's numbers (engine.run of that layer's explicit causal pass). Wiring only: the
 // engine computes, model/training-view.js lays out, the views draw.
+import { saveFile } from '../app/downloads.js';
 import { createEngine } from '../engine.js';
 import { matrixView } from '../model/matrix-view.js';
+import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
 import { headSummary, historyTable, inductionFormed, progressText, trainingCharts } from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createHeatmap } from '../views/heatmap.js';
@@ -81,6 +83,21 @@ function drawCharts() {
     charts.append(historyDetails(`${r.label}: every checkpoint as a table`, historyTable(r.history)));
 }
 
+// The model and sequence the heads show, for the take-away files.
+let shownModel = null;
+let shownTokens = [];
+
+function drawTakeAway() {
+  const box = document.getElementById('training-npy');
+  box.textContent = '';
+  for (const file of npyFiles(shownModel)) {
+    const b = el('button', null, file.filename);
+    b.type = 'button';
+    b.addEventListener('click', () => saveFile({ ...file, mime: 'application/octet-stream' }, document.body));
+    box.append(b);
+  }
+}
+
 // Each head of the first run's latest model on held-out sequence `index`: its weights, as the
 // engine computes them in that layer's explicit causal pass.
 function drawHeads(index) {
@@ -90,6 +107,8 @@ function drawHeads(index) {
   const { model } = run;
   const tokens = engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
   const pass = engine.modelForward(model, tokens);
+  [shownModel, shownTokens] = [model, tokens];
+  drawTakeAway();
   const labels = tokens.map(String);
   heads.append(
     el('p', 'panel-note', `Held-out sequence ${index} (token numbers): ${tokens.join(' ')}`),
@@ -229,6 +248,19 @@ async function start() {
     setButtons({ training: false, paused: false });
     showShipped();
   });
+  document
+    .getElementById('training-json')
+    .addEventListener('click', () =>
+      saveFile({ filename: MODEL_FILE, mime: 'application/json', data: modelJson(shownModel) }, document.body),
+    );
+  document
+    .getElementById('training-script')
+    .addEventListener('click', () =>
+      saveFile(
+        { filename: 'trained-forward.py', mime: 'text/x-python', data: forwardScript(shownTokens) },
+        document.body,
+      ),
+    );
   setButtons({ training: false, paused: false });
   document.body.dataset.ready = 'true';
 }
