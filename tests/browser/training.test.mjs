@@ -125,7 +125,7 @@ test('Train reproduces the shipped run bit for bit; pause holds, resume goes on,
   });
 });
 
-test('the previous-token task trains to its end and draws its one head', async () => {
+test('previous-token trains to its end; its checkpoints step back to the drawn model; a weight explained', async () => {
   await withPage(async (page) => {
     await page.selectOption('#training-task', 'previous-token');
     assert.match(await page.textContent('#training-about'), /one position back/);
@@ -135,8 +135,26 @@ test('the previous-token task trains to its end and draws its one head', async (
     });
     assert.match(await page.textContent('#training-status'), /step 300 of 300/);
     const heads = await page.$$eval('.trained-head .hm-caption', (c) => c.map((x) => x.textContent));
-    assert.equal(heads.length, 1);
+    assert.deepEqual(heads.length, 1);
     assert.match(heads[0], /Layer 0, head 0/);
+    assert.equal(await page.textContent('#training-checkpoint-step'), 'step 300');
+    // Checkpoint 0: the model as drawn, before any step (engine.initModel of the task's sizes).
+    await page.$eval('#training-checkpoint', (r) => {
+      r.value = '0';
+      r.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    assert.equal(await page.textContent('#training-checkpoint-step'), 'step 0');
+    const e = env.engine;
+    const spec = { task: 'previous-token', seed: 0 };
+    const model = e.initModel({ vocab: 32, seqLen: 23, dModel: 32, numLayers: 1, numHeads: 1, seed: 0 });
+    const tokens = e.taskBatch(spec, { count: 1 }).tokens[0].slice(0, 23);
+    const layerSpec = { X: e.modelForward(model, tokens).residual[0], ...model.params.layers[0], causal: true };
+    const weights = e.run(layerSpec).stages.find((s) => s.id === 'weights');
+    assert.deepEqual(await shownHeads(page), [Array.from(weights.values, formatCell)]);
+    await page.click('.trained-head td.hm-cell[data-r="4"][data-c="3"]');
+    const value = e.explain(layerSpec, { stage: 'weights', head: 0, row: 4, col: 3 }).value;
+    await page.waitForSelector('.explain-panel:not([hidden])');
+    assert.equal(await page.getAttribute('.explain-value', 'data-full'), String(value));
   });
 });
 

@@ -6,10 +6,14 @@
 // engine computes, model/training-view.js lays out, the views draw.
 import { saveFile } from '../app/downloads.js';
 import { createEngine } from '../engine.js';
+import katex from 'katex';
+
+import { explainView } from '../model/explain-view.js';
 import { matrixView } from '../model/matrix-view.js';
 import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
 import { headSummary, historyTable, inductionFormed, progressText, trainingCharts } from '../model/training-view.js';
 import { el } from '../views/dom.js';
+import { createExplainPanel } from '../views/explain-panel.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { chartFigure, historyDetails } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
@@ -55,6 +59,11 @@ const [trainButton, pauseButton, resetButton] = ['train', 'pause', 'reset'].map(
   document.getElementById(`training-${id}`),
 );
 
+const explain = createExplainPanel(document.getElementById('trained-explain'), {
+  render: katex.render,
+  onClose: () => explain.update(null),
+});
+
 let engine;
 let shipped; // the build's run: { spec, history, model }
 let runs = []; // [{ label, spec, history, model }]
@@ -65,7 +74,8 @@ function drawCharts() {
   const shown = runs.filter((r) => r.history.length);
   if (!shown.length) return;
   const last = Math.max(...shown.map((r) => r.spec.steps ?? r.history.at(-1).step));
-  const { loss, scores } = trainingCharts(shown, last, shown[0].model?.config.vocab ?? shown[0].spec.vocab);
+  const vocab = shown[0].spec.vocab ?? shown[0].models[0].model.config.vocab; // the shipped spec is { task, seed }
+  const { loss, scores } = trainingCharts(shown, last, vocab);
   charts.append(chartFigure(loss.title, loss.chart));
   for (const s of scores) {
     charts.append(chartFigure(s.title, s.chart));
@@ -98,13 +108,23 @@ function drawTakeAway() {
   }
 }
 
-// Each head of the first run's latest model on held-out sequence `index`: its weights, as the
-// engine computes them in that layer's explicit causal pass.
+// The checkpoint whose model the heads show: an index into the run's models (its last by default).
+const checkpointField = () => document.getElementById('training-checkpoint');
+
+// Each head of the first run's model at the chosen checkpoint, on held-out sequence `index`: its
+// weights, as the engine computes them in that layer's explicit causal pass. A click (or Enter)
+// on a cell asks the engine to explain that number.
 function drawHeads(index) {
   heads.textContent = '';
-  const run = runs.find((r) => r.model);
+  explain.update(null);
+  const run = runs.find((r) => r.models.length);
   if (!run) return;
-  const { model } = run;
+  const field = checkpointField();
+  field.max = String(run.models.length - 1);
+  const at = Math.min(Number(field.value), run.models.length - 1);
+  const { step, model } = run.models[at];
+  document.getElementById('training-checkpoint-step').textContent = `step ${step}`;
+  field.setAttribute('aria-valuetext', `step ${step}`);
   const tokens = engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
   const pass = engine.modelForward(model, tokens);
   [shownModel, shownTokens] = [model, tokens];
@@ -112,14 +132,31 @@ function drawHeads(index) {
   const labels = tokens.map(String);
   heads.append(
     el('p', 'panel-note', `Held-out sequence ${index} (token numbers): ${tokens.join(' ')}`),
-    el('p', 'panel-note', summaryText(run)),
+    el('p', 'panel-note', summaryText(run, step)),
   );
   model.params.layers.forEach((layer, l) => {
-    const trace = engine.run({ X: pass.residual[l], ...layer, causal: true });
+    const spec = { X: pass.residual[l], ...layer, causal: true };
+    const trace = engine.run(spec);
     for (const stage of trace.stages.filter((s) => s.id === 'weights')) {
       const box = el('div', 'trained-head');
       heads.append(box);
-      createHeatmap(box).update(
+      const onActivate = ({ row, col }) => {
+        const explained = engine.explain(spec, { stage: 'weights', head: stage.head, row, col });
+        explain.update(
+          explainView(explained, {
+            stageId: 'weights',
+            head: stage.head,
+            row,
+            col,
+            config: trace.config,
+            keyTokens: labels,
+            label: `layer ${l}: A`,
+            stage,
+          }),
+        );
+        document.querySelector('.explain-panel')?.scrollIntoView({ block: 'nearest' });
+      };
+      createHeatmap(box, { onActivate }).update(
         matrixView({
           key: `L${l}H${stage.head}`,
           name: `layer ${l} weights`,
@@ -133,14 +170,15 @@ function drawHeads(index) {
           head: stage.head,
           sequential: true,
           maskedZero: true,
+          interactive: true,
         }),
       );
     }
   });
 }
 
-function summaryText(run) {
-  const last = run.history.at(-1);
+function summaryText(run, step) {
+  const last = run.history.find((c) => c.step === step);
   const strongest = headSummary(last)
     .map((h) => `${h.name}: ${h.score} ${h.value.toFixed(2)}`)
     .join('; ');
@@ -161,7 +199,7 @@ const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', 
     run.history.push(
       ...checkpoints.map(({ step, loss, trainLoss, headScores }) => ({ step, loss, trainLoss, headScores })),
     );
-    run.model = checkpoints.at(-1).model;
+    run.models.push(...checkpoints.map(({ step, model }) => ({ step, model })));
     const last = run.history.at(-1);
     progress.max = spec.steps;
     progress.value = last.step;
@@ -175,6 +213,9 @@ const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', 
     if (next) trainer.start(next.spec);
     else {
       setButtons({ training: false, paused: false });
+      const field = checkpointField();
+      field.max = String(runs[0].models.length - 1); // before the value, which the range clamps to max
+      field.value = field.max;
       drawHeads(Number(document.getElementById('training-sequence').value));
     }
   },
@@ -191,7 +232,7 @@ function startTraining() {
     label: r.label,
     spec: { task: taskField.value, seed, checkpointEvery: 25, ...r.spec },
   }));
-  runs = specs.map((s) => ({ ...s, history: [], model: null, done: false }));
+  runs = specs.map((s) => ({ ...s, history: [], models: [], done: false }));
   queue = specs.slice(1);
   trainer.start(specs[0].spec);
   progress.value = 0;
@@ -203,9 +244,9 @@ function startTraining() {
 function showShipped() {
   taskField.value = 'induction';
   seedField.value = String(shipped.spec.seed);
-  runs = [
-    { label: '2 heads (shipped)', spec: shipped.spec, history: shipped.history, model: shipped.model, done: true },
-  ];
+  const models = [{ step: shipped.history.at(-1).step, model: shipped.model }]; // only the last ships
+  runs = [{ label: '2 heads (shipped)', spec: shipped.spec, history: shipped.history, models, done: true }];
+  checkpointField().value = '0';
   const last = shipped.history.at(-1);
   status.textContent =
     `The shipped run: trained by this engine at build time, ${last.step} steps, held-out loss ` +
@@ -235,6 +276,7 @@ async function start() {
   describeTask();
   taskField.addEventListener('change', describeTask);
   sequence.addEventListener('change', () => drawHeads(Number(sequence.value)));
+  checkpointField().addEventListener('input', () => drawHeads(Number(sequence.value)));
   trainButton.addEventListener('click', startTraining);
   pauseButton.addEventListener('click', () => {
     if (trainer.paused) trainer.resume();
