@@ -13,7 +13,7 @@ import { matrixView } from '../model/matrix-view.js';
 import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
 import { headSummary, historyTable, inductionFormed, progressText, trainingCharts } from '../model/training-view.js';
 import { el } from '../views/dom.js';
-import { createExplainPanel } from '../views/explain-panel.js';
+import { createExplainPanel } from '../app/later-views.js'; // the real view: this bundle has no swap
 import { createHeatmap } from '../views/heatmap.js';
 import { chartFigure, historyDetails } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
