@@ -19,7 +19,7 @@ test('the swap: app/later-views.js for later/stand-ins.js, both exporting the sa
   assert.match(textOf(REAL).split('\n').slice(0, 6).join('\n'), /swap/, 'its header says it is swapped');
 });
 
-test('only mount-stepper.js (and the bundles without the swap) imports what the swap replaces, and nothing imports the stand-ins but the swap', () => {
+test('only the bundles without the swap and mount-stepper.js import what it replaces; no one the stand-ins', () => {
   const importers = (target) => filesUnder('web', /\.js$/).filter((f) => importsOf(f).includes(target));
   // training.html's bundle takes the real views too: it paints no stepper and has no swap.
   assert.deepEqual(importers(REAL), ['web/app/mount-stepper.js', 'web/later-script.js', 'web/training/main.js']);
