@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: builds the bench natively (SSE2, and with -march=native) and for WASM and the
-# engine, then prints one table and the page's load figures. The decode rows recompute attention
+# engine, then prints one table, the page's load figures and training.html's responsiveness while it
+# trains. The decode rows recompute attention
 # without a cache at 1024 tokens, about two minutes per build: the whole bench takes several
 # minutes (the window and positions parts, in turns, add about two). BENCH_KEEP_DIST=1 skips
 # rebuilding the engine and page and times dist/ as it stands.
@@ -21,4 +22,5 @@ emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
 cmake --build build/wasm --target attention_bench_wasm -j "$(nproc)" >/dev/null
 node scripts/bench.mjs
 node scripts/measure-page.mjs
+node scripts/measure-training.mjs
 echo "bench: $(( $(date +%s) - start )) s"

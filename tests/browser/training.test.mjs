@@ -35,10 +35,12 @@ async function withPage(run, options = {}) {
 }
 
 // The first run's table: each row's cells' full values (their titles).
-const tableTitles = (page) =>
-  page.$$eval('.training-table', (tables) =>
+async function tableTitles(page) {
+  await page.$eval('.training-table', (d) => (d.open = true)); // the table is built once open
+  return page.$$eval('.training-table', (tables) =>
     [...tables[0].querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.title)),
   );
+}
 
 // What the history's checkpoint shows in the table, in full: step, losses, every head's scores.
 const rowOf = (c) => [

@@ -70,6 +70,8 @@ let runs = []; // [{ label, spec, history, model }]
 let queue = []; // runs still to train after the current one
 
 function drawCharts() {
+  // The tables the reader opened stay open across redraws (summaries name them).
+  const wasOpen = new Set([...charts.querySelectorAll('details[open] > summary')].map((s) => s.textContent));
   charts.textContent = '';
   const shown = runs.filter((r) => r.history.length);
   if (!shown.length) return;
@@ -89,8 +91,10 @@ function drawCharts() {
       charts.append(el('p', 'panel-note formed', text));
     }
   }
-  for (const r of shown)
-    charts.append(historyDetails(`${r.label}: every checkpoint as a table`, historyTable(r.history)));
+  for (const r of shown) {
+    const summary = `${r.label}: every checkpoint as a table`;
+    charts.append(historyDetails(summary, () => historyTable(r.history), wasOpen.has(summary)));
+  }
 }
 
 // The model and sequence the heads show, for the take-away files.

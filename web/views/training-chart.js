@@ -53,10 +53,7 @@ export function chartFigure(title, chart) {
   return figure;
 }
 
-/** The checkpoints as a table inside a closed <details>: { head, rows } (historyTable). */
-export function historyDetails(summary, { head, rows }) {
-  const details = el('details', 'training-table');
-  details.append(el('summary', null, summary));
+function historyTableEl({ head, rows }, summary) {
   const wrap = el('div', 'table-scroll');
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
@@ -76,6 +73,18 @@ export function historyDetails(summary, { head, rows }) {
     table.tBodies[0].append(r);
   }
   wrap.append(table);
-  details.append(wrap);
+  return wrap;
+}
+
+/** The checkpoints as a table inside a <details> (open: as the reader left it), built only once
+ *  open: while training, a closed table costs nothing at each checkpoint. table() → { head, rows }. */
+export function historyDetails(summary, table, open = false) {
+  const details = el('details', 'training-table');
+  details.append(el('summary', null, summary));
+  const fill = () =>
+    details.open && details.childElementCount === 1 && details.append(historyTableEl(table(), summary));
+  details.open = open;
+  fill();
+  details.addEventListener('toggle', fill);
   return details;
 }
