@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `npm run bench`: builds the bench natively (SSE2, and with -march=native) and for WASM and the
-# engine, then prints one table, the page's load figures and training.html's responsiveness while it
-# trains. The decode rows recompute attention
-# without a cache at 1024 tokens, about two minutes per build: the whole bench takes several
-# minutes (the window and positions parts, in turns, add about two). BENCH_KEEP_DIST=1 skips
+# engine, then prints one table, the page's load figures and training.html's responsiveness while
+# it trains. The decode rows recompute attention without a cache at 1024 tokens, about two minutes
+# per build: the whole bench takes several minutes (the window and positions parts, in turns, add
+# about two; the training run about half a minute per build). BENCH_KEEP_DIST=1 skips
 # rebuilding the engine and page and times dist/ as it stands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
