@@ -160,6 +160,37 @@ test('previous-token trains to its end; its checkpoints step back to the drawn m
   });
 });
 
+test('a typed sequence: its heads and predictions are the engine numbers; a token outside the vocabulary refused', async () => {
+  await withPage(async (page) => {
+    await page.fill('#training-tokens', '3 17 5 9 3 17');
+    await page.press('#training-tokens', 'Enter');
+    await page.waitForFunction(() =>
+      document.querySelector('.trained-heads .panel-note').textContent.includes('typed'),
+    );
+    const e = env.engine;
+    const tokens = [3, 17, 5, 9, 3, 17];
+    const pass = e.modelForward(SHIPPED.model, tokens);
+    const want = SHIPPED.model.params.layers.flatMap((layer, l) =>
+      e
+        .run({ X: pass.residual[l], ...layer, causal: true })
+        .stages.filter((s) => s.id === 'weights')
+        .map((s) => Array.from(s.values, formatCell)),
+    );
+    assert.deepEqual(await shownHeads(page), want);
+    await page.click('.trained-heads details summary');
+    const losses = await page.$$eval('.trained-heads details tbody tr', (rows) => rows.map((r) => r.lastChild.title));
+    assert.deepEqual(losses, [...Array.from(pass.losses, String), 'none']);
+    await page.fill('#training-tokens', '3 40');
+    await page.press('#training-tokens', 'Enter');
+    await page.waitForFunction(() => document.getElementById('training-tokens-error').textContent !== '');
+    assert.match(
+      await page.textContent('#training-tokens-error'),
+      /^tokens\[1\]: 40 is outside the vocabulary \[0, 31\]/,
+    );
+    assert.equal((await shownHeads(page)).length, 4, 'the heads shown before stay');
+  });
+});
+
 test('the take-away files are the model shown: its JSON in full, the script for its sequence', async () => {
   await withPage(async (page) => {
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('#training-json')]);

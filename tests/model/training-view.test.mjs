@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { chartOf, historyTable, inductionFormed, progressText, trainingCharts } from '../../web/model/training-view.js';
+import {
+  chartOf,
+  historyTable,
+  inductionFormed,
+  predictionTable,
+  progressText,
+  trainingCharts,
+  typedTokens,
+} from '../../web/model/training-view.js';
 import { readCheckpoint } from '../../web/training/checkpoint.js';
 
 const scores = (layer, head, induction, previousToken = 0.1) => ({
@@ -112,4 +120,25 @@ test("the shipped checkpoint's matrices read back from base64 bit for bit", () =
   assert.equal(model.params.W_U.values.length, 32 * 32);
   assert.ok(Buffer.from(model.params.W_U.values.buffer).equals(bytes));
   assert.equal(model.params.layers[1].W_Q[1].shape[1], 16);
+});
+
+test('the predictions: the most likely next token, the next token there is, and the engine loss', () => {
+  const probabilities = { shape: [3, 3], values: Float64Array.from([0.2, 0.5, 0.3, 0.6, 0.1, 0.3, 0.1, 0.1, 0.8]) };
+  const losses = Float64Array.from([-Math.log(0.3), -Math.log(0.1)]);
+  const { head, rows } = predictionTable([1, 2, 1], { probabilities, losses });
+  assert.equal(head.length, 7);
+  assert.deepEqual(
+    rows.map((r) => r.map((c) => c.text)),
+    [
+      ['0', '1', '1', '0.500', '2', '0.300', '1.204'],
+      ['1', '2', '0', '0.600', '1', '0.100', '2.303'],
+      ['2', '1', '2', '0.800', '\u2014', '\u2014', '\u2014'],
+    ],
+  );
+});
+
+test('typed tokens: numbers split on spaces and commas, blank for none; the engine checks them', () => {
+  assert.deepEqual(typedTokens(' 3 17,5  9 '), [3, 17, 5, 9]);
+  assert.equal(typedTokens('   '), null);
+  assert.deepEqual(typedTokens('3 x'), [3, NaN]);
 });

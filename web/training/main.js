@@ -11,11 +11,19 @@ import katex from 'katex';
 import { explainView } from '../model/explain-view.js';
 import { matrixView } from '../model/matrix-view.js';
 import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
-import { headSummary, historyTable, inductionFormed, progressText, trainingCharts } from '../model/training-view.js';
+import {
+  headSummary,
+  historyTable,
+  inductionFormed,
+  predictionTable,
+  progressText,
+  trainingCharts,
+  typedTokens,
+} from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createExplainPanel } from '../app/later-views.js'; // the real view: this bundle has no swap
 import { createHeatmap } from '../views/heatmap.js';
-import { chartFigure, historyDetails } from '../views/training-chart.js';
+import { chartFigure, historyDetails, historyTableEl } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
 import { createTrainer } from './trainer.js';
 
@@ -116,11 +124,10 @@ function drawTakeAway() {
 const checkpointField = () => document.getElementById('training-checkpoint');
 
 // Each head of the first run's model at the chosen checkpoint, on held-out sequence `index`: its
-// weights, as the engine computes them in that layer's explicit causal pass. A click (or Enter)
-// on a cell asks the engine to explain that number.
+// weights, as the engine computes them in that layer's explicit causal pass (or typed token
+// numbers, which the engine checks: a refusal is shown and the heads drawn before stay). A click
+// (or Enter) on a cell asks the engine to explain that number.
 function drawHeads(index) {
-  heads.textContent = '';
-  explain.update(null);
   const run = runs.find((r) => r.models.length);
   if (!run) return;
   const field = checkpointField();
@@ -129,14 +136,31 @@ function drawHeads(index) {
   const { step, model } = run.models[at];
   document.getElementById('training-checkpoint-step').textContent = `step ${step}`;
   field.setAttribute('aria-valuetext', `step ${step}`);
-  const tokens = engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
-  const pass = engine.modelForward(model, tokens);
+  const typed = typedTokens(document.getElementById('training-tokens').value);
+  const tokens = typed ?? engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
+  const error = document.getElementById('training-tokens-error');
+  let pass;
+  try {
+    pass = engine.modelForward(model, tokens);
+    error.textContent = '';
+  } catch (refused) {
+    const { vocab, seqLen } = model.config;
+    error.textContent = `${refused.message} (the vocabulary is 0\u2013${vocab - 1}, at most ${seqLen} tokens)`;
+    return; // the heads shown before stay
+  }
+  heads.textContent = '';
+  explain.update(null);
   [shownModel, shownTokens] = [model, tokens];
   drawTakeAway();
   const labels = tokens.map(String);
+  const what = typed ? 'The typed sequence' : `Held-out sequence ${index}`;
+  const predictions = el('details', 'training-table');
+  predictions.append(el('summary', null, 'What the model predicts at each position'));
+  predictions.append(historyTableEl(predictionTable(tokens, pass), 'What the model predicts at each position'));
   heads.append(
-    el('p', 'panel-note', `Held-out sequence ${index} (token numbers): ${tokens.join(' ')}`),
+    el('p', 'panel-note', `${what} (token numbers): ${tokens.join(' ')}`),
     el('p', 'panel-note', summaryText(run, step)),
+    predictions,
   );
   model.params.layers.forEach((layer, l) => {
     const spec = { X: pass.residual[l], ...layer, causal: true };
@@ -281,6 +305,7 @@ async function start() {
   taskField.addEventListener('change', describeTask);
   sequence.addEventListener('change', () => drawHeads(Number(sequence.value)));
   checkpointField().addEventListener('input', () => drawHeads(Number(sequence.value)));
+  document.getElementById('training-tokens').addEventListener('change', () => drawHeads(Number(sequence.value)));
   trainButton.addEventListener('click', startTraining);
   pauseButton.addEventListener('click', () => {
     if (trainer.paused) trainer.resume();

@@ -53,7 +53,8 @@ export function chartFigure(title, chart) {
   return figure;
 }
 
-function historyTableEl({ head, rows }, summary) {
+/** A table of { text, full } cells (historyTable, predictionTable) in a scrolling region. */
+export function historyTableEl({ head, rows }, summary) {
   const wrap = el('div', 'table-scroll');
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
