@@ -160,7 +160,7 @@ test('previous-token trains to its end; its checkpoints step back to the drawn m
   });
 });
 
-test('a typed sequence: its heads and predictions are the engine numbers; a token outside the vocabulary refused', async () => {
+test('a typed sequence: heads and predictions from the engine; a token outside the vocabulary refused', async () => {
   await withPage(async (page) => {
     await page.fill('#training-tokens', '3 17 5 9 3 17');
     await page.press('#training-tokens', 'Enter');
