@@ -191,6 +191,24 @@ test('a typed sequence: heads and predictions from the engine; a token outside t
   });
 });
 
+test('a bad seed is refused by the engine, named, and the page can train again', async () => {
+  await withPage(async (page) => {
+    for (const [seed, message] of [
+      ['-1', /seed: -1 is out of range \[0, 4294967295\]/],
+      ['1.5', /seed: 1\.5 is not a whole number/],
+      ['', /step 25 of 1000/], // blank: the engine's default seed 0, which trains
+    ]) {
+      await page.fill('#training-seed', seed);
+      await page.click('#training-train');
+      await page.waitForFunction(() => !/starting/.test(document.getElementById('training-status').textContent));
+      assert.match(await page.textContent('#training-status'), message);
+      if (seed === '') break;
+      assert.equal(await page.isEnabled('#training-train'), true, 'Train can be pressed again');
+    }
+    await page.click('#training-reset');
+  });
+});
+
 test('the take-away files are the model shown: its JSON in full, the script for its sequence', async () => {
   await withPage(async (page) => {
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('#training-json')]);

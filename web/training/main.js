@@ -255,10 +255,11 @@ const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', 
 
 function startTraining() {
   const task = TASKS[taskField.value];
-  const seed = Number(seedField.value);
+  const given = seedField.value.trim();
+  const seed = given === '' ? {} : { seed: Number(given) }; // blank: the engine's default seed, 0
   const specs = task.runs.map((r) => ({
     label: r.label,
-    spec: { task: taskField.value, seed, checkpointEvery: 25, ...r.spec },
+    spec: { task: taskField.value, ...seed, checkpointEvery: 25, ...r.spec },
   }));
   runs = specs.map((s) => ({ ...s, history: [], models: [], done: false }));
   queue = specs.slice(1);
