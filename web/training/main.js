@@ -1,63 +1,23 @@
 // The training page (training.html): a tiny attention-only model trained in the learner's
 // browser. The shipped run (web/checkpoints/induction.json) shows at once; Train retrains it in
 // a worker (trainer.js), chunk by chunk, with a progress line, pause, resume and reset; the
-// charts follow each checkpoint; and each head's attention on a held-out sequence is drawn with
-// the engine's numbers (engine.run of that layer's explicit causal pass). Wiring only: the
-// engine computes, model/training-view.js lays out, the views draw.
+// charts follow each checkpoint; and each head's attention on a held-out or typed sequence is
+// drawn with the engine's numbers (heads.js). Wiring only: the engine computes,
+// model/training-view.js lays out, the views draw.
 import { saveFile } from '../app/downloads.js';
 import { createEngine } from '../engine.js';
 import katex from 'katex';
 
-import { explainView } from '../model/explain-view.js';
-import { matrixView } from '../model/matrix-view.js';
 import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
-import {
-  headSummary,
-  historyTable,
-  inductionFormed,
-  predictionTable,
-  progressText,
-  trainingCharts,
-  typedTokens,
-} from '../model/training-view.js';
+import { historyTable, inductionFormed, progressText, trainingCharts, typedTokens } from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createExplainPanel } from '../app/later-views.js'; // the real view: this bundle has no swap
-import { createHeatmap } from '../views/heatmap.js';
-import { chartFigure, historyDetails, historyTableEl } from '../views/training-chart.js';
+import { chartFigure, historyDetails } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
+import { drawTrainedHeads } from './heads.js';
+import { TASKS } from './tasks.js';
 import { createTrainer } from './trainer.js';
 
-const TASKS = {
-  induction: {
-    title: 'Induction: copy a repeated block',
-    about:
-      'Each sequence holds a random block of 4\u20138 tokens twice, at a random place. ' +
-      'The loss counts the copy\u2019s ' +
-      'tokens after its first: to predict them a head must find where the current token occurred before and read ' +
-      'the token that followed it \u2014 an induction head, which needs a previous-token head in the layer below.',
-    runs: [{ label: '2 heads', spec: {} }],
-  },
-  'previous-token': {
-    title: 'Previous token: one position back',
-    about:
-      'Triples (a, b, a) of random tokens. At b the next token is the one before b: one layer with one head must ' +
-      'learn to attend one position back.',
-    runs: [{ label: '1 head', spec: {} }],
-  },
-  'two-relations': {
-    title: 'Two relations: one head or two',
-    about:
-      'A first symbol s\u2080, then triples (s, r, \u27e8s\u2080, s\u27e9): at r the answer is the pair of the first ' +
-      'symbol and the one before r, so it needs key 0 and key t \u2212 1 at once. One head of width 32 and two heads ' +
-      'of width 16 (the same number of weights) train on the same batches; the charts show both.',
-    runs: [
-      { label: '2 heads', spec: { numHeads: 2 } },
-      { label: '1 head', spec: { numHeads: 1 } },
-    ],
-  },
-};
-
-const theme = () => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 const status = document.getElementById('training-status');
 const progress = document.getElementById('training-progress');
 const charts = document.getElementById('training-charts');
@@ -123,94 +83,32 @@ function drawTakeAway() {
 // The checkpoint whose model the heads show: an index into the run's models (its last by default).
 const checkpointField = () => document.getElementById('training-checkpoint');
 
-// Each head of the first run's model at the chosen checkpoint, on held-out sequence `index`: its
-// weights, as the engine computes them in that layer's explicit causal pass (or typed token
-// numbers, which the engine checks: a refusal is shown and the heads drawn before stay). A click
-// (or Enter) on a cell asks the engine to explain that number.
+// The heads of the first run's model at the chosen checkpoint, on held-out sequence `index` or on
+// typed token numbers (which the engine checks: its refusal is shown, and the heads drawn before
+// stay).
 function drawHeads(index) {
   const run = runs.find((r) => r.models.length);
   if (!run) return;
   const field = checkpointField();
   field.max = String(run.models.length - 1);
-  const at = Math.min(Number(field.value), run.models.length - 1);
-  const { step, model } = run.models[at];
+  const checkpoint = run.models[Math.min(Number(field.value), run.models.length - 1)];
+  const { step, model } = checkpoint;
   document.getElementById('training-checkpoint-step').textContent = `step ${step}`;
   field.setAttribute('aria-valuetext', `step ${step}`);
   const typed = typedTokens(document.getElementById('training-tokens').value);
   const tokens = typed ?? engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
   const error = document.getElementById('training-tokens-error');
-  let pass;
   try {
-    pass = engine.modelForward(model, tokens);
+    const what = typed ? 'The typed sequence' : `Held-out sequence ${index}`;
+    drawTrainedHeads(heads, { engine, explain, run, checkpoint, tokens, what });
     error.textContent = '';
   } catch (refused) {
     const { vocab, seqLen } = model.config;
     error.textContent = `${refused.message} (the vocabulary is 0\u2013${vocab - 1}, at most ${seqLen} tokens)`;
-    return; // the heads shown before stay
+    return;
   }
-  heads.textContent = '';
-  explain.update(null);
   [shownModel, shownTokens] = [model, tokens];
   drawTakeAway();
-  const labels = tokens.map(String);
-  const what = typed ? 'The typed sequence' : `Held-out sequence ${index}`;
-  const predictions = el('details', 'training-table');
-  predictions.append(el('summary', null, 'What the model predicts at each position'));
-  predictions.append(historyTableEl(predictionTable(tokens, pass), 'What the model predicts at each position'));
-  heads.append(
-    el('p', 'panel-note', `${what} (token numbers): ${tokens.join(' ')}`),
-    el('p', 'panel-note', summaryText(run, step)),
-    predictions,
-  );
-  model.params.layers.forEach((layer, l) => {
-    const spec = { X: pass.residual[l], ...layer, causal: true };
-    const trace = engine.run(spec);
-    for (const stage of trace.stages.filter((s) => s.id === 'weights')) {
-      const box = el('div', 'trained-head');
-      heads.append(box);
-      const onActivate = ({ row, col }) => {
-        const explained = engine.explain(spec, { stage: 'weights', head: stage.head, row, col });
-        explain.update(
-          explainView(explained, {
-            stageId: 'weights',
-            head: stage.head,
-            row,
-            col,
-            config: trace.config,
-            keyTokens: labels,
-            label: `layer ${l}: A`,
-            stage,
-          }),
-        );
-        document.querySelector('.explain-panel')?.scrollIntoView({ block: 'nearest' });
-      };
-      createHeatmap(box, { onActivate }).update(
-        matrixView({
-          key: `L${l}H${stage.head}`,
-          name: `layer ${l} weights`,
-          label: `Layer ${l}, head ${stage.head}: weights`,
-          shape: stage.shape,
-          axes: stage.axes,
-          values: stage.values,
-          tokens: { T: labels },
-          theme: theme(),
-          config: trace.config,
-          head: stage.head,
-          sequential: true,
-          maskedZero: true,
-          interactive: true,
-        }),
-      );
-    }
-  });
-}
-
-function summaryText(run, step) {
-  const last = run.history.find((c) => c.step === step);
-  const strongest = headSummary(last)
-    .map((h) => `${h.name}: ${h.score} ${h.value.toFixed(2)}`)
-    .join('; ');
-  return `At step ${last.step} each head\u2019s strongest score on the 64 held-out sequences: ${strongest}.`;
 }
 
 function setButtons({ training, paused }) {
