@@ -64,7 +64,7 @@ TEST_CASE("tasks: induction repeats a block of 4-8 tokens and counts its copy af
     CHECK(offsets_seen >= 8); // and the copy starts at many offsets
 }
 
-TEST_CASE("tasks: previous-token triples (a, b, a) count at b; two-relations counts at r",
+TEST_CASE("tasks: previous-token triples (a, b, a) count at b, and two-relations counts at r",
           "[train]") {
     const model_config prev = default_train_spec(task_kind::previous_token).config;
     const token_batch p = drawn(task_kind::previous_token, prev, 2);
@@ -101,7 +101,8 @@ TEST_CASE("adam: the first step moves each weight by lr against its gradient's s
     adam_state s = adam_start(m.config);
     adam_step(p, g.grads, s, 0.01);
     REQUIRE(s.step == 1);
-    const std::vector<const matrix *> before = matrices_of(m.params), after = matrices_of(std::as_const(p)),
+    const std::vector<const matrix *> before = matrices_of(m.params),
+                                      after = matrices_of(std::as_const(p)),
                                       grad = matrices_of(g.grads);
     double worst = 0;
     for (std::size_t i = 0; i < before.size(); ++i)
