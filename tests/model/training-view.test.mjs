@@ -7,6 +7,7 @@ import { test } from 'node:test';
 
 import {
   chartOf,
+  headSummary,
   historyTable,
   inductionFormed,
   predictionTable,
@@ -141,4 +142,11 @@ test('typed tokens: numbers split on spaces and commas, blank for none; the engi
   assert.deepEqual(typedTokens(' 3 17,5  9 '), [3, 17, 5, 9]);
   assert.equal(typedTokens('   '), null);
   assert.deepEqual(typedTokens('3 x'), [3, NaN]);
+});
+
+test("each head's strongest score at a checkpoint, named in words", () => {
+  assert.deepEqual(headSummary(HISTORY[2]), [
+    { name: 'layer 0, head 0', score: 'previous token', value: 0.7 },
+    { name: 'layer 1, head 0', score: 'induction', value: 0.62 },
+  ]);
 });

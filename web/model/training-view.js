@@ -5,11 +5,11 @@
 
 import { formatCell, formatFull } from './format.js';
 
-/** Head scores plotted, each in its own small chart: [key, title]. */
+/** Head scores plotted, each in its own small chart: [key, title, its name in a sentence]. */
 export const SCORES = [
-  ['induction', 'Induction score: weight on the token after the previous occurrence'],
-  ['previousToken', 'Previous-token score: weight on key t \u2212 1'],
-  ['firstToken', 'First-token score: weight on key 0'],
+  ['induction', 'Induction score: weight on the token after the previous occurrence', 'induction'],
+  ['previousToken', 'Previous-token score: weight on key t \u2212 1', 'previous token'],
+  ['firstToken', 'First-token score: weight on key 0', 'first token'],
 ];
 
 export const headName = (h) => `layer ${h.layer}, head ${h.head}`;
@@ -123,51 +123,10 @@ export function inductionFormed(history) {
   return { step: c.step, head: headName(best), value: best.induction };
 }
 
-/** Each head's strongest score at the last checkpoint: "layer 1, head 0: induction 0.64". */
-export function headSummary(last) {
-  return last.headScores.map((h) => {
-    const [key] = SCORES.reduce((best, s) => ((h[s[0]] ?? 0) > (h[best[0]] ?? 0) ? s : best));
-    return { name: headName(h), score: key, value: h[key] };
+/** Each head's strongest score at a checkpoint: { name: "layer 1, head 0", score: "induction", value }. */
+export function headSummary(checkpoint) {
+  return checkpoint.headScores.map((h) => {
+    const [key, , words] = SCORES.reduce((best, s) => ((h[s[0]] ?? 0) > (h[best[0]] ?? 0) ? s : best));
+    return { name: headName(h), score: words, value: h[key] };
   });
-}
-
-/**
- * What the model predicts at each position of a sequence, from engine.modelForward: the token,
- * the next token it gives the most probability (and that probability), the next token there is
- * and its probability, and −ln of it (the engine's loss; none at the last position).
- */
-export function predictionTable(tokens, { probabilities, losses }) {
-  const v = probabilities.shape[1];
-  const rows = tokens.map((token, t) => {
-    const p = probabilities.values.subarray(t * v, (t + 1) * v);
-    let best = 0;
-    for (let j = 1; j < v; j += 1) if (p[j] > p[best]) best = j;
-    const next = tokens[t + 1];
-    const known = next !== undefined;
-    return [
-      { text: String(t), full: String(t) },
-      { text: String(token), full: String(token) },
-      { text: String(best), full: String(best) },
-      { text: formatCell(p[best]), full: formatFull(p[best]) },
-      known ? { text: String(next), full: String(next) } : { text: '\u2014', full: 'none' },
-      known ? { text: formatCell(p[next]), full: formatFull(p[next]) } : { text: '\u2014', full: 'none' },
-      known ? { text: formatCell(losses[t]), full: formatFull(losses[t]) } : { text: '\u2014', full: 'none' },
-    ];
-  });
-  const head = [
-    'position t',
-    'token',
-    'most likely next',
-    'its probability',
-    'next token',
-    'its probability',
-    '\u2212ln p',
-  ];
-  return { head, rows };
-}
-
-/** Typed token numbers ("3 17, 5") as numbers for the engine, which checks them; blank: null. */
-export function typedTokens(text) {
-  const parts = text.split(/[\s,]+/).filter(Boolean);
-  return parts.length ? parts.map(Number) : null;
 }
