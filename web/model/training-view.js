@@ -130,3 +130,44 @@ export function headSummary(checkpoint) {
     return { name: headName(h), score: words, value: h[key] };
   });
 }
+
+/**
+ * What the model predicts at each position of a sequence, from engine.modelForward: the token,
+ * the next token it gives the most probability (and that probability), the next token there is
+ * and its probability, and −ln of it (the engine's loss; none at the last position).
+ */
+export function predictionTable(tokens, { probabilities, losses }) {
+  const v = probabilities.shape[1];
+  const rows = tokens.map((token, t) => {
+    const p = probabilities.values.subarray(t * v, (t + 1) * v);
+    let best = 0;
+    for (let j = 1; j < v; j += 1) if (p[j] > p[best]) best = j;
+    const next = tokens[t + 1];
+    const known = next !== undefined;
+    return [
+      { text: String(t), full: String(t) },
+      { text: String(token), full: String(token) },
+      { text: String(best), full: String(best) },
+      { text: formatCell(p[best]), full: formatFull(p[best]) },
+      known ? { text: String(next), full: String(next) } : { text: '\u2014', full: 'none' },
+      known ? { text: formatCell(p[next]), full: formatFull(p[next]) } : { text: '\u2014', full: 'none' },
+      known ? { text: formatCell(losses[t]), full: formatFull(losses[t]) } : { text: '\u2014', full: 'none' },
+    ];
+  });
+  const head = [
+    'position t',
+    'token',
+    'most likely next',
+    'its probability',
+    'next token',
+    'its probability',
+    '\u2212ln p',
+  ];
+  return { head, rows };
+}
+
+/** Typed token numbers ("3 17, 5") as numbers for the engine, which checks them; blank: null. */
+export function typedTokens(text) {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  return parts.length ? parts.map(Number) : null;
+}
