@@ -90,6 +90,9 @@ test('cold: the shipped run, its table in full and every head drawn with the eng
       await page.textContent('#training-charts'),
       /an induction head has formed by step 550 \(layer 1, head 0/,
     );
+    await page.click('.trained-heads details summary'); // what the model predicts, and where the loss counts
+    const counted = await page.$$eval('.trained-heads details tbody tr', (rows) => rows.map((r) => r.lastChild.title));
+    assert.deepEqual(counted, env.engine.taskBatch(SHIPPED.spec, { count: 1 }).mask[0].map(String));
     await page.selectOption('#training-sequence', '5');
     await page.waitForFunction(() =>
       document.querySelector('.trained-heads .panel-note').textContent.includes('sequence 5'),

@@ -138,6 +138,19 @@ test('the predictions: the most likely next token, the next token there is, and 
   );
 });
 
+test('the predictions mark the positions the task counts, when the sequence is one of the task', () => {
+  const probabilities = { shape: [2, 2], values: Float64Array.from([0.4, 0.6, 0.5, 0.5]) };
+  const { head, rows } = predictionTable([0, 1], { probabilities, losses: Float64Array.from([0.5]) }, [0, 1]);
+  assert.equal(head.at(-1), 'in the loss');
+  assert.deepEqual(
+    rows.map((r) => r.at(-1)),
+    [
+      { text: '', full: '0' },
+      { text: 'counted', full: '1' },
+    ],
+  );
+});
+
 test('typed tokens: numbers split on spaces and commas, blank for none; the engine checks them', () => {
   assert.deepEqual(typedTokens(' 3 17,5  9 '), [3, 17, 5, 9]);
   assert.equal(typedTokens('   '), null);

@@ -134,9 +134,10 @@ export function headSummary(checkpoint) {
 /**
  * What the model predicts at each position of a sequence, from engine.modelForward: the token,
  * the next token it gives the most probability (and that probability), the next token there is
- * and its probability, and −ln of it (the engine's loss; none at the last position).
+ * and its probability, and −ln of it (the engine's loss; none at the last position), and whether
+ * the task's loss counts that position (counted: the task's mask row, or null for a typed sequence).
  */
-export function predictionTable(tokens, { probabilities, losses }) {
+export function predictionTable(tokens, { probabilities, losses }, counted = null) {
   const v = probabilities.shape[1];
   const rows = tokens.map((token, t) => {
     const p = probabilities.values.subarray(t * v, (t + 1) * v);
@@ -152,6 +153,7 @@ export function predictionTable(tokens, { probabilities, losses }) {
       known ? { text: String(next), full: String(next) } : { text: '\u2014', full: 'none' },
       known ? { text: formatCell(p[next]), full: formatFull(p[next]) } : { text: '\u2014', full: 'none' },
       known ? { text: formatCell(losses[t]), full: formatFull(losses[t]) } : { text: '\u2014', full: 'none' },
+      ...(counted ? [counted[t] ? { text: 'counted', full: String(counted[t]) } : { text: '', full: '0' }] : []),
     ];
   });
   const head = [
@@ -163,6 +165,7 @@ export function predictionTable(tokens, { probabilities, losses }) {
     'its probability',
     '\u2212ln p',
   ];
+  if (counted) head.push('in the loss');
   return { head, rows };
 }
 

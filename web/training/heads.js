@@ -20,10 +20,10 @@ function summaryText(run, step) {
   return `At step ${last.step} each head\u2019s strongest score on the 64 held-out sequences: ${strongest}.`;
 }
 
-function predictions(tokens, pass) {
+function predictions(tokens, pass, counted) {
   const title = 'What the model predicts at each position';
   const details = el('details', 'training-table');
-  details.append(el('summary', null, title), historyTableEl(predictionTable(tokens, pass), title));
+  details.append(el('summary', null, title), historyTableEl(predictionTable(tokens, pass, counted), title));
   return details;
 }
 
@@ -58,9 +58,10 @@ function headMap(host, { engine, explain, spec, trace, stage, layer, labels }) {
 
 /**
  * Draws into host the model of checkpoint { step, model } of `run` on `tokens` (what: how the
- * page names the sequence). Throws the engine's refusal of the tokens before it changes anything.
+ * page names the sequence; counted: the task's mask row of a held-out sequence, or null). Throws
+ * the engine's refusal of the tokens before it changes anything.
  */
-export function drawTrainedHeads(host, { engine, explain, run, checkpoint, tokens, what }) {
+export function drawTrainedHeads(host, { engine, explain, run, checkpoint, tokens, counted, what }) {
   const { step, model } = checkpoint;
   const pass = engine.modelForward(model, tokens);
   host.textContent = '';
@@ -69,7 +70,7 @@ export function drawTrainedHeads(host, { engine, explain, run, checkpoint, token
   host.append(
     el('p', 'panel-note', `${what} (token numbers): ${tokens.join(' ')}`),
     el('p', 'panel-note', summaryText(run, step)),
-    predictions(tokens, pass),
+    predictions(tokens, pass, counted),
   );
   model.params.layers.forEach((layer, l) => {
     const spec = { X: pass.residual[l], ...layer, causal: true };

@@ -96,11 +96,13 @@ function drawHeads(index) {
   document.getElementById('training-checkpoint-step').textContent = `step ${step}`;
   field.setAttribute('aria-valuetext', `step ${step}`);
   const typed = typedTokens(document.getElementById('training-tokens').value);
-  const tokens = typed ?? engine.taskBatch(run.spec, { count: index + 1 }).tokens[index].slice(0, model.config.seqLen);
+  const heldOut = typed ? null : engine.taskBatch(run.spec, { count: index + 1 });
+  const tokens = typed ?? heldOut.tokens[index].slice(0, model.config.seqLen);
+  const counted = heldOut?.mask[index] ?? null; // which positions the task's loss counts
   const error = document.getElementById('training-tokens-error');
   try {
     const what = typed ? 'The typed sequence' : `Held-out sequence ${index}`;
-    drawTrainedHeads(heads, { engine, explain, run, checkpoint, tokens, what });
+    drawTrainedHeads(heads, { engine, explain, run, checkpoint, tokens, counted, what });
     error.textContent = '';
   } catch (refused) {
     const { vocab, seqLen } = model.config;
