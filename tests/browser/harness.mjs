@@ -65,15 +65,18 @@ export function watchProblems(page, env) {
   return page;
 }
 
-// A new context and page (see watchProblems) under the CSP reporter.
-export async function newPage(env, { width = 1280, height = 900, colorScheme = 'light' } = {}) {
+// A new context and page (see watchProblems) under the CSP reporter; init, if given, runs in
+// each of the context's pages before their own scripts (context.addInitScript).
+export async function newPage(env, { width = 1280, height = 900, colorScheme = 'light', init = null } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, colorScheme });
   await reportViolations(context);
+  if (init) await context.addInitScript(init);
   const page = watchProblems(await context.newPage(), env);
   return { page, context };
 }
 
-// The full page at this hash, once it is ready.
+// The full page at this hash (or at a page of dist/ and its query: 'embed.html?…'), once it is
+// ready. options: newPage's.
 export async function openPage(env, hash = '', options = {}) {
   const { page, context } = await newPage(env, options);
   await page.goto(env.server.url + hash);
@@ -81,12 +84,14 @@ export async function openPage(env, hash = '', options = {}) {
   return { page, context };
 }
 
-// A fresh page at `hash` for every test, so that no test leans on where another left the page:
-// use({ page, context }) receives it; after the test it is closed, and it must have had no
-// console error, page error, CSP violation or failed request. envOf() gives setup()'s env.
-export function pagePerTest(envOf, hash, use) {
+// A fresh page at `hash` (openPage's) for every test, so that no test leans on where another
+// left the page: use({ page, context }) receives it (and may wait for more, if async); after the
+// test it is closed, and it must have had no console error, page error, CSP violation or failed
+// request. envOf() gives setup()'s env; options are openPage's. Called inside a describe, it
+// opens the pages of that describe's tests.
+export function pagePerTest(envOf, hash, use, options = {}) {
   let opened;
-  beforeEach(async () => use((opened = await openPage(envOf(), hash))));
+  beforeEach(async () => use((opened = await openPage(envOf(), hash, options))));
   afterEach(async () => {
     const { problems } = opened.page;
     await opened.context.close();
