@@ -9,7 +9,7 @@ import {
   cellBands,
   rgbOf,
   setup,
-  openPage,
+  pagePerTest,
   waitForStage,
   goToHash,
   resultTexts,
@@ -20,17 +20,20 @@ import {
 
 let env;
 let page;
-let context;
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, '#chapter=attention'));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
 });
+
+pagePerTest(
+  () => env,
+  '#chapter=attention',
+  (opened) => ({ page } = opened),
+);
 
 const rowLabels = (p) => p.$$eval('#figure .is-result th.hm-row', (t) => t.map((x) => x.textContent));
 const colLabels = (p) => p.$$eval('#figure .is-result th.hm-col', (t) => t.map((x) => x.textContent));
