@@ -4,21 +4,24 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatCount } from '../../web/model/format.js';
-import { goToHash, openPage, setup, waitForStage } from './harness.mjs';
+import { goToHash, pagePerTest, setup, waitForStage } from './harness.mjs';
 
 let env;
 let page;
-let context;
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, '#chapter=attention'));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
 });
+
+pagePerTest(
+  () => env,
+  '#chapter=attention',
+  (opened) => ({ page } = opened),
+);
 
 const rowsOf = (selector) =>
   page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
