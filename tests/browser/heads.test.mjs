@@ -4,21 +4,24 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { setup, openPage, waitForStage, goToHash, resultTexts, SHOTS, urlMatching } from './harness.mjs';
+import { setup, openPage, pagePerTest, waitForStage, goToHash, resultTexts, SHOTS, urlMatching } from './harness.mjs';
 
 let env;
 let page;
-let context;
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, '#chapter=designed-heads&stage=x'));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
 });
+
+pagePerTest(
+  () => env,
+  '#chapter=designed-heads&stage=x',
+  (opened) => ({ page } = opened),
+);
 
 const percent = (v) => `${(v * 100).toFixed(1)} %`;
 const weightsOf = (trace, head) => trace.stages.find((s) => s.id === 'weights' && s.head === head);
