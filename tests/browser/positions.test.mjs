@@ -5,21 +5,24 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { SHOTS, goToHash, openPage, resultTexts, setup, urlMatching, waitForStage } from './harness.mjs';
+import { SHOTS, goToHash, openPage, pagePerTest, resultTexts, setup, urlMatching, waitForStage } from './harness.mjs';
 
 let env;
 let page;
-let context;
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(env, '#chapter=positions'));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
 });
+
+pagePerTest(
+  () => env,
+  '#chapter=positions',
+  (opened) => ({ page } = opened),
+);
 
 const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id && s.head === head);
 const specOf = (id) => env.engine.presets().find((p) => p.id === id).spec;
