@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatFull } from '../../web/model/format.js';
-import { cellFulls, setup, openPage, shownCells, waitForStage, goToHash } from './harness.mjs';
+import { cellFulls, setup, pagePerTest, shownCells, waitForStage, goToHash } from './harness.mjs';
 
 let env;
 let page;
-let context;
 
 const TOKENS = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
 const BASE = { seed: 42, seqLen: 17, dModel: 64, numHeads: 4 };
@@ -18,16 +17,17 @@ const stageOf = (trace, id, head) => trace.stages.find((s) => s.id === id && s.h
 
 before(async () => {
   env = await setup();
-  ({ page, context } = await openPage(
-    env,
-    `#chapter=attention&tokens=${encodeURIComponent(TOKENS)}&dModel=64&heads=4&stage=weights&head=1`,
-  ));
 });
 
 after(async () => {
-  await context?.close();
   await env?.close();
 });
+
+pagePerTest(
+  () => env,
+  `#chapter=attention&tokens=${encodeURIComponent(TOKENS)}&dModel=64&heads=4&stage=weights&head=1`,
+  (opened) => ({ page } = opened),
+);
 
 // Every cell's full precision (td.shownCell.full) in the figure's result (or its first operand), row-major.
 const fulls = (slot) => page.$$eval(`#figure .figure-slot${slot} td.hm-cell`, cellFulls);
