@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { DIST } from '../../scripts/serve.mjs';
-import { ROOT, newPage, setup } from './harness.mjs';
+import { ROOT, pagePerTest, setup } from './harness.mjs';
 import {
   ATTRIBUTE_BASE,
   ATTRIBUTE_CASES,
@@ -76,13 +76,9 @@ after(async () => {
   await env?.close();
 });
 
-async function open(url) {
-  const { page, context } = await newPage(env);
-  await context.addInitScript(trapSinks);
-  await page.goto(env.server.url + url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return { page, context };
-}
+// A fresh page at url (a hash, or embed.html and its query) for each test of the describe it is
+// called in, its HTML sinks trapped; use: pagePerTest's.
+const trappedPagePerTest = (url, use) => pagePerTest(() => env, url, use, { init: trapSinks });
 
 // Sets the hash and waits for the page's hashchange handler to have run.
 function setHash(page, hash) {
@@ -164,9 +160,7 @@ const title = (c, i) => `${i + 1}. ${escaped(JSON.stringify({ ...c, message: und
 
 describe('hostile: the URL hash', () => {
   let page;
-  let context;
-  before(async () => ({ page, context } = await open(BASES.custom)));
-  after(() => context?.close());
+  trappedPagePerTest(BASES.custom, (opened) => ({ page } = opened));
   HASH_CASES.forEach((c, i) => {
     if (!inBrowser(c)) return;
     test(title(c, i), async () => {
@@ -182,9 +176,7 @@ describe('hostile: the URL hash', () => {
 
 describe('hostile: the form fields', () => {
   let page;
-  let context;
-  before(async () => ({ page, context } = await open(BASES.custom)));
-  after(() => context?.close());
+  trappedPagePerTest(BASES.custom, (opened) => ({ page } = opened));
   FORM_CASES.forEach((c, i) => {
     test(title(c, i), async () => {
       await setHash(page, BASES.custom);
@@ -199,15 +191,14 @@ describe('hostile: the form fields', () => {
 describe('hostile: the element attributes', () => {
   const HOST = 'attention-stepper';
   let page;
-  let context;
   const query = new URLSearchParams(ATTRIBUTE_BASE).toString();
-  before(async () => {
-    ({ page, context } = await open(`embed.html?${query}`));
+  trappedPagePerTest(`embed.html?${query}`, async (opened) => {
+    ({ page } = opened);
     await page.waitForSelector(`${HOST}[data-ready="true"]`);
   });
-  after(() => context?.close());
 
-  // Back to the base attributes, and ready without a message.
+  // Back to the base attributes, and ready without a message: each case ends by checking that
+  // the element recovers from it.
   async function restore(set) {
     await page.evaluate(
       ({ names, base }) => {
