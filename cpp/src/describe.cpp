@@ -248,6 +248,10 @@ value describe_config(const trace &t, double seed) {
                    {"prunedHeads", pruned}};
     if (c.kind == problem_kind::designed)
         o.emplace_back("designedHeads", designed_heads_value());
+    if (c.kind == problem_kind::model) {
+        o.emplace_back("vocab", c.vocab);
+        o.emplace_back("numLayers", c.num_layers);
+    }
     add_checks(o, t);
     return o;
 }
@@ -255,6 +259,11 @@ value describe_config(const trace &t, double seed) {
 value describe_spec(const generated_spec &s) {
     const bool cross = s.kind == problem_kind::cross;
     value_record o{{"kind", kind_name(s.kind)}};
+    if (s.kind == problem_kind::model) {
+        o.emplace_back("checkpoint", s.checkpoint);
+        o.emplace_back("tokens", s.token_ids);
+        return o;
+    }
     if (s.kind == problem_kind::designed) {
         o.emplace_back("tokens", text_list(s.tokens));
         o.emplace_back("causal", s.causal);
@@ -323,7 +332,8 @@ value describe(const cell_explanation &e) {
                         {"previous", e.previous},
                         {"rowMax", e.row_max},
                         {"row", doubles_or_null(e.row)},
-                        {"source", source}};
+                        {"source", source},
+                        {"next", e.next_token}};
 }
 
 value describe_presets() {

@@ -9,6 +9,7 @@
 #include "attention/encoder.hpp"
 #include "attention/flash.hpp"
 #include "attention/message_text.hpp"
+#include "attention/model_pass.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/rng.hpp"
@@ -31,6 +32,8 @@ matrix compute(const problem &p, trace *out) {
         if (out)
             attention_backward(p.params, p.d_output, p.config, out);
         return multi_head_attention(p.params, p.config);
+    case problem_kind::model: // what returns is the loss
+        return model_pass(*p.net, p.token_ids, out);
     default:
         return multi_head_attention(p.params, p.config, out);
     }
@@ -67,6 +70,8 @@ std::size_t trace_value_count(const attention_config &c) {
         return attention_values(c) + encoder_values(c);
     case problem_kind::backward:
         return attention_values(c) + backward_values(c);
+    case problem_kind::model:
+        return model_values(c);
     default: // self, cross, designed
         return attention_values(c);
     }
@@ -75,7 +80,7 @@ std::size_t trace_value_count(const attention_config &c) {
 std::vector<double> prune_each_head(const problem &p) {
     const problem_kind kind = p.config.kind;
     if (!p.config.output_projection || kind == problem_kind::kv_cache ||
-        kind == problem_kind::flash)
+        kind == problem_kind::flash || kind == problem_kind::model)
         throw std::invalid_argument("spec: pruning needs the output projection W_O (self-, cross-, "
                                     "designed attention or the encoder layer)");
     attention_config c = p.config;

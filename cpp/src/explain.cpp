@@ -200,6 +200,19 @@ void head_column(cell_explanation &e, const trace &t, const stage &s, std::size_
     e.source_col = std::size_t(s.head) * t.config.d_v + col;
 }
 
+void neg_log(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
+    e.next_token = op(s, 1)(row, 0);
+    e.input = op(s, 0)(row, std::size_t(*e.next_token));
+}
+
+void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::size_t) {
+    for (double x : op(s, 0)) {
+        e.addends.push_back(x);
+        e.sum += x;
+    }
+    e.divisor = double(rows(op(s, 0)));
+}
+
 } // namespace rules
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,

@@ -15,7 +15,7 @@ namespace {
 using t = field_type;
 
 const char *const kind_names_in_order[] = {"self",  "cross",    "encoder-layer", "kv-cache",
-                                           "flash", "designed", "backward"};
+                                           "flash", "designed", "backward",      "model"};
 
 [[noreturn]] void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
@@ -157,6 +157,11 @@ bool flag_or(const field_values &v, const char *name, bool fallback) {
 generated_spec generated_of(problem_kind kind, const field_values &v) {
     generated_spec s;
     s.kind = kind;
+    if (kind == problem_kind::model) { // a shipped model: nothing is drawn
+        s.checkpoint = *get<std::string>(v, "checkpoint");
+        s.token_ids = *get<std::vector<double>>(v, "tokens");
+        return s;
+    }
     if (kind == problem_kind::designed) { // built from its tokens: nothing is drawn
         s.tokens = *get<std::vector<std::string>>(v, "tokens");
         s.causal = flag_or(v, "causal", false);
@@ -247,6 +252,11 @@ spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
     const std::string what = kind == problem_kind::self
                                  ? std::string("self-attention")
                                  : "kind \"" + std::string(kind_name(kind)) + "\"";
+    if (kind == problem_kind::model)
+        return {{{"kind", t::text},
+                 {"checkpoint", t::text, true},
+                 {"tokens", t::numbers, true, limits::max_seq_len}},
+                what};
     if (kind == problem_kind::designed)
         return {{{"kind", t::text},
                  {"tokens", t::words, true, limits::max_designed_tokens},

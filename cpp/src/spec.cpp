@@ -4,9 +4,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attention/checkpoints.hpp"
 #include "attention/designed.hpp"
 #include "attention/engine.hpp"
+#include "attention/model_pass.hpp"
 #include "attention/rng.hpp"
+#include "attention/train_api.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -184,6 +187,20 @@ matrix d_output_of(const std::optional<row_list> &given, const attention_config 
     return d_o;
 }
 
+// Kind model: a shipped model and the tokens it reads, 2 … T ids below V (the loss needs a
+// next token). Its trace is small (V, T ≤ 32 and 24): no budget to check.
+problem model_problem(const generated_spec &s) {
+    problem p;
+    p.net = &shipped_model(s.checkpoint);
+    const model_config &m = p.net->config;
+    p.token_ids = model_inputs(m, {{"tokens", s.token_ids}});
+    if (p.token_ids.size() < 2)
+        reject("tokens", "1 token; the loss needs the token after it: give 2 to seqLen = " +
+                             count(m.seq_len));
+    p.config = model_pass_config(m, p.token_ids.size());
+    return p;
+}
+
 void draw_ffn(numpy_random &rng, problem &p) {
     const attention_config &c = p.config;
     const double scale = c.weight_scale;
@@ -196,6 +213,8 @@ void draw_ffn(numpy_random &rng, problem &p) {
 } // namespace
 
 problem make_problem(const generated_spec &spec, bool traced) {
+    if (spec.kind == problem_kind::model)
+        return model_problem(spec);
     problem p;
     p.config = generated_config(spec);
     const attention_config &c = p.config;

@@ -8,7 +8,8 @@
 // Per entry:
 //   id            the engine's stage id
 //   group         where the stage list puts it: inputs, head, tile, combine, layer, result,
-//                 gradient, gradient-head, gradient-input (the backward pass)
+//                 prediction (the model's logits to loss), gradient, gradient-head,
+//                 gradient-input (the backward pass)
 //   title         a string, or (config) → string
 //   result        the result matrix's label
 //   figure(c)     what stands left of "=": { operand: index (into the stage's operands),
@@ -46,6 +47,7 @@ import { COMBINE_STAGES } from './stages/combine.js';
 import { HEAD_STAGES } from './stages/head.js';
 import { INPUT_STAGES } from './stages/inputs.js';
 import { LAYER_STAGES } from './stages/layer.js';
+import { MODEL_STAGES } from './stages/model.js';
 import { PROJECTION_STAGES } from './stages/projections.js';
 import { RESULT_STAGES } from './stages/results.js';
 import { TILE_STAGES } from './stages/tiles.js';
@@ -76,6 +78,7 @@ export const STAGES = [
   ...COMBINE_STAGES,
   ...LAYER_STAGES,
   ...RESULT_STAGES,
+  ...MODEL_STAGES,
   ...BACKWARD_STAGES,
 ];
 
@@ -86,6 +89,7 @@ export const GROUPS = [
   { id: 'combine', title: 'Combine heads' },
   { id: 'layer', title: 'Add & norm, feed-forward' },
   { id: 'result', title: 'Result' },
+  { id: 'prediction', title: 'Prediction and loss' },
   { id: 'gradient', title: 'Backward: from the output' },
   { id: 'gradient-head', title: 'Backward, per head', perHead: true },
   { id: 'gradient-input', title: 'Backward: to the input' },

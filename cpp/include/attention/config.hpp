@@ -14,8 +14,9 @@ namespace attention {
 // (queries from one sequence, keys and values from another), one encoder layer, causal
 // attention decoded token by token with a KV cache, one head's tiled FlashAttention pass, or
 // multi-head attention with constructed heads (designed.hpp), or self-attention and then its
-// backward pass (backward.hpp).
-enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed, backward };
+// backward pass (backward.hpp), or the attention-only model's forward pass, embeddings to loss,
+// one layer after another (model_pass.hpp).
+enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed, backward, model };
 
 // Rotary position embedding (rope.hpp): q and k turned by their positions before the scores.
 struct rope_settings {
@@ -49,6 +50,8 @@ struct attention_config {
     std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
     bool alibi = false;                    // a linear distance bias on each head's scores (ALiBi)
     bool sinusoidal = false;               // X + PE: the sinusoidal position encoding added
+    std::size_t vocab = 0;                 // kind model: V, the vocabulary
+    std::size_t num_layers = 0;            // kind model: L, each layer this config's attention
 };
 
 // Query heads per K/V head: query head i reads K/V head i / group_size(c).

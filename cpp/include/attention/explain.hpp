@@ -48,6 +48,7 @@ struct cell_explanation {
     int source_head = no_head;            // concat: the head whose column this is; d_head: its own
     std::size_t source_col = 0;           // concat: the column inside that head; d_head: the column
                                           // of d_concat
+    std::optional<double> next_token;     // token_loss: the token that came next (input: its p)
 };
 
 // Explains t's stage `id` of `head` (at decode step or tile `step`) at (row, col); throws

@@ -16,6 +16,8 @@ namespace attention {
 
 using row_list = std::vector<std::vector<double>>; // a matrix as the caller wrote it
 
+struct model; // model.hpp
+
 // Sizes to draw a problem from numpy's generator, like the lesson's examples.
 // Numbers arrive as doubles so that 2.5, −1 or NaN can be rejected by name.
 struct generated_spec {
@@ -40,6 +42,8 @@ struct generated_spec {
     std::vector<double> pruned_heads; // prunedHeads: heads zeroed before W_O
     std::vector<std::string> tokens;  // tokens: kind designed's words (they build X)
     std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
+    std::string checkpoint;           // kind model: the shipped model (checkpoints.hpp)
+    std::vector<double> token_ids;    // kind model's tokens: ids in [0, V), 2 … T of them
 };
 
 // Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
@@ -65,6 +69,8 @@ struct problem {
     ffn_params ffn;  // the encoder layer's
     matrix d_output; // kind backward: (T, D), or (T, H·DV) without W_O
     double seed = std::numeric_limits<double>::quiet_NaN(); // drawn with; NaN: nothing drawn
+    const model *net = nullptr;                             // kind model: the shipped model it runs
+    std::vector<std::size_t> token_ids;                     // kind model: the tokens it reads
 };
 
 // Validates every field (and, when traced, the trace budget), then draws from numpy's

@@ -52,6 +52,13 @@ enum class stage_id {
     block_out,   // (B_r, DV)    O / l: the query block's output
     reference,   // (T, DV)      ordinary attention, for comparison
     pruned,      // (T, H·DV)    the concat with the pruned heads' columns zeroed
+    // The attention-only model (model_pass.hpp); each layer's stages carry stage.step = layer:
+    embedded,      // (T, D)       x₀ = W_E[tokens] + W_P
+    residual,      // (T, D)       x_{l+1} = x_l + the layer's attention output
+    logits,        // (T, V)       x_L · W_U
+    probabilities, // (T, V)       row softmax: the next token's distribution
+    token_loss,    // (T − 1, 1)   −ln p of each next token
+    loss,          // (1, 1)       their mean
     // The backward pass (backward.hpp), in its order: each d_x is ∂loss/∂x.
     d_output,  // (T, D)        dO, given or drawn
     d_w_o,     // (H·DV, D)     concatᵀ · dO
@@ -132,6 +139,10 @@ void divide(cell_explanation &, const trace &, const stage &, std::size_t, std::
 void head_column(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] · op1[0, j], the gate 1 or 0
 void gate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// −ln op0[i, op1[i, 0]]: the probability given the token that came next
+void neg_log(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// Σ_k op0[k, 0] ÷ rows of op0
+void mean(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 } // namespace rules
 
 struct stage_entry {
@@ -227,6 +238,15 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::reference, "reference", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::pruned, "pruned", "($0, $1) ⊙ gate → ($0, $1)", 0, 1, detail::cell::gate, false,
      "concat gate"},
+    {detail::s::embedded, "embedded", detail::sum, 0, 1, detail::cell::sum, false, "E P"},
+    {detail::s::residual, "residual", detail::sum, 0, 1, detail::cell::sum, false, "X output"},
+    {detail::s::logits, "logits", detail::product, 0, 2, detail::cell::dot, false, "X W_U"},
+    {detail::s::probabilities, "probabilities", "softmax($0, $1) → ($0, $1)", 0, 1,
+     detail::cell::softmax, true, "logits"},
+    {detail::s::token_loss, "token_loss", "−ln ($0, $1)[next] → ($2, $3)", 2, 3,
+     detail::cell::neg_log, false, "probabilities next"},
+    {detail::s::loss, "loss", "mean($0, $1) → ($1, $1)", 1, 1, detail::cell::mean, false,
+     "token_loss"},
     {detail::s::d_output, "d_output", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::d_w_o, "d_w_o", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
      "concat d_output"},

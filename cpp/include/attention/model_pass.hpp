@@ -1,0 +1,24 @@
+// The attention-only model's forward pass (model.hpp) as a trace, for spec kind "model": every
+// stage a learner steps through, from the embeddings to the loss.
+#pragma once
+
+#include <vector>
+
+#include "attention/model.hpp"
+#include "attention/trace.hpp"
+
+namespace attention {
+
+// tokens: 2 ≤ n ≤ T token ids below V (checked by the caller). Records embedded
+// (W_E[tokens] + W_P), then per layer l its causal self-attention stages, x … output, and
+// residual (x_l + output), each with stage.step = l; then logits, probabilities, token_loss
+// (−ln p of each next token: n − 1 rows) and loss (their mean). → the loss, (1, 1).
+matrix model_pass(const model &m, const std::vector<std::size_t> &tokens, trace *out);
+
+// The config a traced pass of n tokens describes: a layer's, with kind model, V and L.
+attention_config model_pass_config(const model_config &c, std::size_t n);
+
+// How many values model_pass records under c, a model_pass_config (operands and totals included).
+std::size_t model_values(const attention_config &c);
+
+} // namespace attention

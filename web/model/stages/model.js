@@ -1,0 +1,152 @@
+// The attention-only model's own stages (the engine's kind model, model_pass.hpp): the token and
+// position embeddings that make x₀, the residual stream after each layer, and the unembedding,
+// softmax and loss that read the last layer's stream. Each layer's attention stages between them
+// are the ordinary ones, at step = layer. Entry fields: see ../stage-table.js.
+
+import { cell, col, dot } from './highlight.js';
+import { f, filledDot, n, shortList } from './tex.js';
+
+// The numpy export writes no model pass yet: no structure keeps these stages.
+const notExported = () => null;
+
+const added = (symbol) => ({
+  symbolic: (i, j) => `${symbol}_{${i},${j}} = a_{${i},${j}} + b_{${i},${j}}`,
+  filled: (e, { i: r, j: c }) => `${symbol}_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+});
+
+export const MODEL_STAGES = [
+  {
+    id: 'embedded',
+    group: 'inputs',
+    title: 'Token and position embeddings',
+    result: 'x\u2080',
+    figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+    formula: () => 'x_0 = W_E[\\text{tokens}] + W_P',
+    explanation: () =>
+      'Each token id picks its row of the embedding table W_E, and each position adds its own row of W_P: ' +
+      'the same token at two positions starts from two different vectors. This sum is the residual stream ' +
+      'that every layer reads and adds to.',
+    explain: added('x_0'),
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+    operands: { E: 'W_E[tokens]', P: 'W_P' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+  {
+    id: 'residual',
+    group: 'layer',
+    title: (c) => (c.numLayers > 1 ? 'Residual: the stream plus this layer' : 'Residual: the stream plus attention'),
+    result: 'x\u2097\u208a\u2081',
+    figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
+    formula: () => 'x_{l+1} = x_l + \\text{MultiHead}(x_l)',
+    explanation: () =>
+      'The layer\u2019s attention output is added to the stream it read, with no layer norm and no ' +
+      'feed-forward network: what a head writes stays in the stream, where a later layer\u2019s heads can read ' +
+      'it. An induction head works this way: one layer copies the previous token into each position, the next ' +
+      'looks for it.',
+    explain: added('x_{l+1}'),
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
+    operands: { X: 'x\u2097', output: 'MultiHead(x\u2097)' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+  {
+    id: 'logits',
+    group: 'prediction',
+    title: 'Logits: the stream read out as tokens',
+    result: 'z',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: () => 'z = x_L\\,W_U',
+    explanation: ({ config: c }) =>
+      `The unembedding W_U turns each position\u2019s final stream row into one score per token of the ` +
+      `vocabulary (${c.vocab} of them): row t scores every candidate for the token after position t.`,
+    explain: {
+      symbolic: (i, j) => `z_{${i},${j}} = \\sum_d (x_L)_{${i},d}\\,(W_U)_{d,${j}}`,
+      filled: (e, { i: r, j: c }) => filledDot(e, `z_{${r},${c}}`),
+    },
+    highlight: dot,
+    operands: { X: 'x_L', W_U: 'W_U' },
+    nonNegative: false,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+  {
+    id: 'probabilities',
+    group: 'prediction',
+    title: 'Next-token probabilities',
+    result: 'p',
+    figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
+    formula: () => 'p_{t,v} = \\frac{e^{z_{t,v} - m_t}}{\\sum_{u} e^{z_{t,u} - m_t}}, \\quad m_t = \\max_u z_{t,u}',
+    explanation: () =>
+      'The same row softmax as the attention weights, over the vocabulary instead of the keys: row t is the ' +
+      'model\u2019s distribution for the token after position t, and each row sums to 1 (the row sums are ' +
+      'printed beside it).',
+    explain: {
+      symbolic: (i, j) => `p_{${i},${j}} = \\frac{e^{z_{${i},${j}} - m_{${i}}}}{\\sum_u e^{z_{${i},u} - m_{${i}}}}`,
+      filled: (e, { col: c, i: r, j }) => {
+        const s = e.softmax;
+        return (
+          `m_{${r}} = ${n(s.max)}, \\quad p_{${r},${j}} = \\dfrac{e^{${n(s.logits[c])} - ${f(s.max)}}}` +
+          `{${shortList(Array.from(s.exps, (x) => n(x)))}} = \\dfrac{${n(s.exps[c])}}{${n(s.expSum)}} = ${n(e.value)}`
+        );
+      },
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
+    view: { rowTotals: true },
+    operands: {},
+    nonNegative: true,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+  {
+    id: 'token_loss',
+    group: 'prediction',
+    title: 'Each position\u2019s loss',
+    result: '\u2113',
+    figure: () => [{ glyph: '\u2212ln' }, { operand: 0 }, { glyph: 'at' }, { operand: 1 }],
+    formula: () => '\\ell_t = -\\ln p_{t,\\,x_{t+1}}, \\quad t = 0, \\ldots, T-2',
+    explanation: () =>
+      'The loss at position t is \u2212ln of the probability the model gave the token that actually came ' +
+      'next: 0 when it was certain and right, large when it gave that token little weight. The last position ' +
+      'has no next token, so it has no loss.',
+    explain: {
+      symbolic: (i) => `\\ell_{${i}} = -\\ln p_{${i},\\,x_{${i}+1}}`,
+      filled: (e, { i: r }) => `\\ell_{${r}} = -\\ln p_{${r},${e.next}} = -\\ln ${n(e.input)} = ${n(e.value)}`,
+    },
+    // The cell lit in p is the next token's column: the id stored in row r of `next`.
+    highlight: ({ row: r }, e, c, stage) => ({ 0: cell(r, stage.operands[1].values[r]), 1: cell(r, 0) }),
+    operands: { next: 'next token' },
+    nonNegative: true,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+  {
+    id: 'loss',
+    group: 'prediction',
+    title: 'The loss: the mean over positions',
+    result: '\u2112',
+    figure: () => [{ glyph: 'mean' }, { operand: 0 }],
+    formula: () => '\\mathcal{L} = \\frac{1}{T-1} \\sum_{t=0}^{T-2} \\ell_t',
+    explanation: () =>
+      'The cross-entropy the model is trained to lower: the mean of the positions\u2019 losses. Its ' +
+      'gradient is what the backward pass carries to every weight.',
+    explain: {
+      symbolic: () => '\\mathcal{L} = \\frac{1}{T-1} \\sum_t \\ell_t',
+      filled: (e) =>
+        `\\mathcal{L} = (${shortList(Array.from(e.addends, (x) => n(x)))}) \\div ${n(e.divisor)} = ${n(e.value)}`,
+    },
+    highlight: () => ({ 0: col(0) }),
+    operands: {},
+    nonNegative: true,
+    quiz: [],
+    firstView: false,
+    numpy: notExported,
+  },
+];
