@@ -110,16 +110,19 @@ test('Train reproduces the shipped run bit for bit; pause holds, resume goes on,
   await withPage(async (page) => {
     await page.click('#training-train');
     await progressAt(page, 50);
-    await page.click('#training-pause');
+    const paused = await page.$eval('#training-progress', (p) => {
+      document.getElementById('training-pause').click();
+      return p.value; // read in the same task as the click: no chunk can land between them
+    });
     assert.equal(await page.textContent('#training-pause'), 'Resume');
-    const paused = await page.$eval('#training-progress', (p) => p.value);
+    // The chunk under way, if any, still lands (the status says "pausing" until it has); none after it.
+    await page.waitForFunction(() => document.getElementById('training-status').textContent.endsWith('(paused)'));
+    const held = await page.$eval('#training-progress', (p) => p.value);
+    assert.ok(held - paused <= 25, `paused at ${paused}, then ${held}`);
     const shown = await tableTitles(page);
     assert.ok(shown.length >= 3, `${shown.length} checkpoints`);
     assert.deepEqual(shown, SHIPPED.history.slice(0, shown.length).map(rowOf));
-    await page.waitForTimeout(400); // a chunk under way may still land; none after it
-    const held = await page.$eval('#training-progress', (p) => p.value);
-    assert.ok(held - paused <= 25, `paused at ${paused}, then ${held}`);
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(800);
     assert.equal(await page.$eval('#training-progress', (p) => p.value), held);
     await page.click('#training-pause');
     await progressAt(page, held + 50);

@@ -113,6 +113,10 @@ function drawHeads(index) {
   drawTakeAway();
 }
 
+// After Pause, the chunk under way still lands; the status says so until it has.
+const PAUSING = ' (pausing: the chunk under way finishes first)';
+const PAUSED = ' (paused)';
+
 function setButtons({ training, paused }) {
   trainButton.disabled = training;
   pauseButton.disabled = !training;
@@ -132,7 +136,7 @@ const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', 
     progress.max = spec.steps;
     progress.value = last.step;
     const line = progressText({ step: last.step, steps: spec.steps, stepsPerSecond, loss: last.loss });
-    status.textContent = `${run.label}: ${line}`;
+    status.textContent = `${run.label}: ${line}${trainer.paused ? PAUSED : ''}`;
     drawCharts();
   },
   onDone() {
@@ -212,7 +216,7 @@ async function start() {
     if (trainer.paused) trainer.resume();
     else trainer.pause();
     setButtons({ training: true, paused: trainer.paused });
-    if (trainer.paused) status.textContent += ' (paused)';
+    if (trainer.paused) status.textContent += trainer.inFlight ? PAUSING : PAUSED;
   });
   resetButton.addEventListener('click', () => {
     trainer.reset();

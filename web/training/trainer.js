@@ -61,6 +61,10 @@ export function createTrainer(workerUrl, { onChunk, onDone, onError }) {
     get paused() {
       return Boolean(run?.paused);
     },
+    /** A chunk was sent and has not come back: after pause, it still lands. */
+    get inFlight() {
+      return Boolean(run?.inFlight);
+    },
     destroy() {
       worker.terminate();
     },
