@@ -32,6 +32,7 @@ A task's: `task:tokens@k` and `task:mask@k`, drawn from stream k (0: the held-ou
 Regenerate only with this script, after building the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
+import base64
 import json
 import pathlib
 import subprocess
@@ -184,11 +185,75 @@ def explicit_sizes(spec):
             "seed": None, "weightScale": None}
 
 
+# Kind model's shipped model: the default induction run (web/checkpoints/induction.json, whose
+# last model is "trained" and whose spec's seed draws "untrained" at step 0).
+CHECKPOINT = json.loads((ROOT / "web" / "checkpoints" / "induction.json").read_text())
+
+
+def checkpoint_model(name):
+    """(config, params): the shipped model, its matrices read back from the file's base64 float64s
+    (trained), or numpy_model.init_model of its run's config and seed (untrained)."""
+    c = CHECKPOINT["model"]["config"]
+    if name == "untrained":
+        return c, numpy_model.init_model(c, CHECKPOINT["spec"]["seed"])
+    m = lambda e: np.frombuffer(base64.b64decode(e["values"]), dtype="<f8").reshape(e["shape"])
+    p = CHECKPOINT["model"]["params"]
+    layers = [{k: [m(w) for w in l[k]] for k in ("W_Q", "W_K", "W_V")} | {"W_O": m(l["W_O"])}
+              for l in p["layers"]]
+    return c, {"W_E": m(p["W_E"]), "W_P": m(p["W_P"]), "W_U": m(p["W_U"]), "layers": layers}
+
+
+def model_sizes(spec):
+    """Kind model: a layer's causal self-attention at the shipped model's sizes, its V and L;
+    built, not drawn: no seed, no weight scale."""
+    c, _ = checkpoint_model(spec["checkpoint"])
+    t, h = len(spec["tokens"]), c["numHeads"]
+    return {
+        "kind": "model", "seed": None, "skip": 0, "seqLen": t, "kvLen": t, "dModel": c["dModel"],
+        "numHeads": h, "numKvHeads": h, "dK": c["dK"], "dV": c["dV"], "dFF": None,
+        "validKeys": None, "causal": True, "outputProjection": True, "scaleScores": True,
+        "blockRows": None, "blockCols": None, "weightScale": None, "prunedHeads": [],
+        **positions_of({}, c["dK"]), "vocab": c["vocab"], "numLayers": c["numLayers"],
+    }
+
+
+def at_layer(key, l):
+    """A layer's key as the model's trace steps it: q/0 → q/0@l, x → x/-@l."""
+    return f"{key}@{l}" if "/" in key else f"{key}/-@{l}"
+
+
+def model_stages(spec, s):
+    """Kind model's stages: x₀, then each layer's causal self-attention (numpy_attention's
+    stages, keyed by layer; a head's contribution to the output is no stage of its own here)
+    and residual x_l + output, then the logits, their row softmax, −ln p of each next token and
+    the mean over the positions scored."""
+    c, p = checkpoint_model(spec["checkpoint"])
+    tokens = np.asarray(spec["tokens"], dtype=int)
+    x = p["W_E"][tokens] + p["W_P"][: len(tokens)]
+    out = {"embedded": x}
+    for l, w in enumerate(p["layers"]):
+        layer = stages({**s, "kind": "self"}, {"x": x, "x_kv": x, **w})
+        out.update((at_layer(k, l), m) for k, m in layer.items() if not k.startswith("contribution"))
+        x = x + layer["output"]
+        out[at_layer("residual", l)] = x
+    out["W_U"] = p["W_U"]
+    out["logits"] = x @ p["W_U"]
+    e = np.exp(out["logits"] - out["logits"].max(axis=1, keepdims=True))
+    out["probabilities"] = e / e.sum(axis=1, keepdims=True)
+    rows = np.arange(len(tokens) - 1)
+    out["token_loss"] = -np.log(out["probabilities"][rows, tokens[1:]])[:, None]
+    scored = np.asarray(spec.get("scored", rows), dtype=int)
+    out["loss"] = np.array([[out["token_loss"][scored, 0].mean()]])
+    return out
+
+
 def sizes_of(spec):
     """Every size and switch of a spec with the engine's defaults filled in, named like its config."""
     kind = spec.get("kind", "self")
     if kind == "designed":
         return designed_sizes(spec)
+    if kind == "model":
+        return model_sizes(spec)
     if spec.get("X") is not None:
         return explicit_sizes(spec)
     d, h = spec["dModel"], spec.get("numHeads", 1)
@@ -287,6 +352,8 @@ def backward_matrices(name, spec, s, p):
 
 def case_matrices(name, spec, sizes):
     """Every matrix of one case under `name:key`."""
+    if sizes["kind"] == "model":
+        return {f"{name}:{key}": m for key, m in model_stages(spec, sizes).items()}
     if sizes["kind"] == "designed":
         p = designed(spec["tokens"])
     else:

@@ -209,6 +209,12 @@ value doubles_or_null(const std::vector<double> &v) {
     return v.empty() ? value() : value(v);
 }
 
+// Whole numbers a spec lists (the model's token ids, its scored positions) as a plain list, as
+// a caller writes them, not a Float64Array.
+value number_list(const std::vector<double> &v) {
+    return value_list(v.begin(), v.end());
+}
+
 } // namespace
 
 value describe_config(const trace &t, double seed) {
@@ -261,7 +267,9 @@ value describe_spec(const generated_spec &s) {
     value_record o{{"kind", kind_name(s.kind)}};
     if (s.kind == problem_kind::model) {
         o.emplace_back("checkpoint", s.checkpoint);
-        o.emplace_back("tokens", s.token_ids);
+        o.emplace_back("tokens", number_list(s.token_ids));
+        if (s.scored)
+            o.emplace_back("scored", number_list(*s.scored));
         return o;
     }
     if (s.kind == problem_kind::designed) {

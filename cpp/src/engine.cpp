@@ -33,7 +33,7 @@ matrix compute(const problem &p, trace *out) {
             attention_backward(p.params, p.d_output, p.config, out);
         return multi_head_attention(p.params, p.config);
     case problem_kind::model: // what returns is the loss
-        return model_pass(*p.net, p.token_ids, out);
+        return model_pass(*p.net, p.token_ids, p.counted, out);
     default:
         return multi_head_attention(p.params, p.config, out);
     }

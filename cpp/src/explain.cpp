@@ -206,11 +206,15 @@ void neg_log(cell_explanation &e, const trace &, const stage &s, std::size_t row
 }
 
 void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::size_t) {
-    for (double x : op(s, 0)) {
-        e.addends.push_back(x);
-        e.sum += x;
+    const matrix &x = op(s, 0), &counted = op(s, 1); // (n − 1, 1) each
+    e.divisor = 0;
+    for (std::size_t k = 0; k < rows(x); ++k) {
+        if (counted(k, 0) == 0)
+            continue;
+        e.addends.push_back(x(k, 0));
+        e.sum += counted(k, 0) * x(k, 0);
+        e.divisor += counted(k, 0);
     }
-    e.divisor = double(rows(op(s, 0)));
 }
 
 } // namespace rules

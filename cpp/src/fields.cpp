@@ -160,6 +160,8 @@ generated_spec generated_of(problem_kind kind, const field_values &v) {
     if (kind == problem_kind::model) { // a shipped model: nothing is drawn
         s.checkpoint = *get<std::string>(v, "checkpoint");
         s.token_ids = *get<std::vector<double>>(v, "tokens");
+        if (const auto *scored = get<std::vector<double>>(v, "scored"))
+            s.scored = *scored;
         return s;
     }
     if (kind == problem_kind::designed) { // built from its tokens: nothing is drawn
@@ -255,7 +257,8 @@ spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
     if (kind == problem_kind::model)
         return {{{"kind", t::text},
                  {"checkpoint", t::text, true},
-                 {"tokens", t::numbers, true, limits::max_seq_len}},
+                 {"tokens", t::numbers, true, limits::max_seq_len},
+                 {"scored", t::numbers, false, limits::max_seq_len}},
                 what};
     if (kind == problem_kind::designed)
         return {{{"kind", t::text},

@@ -52,7 +52,8 @@ attention_config model_pass_config(const model_config &m, std::size_t n) {
     return c;
 }
 
-matrix model_pass(const model &m, const std::vector<std::size_t> &tokens, trace *out) {
+matrix model_pass(const model &m, const std::vector<std::size_t> &tokens,
+                  const std::vector<double> &counted, trace *out) {
     const std::size_t n = tokens.size();
     const attention_config c = model_pass_config(m.config, n);
     const dim t{n, "T"}, d{c.d_model, "d_model"}, v{c.vocab, "V"}, one{1, "1"};
@@ -86,14 +87,16 @@ matrix model_pass(const model &m, const std::vector<std::size_t> &tokens, trace 
     const shared_matrix probs = softmax_rows(logits);     // (n, V)
 
     // Position i predicts token i + 1: the loss reads p[i, tokens[i + 1]].
-    matrix next({n - 1, 1}), token_loss({n - 1, 1}); // (n − 1, 1)
-    double total = 0;
+    matrix next({n - 1, 1}), token_loss({n - 1, 1}), weight({n - 1, 1}); // (n − 1, 1)
+    double total = 0, weights = 0;
     for (std::size_t i = 0; i + 1 < n; ++i) {
         next(i, 0) = double(tokens[i + 1]);
         token_loss(i, 0) = -std::log(probs(i, tokens[i + 1]));
-        total += token_loss(i, 0);
+        weight(i, 0) = counted[i];
+        total += counted[i] * token_loss(i, 0);
+        weights += counted[i];
     }
-    matrix loss({1, 1}, total / double(n - 1)); // (1, 1)
+    matrix loss({1, 1}, total / weights); // (1, 1)
     if (!out)
         return loss;
     out->config = c;
@@ -107,12 +110,14 @@ matrix model_pass(const model &m, const std::vector<std::size_t> &tokens, trace 
            operand{name_of(stage_id::probabilities), no_head, probs, tv},
            operand{"next", no_head, next, scored_one});
     record(out, stage_id::loss, {}, {scored, one}, std::move(loss),
-           operand{name_of(stage_id::token_loss), no_head, losses, scored_one});
+           operand{name_of(stage_id::token_loss), no_head, losses, scored_one},
+           operand{"counted", no_head, std::move(weight), scored_one});
     return loss;
 }
 
 // embedded (E, P); per layer its attention and residual (X, output); logits (X, W_U),
-// probabilities (logits, row totals), token_loss (probabilities, next), loss (token_loss).
+// probabilities (logits, row totals), token_loss (probabilities, next), loss (token_loss,
+// counted).
 std::size_t model_values(const attention_config &c) {
     const std::size_t n = c.seq_len;
     const std::size_t nd = n * c.d_model, nv = n * c.vocab;
@@ -121,7 +126,7 @@ std::size_t model_values(const attention_config &c) {
     total += projection_values(n, c.d_model, c.vocab);
     total += 2 * nv + n;
     total += 2 * (n - 1) + nv;
-    return total + 1 + (n - 1);
+    return total + 1 + 2 * (n - 1);
 }
 
 } // namespace attention

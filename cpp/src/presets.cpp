@@ -79,6 +79,28 @@ generated_spec positioned(double t, bool causal) {
     return s;
 }
 
+// The shipped induction model (checkpoints.hpp) reading the training task's held-out sequence 0
+// (its first T = 24 tokens): random tokens, the block 18 29 2 2 0 26, the block again. The task
+// scores the copy: positions 16 … 20 predict its second to sixth tokens.
+const std::vector<double> held_out{19, 17, 13, 20, 14, 28, 30, 12, 25, 16, 18, 29,
+                                   2,  2,  0,  26, 18, 29, 2,  2,  0,  26, 3,  20};
+
+generated_spec shipped(const std::string &checkpoint) {
+    generated_spec s;
+    s.kind = problem_kind::model;
+    s.checkpoint = checkpoint;
+    s.token_ids = held_out;
+    s.scored = std::vector<double>{16, 17, 18, 19, 20};
+    return s;
+}
+
+std::vector<std::string> id_labels(const std::vector<double> &ids) {
+    std::vector<std::string> labels;
+    for (double id : ids)
+        labels.push_back(std::to_string(int(id)));
+    return labels;
+}
+
 // The backward pass of a self-attention spec: its draws, then dO.
 generated_spec backward(generated_spec s) {
     s.kind = problem_kind::backward;
@@ -195,6 +217,20 @@ const std::vector<preset_info> &presets() {
          false,
          designed(true),
          designed(true).tokens,
+         {}},
+        {"trained-induction",
+         "trained-heads",
+         "Trained: a block of tokens, then the block again",
+         false,
+         shipped("trained"),
+         id_labels(held_out),
+         {}},
+        {"untrained-induction",
+         "trained-heads",
+         "Untrained: the same tokens, the weights as drawn",
+         false,
+         shipped("untrained"),
+         id_labels(held_out),
          {}},
         {"positions-rope",
          "positions",

@@ -187,6 +187,22 @@ matrix d_output_of(const std::optional<row_list> &given, const attention_config 
     return d_o;
 }
 
+// Kind model's positions whose loss counts: each in [0, n − 2] (the last has no next token),
+// each once; absent, every position. → n − 1 weights, 1 or 0.
+std::vector<double> counted_of(const std::optional<std::vector<double>> &scored, std::size_t n) {
+    if (scored && scored->empty())
+        reject("scored",
+               "lists no position; give at least one, or leave it out for every position");
+    std::vector<double> counted(n - 1, scored ? 0.0 : 1.0);
+    for (double given : scored.value_or(std::vector<double>{})) {
+        const std::size_t t = whole_number("scored", given, 0, n - 2);
+        if (counted[t] != 0)
+            reject("scored", "position " + count(t) + " is listed twice");
+        counted[t] = 1;
+    }
+    return counted;
+}
+
 // Kind model: a shipped model and the tokens it reads, 2 … T ids below V (the loss needs a
 // next token). Its trace is small (V, T ≤ 32 and 24): no budget to check.
 problem model_problem(const generated_spec &s) {
@@ -197,6 +213,7 @@ problem model_problem(const generated_spec &s) {
     if (p.token_ids.size() < 2)
         reject("tokens", "1 token; the loss needs the token after it: give 2 to seqLen = " +
                              count(m.seq_len));
+    p.counted = counted_of(s.scored, p.token_ids.size());
     p.config = model_pass_config(m, p.token_ids.size());
     return p;
 }

@@ -42,8 +42,9 @@ async function stageViolations(page, where) {
 }
 
 // Every stage of each chapter's example (the multi-head lesson, padded cross-attention,
-// grouped-query attention, the encoder layer, RoPE, packed documents), plus the stages only the
-// causal, ALiBi and sinusoidal examples have, and the gradients of two heads sharing a K/V head.
+// grouped-query attention, the encoder layer, RoPE, packed documents, the trained model), plus the
+// stages only the causal, ALiBi and sinusoidal examples have, and the gradients of two heads
+// sharing a K/V head.
 const CHAPTER_WALKS = [
   ['attention', 'lesson-multi-head', () => true],
   ['attention', 'lesson-causal', (s) => s.id === 'masked' || s.id === 'weights'],
@@ -58,6 +59,12 @@ const CHAPTER_WALKS = [
   ['positions', 'positions-sinusoidal', (s) => s.id === 'x_pos'],
   ['masks', 'masks-documents', (s) => s.head === null || s.head === 0],
   ['backward', 'backward-gqa', (s) => s.id.startsWith('d_') && (s.head === null || s.head <= 1)],
+  // The trained model's own stages (embeddings, prediction, loss), and layer 1's induction-head weights.
+  [
+    'trained-heads',
+    'trained-induction',
+    (s) => s.step === null || (s.id === 'weights' && s.step === 1 && s.head === 0),
+  ],
 ];
 
 function walk() {

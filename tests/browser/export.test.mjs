@@ -189,12 +189,13 @@ test(EXPORT_EVERY_CHAPTER_TITLE, async () => {
 });
 
 // The stage a preset's script prints: a decode step, a tile, else the most derived stage (of a
-// backward pass, dX).
+// backward pass, dX; of the model, its loss).
 function interesting(trace) {
   const last = trace.config.numHeads - 1;
   const find = (pred) => trace.stages.find(pred);
   return (
     find((s) => s.id === 'd_x') ??
+    find((s) => s.id === 'loss') ??
     find((s) => s.id === 'tile_out' && s.step === 3) ??
     find((s) => s.id === 'weights' && s.step === trace.config.seqLen - 2 && s.head === last) ??
     find((s) => s.id === 'norm2') ??
@@ -341,6 +342,23 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
     add({ preset: preset.id }, preset, stage, trace, `${preset.id} ${stage.id}/${stage.head}@${stage.step}`);
   }
   assert.ok(jobs.length >= 13, 'every preset has a script');
+  // The trained model: a layer-1 head's weights, the streams, the prediction, each position's loss.
+  const model = env.engine.run({ preset: 'trained-induction' });
+  const last = (id, step = null) => model.stages.findLast((s) => s.id === id && (step === null || s.step === step));
+  for (const stage of [
+    last('weights', 1),
+    last('x', 1),
+    last('residual', 1),
+    last('probabilities'),
+    last('token_loss'),
+  ])
+    add(
+      { preset: 'trained-induction' },
+      presetOf('trained-induction'),
+      stage,
+      model,
+      `trained ${stage.id}@${stage.step}`,
+    );
   for (const id of BACKWARD_PRESETS) {
     const trace = env.engine.run({ preset: id });
     const gradients = trace.stages.slice(trace.stages.findIndex((s) => s.id === 'd_output'));

@@ -125,6 +125,8 @@ test('preset form: every field, from the field table; read back, each preset ask
     ropeOffset: '0',
     ropeDims: '',
     alibi: false,
+    checkpoint: 'trained',
+    scored: '',
   });
   const layer = presetForm(catalog, 'encoder-layer');
   assert.deepEqual([layer.outputProjection, layer.skip, layer.dFF], [true, '0', '64'], 'the layer always has W_O');

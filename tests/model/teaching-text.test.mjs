@@ -127,8 +127,12 @@ test('encoder layer: the lead says what a causal encoder is and is not', () => {
 });
 
 test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, as plain text', () => {
-  assert.equal(CHAPTERS.at(-1).id, 'designed-heads');
-  const p = panelView({ chapterId: 'designed-heads', config: traceOf({ preset: 'designed-heads' }).config, head: 0 });
+  assert.equal(CHAPTERS.at(-1).id, 'trained-heads');
+  const p = panelView({
+    chapterId: 'trained-heads',
+    config: traceOf({ preset: 'trained-induction' }).config,
+    head: 0,
+  });
   const text = p.reading.join('\n');
   for (const ref of [
     /Alammar.*The Illustrated Transformer/,
@@ -137,7 +141,9 @@ test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, 
     /3Blue1Brown/,
   ])
     assert.match(text, ref);
-  for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/]) assert.match(text, cited);
+  for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/, /Elhage/, /Olsson.*Induction Heads/])
+    assert.match(text, cited);
+  assert.match(p.sizes, /V = 32 token ids, L = 2 layers of 2 heads \(d_k = 16, d_v = 16\).*d_model = 32.*T = 24/);
   assert.doesNotMatch(text, /https?:|www\./, 'plain text: nothing to load');
 });
 
@@ -153,6 +159,7 @@ const NAMED = {
   masks: /masks/i,
   backward: /backpropagation|backward pass/i,
   'designed-heads': /designed/i,
+  'trained-heads': /trained/i,
 };
 
 test('the page\u2019s title and tagline, and the package\u2019s description, name every chapter', () => {

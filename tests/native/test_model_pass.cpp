@@ -23,6 +23,12 @@ problem model_problem(const std::string &checkpoint, const std::vector<double> &
                       true);
 }
 
+problem scored_problem(const std::vector<double> &tokens, const std::vector<double> &scored) {
+    return problem_of(
+        problem_kind::model, false,
+        {{"checkpoint", std::string("trained")}, {"tokens", tokens}, {"scored", scored}}, true);
+}
+
 std::vector<std::size_t> ids(const std::vector<double> &tokens) {
     return {tokens.begin(), tokens.end()};
 }
@@ -125,6 +131,20 @@ TEST_CASE("model pass: explain a layer's score, a token's loss and the mean", "[
     CHECK(mean.addends.size() == 11);
     CHECK(mean.divisor == 11);
     CHECK(mean.value == mean.sum / 11);
+    // Scored on the copy only (positions 6 … 10 predict tokens 7 … 11): those five terms.
+    const trace copy = run_traced(scored_problem(block, {6, 7, 8, 9, 10}));
+    const stage &losses = at(copy, stage_id::token_loss, no_head, no_step);
+    const cell_explanation counted = explain_cell(copy, stage_id::loss, no_head, 0, 0);
+    REQUIRE(counted.addends.size() == 5);
+    CHECK(counted.addends[0] == losses.values(6, 0));
+    CHECK(counted.divisor == 5);
+    const double by_hand = (losses.values(6, 0) + losses.values(7, 0) + losses.values(8, 0) +
+                            losses.values(9, 0) + losses.values(10, 0)) /
+                           5;
+    CHECK(at(copy, stage_id::loss, no_head, no_step).values(0, 0) ==
+          Approx(by_hand).epsilon(1e-15));
+    CHECK(counted.value == at(copy, stage_id::loss, no_head, no_step).values(0, 0));
+    CHECK(trace_value_count(copy.config) == recorded_value_count(copy));
     const cell_explanation score = explain_cell(t, stage_id::scores, 1, 9, 3, 1);
     CHECK(score.value == at(t, stage_id::scores, 1, 1).values(9, 3));
     CHECK(score.sum == Approx(score.value).epsilon(1e-15));
@@ -140,6 +160,10 @@ TEST_CASE("model pass: refused by name", "[model-pass][validation]") {
     CHECK_THROWS_WITH(model_problem("trained", std::vector<double>(25, 1.0)),
                       "tokens: 25 tokens; the model reads 1 to seqLen = 24");
     CHECK_THROWS_WITH(model_problem("trained", {3, 2.5}), Catch::Contains("tokens[1]"));
+    CHECK_THROWS_WITH(scored_problem(block, {11}), Catch::Contains("scored"));
+    CHECK_THROWS_WITH(scored_problem(block, {3, 3}), "scored: position 3 is listed twice");
+    CHECK_THROWS_WITH(scored_problem(block, {}), Catch::StartsWith("scored: lists no position"));
+    CHECK_THROWS_WITH(scored_problem(block, {1.5}), Catch::Contains("scored"));
     const problem p = model_problem("trained", block);
     CHECK_THROWS_WITH(prune_each_head(p), Catch::Contains("pruning"));
 }

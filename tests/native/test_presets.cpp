@@ -53,16 +53,20 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
             {"kv-cache", {problem_kind::kv_cache}},
             {"flash", {problem_kind::flash}},
             {"designed-heads", {problem_kind::designed}},
+            {"trained-heads", {problem_kind::model}},
             {"positions", {problem_kind::self}},
             {"masks", {problem_kind::self}},
             {"backward", {problem_kind::backward}}};
         REQUIRE(kinds_of_chapter.count(info.chapter) == 1);
         CHECK(kinds_of_chapter.at(info.chapter).count(kind) == 1);
         const std::size_t t = kind == problem_kind::designed ? info.spec.tokens.size()
+                              : kind == problem_kind::model  ? info.spec.token_ids.size()
                                                              : std::size_t(info.spec.seq_len);
         CHECK(info.tokens.size() == t);
         if (kind == problem_kind::designed) // the row labels are the very words X is built from
             CHECK(info.tokens == info.spec.tokens);
+        for (std::size_t i = 0; kind == problem_kind::model && i < t; ++i) // the model's ids
+            CHECK(info.tokens[i] == std::to_string(int(info.spec.token_ids[i])));
         CHECK(info.key_tokens.size() ==
               (kind == problem_kind::cross ? std::size_t(info.spec.kv_len) : 0));
     }
@@ -86,6 +90,8 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "flash-full",
                                             "designed-heads",
                                             "designed-heads-causal",
+                                            "trained-induction",
+                                            "untrained-induction",
                                             "positions-rope",
                                             "positions-rope-half-split",
                                             "positions-alibi",

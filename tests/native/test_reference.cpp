@@ -85,16 +85,19 @@ struct comparer {
 
 void compare_trace(const trace &t, comparer &compare) {
     const std::string &p = compare.preset;
+    // Kind model: each layer has weights of its own, keyed by layer like its stages, and its x
+    // is the stream the layers before it computed, not a draw.
+    const bool model = t.config.kind == problem_kind::model;
     for (const stage &s : t.stages) {
         const std::string key = key_of(p, name_of(s.id), s.head, s.step);
-        compare(key, is_drawn(s.id), s.values);
+        compare(key, is_drawn(s.id) && !model, s.values);
         if (s.id == stage_id::weights) // (T, 1): every row sums to 1
             compare(key_of(p, "totals", s.head, s.step), false, s.totals);
         if (s.id == stage_id::d_scaled) // (T, 1): every row sums to 0
             compare(key + ":totals", false, s.totals);
         for (const operand &o : s.operands) {
             if (is_drawn(o))
-                compare(key_of(p, o.name, o.head), true, o.values);
+                compare(key_of(p, o.name, o.head, model ? s.step : no_step), true, o.values);
             else if (is_stepped(s, o) && rows(o.values) == 0)
                 CHECK(s.step == 0); // only the cache before the first token is empty: no fixture
             else if (is_stepped(s, o))
@@ -119,7 +122,7 @@ std::string flag(bool v) {
 
 std::string kind_text(problem_kind k) {
     const char *const names[] = {"self",  "cross",    "encoder-layer", "kv-cache",
-                                 "flash", "designed", "backward"};
+                                 "flash", "designed", "backward",      "model"};
     return names[static_cast<int>(k)]; // problem_kind's order
 }
 
@@ -155,7 +158,8 @@ void add_positions(reference::sizes &out, const attention_config &c) {
 reference::sizes sizes_of(const problem &p, double skip) {
     const attention_config &c = p.config;
     const auto n = [](std::size_t v) { return std::to_string(v); };
-    const bool built = c.kind == problem_kind::designed || std::isnan(p.seed);
+    const bool built =
+        c.kind == problem_kind::designed || c.kind == problem_kind::model || std::isnan(p.seed);
     reference::sizes out{{"kind", kind_text(c.kind)},
                          {"seed", built ? "null" : whole(p.seed)},
                          {"skip", whole(skip)},
@@ -176,6 +180,10 @@ reference::sizes sizes_of(const problem &p, double skip) {
                          {"weightScale", built ? "null" : js_number(c.weight_scale)},
                          {"prunedHeads", list_text(c.pruned_heads)}};
     add_positions(out, c);
+    if (c.kind == problem_kind::model) {
+        out["vocab"] = n(c.vocab);
+        out["numLayers"] = n(c.num_layers);
+    }
     return out;
 }
 

@@ -68,6 +68,12 @@ const RULE = {
   d_w_k: 'dotCols',
   d_w_v: 'dotCols',
   d_x: 'sum',
+  embedded: 'sum',
+  residual: 'sum',
+  logits: 'dot',
+  probabilities: 'softmax',
+  token_loss: 'negLog',
+  loss: 'mean',
 };
 // The stage with this id and head at the same decode step or tile (step null for neither).
 const sibling = (trace, id, head, step) => trace.stages.find((x) => x.id === id && x.head === head && x.step === step);
@@ -149,6 +155,19 @@ const CHECKS = {
     assert.deepEqual(e.source, { head: Math.floor(col / dV), col: col % dV }, `${where}: source`);
     const head = sibling(trace, 'head', e.source.head, s.step);
     assert.equal(at(head, row, e.source.col), e.value, `${where}: the head's cell`);
+  },
+  negLog(trace, s, row, col, e, where) {
+    const [p, next] = s.operands; // the next token's id in row `row` of next
+    assert.equal(e.next, at(next, row, 0), `${where}: the next token`);
+    assert.equal(e.input, at(p, row, e.next), `${where}: its probability`);
+    assert.equal(e.value, -Math.log(e.input), `${where}: \u2212ln p`);
+  },
+  mean(trace, s, row, col, e, where) {
+    const [losses, counted] = s.operands;
+    const kept = Array.from(losses.values).filter((_, t) => counted.values[t] === 1);
+    assert.deepEqual([...e.addends], kept, `${where}: the counted positions' losses`);
+    assert.equal(e.divisor, kept.length, `${where}: divisor`);
+    assert.ok(near(sumOf(kept) / kept.length, e.value), `${where}: their mean`);
   },
   sum(trace, s, row, col, e, where) {
     assert.deepEqual(

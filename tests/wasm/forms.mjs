@@ -110,8 +110,22 @@ function backwardLabels(sizes) {
  * encoder layer's stages after those; the backward pass's after those (backwardLabels).
  * Decoding and FlashAttention: see decodeLabels and flashLabels.
  */
+// The trained model: x₀, then each layer's causal attention and residual (on step = layer), then
+// the prediction and its loss.
+function modelLabels({ numLayers, numHeads }) {
+  const labels = ['embedded'];
+  for (let l = 0; l < numLayers; l += 1) {
+    labels.push(label('x', null, l));
+    for (let h = 0; h < numHeads; h += 1)
+      labels.push(...['q', 'k', 'v', 'scores', 'scaled', 'masked', 'weights', 'head'].map((id) => label(id, h, l)));
+    labels.push(...['concat', 'output', 'residual'].map((id) => label(id, null, l)));
+  }
+  return [...labels, 'logits', 'probabilities', 'token_loss', 'loss'];
+}
+
 export function expectedLabels(sizes) {
   const { kind = 'self', numHeads, outputProjection } = sizes;
+  if (kind === 'model') return modelLabels(sizes);
   if (kind === 'kv-cache') return decodeLabels(sizes);
   if (kind === 'flash') return flashLabels(sizes);
   const labels = kind === 'cross' ? ['x_q', 'x_kv'] : ['x'];
@@ -166,6 +180,8 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
     root: scaleScores ? [`√${dK}`, '√d_k'] : ['1', '1'],
     group: [numHeads / numKvHeads, 'g'], // the backward pass: query heads per K/V head
     terms: [numHeads + 2 * numKvHeads, 'parts'], // d_x's parts
+    vocab: [sizes.vocab, 'V'], // the trained model's vocabulary
+    scored: [seqLen - 1, 'T \u2212 1'], // its positions with a next token
   };
 }
 
@@ -227,6 +243,12 @@ const RESULT = {
   d_w_k: ['d', 'dk'],
   d_w_v: ['d', 'dv'],
   d_x: ['t', 'd'],
+  embedded: ['t', 'd'],
+  residual: ['t', 'd'],
+  logits: ['t', 'vocab'],
+  probabilities: ['t', 'vocab'],
+  token_loss: ['scored', 'one'],
+  loss: ['one', 'one'],
 };
 
 const pair = (a, b) => `(${a}, ${b})`;
@@ -298,6 +320,12 @@ const EQUATION = {
   d_w_k: ({ tkv, d, dk }) => productTn(tkv, d, dk),
   d_w_v: ({ tkv, d, dv }) => productTn(tkv, d, dv),
   d_x: ({ terms, t, d }) => `Σ ${terms} × ${pair(t, d)} → ${pair(t, d)}`,
+  embedded: ({ t, d }) => sum(t, d),
+  residual: ({ t, d }) => sum(t, d),
+  logits: ({ t, d, vocab }) => product(t, d, vocab),
+  probabilities: ({ t, vocab }) => same('softmax')(t, vocab),
+  token_loss: ({ t, vocab, scored, one }) => `\u2212ln ${pair(t, vocab)}[next] → ${pair(scored, one)}`,
+  loss: ({ scored, one }) => `mean${pair(scored, one)} → ${pair(one, one)}`,
 };
 
 /**

@@ -20,6 +20,7 @@ describe('presets() and models()', () => {
     positions: ['self'],
     masks: ['self'],
     backward: ['backward'],
+    'trained-heads': ['model'],
   };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {

@@ -17,9 +17,10 @@ import { changeField, presetForm } from '../state/form.js';
 
 const NO_SELECTION = { selection: null, explained: null, explainError: null };
 
-// Row and column labels by axis symbol: queries' tokens on T and T_q, the source's on T_kv.
+// Row and column labels by axis symbol: queries' tokens on T and T_q, the source's on T_kv, and
+// on T − 1 (the model's positions that have a next token) all but the last.
 function tokenAxes(tokens, keyTokens) {
-  return { T: tokens, T_q: tokens, T_kv: keyTokens };
+  return { T: tokens, T_q: tokens, T_kv: keyTokens, 'T \u2212 1': tokens.slice(0, -1) };
 }
 
 /** Validates and runs a form; the last good trace stays when either step rejects it. */

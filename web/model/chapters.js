@@ -225,6 +225,25 @@ export const CHAPTERS = [
       'it does, beside the heads of trained models it resembles. Every number is still the engine\u2019s.',
     panel: 'designed',
   },
+  {
+    id: 'trained-heads',
+    title: 'Trained heads',
+    kind: 'model',
+    fields: ['tokens', 'checkpoint', 'scored'],
+    labels: { tokens: 'Token ids' },
+    hints: {
+      tokens:
+        'the model’s vocabulary is the ids 0–31; at most 24 of them. A block of tokens that ' +
+        'repeats is what its induction head completes',
+    },
+    lead:
+      'A tiny attention-only Transformer (two layers of two heads, no MLP, no layer norm), trained by this ' +
+      'engine on sequences whose second half repeats a block of the first. Nobody built its heads: training ' +
+      'on next-token prediction made one layer-0 head look back a token and one layer-1 head look for the ' +
+      'token after the last time the current one appeared. Step both layers, then the prediction and its ' +
+      'loss; the time axis walks the layers. Heads that learn (training.html) trains it in your browser.',
+    panel: 'trained',
+  },
 ];
 
 export const DEFAULT_CHAPTER = 'attention';

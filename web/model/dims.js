@@ -19,6 +19,8 @@ const CLASSES = {
   blocks: 'blocks',
   g: 'g', // query heads per K/V head: a sum over the group
   parts: 'parts', // the backward pass's dX: one part per projection
+  V: 'V', // the trained model's vocabulary
+  'T \u2212 1': 'T', // the model's positions that have a next token: T's colour
 };
 
 export const DIMS = Object.keys(CLASSES);

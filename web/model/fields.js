@@ -4,7 +4,8 @@
 //
 // type: 'tokens' (words split on spaces), 'whole' (a whole number in [min, max]), 'auto' (the
 // same, or blank for the engine's default, which `blank` describes), 'decimal' (a number in
-// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'lengths'
+// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'positions'
+// (the same for positions), 'lengths'
 // (token counts ≥ 1 the same way), 'choice' (one of `choices`), 'flag'. A flag's spec value is
 // `on` where it gives one (positionalEncoding: 'sinusoidal'), and left out when off; an
 // `object` flag is an object the fields named spec.field fill (rope: { convention, … }).
@@ -265,6 +266,26 @@ export const FIELDS = [
   },
   { field: 'alibi', hash: 'alibi', attribute: 'alibi', type: 'flag', spec: 'alibi', label: 'ALiBi distance bias' },
   {
+    field: 'checkpoint',
+    hash: 'checkpoint',
+    attribute: 'checkpoint',
+    type: 'choice',
+    spec: 'checkpoint',
+    choices: ['trained', 'untrained'],
+    default: 'trained',
+    label: 'weights',
+    hint: 'trained: the shipped run after 1000 steps of Adam; untrained: the same model as drawn, at step 0',
+  },
+  {
+    field: 'scored',
+    hash: 'scored',
+    attribute: 'scored',
+    type: 'positions',
+    spec: 'scored',
+    label: 'positions scored',
+    hint: 'the positions whose next-token loss the mean counts (the task scores the copy); blank for every position',
+  },
+  {
     field: 'prunedHeads',
     hash: 'prune',
     attribute: 'pruned-heads',
@@ -282,9 +303,11 @@ export function fieldById(field) {
 }
 
 // The fields a chapter's form holds, in table order, with its own labels and hints. The
-// normals skipped belong to every chapter that draws (not to the designed heads).
+// normals skipped belong to every chapter that draws (not to the designed heads, nor to the
+// trained model).
+const DRAWS_NOTHING = ['designed', 'model'];
 export function fieldsOf(chapter) {
-  const own = (f) => chapter.fields.includes(f.field) || (f.field === 'skip' && chapter.kind !== 'designed');
+  const own = (f) => chapter.fields.includes(f.field) || (f.field === 'skip' && !DRAWS_NOTHING.includes(chapter.kind));
   return FIELDS.filter(own).map((f) => ({
     ...f,
     label: chapter.labels?.[f.field] ?? f.label,
@@ -300,7 +323,7 @@ export function presetValue(f, preset) {
   if (f.type === 'tokens') return (preset[f.field] ?? []).join(' ');
   const value = f.fromSpec ? f.fromSpec(preset.spec) : (atPath(preset.spec, f.spec) ?? f.default);
   if (f.type === 'flag') return f.invert ? !value : f.on ? value === f.on : Boolean(value);
-  if (f.type === 'heads' || f.type === 'lengths') return (value ?? []).join(', ');
+  if (['heads', 'positions', 'lengths'].includes(f.type)) return (value ?? []).join(', ');
   return value === undefined || value === null ? '' : String(value);
 }
 

@@ -53,7 +53,7 @@ export function findStepIndex(steps, id, head, time = null) {
   return steps.length - 1;
 }
 
-// The second axis (decode steps, tiles): the values it takes in this trace, in order.
+// The second axis (decode steps, tiles, the model's layers): the values it takes in this trace, in order.
 export function timeline(steps) {
   return [...new Set(steps.map((s) => s.step).filter((t) => t !== null))];
 }
@@ -96,9 +96,13 @@ export function currentHead(steps, index, pickedHead) {
 function groupTitle(groupId, head, config, now) {
   if (groupId === 'inputs' && now !== null && config.kind === 'kv-cache') return `Step t = ${now}`;
   if (groupId === 'tile' && now !== null) return `Tile ${now}`;
+  const layer = config.kind === 'model' && now !== null ? `Layer ${now}` : null; // the model's time axis
+  if (layer && groupId === 'layer') return `${layer}: the residual stream`;
+  if (layer && groupId === 'combine') return `${layer}: combine heads`;
   const of = config.numHeads > 1 ? `head ${head} (of 0\u2013${config.numHeads - 1})` : null;
   if (groupId === 'gradient-head') return of ? `Backward, ${of}` : 'Backward through attention';
   if (groupId !== 'head') return GROUPS.find((g) => g.id === groupId).title;
+  if (layer) return of ? `${layer}, ${of}` : `${layer}, attention`;
   return of ? `H${of.slice(1)}` : 'Attention';
 }
 
@@ -192,6 +196,8 @@ export function headPickerView(numHeads, head) {
   return { heads: Array.from({ length: numHeads }, (_, h) => ({ head: h, label: String(h), current: h === head })) };
 }
 
+const subscript = (k) => String(k).replace(/\d/g, (d) => String.fromCharCode(0x2080 + Number(d)));
+
 // The slider over the second axis: its position and what it names (null without one).
 export function timeView(steps, index, config, tokens) {
   const times = timeline(steps);
@@ -204,6 +210,11 @@ export function timeView(steps, index, config, tokens) {
       value,
       label: `Decode step t = ${now} (steps 0\u2013${times.length - 1}): token \u201c${tokens.T?.[now] ?? now}\u201d`,
     };
+  }
+  if (config.kind === 'model') {
+    const what =
+      now === 0 ? 'reads x\u2080, the embeddings' : `reads x${subscript(now)}, layer ${now - 1}\u2019s stream`;
+    return { max: times.length - 1, value, label: `Layer ${now} (layers 0\u2013${times.length - 1}): ${what}` };
   }
   const { queryRows, keyRows } = steps.find((s) => s.step === now && s.stage.tile).stage.tile;
   return {

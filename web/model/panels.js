@@ -101,6 +101,7 @@ export function panelView(ctx) {
   if (panel === 'decode') return decodePanel(ctx.config, ctx.steps, ctx.index, ctx.tokens);
   if (panel === 'tiles') return tilesPanel(ctx.config, ctx.steps, ctx.index);
   if (panel === 'designed') return designedPanel(ctx.config, ctx.head);
+  if (panel === 'trained') return trainedPanel(ctx.config);
   if (panel === 'positions') return positionsPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'masks') return masksPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'costs') return costsPanel(ctx.config, ctx.tokens);
@@ -126,20 +127,45 @@ export const FURTHER_READING = [
     '2309.17453): the attention sink.',
   'Kevin Wang et al. (2022), \u201cInterpretability in the Wild: a Circuit for Indirect Object Identification in ' +
     'GPT-2 small\u201d (arXiv 2211.00593): duplicate-token heads.',
+  'Nelson Elhage et al. (2021), \u201cA Mathematical Framework for Transformer Circuits\u201d (Transformer Circuits ' +
+    'Thread): attention-only models, the residual stream, and the induction head.',
+  'Catherine Olsson et al. (2022), \u201cIn-context Learning and Induction Heads\u201d (Transformer Circuits ' +
+    'Thread): the phase change in which induction heads form.',
 ];
 
-// The designed heads as the engine describes them (designed.hpp), the current one marked; the
-// last chapter's panel also carries the further reading.
+// The designed heads as the engine describes them (designed.hpp), the current one marked.
 function designedPanel(config, head) {
   return {
     kind: 'designed',
-    reading: FURTHER_READING,
     heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
     sizes:
       `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its ` +
       `position, ${config.dV} for its word (one per distinct word) and a constant 1. d_k = ` +
       `${config.dK}, d_v = ${config.dV}, s = 8 \u00b7 \u221ad_k, so a head\u2019s chosen ` +
       `key leads every other by 8 after \u00f7\u221ad_k: about 3000 times the weight.`,
+  };
+}
+
+// The trained model's sizes, from the engine's config; the last chapter's panel also carries the
+// further reading.
+function trainedPanel(config) {
+  return {
+    kind: 'trained',
+    reading: FURTHER_READING,
+    sizes:
+      `The model: a vocabulary of V = ${config.vocab} token ids, L = ${config.numLayers} layers of ` +
+      `${config.numHeads} heads (d_k = ${config.dK}, d_v = ${config.dV}) writing into a residual stream of ` +
+      `d_model = ${config.dModel}, causal, \u00f7\u221ad_k, W_O; no MLP, no layer norm, no biases. Here it reads ` +
+      `T = ${config.seqLen} tokens.`,
+    heads:
+      'Trained, one layer-0 head puts most of its weight one position back: it copies the previous token into ' +
+      'each row of the stream. Layer 1\u2019s heads then match their queries against those copies: in the ' +
+      'repeated block they attend to the token just after the earlier occurrence of the current one, and the ' +
+      'logits predict that ' +
+      'token. Untrained, every head is nearly uniform and the loss is close to ln V.',
+    more:
+      'charts every head\u2019s scores as they form: the induction head appears suddenly, a phase change, not ' +
+      'gradually.',
   };
 }
 

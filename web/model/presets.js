@@ -24,8 +24,9 @@ export function defaultPreset(catalog, chapterId) {
 }
 
 /** Whether a form with these words still shows preset p: the same number of tokens (and of
- * source tokens), and, where the words build X (the designed heads), the same words. */
+ * source tokens), and, where the words build X (the designed heads, the model's ids), the same words. */
 export function keepsPreset(p, tokens, keyTokens = []) {
   if (tokens.length !== p.tokens.length || keyTokens.length !== (p.keyTokens ?? []).length) return false;
-  return p.spec.kind !== 'designed' || tokens.every((t, i) => t === p.tokens[i]);
+  const built = p.spec.kind === 'designed' || p.spec.kind === 'model';
+  return !built || tokens.every((t, i) => t === p.tokens[i]);
 }

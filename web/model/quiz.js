@@ -73,8 +73,10 @@ const CHECKS = {
       .replace(/^["“'‘]|["”'’]$/g, '')
       .toLowerCase();
     if (!t) return { read: false };
+    // A number is a column, and also a token where the tokens are numbers (the trained model's ids).
     const byLabel = q.expected.keys.flatMap((k, j) => (k.toLowerCase() === t ? [j] : []));
-    const columns = byLabel.length ? byLabel : /^\d+$/.test(t) && Number(t) < q.expected.keys.length ? [Number(t)] : [];
+    const byColumn = /^\d+$/.test(t) && Number(t) < q.expected.keys.length ? [Number(t)] : [];
+    const columns = [...byLabel, ...byColumn];
     if (!columns.length) return { read: false };
     return { read: true, right: columns.some((j) => q.expected.columns.includes(j)) };
   },

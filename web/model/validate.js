@@ -60,20 +60,31 @@ function checkDecimal(f, raw, errors) {
   return null;
 }
 
-// Head numbers separated by commas or spaces → [i, …] (blank: none).
+// Head (or position) numbers separated by commas or spaces → [i, …] (blank: none).
 function checkHeads(f, raw, errors) {
+  const noun = f.type === 'heads' ? 'head' : 'position';
   const parts = String(raw ?? '')
     .split(/[\s,]+/)
     .filter(Boolean);
   if (!parts.every((p) => /^\d{1,6}$/.test(p))) {
-    errors[f.field] = `${f.label} must be head numbers separated by commas, e.g. 1, 3.`;
+    errors[f.field] = `${f.label} must be ${noun} numbers separated by commas, e.g. 1, 3.`;
     return null;
   }
   const heads = parts.map(Number);
   const twice = heads.find((h, i) => heads.indexOf(h) !== i);
   if (twice === undefined) return heads;
-  errors[f.field] = `${f.label} must name each head once (head ${twice} is named twice).`;
+  errors[f.field] = `${f.label} must name each ${noun} once (${noun} ${twice} is named twice).`;
   return null;
+}
+
+// The model's tokens are ids: whole numbers (the engine checks them against its vocabulary).
+function checkIds(f, tokens, errors) {
+  const bad = tokens.findIndex((t) => !/^\d{1,6}$/.test(t));
+  if (bad >= 0 && !errors[f.field])
+    errors[f.field] =
+      `${f.label} must be whole numbers separated by spaces (${ordinal(bad)} is \u201c${tokens[bad]}\u201d).`;
+  if (tokens.length < 2 && !errors[f.field])
+    errors[f.field] = `${f.label}: enter at least 2, so that one token has a next token to predict.`;
 }
 
 // A number field → its value, undefined when blank means the engine's default, null when wrong.
@@ -147,6 +158,7 @@ const CHECKS = {
   flag: checkFlag,
   decimal: checkDecimal,
   heads: checkHeads,
+  positions: checkHeads,
   lengths: checkLengths,
   choice: checkChoice,
   whole: checkNumber,
@@ -183,6 +195,7 @@ export function validateForm(catalog, form) {
   const chapter = chapterById(form.chapter) ?? chapterById(DEFAULT_CHAPTER);
   const own = new Map(fieldsOf(chapter).map((f) => [f.field, f]));
   const tokens = checkTokens(form, own.get('tokens'), errors);
+  if (chapter.kind === 'model') checkIds(own.get('tokens'), tokens, errors);
   const keyTokens = own.has('keyTokens') ? checkTokens(form, own.get('keyTokens'), errors) : [];
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
   if (preset)
@@ -197,7 +210,9 @@ export function validateForm(catalog, form) {
       ? { queryLen: tokens.length, keyLen: keyTokens.length }
       : chapter.kind === 'designed'
         ? { tokens } // the words themselves build X
-        : { seqLen: tokens.length };
+        : chapter.kind === 'model'
+          ? { tokens: tokens.map(Number) } // the ids the model embeds
+          : { seqLen: tokens.length };
   const spec = ok ? { kind: chapter.kind, ...lengths, ...values } : null;
   return { errors, ok, tokens, keyTokens, spec, preset: null };
 }

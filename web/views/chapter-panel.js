@@ -223,9 +223,19 @@ function designed(root, p, on) {
   learned.append(
     'These heads were built by hand. In ',
     link,
-    ' a small model learns a previous-token head and an induction head from next-token prediction, in seconds.',
+    ' a small model learns a previous-token head and an induction head from next-token prediction, in seconds; ' +
+      'the next chapter, Trained heads, steps through its trained weights.',
   );
   root.append(learned);
+}
+
+function trained(root, p) {
+  root.append(el('p', 'panel-note', p.sizes), el('p', 'panel-note', p.heads));
+  const retrain = el('p', 'panel-note learned-link');
+  const link = el('a', null, 'Heads that learn');
+  link.href = assetUrl('training.html');
+  retrain.append(link, ' trains this model in your browser, reproduces these weights number for number, and ', p.more);
+  root.append(retrain);
   const reading = el('details', 'further-reading');
   reading.append(el('summary', null, 'Further reading'));
   const refs = el('ul', 'reading-list');
@@ -234,7 +244,7 @@ function designed(root, p, on) {
   root.append(reading);
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles, designed, positions, masks, costs, backward };
+const DRAW = { sequences, groups, layer, decode, tiles, designed, trained, positions, masks, costs, backward };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

@@ -44,6 +44,7 @@ struct generated_spec {
     std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
     std::string checkpoint;           // kind model: the shipped model (checkpoints.hpp)
     std::vector<double> token_ids;    // kind model's tokens: ids in [0, V), 2 … T of them
+    std::optional<std::vector<double>> scored; // kind model: the positions whose loss counts
 };
 
 // Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
@@ -71,6 +72,7 @@ struct problem {
     double seed = std::numeric_limits<double>::quiet_NaN(); // drawn with; NaN: nothing drawn
     const model *net = nullptr;                             // kind model: the shipped model it runs
     std::vector<std::size_t> token_ids;                     // kind model: the tokens it reads
+    std::vector<double> counted; // kind model: 1 where position t's loss counts, else 0 (n − 1)
 };
 
 // Validates every field (and, when traced, the trace budget), then draws from numpy's

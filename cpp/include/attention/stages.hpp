@@ -58,7 +58,7 @@ enum class stage_id {
     logits,        // (T, V)       x_L · W_U
     probabilities, // (T, V)       row softmax: the next token's distribution
     token_loss,    // (T − 1, 1)   −ln p of each next token
-    loss,          // (1, 1)       their mean
+    loss,          // (1, 1)       their mean over the positions counted
     // The backward pass (backward.hpp), in its order: each d_x is ∂loss/∂x.
     d_output,  // (T, D)        dO, given or drawn
     d_w_o,     // (H·DV, D)     concatᵀ · dO
@@ -141,7 +141,7 @@ void head_column(cell_explanation &, const trace &, const stage &, std::size_t, 
 void gate(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // −ln op0[i, op1[i, 0]]: the probability given the token that came next
 void neg_log(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
-// Σ_k op0[k, 0] ÷ rows of op0
+// Σ_k op1[k, 0]·op0[k, 0] ÷ Σ_k op1[k, 0]: the mean over the rows op1 counts
 void mean(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 } // namespace rules
 
@@ -246,7 +246,7 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::token_loss, "token_loss", "−ln ($0, $1)[next] → ($2, $3)", 2, 3,
      detail::cell::neg_log, false, "probabilities next"},
     {detail::s::loss, "loss", "mean($0, $1) → ($1, $1)", 1, 1, detail::cell::mean, false,
-     "token_loss"},
+     "token_loss counted"},
     {detail::s::d_output, "d_output", detail::input, 0, 1, detail::cell::none, false, ""},
     {detail::s::d_w_o, "d_w_o", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
      "concat d_output"},

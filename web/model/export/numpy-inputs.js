@@ -83,8 +83,47 @@ function assign(name, m, opts) {
 const list = (name, ms) =>
   `${name} = [\n${ms.map((m) => `    ${pyArray(m.shape, m.values, { indent: '    ' })},`).join('\n')}\n]`;
 
+// Kind model's matrices, as the trace recorded them: each token's row of W_E and each position's of
+// W_P, every layer's W_Q, W_K, W_V of each head and its W_O, W_U; the next tokens and the positions
+// the loss counts.
+function modelLines(trace) {
+  const c = trace.config;
+  const at = (l, h) => (st) => st.step === l && st.head === h;
+  const wO = (l) => operandOf(trace, ['output'], 'W_O', at(l, null));
+  const layer = (l) => {
+    const heads = (id, w) => Array.from({ length: c.numHeads }, (_, h) => operandOf(trace, [id], w, at(l, h)));
+    return [
+      `    {  # layer ${l}`,
+      ...['W_Q', 'W_K', 'W_V'].map(
+        (w) =>
+          `        "${w}s": [\n${heads(w[2].toLowerCase(), w)
+            .map((m) => `            ${pyArray(m.shape, m.values, { indent: '            ' })},`)
+            .join('\n')}\n        ],`,
+      ),
+      `        "W_O": ${pyArray(wO(l).shape, wO(l).values, { indent: '        ' })},`,
+      '    },',
+    ];
+  };
+  const loss = stageOf(trace, 'loss');
+  const next = operandOf(trace, ['token_loss'], 'next').values;
+  const counted = loss.operands.find((o) => o.name === 'counted').values;
+  return [
+    `${assign('E', operandOf(trace, ['embedded'], 'E'))}  # W_E[tokens]: each token's row of the embeddings`,
+    `${assign('P', operandOf(trace, ['embedded'], 'P'))}  # W_P[:T]: each position's row`,
+    'layers = [',
+    ...Array.from({ length: c.numLayers }, (_, l) => layer(l)).flat(),
+    ']',
+    assign('W_U', operandOf(trace, ['logits'], 'W_U')),
+    `next_tokens = [${Array.from(next, (v) => String(v)).join(', ')}]  # the token after each position`,
+    `scored = [${Array.from(counted, (v, t) => (v ? [t] : []))
+      .flat()
+      .join(', ')}]  # the positions the loss counts`,
+  ];
+}
+
 // The matrices of a trace without a seed, as np.array literals.
 export function literalLines(trace, structure) {
+  if (structure === 'model') return modelLines(trace);
   const c = trace.config;
   const lines = [];
   if (structure === 'cross') lines.push(assign('X_q', stageOf(trace, 'x_q')), assign('X_kv', stageOf(trace, 'x_kv')));

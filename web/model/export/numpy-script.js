@@ -41,6 +41,11 @@ function sizesOf(config, spec) {
 }
 
 function sizeLines(s, structure) {
+  if (structure === 'model')
+    return [
+      `T, d_model, vocab, num_layers = ${s.seqLen}, ${s.dModel}, ${s.vocab}, ${s.numLayers}`,
+      `num_heads, d_k, d_v = ${s.numHeads}, ${s.dK}, ${s.dV}`,
+    ];
   const lines =
     structure === 'cross'
       ? [`T_q, T_kv, d_model = ${s.seqLen}, ${s.kvLen}, ${s.dModel}`]
@@ -151,9 +156,32 @@ function decodePass(s, scale, pruned) {
 }
 
 // The functions and the forward pass of each structure.
+// Kind model: x₀ = E + P, each layer's causal multi-head attention added to the stream, then the
+// logits, their softmax, −ln p of each next token and the mean over the positions scored.
+function modelPass(s) {
+  return {
+    functions: [fn.SOFTMAX, fn.attentionMask(s), fn.selfAttention(), fn.multiHeadAttention(false)],
+    lines: [
+      'embedded = x = E + P  # x_0',
+      'mask = attention_mask(T, T, causal=True)',
+      "passes = []  # each layer's stages, its input x and its residual",
+      'for w in layers:',
+      '    output, stages = multi_head_attention(x, x, w["W_Qs"], w["W_Ks"], w["W_Vs"], w["W_O"], mask, scale=True)',
+      '    stages["x"] = x',
+      '    stages["residual"] = x = x + output  # x_{l+1} = x_l + MultiHead(x_l)',
+      '    passes.append(stages)',
+      'logits = x @ W_U  # (T, vocab)',
+      'probabilities = softmax(logits)',
+      'token_loss = -np.log(probabilities[np.arange(T - 1), next_tokens])[:, None]  # (T - 1, 1)',
+      'loss = np.array([[token_loss[scored, 0].mean()]])',
+    ],
+  };
+}
+
 function passOf(s, structure) {
   const pruned = s.pruned.length > 0;
   const scale = `scale=${py(s.scaleScores)}`;
+  if (structure === 'model') return modelPass(s);
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
   const options = { rope: Boolean(s.rope), alibi: s.alibi };
@@ -216,18 +244,21 @@ export function stageName({ id, head, kvHead, step }, structure, config = null) 
   const shared = stageById(id)?.sharedByGroup && config?.numKvHeads < config?.numHeads && kvHead != null;
   if (shared) parts.push(`K/V head ${kvHead}`);
   else if (head !== null && head !== undefined) parts.push(`head ${head}`);
-  if (step !== null && step !== undefined)
-    parts.push(structure === 'flash' ? `tile ${step}` : `decode step t = ${step}`);
+  const time = { flash: 'tile', model: 'layer' }[structure];
+  if (step !== null && step !== undefined) parts.push(time ? `${time} ${step}` : `decode step t = ${step}`);
   return parts.join(', ');
 }
 
 function docstring(s, structure, stage, { title, preset, chapter, literal }) {
   const what = preset ? `the example "${preset}"` : 'a custom configuration';
   const backward = structure === 'backward';
-  const how = literal
-    ? `Its matrices were given, not drawn: they are copied here from the trace${backward ? ', dO too' : ''}.`
-    : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = ` +
-      `randn, every weight randn * ${pyNumber(s.weightScale)}${backward ? ', then dO = randn (not scaled)' : ''}.`;
+  const how =
+    structure === 'model'
+      ? "Its weights are the shipped model's, trained or as drawn: they are copied here from the trace."
+      : literal
+        ? `Its matrices were given, not drawn: they are copied here from the trace${backward ? ', dO too' : ''}.`
+        : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = ` +
+          `randn, every weight randn * ${pyNumber(s.weightScale)}${backward ? ', then dO = randn (not scaled)' : ''}.`;
   return [
     `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure, s)}.`,
     '',

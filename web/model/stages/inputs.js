@@ -47,6 +47,15 @@ function builtFrom({ config: c, stage, tokens }) {
   );
 }
 
+// The model's x at layer l: the residual stream that layer reads (embedded, or layer l − 1's residual).
+const streamRead = (l) =>
+  l === 0
+    ? 'Layer 0 reads the residual stream as the embeddings made it: x\u2080, one row per token. Its queries, ' +
+      'keys and values are all computed from these rows.'
+    : `Layer ${l} reads the residual stream after layer ${l - 1}: the embeddings plus everything the heads ` +
+      `before it wrote. What a layer-${l - 1} head copied into a row (the previous token, say) is now part ` +
+      'of that row, for this layer\u2019s heads to match on.';
+
 const input = (id, title, tex, what) => ({
   id,
   group: 'inputs',
@@ -54,11 +63,13 @@ const input = (id, title, tex, what) => ({
   result: id === 'x' ? 'X' : id === 'x_q' ? 'X_q' : 'X_kv',
   figure: () => [],
   formula: () => tex,
-  explanation: (ctx) =>
-    ctx.config.kind === 'designed'
+  explanation: (ctx) => {
+    if (ctx.config.kind === 'model') return streamRead(ctx.stage.step);
+    return ctx.config.kind === 'designed'
       ? `${what(ctx.config)} ${builtFrom(ctx)}`
       : `${what(ctx.config)} ${drawnFrom(ctx)} The tokens only label the ` +
-        `rows: the vectors are random, not learned embeddings of those words.`,
+          `rows: the vectors are random, not learned embeddings of those words.`;
+  },
   explain: null,
   highlight: null,
 });
@@ -95,7 +106,7 @@ export const INPUT_STAGES = [
   {
     ...input(
       'x',
-      'Input embeddings X',
+      (c) => (c.kind === 'model' ? 'The layer\u2019s input: the stream x\u2097' : 'Input embeddings X'),
       'X \\in \\mathbb{R}^{T \\times d_{\\text{model}}}, \\quad T = \\text{seq\\_len}',
       () =>
         'One row per token: T = seq_len rows of d_model numbers. Queries, keys and ' +
@@ -106,7 +117,11 @@ export const INPUT_STAGES = [
     quiz: [],
     firstView: true,
     notation: ['X', 'the embeddings', 'one row a token'],
-    numpy: named({ self: 'X', 'encoder-layer': 'X', flash: 'X' }),
+    // The model's x is each layer's input, which its pass keeps beside the layer's stages.
+    numpy: (structure, at) =>
+      structure === 'model'
+        ? ofLayer('x')(structure, at)
+        : named({ self: 'X', 'encoder-layer': 'X', flash: 'X' })(structure),
   },
   POSITIONED,
   {

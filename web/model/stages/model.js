@@ -4,14 +4,13 @@
 // are the ordinary ones, at step = layer. Entry fields: see ../stage-table.js.
 
 import { cell, col, dot } from './highlight.js';
+import { named, ofLayer } from './numpy-paths.js';
 import { f, filledDot, n, shortList } from './tex.js';
 
-// The numpy export writes no model pass yet: no structure keeps these stages.
-const notExported = () => null;
-
-const added = (symbol) => ({
-  symbolic: (i, j) => `${symbol}_{${i},${j}} = a_{${i},${j}} + b_{${i},${j}}`,
-  filled: (e, { i: r, j: c }) => `${symbol}_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
+// A sum's two lines: symbol and operands as (x_0)_{i,j} = (a)_{i,j} + (b)_{i,j}, then the numbers.
+const added = (symbol, a, b) => ({
+  symbolic: (i, j) => `(${symbol})_{${i},${j}} = (${a})_{${i},${j}} + (${b})_{${i},${j}}`,
+  filled: (e, { i: r, j: c }) => `(${symbol})_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
 });
 
 export const MODEL_STAGES = [
@@ -26,13 +25,13 @@ export const MODEL_STAGES = [
       'Each token id picks its row of the embedding table W_E, and each position adds its own row of W_P: ' +
       'the same token at two positions starts from two different vectors. This sum is the residual stream ' +
       'that every layer reads and adds to.',
-    explain: added('x_0'),
+    explain: added('x_0', 'W_E[\\text{tokens}]', 'W_P'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { E: 'W_E[tokens]', P: 'W_P' },
     nonNegative: false,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: named({ model: 'embedded' }),
   },
   {
     id: 'residual',
@@ -46,13 +45,13 @@ export const MODEL_STAGES = [
       'feed-forward network: what a head writes stays in the stream, where a later layer\u2019s heads can read ' +
       'it. An induction head works this way: one layer copies the previous token into each position, the next ' +
       'looks for it.',
-    explain: added('x_{l+1}'),
+    explain: added('x_{l+1}', 'x_l', '\\text{MultiHead}(x_l)'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { X: 'x\u2097', output: 'MultiHead(x\u2097)' },
     nonNegative: false,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: ofLayer('residual'),
   },
   {
     id: 'logits',
@@ -73,7 +72,7 @@ export const MODEL_STAGES = [
     nonNegative: false,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: named({ model: 'logits' }),
   },
   {
     id: 'probabilities',
@@ -102,7 +101,7 @@ export const MODEL_STAGES = [
     nonNegative: true,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: named({ model: 'probabilities' }),
   },
   {
     id: 'token_loss',
@@ -125,7 +124,7 @@ export const MODEL_STAGES = [
     nonNegative: true,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: named({ model: 'token_loss' }),
   },
   {
     id: 'loss',
@@ -142,11 +141,11 @@ export const MODEL_STAGES = [
       filled: (e) =>
         `\\mathcal{L} = (${shortList(Array.from(e.addends, (x) => n(x)))}) \\div ${n(e.divisor)} = ${n(e.value)}`,
     },
-    highlight: () => ({ 0: col(0) }),
-    operands: {},
+    highlight: () => ({ 0: col(0), 1: col(0) }),
+    operands: { counted: { label: 'counted', nonNegative: true } },
     nonNegative: true,
     quiz: [],
     firstView: false,
-    numpy: notExported,
+    numpy: named({ model: 'loss' }),
   },
 ];

@@ -1,5 +1,5 @@
 // Where the exported numpy script keeps each stage, by the pass it writes (structure: 'self',
-// 'cross', 'encoder-layer', 'kv-cache', 'flash' or 'backward'; ../export/numpy-script.js): the stage entries'
+// 'cross', 'encoder-layer', 'kv-cache', 'flash', 'backward' or 'model'; ../export/numpy-script.js): the stage entries'
 // `numpy` functions, (structure, { head, kvHead, step }) → a Python expression, or null where
 // that pass has no such stage.
 
@@ -9,14 +9,16 @@ export const ofHead =
   (structure, { head, step }) => {
     if (structure === 'flash') return flash;
     if (structure === 'kv-cache') return `steps[${step}]["heads"][${head}]["${id}"]`;
+    if (structure === 'model') return `passes[${step}]["heads"][${head}]["${id}"]`;
     return `stages["heads"][${head}]["${id}"]`;
   };
 
-/** A stage of the whole layer: stages[id], or in decoding steps[t][id]. */
+/** A stage of the whole layer: stages[id], in decoding steps[t][id], in the model passes[l][id]. */
 export const ofLayer =
   (id) =>
   (structure, { step }) => {
     if (structure === 'flash') return null;
+    if (structure === 'model') return `passes[${step}]["${id}"]`;
     return structure === 'kv-cache' ? `steps[${step}]["${id}"]` : `stages["${id}"]`;
   };
 
