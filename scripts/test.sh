@@ -13,8 +13,10 @@ ctest --test-dir build/native --no-tests=error --output-on-failure -j "$(nproc)"
 bash scripts/sanitize.sh
 bash scripts/fuzz.sh --replay
 
-node --test tests/model/ tests/wasm/ tests/package/
-node --test --test-concurrency=1 tests/browser/
+# Two files at a time on two cores (node's default is one fewer than the cores): each browser test
+# file opens its own Chromium and each test its own page, so files do not share state.
+node --test --test-concurrency=2 tests/model/ tests/wasm/ tests/package/
+node --test --test-concurrency=2 tests/browser/
 # The README's course recipes for real: MkDocs, a reveal.js deck, a Jupyter notebook (installs
 # Debian mkdocs and jupyter-notebook first, when missing).
 bash scripts/setup-course.sh && node --test --test-concurrency=1 tests/course/
