@@ -49,6 +49,25 @@ export function checkValueQuestion(engine, q, step, run, where) {
     const skipped = run.trace.config.causal && next > stage.tile.queryRows[1] - 1;
     right(skipped ? 'skipped' : 'computed');
     wrong(skipped ? 'Computed' : 'skip');
+  } else if (q.id === 'next-token') {
+    // Read back from the row the prompt names: the id of its largest probability.
+    const r = Number(/After position (\d+)/.exec(q.prompt)[1]);
+    const row = Array.from({ length: stage.shape[1] }, (_, j) => at(stage, r, j));
+    const best = row.indexOf(Math.max(...row));
+    for (let k = 0; k < stage.shape[0]; k++)
+      assert.ok(
+        Math.max(...Array.from({ length: stage.shape[1] }, (_, j) => at(stage, k, j))) <= row[best],
+        `${where}: row ${r} is the most confident`,
+      );
+    right(String(best));
+    wrong(String(row.indexOf(Math.min(...row))));
+  } else if (q.id === 'token-loss') {
+    // −ln of the next token's probability, as engine.explain takes the cell apart.
+    const r = Number(/At position (\d+)/.exec(q.prompt)[1]);
+    const e = engine.explain(run.spec, { stage: 'token_loss', row: r, col: 0 });
+    assert.equal(e.value, -Math.log(e.input), `${where}: −ln p`);
+    right(formatCell(e.value));
+    wrong(formatCell(e.value / 2));
   } else {
     assert.fail(`${where}: no test for question ${q.id}`);
   }

@@ -66,6 +66,8 @@ test(MODEL_EVERY_STAGE_TITLE, () => {
   assert.deepEqual(asked['kv-cache-gqa:k_new'], ['cache-rows']);
   assert.deepEqual(asked['flash-causal:tile_scores'], ['next-tile']);
   assert.deepEqual(asked['lesson-multi-head:q'], [], 'projections ask the shape only');
+  assert.deepEqual(asked['trained-induction:probabilities'], ['row-sum', 'next-token']);
+  assert.deepEqual(asked['trained-induction:token_loss'], ['token-loss']);
 });
 
 test('model: the operands\u2019 shapes make the hint; FlashAttention\u2019s tiles as the engine recorded them', () => {

@@ -162,3 +162,50 @@ export function nextTileQuestion(step, ctx) {
       : 'every key of that tile comes after every query of the block: the mask would zero it all.',
   };
 }
+
+// probabilities: the token the model finds likeliest after its most confident position (the row
+// whose largest probability is the largest; ties: any of those tokens).
+export function nextTokenQuestion(step, ctx) {
+  const { stage } = step;
+  const [rows, cols] = stage.shape;
+  const tops = Array.from({ length: rows }, (_, r) => Math.max(...rowOf(stage, r)));
+  const r = tops.indexOf(Math.max(...tops));
+  const row = rowOf(stage, r);
+  const columns = row.flatMap((v, j) => (v === tops[r] ? [j] : []));
+  const token = labelsOf(ctx.tokens, stage, stage.axes[0], rows)[r];
+  return {
+    id: 'next-token',
+    kind: 'key',
+    prompt: `After position ${r} (token ${token}), which token does the model find likeliest to come next?`,
+    help: `Type its id, from 0 to ${cols - 1}.`,
+    expected: { columns, keys: Array.from({ length: cols }, (_, j) => String(j)) },
+    answer: `token ${columns[0]} (p = ${formatCell(tops[r])})`,
+    hint:
+      `Find the largest number in row ${r}: the softmax keeps the order of the logits, so it is also ` +
+      `row ${r}\u2019s largest logit.`,
+    why: 'the softmax never changes which logit is largest.',
+  };
+}
+
+// token_loss: a position's loss from the probability the model gave the token that came next:
+// the scored position (the loss stage's counted) it predicts worst, where the answer is least obvious.
+export function tokenLossQuestion(step, ctx) {
+  const { stage } = step;
+  const [probabilities, next] = stage.operands;
+  const counted = ctx.trace.stages.find((s) => s.id === 'loss').operands[1].values;
+  const scored = Array.from(stage.values, (v, t) => (counted[t] ? v : -Infinity));
+  const r = scored.indexOf(Math.max(...scored));
+  const p = probabilities.values[r * probabilities.shape[1] + next.values[r]];
+  return {
+    id: 'token-loss',
+    kind: 'number',
+    prompt:
+      `At position ${r} the model gave the token that came next (${next.values[r]}) probability ` +
+      `${formatCell(p)}. What is the loss there?`,
+    help: 'A number, for example 0.7.',
+    expected: { value: stage.values[r] },
+    answer: formatCell(stage.values[r]),
+    hint: `The loss is \u2212ln p: \u2212ln ${formatCell(p)}.`,
+    why: 'a token given probability p costs \u2212ln p: 0 when p = 1, ln V when every token is equally likely.',
+  };
+}

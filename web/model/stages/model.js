@@ -3,6 +3,7 @@
 // softmax and loss that read the last layer's stream. Each layer's attention stages between them
 // are the ordinary ones, at step = layer. Entry fields: see ../stage-table.js.
 
+import { nextTokenQuestion, rowSumQuestion, tokenLossQuestion } from '../quiz-questions.js';
 import { cell, col, dot } from './highlight.js';
 import { named, ofLayer } from './numpy-paths.js';
 import { f, filledDot, n, shortList } from './tex.js';
@@ -99,7 +100,7 @@ export const MODEL_STAGES = [
     view: { rowTotals: true },
     operands: {},
     nonNegative: true,
-    quiz: [],
+    quiz: [rowSumQuestion, nextTokenQuestion],
     firstView: false,
     numpy: named({ model: 'probabilities' }),
   },
@@ -122,7 +123,7 @@ export const MODEL_STAGES = [
     highlight: ({ row: r }, e, c, stage) => ({ 0: cell(r, stage.operands[1].values[r]), 1: cell(r, 0) }),
     operands: { next: 'next token' },
     nonNegative: true,
-    quiz: [],
+    quiz: [tokenLossQuestion],
     firstView: false,
     numpy: named({ model: 'token_loss' }),
   },
