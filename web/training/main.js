@@ -12,7 +12,7 @@ import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/trainin
 import { historyTable, inductionFormed, progressText, trainingCharts, typedTokens } from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createExplainPanel } from '../app/later-views.js'; // the real view: this bundle has no swap
-import { chartFigure, historyDetails } from '../views/training-chart.js';
+import { chartFigure, historyDetails, updateChart } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
 import { drawTrainedHeads } from './heads.js';
 import { TASKS } from './tasks.js';
@@ -37,27 +37,44 @@ let shipped; // the build's run: { spec, history, model }
 let runs = []; // [{ label, spec, history, model }]
 let queue = []; // runs still to train after the current one
 
+function formedText(r) {
+  const formed = inductionFormed(r.history);
+  return formed
+    ? `${r.label}: an induction head has formed by step ${formed.step} (${formed.head}, ${formed.value.toFixed(2)}).`
+    : `${r.label}: no head of layer 1 or above scores 0.5 as an induction head yet.`;
+}
+
+// What the drawn charts hold besides their points: while it stays the same (a run under way, no
+// table open), each checkpoint only moves the lines' points and rewrites the notes, in place,
+// instead of building the charts again: less work on the main thread while the worker trains.
+let drawnLayout = null;
+
 function drawCharts() {
   // The tables the reader opened stay open across redraws (summaries name them).
   const wasOpen = new Set([...charts.querySelectorAll('details[open] > summary')].map((s) => s.textContent));
-  charts.textContent = '';
   const shown = runs.filter((r) => r.history.length);
-  if (!shown.length) return;
+  if (!shown.length) {
+    charts.textContent = '';
+    drawnLayout = null;
+    return;
+  }
   const last = Math.max(...shown.map((r) => r.spec.steps ?? r.history.at(-1).step));
   const vocab = shown[0].spec.vocab ?? shown[0].models[0].model.config.vocab; // the shipped spec is { task, seed }
   const { loss, scores } = trainingCharts(shown, last, vocab);
+  const all = [loss, ...scores];
+  const layout = JSON.stringify([last, all.map((c) => [c.title, c.chart.lines.map((l) => l.name)])]);
+  if (layout === drawnLayout && wasOpen.size === 0) {
+    charts.querySelectorAll('figure.training-chart').forEach((figure, i) => updateChart(figure, all[i].chart));
+    charts.querySelectorAll('p.formed').forEach((p, i) => (p.textContent = formedText(shown[i])));
+    return;
+  }
+  drawnLayout = layout;
+  charts.textContent = '';
   charts.append(chartFigure(loss.title, loss.chart));
   for (const s of scores) {
     charts.append(chartFigure(s.title, s.chart));
     if (s.key !== 'induction') continue;
-    for (const r of shown) {
-      const formed = inductionFormed(r.history);
-      const text = formed
-        ? `${r.label}: an induction head has formed by step ${formed.step} ` +
-          `(${formed.head}, ${formed.value.toFixed(2)}).`
-        : `${r.label}: no head of layer 1 or above scores 0.5 as an induction head yet.`;
-      charts.append(el('p', 'panel-note formed', text));
-    }
+    for (const r of shown) charts.append(el('p', 'panel-note formed', formedText(r)));
   }
   for (const r of shown) {
     const summary = `${r.label}: every checkpoint as a table`;

@@ -53,6 +53,11 @@ export function chartFigure(title, chart) {
   return figure;
 }
 
+/** A figure chartFigure drew, its lines moved to chart's points (the same lines, in order). */
+export function updateChart(figure, chart) {
+  figure.querySelectorAll('polyline').forEach((poly, i) => poly.setAttribute('points', chart.lines[i].points));
+}
+
 /** A table of { text, full } cells (historyTable, predictionTable) in a scrolling region. */
 export function historyTableEl({ head, rows }, summary) {
   const wrap = el('div', 'table-scroll');
