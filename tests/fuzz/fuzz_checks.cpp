@@ -61,6 +61,7 @@ double largest_magnitude(const matrix &m) {
 const stage *final_stage(const trace &t) {
     const attention_config &c = t.config;
     const stage_id id = c.kind == problem_kind::encoder_layer ? stage_id::norm2
+                        : c.kind == problem_kind::model       ? stage_id::loss
                         : c.kind == problem_kind::kv_cache || c.kind == problem_kind::flash
                             ? stage_id::stacked
                             : stage_id::output;
@@ -112,8 +113,9 @@ void check_forward(const problem &p, const trace &t) {
 
 void check_pruning(const problem &p) {
     const problem_kind kind = p.config.kind;
-    const bool has_w_o =
-        p.config.output_projection && kind != problem_kind::kv_cache && kind != problem_kind::flash;
+    // The shipped model has W_O in every layer, but pruning is the single-layer chapters'.
+    const bool has_w_o = p.config.output_projection && kind != problem_kind::kv_cache &&
+                         kind != problem_kind::flash && kind != problem_kind::model;
     std::vector<double> changes;
     try {
         changes = prune_each_head(p);
