@@ -273,7 +273,7 @@ export const HASH_CASES = [
   hash('preset', { set: { head: '-1' } }, 'head: "-1" is not a whole number; head 0 is shown.', {
     shows: '#preset=lesson-multi-head&stage=scores&head=0',
   }),
-  hash('preset', { set: { stage: MARKUP } }, `stage: "${MARKUP}" is not a stage id (x, x_pos, x_q, \u2026`, {
+  hash('preset', { set: { stage: MARKUP } }, `stage: "${MARKUP}" is not a stage id (embedded, x, x_pos, \u2026`, {
     shows: '#preset=lesson-multi-head&stage=x',
   }),
   hash(

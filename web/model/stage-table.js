@@ -47,7 +47,7 @@ import { COMBINE_STAGES } from './stages/combine.js';
 import { HEAD_STAGES } from './stages/head.js';
 import { INPUT_STAGES } from './stages/inputs.js';
 import { LAYER_STAGES } from './stages/layer.js';
-import { MODEL_STAGES } from './stages/model.js';
+import { EMBEDDING_STAGES, MODEL_STAGES } from './stages/model.js';
 import { PROJECTION_STAGES } from './stages/projections.js';
 import { RESULT_STAGES } from './stages/results.js';
 import { TILE_STAGES } from './stages/tiles.js';
@@ -71,6 +71,7 @@ export const ENTRY_FIELDS = [
 ];
 
 export const STAGES = [
+  ...EMBEDDING_STAGES,
   ...INPUT_STAGES,
   ...PROJECTION_STAGES,
   ...TILE_STAGES,

@@ -14,7 +14,8 @@ const added = (symbol, a, b) => ({
   filled: (e, { i: r, j: c }) => `(${symbol})_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
 });
 
-export const MODEL_STAGES = [
+// x₀ comes first, before the layers' inputs (the stage list sorts a group by this table).
+export const EMBEDDING_STAGES = [
   {
     id: 'embedded',
     group: 'inputs',
@@ -34,6 +35,9 @@ export const MODEL_STAGES = [
     firstView: false,
     numpy: named({ model: 'embedded' }),
   },
+];
+
+export const MODEL_STAGES = [
   {
     id: 'residual',
     group: 'layer',
@@ -121,7 +125,7 @@ export const MODEL_STAGES = [
     },
     // The cell lit in p is the next token's column: the id stored in row r of `next`.
     highlight: ({ row: r }, e, c, stage) => ({ 0: cell(r, stage.operands[1].values[r]), 1: cell(r, 0) }),
-    operands: { next: 'next token' },
+    operands: { next: { label: 'next token', nonNegative: true } }, // ids: 0 … V − 1
     nonNegative: true,
     quiz: [tokenLossQuestion],
     firstView: false,
