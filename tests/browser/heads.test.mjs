@@ -47,18 +47,22 @@ test(DESIGNED_HEADS_TITLE, async () => {
     trace.config.designedHeads.map((h) => h.name),
   );
   assert.match(await page.textContent('.chapter-panel'), /W_Q maps position p to s·e_p/);
-  const reading = await page.$$eval('.further-reading li', (l) => l.map((x) => x.textContent));
-  for (const ref of ['The Illustrated Transformer', 'What Does BERT Look At?', 'FlashAttention', '3Blue1Brown'])
-    assert.ok(
-      reading.some((r) => r.includes(ref)),
-      `further reading: ${ref}`,
-    );
+  assert.match(await page.textContent('.chapter-panel'), /the next chapter, Trained heads, steps through/);
   assert.equal(
     await page.$eval('#figure .is-result .hm-legend-end', (e) => e.textContent),
     '0.000',
     'weights: the sequential palette from 0',
   );
   await page.screenshot({ path: path.join(SHOTS, 'designed-heads-weights-1280.png'), fullPage: true });
+  // The further reading is the last chapter's, the trained heads'.
+  await goToHash(page, '#chapter=trained-heads&preset=trained-induction&stage=embedded');
+  await waitForStage(page, 'embedded');
+  const reading = await page.$$eval('.further-reading li', (l) => l.map((x) => x.textContent));
+  for (const ref of ['The Illustrated Transformer', 'What Does BERT Look At?', 'FlashAttention', 'Induction Heads'])
+    assert.ok(
+      reading.some((r) => r.includes(ref)),
+      `further reading: ${ref}`,
+    );
   assert.deepEqual(page.problems, []);
 });
 
