@@ -68,6 +68,10 @@ test('the loss counts the scored positions; untrained, the same tokens cost abou
   await waitForStage(page, 'loss');
   assert.equal(await shownEquation(page), stageOf(trained, 'loss').equation);
   assert.deepEqual(await resultTexts(page), cells(stageOf(trained, 'loss')));
+  // What the page says it averages is what the engine counted: the preset's scored positions.
+  const counted = stageOf(trained, 'loss').operands.find((o) => o.name === 'counted').values;
+  assert.deepEqual(Array.from(counted, (c, t) => (c ? [t] : [])).flat(), [16, 17, 18, 19, 20]);
+  assert.match(await page.textContent('.explanation'), /positions scored \(c = 1\), here positions 16\u201320\./);
   assert.ok(stageOf(trained, 'loss').values[0] < 0.15 * Math.log(32), 'trained: the copy is predicted');
   await page.selectOption('#field-checkpoint', 'untrained');
   const spec = { ...env.engine.presets().find((p) => p.id === 'trained-induction').spec, checkpoint: 'untrained' };
@@ -78,6 +82,13 @@ test('the loss counts the scored positions; untrained, the same tokens cost abou
   );
   assert.ok(Math.abs(stageOf(untrained, 'loss').values[0] - Math.log(32)) < 0.5);
   await urlMatching(page, /checkpoint=untrained/);
+  await page.fill('#field-scored', '');
+  const everyPosition = env.engine.run({ ...spec, scored: undefined });
+  await page.waitForFunction(
+    (want) => document.querySelector('#figure .is-result td.hm-cell')?.textContent.trim() === want,
+    formatCell(stageOf(everyPosition, 'loss').values[0]),
+  );
+  assert.match(await page.textContent('.explanation'), /here every position\./);
 });
 
 test('new tokens of the same length, then a refused id: the engine\u2019s numbers, then its message', async () => {

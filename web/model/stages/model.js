@@ -8,6 +8,18 @@ import { cell, col, dot } from './highlight.js';
 import { named, ofLayer } from './numpy-paths.js';
 import { f, filledDot, n, shortList } from './tex.js';
 
+// The positions a 0/1 column counts, and as text: "16–20", "2, 5–7".
+const scoredPositions = (counted) => Array.from(counted, (c, t) => (c ? [t] : [])).flat();
+function rangesText(ts) {
+  const runs = [];
+  for (const t of ts) {
+    const last = runs.at(-1);
+    if (last && t === last[1] + 1) last[1] = t;
+    else runs.push([t, t]);
+  }
+  return runs.map(([a, b]) => (a === b ? `position ${a}` : `positions ${a}\u2013${b}`)).join(', ');
+}
+
 // A sum's two lines: symbol and operands as (x_0)_{i,j} = (a)_{i,j} + (b)_{i,j}, then the numbers.
 const added = (symbol, a, b) => ({
   symbolic: (i, j) => `(${symbol})_{${i},${j}} = (${a})_{${i},${j}} + (${b})_{${i},${j}}`,
@@ -118,7 +130,7 @@ export const MODEL_STAGES = [
     explanation: () =>
       'The loss at position t is \u2212ln of the probability the model gave the token that actually came ' +
       'next: 0 when it was certain and right, large when it gave that token little weight. The last position ' +
-      'has no next token, so it has no loss.',
+      'has no next token, so it has no loss. The next stage averages the positions the spec scores.',
     explain: {
       symbolic: (i) => `\\ell_{${i}} = -\\ln p_{${i},\\,x_{${i}+1}}`,
       filled: (e, { i: r }) => `\\ell_{${r}} = -\\ln p_{${r},${e.next}} = -\\ln ${n(e.input)} = ${n(e.value)}`,
@@ -134,15 +146,27 @@ export const MODEL_STAGES = [
   {
     id: 'loss',
     group: 'prediction',
-    title: 'The loss: the mean over positions',
+    title: 'The loss: the mean over the scored positions',
     result: '\u2112',
-    figure: () => [{ glyph: 'mean' }, { operand: 0 }],
-    formula: () => '\\mathcal{L} = \\frac{1}{T-1} \\sum_{t=0}^{T-2} \\ell_t',
-    explanation: () =>
-      'The cross-entropy the model is trained to lower: the mean of the positions\u2019 losses. Its ' +
-      'gradient is what the backward pass carries to every weight.',
+    figure: () => [{ glyph: 'mean' }, { operand: 0 }, { glyph: 'where' }, { operand: 1 }],
+    formula: () =>
+      '\\mathcal{L} = \\frac{\\sum_t c_t\\,\\ell_t}{\\sum_t c_t}, \\quad c_t = 1 \\text{ where position } t ' +
+      '\\text{ is scored, else } 0',
+    explanation: ({ stage }) => {
+      const scored = scoredPositions(stage.operands[1].values);
+      const all = scored.length === stage.operands[1].values.length;
+      return (
+        `The cross-entropy the model is trained to lower: the mean of the losses at the positions scored ` +
+        `(c = 1), ${all ? 'here every position' : `here ${rangesText(scored)}`}.` +
+        (all
+          ? ''
+          : ' The training task scores only the copy: elsewhere the next token is random, nothing can predict ' +
+            'it, and the model was never asked to.') +
+        ' Its gradient is what the backward pass carries to every weight.'
+      );
+    },
     explain: {
-      symbolic: () => '\\mathcal{L} = \\frac{1}{T-1} \\sum_t \\ell_t',
+      symbolic: () => '\\mathcal{L} = \\frac{\\sum_t c_t\\,\\ell_t}{\\sum_t c_t}',
       filled: (e) =>
         `\\mathcal{L} = (${shortList(Array.from(e.addends, (x) => n(x)))}) \\div ${n(e.divisor)} = ${n(e.value)}`,
     },
