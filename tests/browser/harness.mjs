@@ -7,6 +7,7 @@ import { afterEach, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
+import { formatCell } from '../../web/model/format.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(here, '..', '..');
@@ -171,6 +172,10 @@ export const rgbOf = (hex) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, 
 
 // For page.$$eval over heatmap cells: each one's full-precision number.
 export const cellFulls = (tds) => tds.map((td) => td.shownCell.full);
+
+// A weights stage as the page writes it: a weight the mask removed (−∞ in its logits) reads 0.
+export const weightTexts = (stage) =>
+  Array.from(stage.values, (v, i) => (stage.operands[0].values[i] === -Infinity ? '0' : formatCell(v)));
 
 // The numbers the result heatmap's cells show, row-major.
 export function resultTexts(page) {

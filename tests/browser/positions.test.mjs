@@ -5,7 +5,17 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { SHOTS, goToHash, openPage, pagePerTest, resultTexts, setup, urlMatching, waitForStage } from './harness.mjs';
+import {
+  SHOTS,
+  goToHash,
+  openPage,
+  pagePerTest,
+  resultTexts,
+  setup,
+  urlMatching,
+  waitForStage,
+  weightTexts,
+} from './harness.mjs';
 
 let env;
 let page;
@@ -27,9 +37,6 @@ pagePerTest(
 const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id && s.head === head);
 const specOf = (id) => env.engine.presets().find((p) => p.id === id).spec;
 const cellsOf = (stage) => Array.from(stage.values, formatCell);
-// A weights stage as the page writes it: a weight the mask removed reads 0, the rest formatted.
-const weightTexts = (stage) =>
-  Array.from(stage.values, (v, i) => (stage.operands[0].values[i] === -Infinity ? '0' : formatCell(v)));
 const tableRows = (selector) =>
   page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 

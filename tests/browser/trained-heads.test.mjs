@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { goToHash, pagePerTest, resultTexts, setup, shownEquation, urlMatching, waitForStage } from './harness.mjs';
+import {
+  goToHash,
+  pagePerTest,
+  resultTexts,
+  setup,
+  shownEquation,
+  urlMatching,
+  waitForStage,
+  weightTexts,
+} from './harness.mjs';
 
 let env;
 let page;
@@ -27,9 +36,6 @@ pagePerTest(
 const stageOf = (trace, id, head = null, step = null) =>
   trace.stages.find((s) => s.id === id && s.head === head && s.step === step);
 const cells = (stage) => Array.from(stage.values, formatCell);
-// The weights as the page writes them: a masked cell (a later key, −∞ in the masked scores) as 0.
-const weightCells = (stage) =>
-  Array.from(stage.values, (v, i) => (stage.operands[0].values[i] === -Infinity ? '0' : formatCell(v)));
 
 // The preset's block is tokens 10 … 15, its copy 16 … 21: in the copy, the token after the
 // earlier occurrence of token t is t − 5. The head of layer 1 whose weights sit most there (the
@@ -50,7 +56,7 @@ test('opened cold: the trained preset, its layers on the time axis, layer 1\u201
   await goToHash(page, `#chapter=trained-heads&preset=trained-induction&stage=weights&head=${h}&step=1`);
   await waitForStage(page, 'weights', h);
   assert.match(await page.textContent('.time-label'), /^Layer 1 \(layers 0\u20131\): reads x\u2081/);
-  assert.deepEqual(await resultTexts(page), weightCells(stageOf(trace, 'weights', h, 1)));
+  assert.deepEqual(await resultTexts(page), weightTexts(stageOf(trace, 'weights', h, 1)));
   assert.match(await page.textContent('.stage-list'), /Layer 1, head \d \(of 0\u20131\)/);
   // The induction head, trained: in the copy most of its weight is on the token after the earlier occurrence.
   const w = stageOf(trace, 'weights', h, 1);
@@ -59,7 +65,7 @@ test('opened cold: the trained preset, its layers on the time axis, layer 1\u201
   await page.keyboard.press('ArrowUp'); // the time axis back to layer 0, the same stage and head
   await waitForStage(page, 'weights', h);
   assert.match(await page.textContent('.time-label'), /^Layer 0 /);
-  assert.deepEqual(await resultTexts(page), weightCells(stageOf(trace, 'weights', h, 0)));
+  assert.deepEqual(await resultTexts(page), weightTexts(stageOf(trace, 'weights', h, 0)));
 });
 
 test('the loss counts the scored positions; untrained, the same tokens cost about ln 32', async () => {

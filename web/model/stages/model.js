@@ -3,6 +3,7 @@
 // softmax and loss that read the last layer's stream. Each layer's attention stages between them
 // are the ordinary ones, at step = layer. Entry fields: see ../stage-table.js.
 
+import { rowsText } from '../format.js';
 import { nextTokenQuestion, rowSumQuestion, tokenLossQuestion } from '../quiz-questions.js';
 import { cell, col, dot } from './highlight.js';
 import { named, ofLayer } from './numpy-paths.js';
@@ -17,7 +18,7 @@ function rangesText(ts) {
     if (last && t === last[1] + 1) last[1] = t;
     else runs.push([t, t]);
   }
-  return runs.map(([a, b]) => (a === b ? `position ${a}` : `positions ${a}\u2013${b}`)).join(', ');
+  return runs.map(([a, b]) => rowsText('position', [a, b + 1])).join(', ');
 }
 
 // A sum's two lines: symbol and operands as (x_0)_{i,j} = (a)_{i,j} + (b)_{i,j}, then the numbers.
