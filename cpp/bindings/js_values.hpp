@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "attention/fields.hpp"
+#include "attention/model.hpp"
 #include "attention/trace.hpp"
 #include "attention/value.hpp"
 
@@ -40,12 +41,23 @@ attention::row_list rows_value(const val &m, const std::string &field, std::size
                                std::size_t max_cols);
 std::vector<attention::row_list> matrices_value(const val &list, const attention::field_rule &f);
 
+// v's member `key`, refused by name (path.key) when v is no object or lacks it.
+val member(const val &v, const std::string &key, const std::string &path);
+
+// A model { config, params } (field: its name in messages, "model"), and a model's params of
+// config c (or Adam's moments, shaped like them): read, then checked by the core.
+attention::model model_from(const val &m, const char *field);
+attention::model_params params_from(const val &params, const attention::model_config &c,
+                                    const std::string &field);
+
 // The fields of v the rules name, each read by its rule's type.
 attention::field_values fields_from(const val &v, const std::vector<attention::field_rule> &rules);
 
-// An argument object read by its rules, after refusing what it is not and what it must not hold.
+// An argument object read by its rules, after refusing what it is not and what it must not hold;
+// nested: inside another (a model's config), its fields named in messages as field.name.
 attention::field_values read(const val &v, const char *field, const char *should,
-                             const std::vector<attention::field_rule> &rules, const char *what);
+                             const std::vector<attention::field_rule> &rules, const char *what,
+                             bool nested = false);
 
 // { value: compute() }, or { error: message } when it throws.
 template <class F> val result_of(F compute) {

@@ -93,6 +93,8 @@ field_value field_of(const val &v, const field_rule &f, const std::string &name)
         return rows_value(v, name, f.rows, f.cols);
     case field_type::matrices:
         return matrices_value(v, f);
+    case field_type::model:
+        return std::make_shared<const model>(model_from(v, name.c_str()));
     case field_type::object: // its fields are read beside it (read_fields)
         if (type_of(v) != "object")
             reject(name, "must be an object, got " + type_of(v));
@@ -101,22 +103,23 @@ field_value field_of(const val &v, const field_rule &f, const std::string &name)
     return 0.0;
 }
 
-// Each field the rules name, into out as prefix + its name; an object's own fields after it.
+// Each field the rules name, into out as prefix + its name (named in messages after `label`,
+// the path of an argument nested in another); an object's own fields after it.
 void read_fields(const val &v, const std::vector<field_rule> &rules, const std::string &prefix,
-                 field_values &out) {
+                 field_values &out, const std::string &label = "") {
     for (const field_rule &f : rules) {
-        const std::string name = prefix + f.name;
+        const std::string name = prefix + f.name, shown = label + name;
         const val x = v[f.name];
         if (x.isNull() && f.nullable)
             continue;
         if (x.isUndefined() && f.required && f.type == field_type::number)
-            reject(name, "is missing; give a whole number");
+            reject(shown, "is missing; give a whole number");
         if (x.isUndefined() && !f.required)
             continue;
-        out.emplace(name, field_of(x, f, name));
+        out.emplace(name, field_of(x, f, shown));
         if (f.type == field_type::object) {
-            reject_unknown_fields(x, *f.fields, f.name, name.c_str());
-            read_fields(x, *f.fields, name + ".", out);
+            reject_unknown_fields(x, *f.fields, f.name, shown.c_str());
+            read_fields(x, *f.fields, name + ".", out, label);
         }
     }
 }
@@ -129,10 +132,12 @@ bool is_explicit(const val &spec) {
 } // namespace
 
 field_values read(const val &v, const char *field, const char *should,
-                  const std::vector<field_rule> &rules, const char *what) {
+                  const std::vector<field_rule> &rules, const char *what, bool nested) {
     require_object(v, field, should);
     reject_unknown_fields(v, rules, what, field);
-    return fields_from(v, rules);
+    field_values out;
+    read_fields(v, rules, "", out, nested ? std::string(field) + "." : "");
+    return out;
 }
 
 field_values fields_from(const val &v, const std::vector<field_rule> &rules) {

@@ -3,6 +3,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "attention/checkpoints.hpp"
 #include "attention/message_text.hpp"
 #include "attention/presets.hpp"
 #include "attention/rope.hpp"
@@ -157,8 +158,16 @@ bool flag_or(const field_values &v, const char *name, bool fallback) {
 generated_spec generated_of(problem_kind kind, const field_values &v) {
     generated_spec s;
     s.kind = kind;
-    if (kind == problem_kind::model) { // a shipped model: nothing is drawn
-        s.checkpoint = *get<std::string>(v, "checkpoint");
+    if (kind == problem_kind::model) { // a shipped model or a given one: nothing is drawn
+        const std::string *name = get<std::string>(v, "checkpoint");
+        const auto *given = get<std::shared_ptr<const model>>(v, "model");
+        if (!name && !given)
+            reject("checkpoint", std::string("is missing; give one of ") + checkpoint_names() +
+                                     ", or a model { config, params }");
+        if (name && given)
+            reject("checkpoint", "and model are both given; give one");
+        s.checkpoint = name ? *name : "";
+        s.net = given ? *given : nullptr;
         s.token_ids = *get<std::vector<double>>(v, "tokens");
         if (const auto *scored = get<std::vector<double>>(v, "scored"))
             s.scored = *scored;
@@ -256,7 +265,8 @@ spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
                                  : "kind \"" + std::string(kind_name(kind)) + "\"";
     if (kind == problem_kind::model)
         return {{{"kind", t::text},
-                 {"checkpoint", t::text, true},
+                 {"checkpoint", t::text},
+                 {"model", t::model},
                  {"tokens", t::numbers, true, limits::max_seq_len},
                  {"scored", t::numbers, false, limits::max_seq_len}},
                 what};

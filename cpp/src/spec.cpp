@@ -203,11 +203,13 @@ std::vector<double> counted_of(const std::optional<std::vector<double>> &scored,
     return counted;
 }
 
-// Kind model: a shipped model and the tokens it reads, 2 … T ids below V (the loss needs a
-// next token). Its trace is small (V, T ≤ 32 and 24): no budget to check.
+// Kind model: a shipped model or a given one, and the tokens it reads, 2 … T ids below V (the
+// loss needs a next token). A shipped model lives as long as the program: held, not owned.
 problem model_problem(const generated_spec &s) {
     problem p;
-    p.net = &shipped_model(s.checkpoint);
+    p.net = s.net ? s.net
+                  : std::shared_ptr<const model>(std::shared_ptr<const model>(),
+                                                 &shipped_model(s.checkpoint));
     const model_config &m = p.net->config;
     p.token_ids = model_inputs(m, {{"tokens", s.token_ids}});
     if (p.token_ids.size() < 2)

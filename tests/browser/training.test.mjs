@@ -11,7 +11,7 @@ import AxeBuilder from '@axe-core/playwright';
 
 import { formatCell } from '../../web/model/format.js';
 import { readCheckpoint } from '../../web/training/checkpoint.js';
-import { openPage, setup, shownCells } from './harness.mjs';
+import { openPage, resultFulls, setup, shownCells } from './harness.mjs';
 
 const SHIPPED = readCheckpoint(
   JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url))),
@@ -161,10 +161,46 @@ test('previous-token trains to its end; its checkpoints step back to the drawn m
     assert.deepEqual(await shownHeads(page), [Array.from(weights.values, formatCell)]);
     await page.click('.trained-head td.hm-cell[data-r="4"][data-c="3"]');
     const value = e.explain(layerSpec, { stage: 'weights', head: 0, row: 4, col: 3 }).value;
-    await page.waitForSelector('.explain-panel:not([hidden])');
-    assert.equal(await page.getAttribute('.explain-value', 'data-full'), String(value));
+    await page.waitForSelector('#trained-explain .explain-panel:not([hidden])');
+    assert.equal(await page.getAttribute('#trained-explain .explain-value', 'data-full'), String(value));
+    await stepsCheckpoints(page, { spec, tokens, drawn: model });
   });
 });
+
+// The stepper below the heads steps the chosen checkpoint (here 0, the drawn model) on the same
+// sequence, its loss over the positions the task scores: every number the engine's run of
+// { kind: 'model', model }. Moved to the last checkpoint, it stays on its stage with that model.
+async function stepsCheckpoints(page, { spec, tokens, drawn }) {
+  const e = env.engine;
+  const counted = e.taskBatch(spec, { count: 1 }).mask[0];
+  const scored = tokens.slice(0, -1).flatMap((_, t) => (counted[t] ? [t] : []));
+  const traceOf = (model) => e.run({ kind: 'model', model, tokens, scored });
+  const fulls = (trace, id) => Array.from(trace.stages.find((s) => s.id === id).values, String);
+  const atStep0 = traceOf(drawn);
+  await page.waitForSelector('#training-stepper[data-stage="embedded"]');
+  assert.match(await page.textContent('#training-stepper-what'), /^Held-out sequence 0, through the model at step 0/);
+  assert.equal(await page.textContent('#training-stepper .step-text'), `Stage 1 of ${atStep0.stages.length}`);
+  assert.deepEqual(await resultFulls(page), fulls(atStep0, 'embedded'));
+  await page.click('#training-stepper #stage-title');
+  await page.keyboard.press('End');
+  await page.waitForSelector('#training-stepper[data-stage="loss"]');
+  assert.deepEqual(await resultFulls(page), fulls(atStep0, 'loss'));
+  await page.click('#training-stepper #figure .is-result td.hm-cell');
+  await page.waitForSelector('#training-stepper .explain-panel:not([hidden])');
+  const explained = e.explain({ kind: 'model', model: drawn, tokens, scored }, { stage: 'loss', row: 0, col: 0 });
+  assert.equal(await page.getAttribute('#training-stepper .explain-value', 'data-full'), String(explained.value));
+  // The last checkpoint: the same run retrained in node (deterministic), at its step 300.
+  const last = e.train({ ...spec, checkpointEvery: 25 }).checkpoints.at(-1);
+  await page.$eval('#training-checkpoint', (r) => {
+    r.value = r.max;
+    r.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => /at step 300/.test(document.getElementById('training-stepper-what').textContent));
+  await page.waitForSelector('#training-stepper[data-stage="loss"]');
+  const trained = traceOf(last.model);
+  assert.deepEqual(await resultFulls(page), fulls(trained, 'loss'));
+  assert.ok(trained.stages.at(-1).values[0] < atStep0.stages.at(-1).values[0] / 2, 'training lowered the loss');
+}
 
 test('a typed sequence: heads and predictions from the engine; a token outside the vocabulary refused', async () => {
   await withPage(async (page) => {

@@ -196,3 +196,23 @@ test('real models: the geometry keeps query heads per K/V head, within 16 heads,
   }
   assert.equal(catalog.models.find((m) => m.id === 'gpt3-175b').scoreValues, 2048 * 2048 * 96 * 96);
 });
+
+test('validation: the model chapter sends a checkpoint the page holds as the model itself', () => {
+  const form = { ...presetForm(catalog, null, 'trained-heads'), preset: 'custom', tokens: '3 5 3', scored: '1' };
+  const model = { config: { vocab: 8 }, params: {} }; // passed through as it is: the engine checks it
+  const held = { ...catalog, checkpoints: new Map([['run, step 600', model]]) };
+  const run = validateForm(held, { ...form, checkpoint: 'run, step 600' });
+  assert.deepEqual(run.errors, {});
+  assert.equal(run.spec.model, model, 'the same object, not a copy');
+  assert.deepEqual({ ...run.spec, model: null }, { kind: 'model', tokens: [3, 5, 3], model: null, scored: [1] });
+  assert.equal(validateForm(held, { ...form, checkpoint: 'trained' }).spec.checkpoint, 'trained');
+  assert.equal(validateForm(held, { ...form, checkpoint: 'trained' }).spec.model, undefined);
+  // Not held (a name the page no longer holds, or no checkpoints at all): refused by the choice.
+  assert.match(
+    validateForm(catalog, { ...form, checkpoint: 'run, step 600' }).errors.checkpoint,
+    /one of trained, untrained/,
+  );
+  // Only the model chapter reads them.
+  const self = validateForm(held, { ...presetForm(catalog, 'lesson-multi-head'), checkpoint: 'run, step 600' });
+  assert.equal(self.spec.model, undefined);
+});

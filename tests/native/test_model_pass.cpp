@@ -29,6 +29,11 @@ problem scored_problem(const std::vector<double> &tokens, const std::vector<doub
         {{"checkpoint", std::string("trained")}, {"tokens", tokens}, {"scored", scored}}, true);
 }
 
+problem given_problem(const model &m, const std::vector<double> &tokens) {
+    return problem_of(problem_kind::model, false,
+                      {{"model", std::make_shared<const model>(m)}, {"tokens", tokens}}, true);
+}
+
 std::vector<std::size_t> ids(const std::vector<double> &tokens) {
     return {tokens.begin(), tokens.end()};
 }
@@ -166,4 +171,42 @@ TEST_CASE("model pass: refused by name", "[model-pass][validation]") {
     CHECK_THROWS_WITH(scored_problem(block, {1.5}), Catch::Contains("scored"));
     const problem p = model_problem("trained", block);
     CHECK_THROWS_WITH(prune_each_head(p), Catch::Contains("pruning"));
+}
+
+TEST_CASE("model pass: a given model runs as the same model shipped, and any other config",
+          "[model-pass]") {
+    const trace shipped = run_traced(model_problem("trained", block));
+    const trace given = run_traced(given_problem(shipped_model("trained"), block));
+    REQUIRE(given.stages.size() == shipped.stages.size());
+    for (std::size_t i = 0; i < given.stages.size(); ++i)
+        check::tensor(name_of(given.stages[i].id), given.stages[i].values, shipped.stages[i].values,
+                      0);
+    // One layer of four heads over a vocabulary of 5: its own sizes, not the shipped run's.
+    const model small = init_model({5, 6, 8, 1, 4, 2, 2}, 3);
+    const std::vector<double> tokens{4, 0, 3, 3, 1};
+    const trace t = run_traced(given_problem(small, tokens));
+    CHECK(t.config.vocab == 5);
+    CHECK(t.config.num_heads == 4);
+    CHECK(t.config.d_k == 2);
+    const sequence_pass f = forward_sequence(small, ids(tokens));
+    check::tensor("logits", at(t, stage_id::logits, no_head, no_step).values, f.logits, 1e-12);
+    CHECK(trace_value_count(t.config) == recorded_value_count(t));
+}
+
+TEST_CASE("model pass: a checkpoint or a model, exactly one", "[model-pass][validation]") {
+    const std::vector<double> tokens{3, 4, 5};
+    CHECK_THROWS_WITH(problem_of(problem_kind::model, false, {{"tokens", tokens}}, true),
+                      "checkpoint: is missing; give one of trained, untrained, or a model "
+                      "{ config, params }");
+    CHECK_THROWS_WITH(
+        problem_of(problem_kind::model, false,
+                   {{"checkpoint", std::string("trained")},
+                    {"model", std::make_shared<const model>(shipped_model("trained"))},
+                    {"tokens", tokens}},
+                   true),
+        "checkpoint: and model are both given; give one");
+    const model tiny = init_model({4, 3, 2, 1, 1, 2, 2}, 0);
+    CHECK_THROWS_WITH(given_problem(tiny, {1, 2, 3, 0}),
+                      "tokens: 4 tokens; the model reads 1 to seqLen = 3");
+    CHECK_THROWS_WITH(given_problem(tiny, {1, 4}), "tokens[1]: 4 is outside the vocabulary [0, 3]");
 }

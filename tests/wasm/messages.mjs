@@ -256,6 +256,25 @@ export const TRAINING_MESSAGES = [
       'numHeads, numLayers, seed, seqLen, steps, task, vocab)',
   ),
   once('a spec without a task', (e) => e.train({}), 'task: must be a string, got undefined'),
+  both(
+    'kind model given a number for its model',
+    { kind: 'model', model: 3, tokens: [1, 2] },
+    'model: must be an object { config, params }',
+  ),
+  both(
+    'kind model given a model whose config lacks its vocabulary',
+    { kind: 'model', model: { config: {}, params: {} }, tokens: [1, 2] },
+    'model.config.vocab: is missing; give a whole number',
+  ),
+  both(
+    'kind model given a model without params',
+    {
+      kind: 'model',
+      model: { config: { vocab: 4, seqLen: 3, dModel: 2, numLayers: 1, numHeads: 1, dK: 2, dV: 2 } },
+      tokens: [1, 2],
+    },
+    'model.params: is missing',
+  ),
 ];
 
 // A preset, a kind, a stage and a field name holding one: [title, call, message].

@@ -129,6 +129,24 @@ test('explain a position\u2019s loss: \u2212ln of the probability of the token t
   assert.equal(e.value, -Math.log(e.input));
 });
 
+test('a given model runs as the shipped one it equals, and as itself at any other config', () => {
+  const shipped = engine.run({ kind: 'model', checkpoint: 'trained', tokens: heldOut });
+  const given = engine.run({ kind: 'model', model: SHIPPED.model, tokens: heldOut });
+  assert.equal(given.stages.length, shipped.stages.length);
+  given.stages.forEach((s, i) => sameBits(s.values, shipped.stages[i].values, `${s.id} head ${s.head} step ${s.step}`));
+  // One layer of four heads over five tokens: the trace follows its config, and equals the pass training uses.
+  const small = engine.initModel({ vocab: 5, seqLen: 6, dModel: 8, numLayers: 1, numHeads: 4, seed: 3 });
+  const tokens = [4, 0, 3, 3, 1];
+  const trace = engine.run({ kind: 'model', model: small, tokens });
+  assert.deepEqual([trace.config.vocab, trace.config.numHeads, trace.config.numLayers], [5, 4, 1]);
+  checkWeights(trace, small, tokens);
+  const pass = engine.modelForward(small, tokens);
+  assert.ok(largestDifference(stageOf(trace, 'logits').values, pass.logits.values) <= 1e-12);
+  const loss = engine.explain({ kind: 'model', model: small, tokens }, { stage: 'token_loss', row: 2, col: 0 });
+  assert.equal(loss.value, stageOf(trace, 'token_loss').values[2]);
+  assert.equal(loss.next, tokens[3]);
+});
+
 test('bad model specs are refused by name', () => {
   const refused = (spec, pattern) => assert.throws(() => engine.run({ kind: 'model', ...spec }), pattern);
   refused({ checkpoint: 'halfway', tokens: [1, 2] }, /checkpoint: "halfway" is not one of trained, untrained/);
@@ -138,5 +156,15 @@ test('bad model specs are refused by name', () => {
   refused({ checkpoint: 'trained', tokens: [1, 2, 3], scored: [2] }, /scored/);
   refused({ checkpoint: 'trained', tokens: [1, 2, 3], scored: [0, 0] }, /scored: position 0 is listed twice/);
   refused({ checkpoint: 'trained', tokens: [1, 2, 3], seed: 3 }, /seed/);
+  refused({ tokens: [1, 2] }, /^Error: checkpoint: is missing/);
+  refused({ checkpoint: 'trained', model: SHIPPED.model, tokens: [1, 2] }, /checkpoint: and model are both given/);
+  const nan = structuredClone(SHIPPED.model);
+  nan.params.layers[1].W_K[0].values[5] = NaN;
+  refused(
+    { model: nan, tokens: [1, 2] },
+    /model\.params\.layers\[1\]\.W_K\[0\]\.values\[5\]: NaN is not a finite number/,
+  );
+  const wide = { ...SHIPPED.model, config: { ...SHIPPED.model.config, vocab: 33 } };
+  refused({ model: wide, tokens: [1, 2] }, /model\.params\.W_E: shape \(32, 32\) should be \(33, 32\)/);
   assert.equal(engine.run({ kind: 'model', checkpoint: 'trained', tokens: [1, 2] }).stages.at(-1).id, 'loss');
 });

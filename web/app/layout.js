@@ -35,8 +35,8 @@ function hint() {
   return p;
 }
 
-function buildStage(parts, controls) {
-  const main = part('main', 'stage', 'stage');
+function buildStage(parts, controls, landmark) {
+  const main = part(landmark ? 'main' : 'div', 'stage', 'stage');
   main.tabIndex = -1;
   if (controls === 'full') {
     parts.chapterPicker = part('div', 'chapter-picker-area');
@@ -105,11 +105,12 @@ function buildSidebar(parts) {
   return aside;
 }
 
-/** Fills root; → the parts by name (stepper, headPicker, stageNav and controls only when shown). */
-export function buildLayout(root, { controls = 'full' } = {}) {
+/** Fills root; → the parts by name (stepper, headPicker, stageNav and controls only when shown).
+ *  landmark: the stage is the page's <main> (false inside a page that has its own). */
+export function buildLayout(root, { controls = 'full', landmark = true } = {}) {
   const parts = {};
   const layout = el('div', `layout controls-${controls}`);
-  layout.append(buildStage(parts, controls));
+  layout.append(buildStage(parts, controls, landmark));
   if (controls === 'full') layout.append(buildSidebar(parts));
   root.textContent = '';
   root.append(layout);

@@ -1,6 +1,6 @@
 // The stepper's composition root, shared by the full page and the <attention-stepper> element:
 // builds the layout in root, wires engine → store → model → views, and events → store.
-// mountStepper(root, { engine, catalog, katex, controls, stages, theme, marker, keyTarget, onChange })
+// mountStepper(root, { engine, catalog, katex, controls, landmark, stages, theme, marker, keyTarget, onChange })
 //   → { update(wanted), next(), prev(), goTo(id, head), setTheme(theme), state(), destroy() }
 // wanted: { form, stage, head, selection, showContributions }; onChange(state, previous) after
 // every render; marker (e.g. document.body or the host) gets data-chapter, data-stage, data-head.
@@ -240,6 +240,7 @@ export function mountStepper(
     catalog,
     katex,
     controls = 'full',
+    landmark = true,
     stages = null,
     theme = 'light',
     marker = null,
@@ -247,7 +248,7 @@ export function mountStepper(
     onChange = () => {},
   },
 ) {
-  const parts = buildLayout(root, { controls });
+  const parts = buildLayout(root, { controls, landmark });
   const store = createStore({
     form: null,
     errors: {},

@@ -15,6 +15,7 @@ import { createExplainPanel } from '../app/later-views.js'; // the real view: th
 import { chartFigure, historyDetails, updateChart } from '../views/training-chart.js';
 import { readCheckpoint } from './checkpoint.js';
 import { drawTrainedHeads } from './heads.js';
+import { createCheckpointStepper } from './stepper.js';
 import { TASKS } from './tasks.js';
 import { createTrainer } from './trainer.js';
 
@@ -33,6 +34,7 @@ const explain = createExplainPanel(document.getElementById('trained-explain'), {
 });
 
 let engine;
+let stepper; // the chosen checkpoint, stage by stage (stepper.js)
 let shipped; // the build's run: { spec, history, model }
 let runs = []; // [{ label, spec, history, model }]
 let queue = []; // runs still to train after the current one
@@ -121,6 +123,12 @@ function drawHeads(index) {
     const what = typed ? 'The typed sequence' : `Held-out sequence ${index}`;
     drawTrainedHeads(heads, { engine, explain, run, checkpoint, tokens, counted, what });
     error.textContent = '';
+    // The loss counts what the task counts; a position's loss needs the token after it.
+    const scored = counted ? tokens.slice(0, -1).flatMap((_, t) => (counted[t] ? [t] : [])) : [];
+    stepper.show({ model, step, tokens, scored });
+    const loss = typed ? 'every position' : 'the positions the task scores';
+    document.getElementById('training-stepper-what').textContent =
+      `${what}, through the model at step ${step}; the loss counts ${loss}.`;
   } catch (refused) {
     const { vocab, seqLen } = model.config;
     error.textContent = `${refused.message} (the vocabulary is 0\u2013${vocab - 1}, at most ${seqLen} tokens)`;
@@ -219,6 +227,10 @@ async function start() {
   ]);
   engine = e;
   shipped = readCheckpoint(file);
+  const dark = window.matchMedia('(prefers-color-scheme: dark)');
+  const theme = () => (dark.matches ? 'dark' : 'light');
+  stepper = createCheckpointStepper(document.getElementById('training-stepper'), { engine, katex, theme: theme() });
+  dark.addEventListener('change', () => stepper.setTheme(theme()));
   for (const [id, t] of Object.entries(TASKS)) taskField.append(new Option(t.title, id));
   const sequence = document.getElementById('training-sequence');
   for (let i = 0; i < 64; i++) sequence.append(new Option(`held-out sequence ${i}`, String(i)));

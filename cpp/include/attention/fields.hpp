@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -23,6 +24,7 @@ enum class field_type {
     matrix,   // an array of rows of numbers, or { shape, values: Float64Array }: ≤ rows × cols
     matrices, // an array of at most `count` matrices, each ≤ rows × cols
     object,   // an object of the `fields` rules: read as name.field each, and name: true
+    model,    // a model { config, params } as engine.initModel returns it: read whole, checked
 };
 
 struct field_rule {
@@ -34,8 +36,9 @@ struct field_rule {
     const std::vector<field_rule> *fields = {}; // object: the fields it may hold
 };
 
-using field_value = std::variant<double, bool, std::string, std::vector<double>,
-                                 std::vector<std::string>, row_list, std::vector<row_list>>;
+using field_value =
+    std::variant<double, bool, std::string, std::vector<double>, std::vector<std::string>, row_list,
+                 std::vector<row_list>, std::shared_ptr<const model>>;
 
 // The fields a caller gave, by name, each as its rule's type reads it; an object's fields as
 // "object.field", beside "object": true.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,7 +43,8 @@ struct generated_spec {
     std::vector<double> pruned_heads; // prunedHeads: heads zeroed before W_O
     std::vector<std::string> tokens;  // tokens: kind designed's words (they build X)
     std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
-    std::string checkpoint;           // kind model: the shipped model (checkpoints.hpp)
+    std::string checkpoint;           // kind model: the shipped model (checkpoints.hpp), or
+    std::shared_ptr<const model> net; // kind model: the model given instead (checked)
     std::vector<double> token_ids;    // kind model's tokens: ids in [0, V), 2 … T of them
     std::optional<std::vector<double>> scored; // kind model: the positions whose loss counts
 };
@@ -70,8 +72,8 @@ struct problem {
     ffn_params ffn;  // the encoder layer's
     matrix d_output; // kind backward: (T, D), or (T, H·DV) without W_O
     double seed = std::numeric_limits<double>::quiet_NaN(); // drawn with; NaN: nothing drawn
-    const model *net = nullptr;                             // kind model: the shipped model it runs
-    std::vector<std::size_t> token_ids;                     // kind model: the tokens it reads
+    std::shared_ptr<const model> net;   // kind model: the model it runs (shipped or given)
+    std::vector<std::size_t> token_ids; // kind model: the tokens it reads
     std::vector<double> counted; // kind model: 1 where position t's loss counts, else 0 (n − 1)
 };
 
