@@ -222,6 +222,19 @@ test('a typed sequence: heads and predictions from the engine; a token outside t
     await page.click('.trained-heads details summary');
     const losses = await page.$$eval('.trained-heads details tbody tr', (rows) => rows.map((r) => r.lastChild.title));
     assert.deepEqual(losses, [...Array.from(pass.losses, String), 'none']);
+    // The stepper below follows: the typed ids through the shipped model, every position's loss counted.
+    const stepped = e.run({ kind: 'model', model: SHIPPED.model, tokens });
+    await page.waitForFunction(() =>
+      /^The typed sequence/.test(document.getElementById('training-stepper-what').textContent),
+    );
+    assert.equal(await page.textContent('#training-stepper .step-text'), `Stage 1 of ${stepped.stages.length}`);
+    await page.click('#training-stepper #stage-title');
+    await page.keyboard.press('End');
+    await page.waitForSelector('#training-stepper[data-stage="loss"]');
+    const mean = Array.from(pass.losses).reduce((a, b) => a + b, 0) / pass.losses.length;
+    const [shownLoss] = await resultFulls(page);
+    assert.equal(shownLoss, String(stepped.stages.at(-1).values[0]));
+    assert.ok(Math.abs(Number(shownLoss) - mean) <= 1e-12, `${shownLoss} against the mean ${mean}`);
     await page.fill('#training-tokens', '3 40');
     await page.press('#training-tokens', 'Enter');
     await page.waitForFunction(() => document.getElementById('training-tokens-error').textContent !== '');
@@ -230,6 +243,7 @@ test('a typed sequence: heads and predictions from the engine; a token outside t
       /^tokens\[1\]: 40 is outside the vocabulary \[0, 31\]/,
     );
     assert.equal((await shownHeads(page)).length, 4, 'the heads shown before stay');
+    assert.deepEqual(await resultFulls(page), [shownLoss], 'and so does the stepper');
   });
 });
 
