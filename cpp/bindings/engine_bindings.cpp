@@ -34,11 +34,23 @@ val run_js(val spec, val into) {
     });
 }
 
+// A cell, or an array of at most 65,536 cells explained from one run (each named cells[i]).
 val explain_js(val spec, val cell) {
     const char *should = "an object { stage, head, step?, row, col }";
     return result_of([&] {
-        const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
-        return js_of(describe(explain(problem_from(spec, true), asked)));
+        if (!cell.isArray()) {
+            const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
+            return js_of(describe(explain(problem_from(spec, true), asked)));
+        }
+        std::vector<field_values> asked;
+        for (std::size_t i = 0; i < checked_length(cell, "cells", "cells", 1u << 16); ++i) {
+            const std::string at = "cells[" + std::to_string(i) + "]";
+            asked.push_back(read(cell[i], at.c_str(), should, cell_fields(), "a cell", true));
+        }
+        value_list out;
+        for (const cell_explanation &e : explain(problem_from(spec, true), cells_of(asked)))
+            out.push_back(describe(e));
+        return js_of(out);
     });
 }
 

@@ -109,8 +109,41 @@ cell_request cell_of(const field_values &cell) {
             whole_number("col", number_or(cell, "col", NAN), 0, limits::max_d_ff * 64)};
 }
 
+namespace {
+
+// What f returns, or its refusal named within cells[i]: "row: …" as "cells[i].row: …", and
+// "cell: …" (the whole cell) as "cells[i]: …".
+template <class F> auto in_cell(std::size_t i, F f) {
+    try {
+        return f();
+    } catch (const std::invalid_argument &e) {
+        const std::string at = "cells[" + std::to_string(i) + "]", message = e.what();
+        if (message.rfind("cell: ", 0) == 0)
+            throw std::invalid_argument(at + message.substr(4));
+        throw std::invalid_argument(at + "." + message);
+    }
+}
+
+} // namespace
+
+std::vector<cell_request> cells_of(const std::vector<field_values> &cells) {
+    std::vector<cell_request> out;
+    for (const field_values &c : cells)
+        out.push_back(in_cell(out.size(), [&] { return cell_of(c); }));
+    return out;
+}
+
 cell_explanation explain(const problem &p, const cell_request &cell) {
     return explain_cell(run_traced(p), cell.stage, cell.head, cell.row, cell.col, cell.step);
+}
+
+std::vector<cell_explanation> explain(const problem &p, const std::vector<cell_request> &cells) {
+    const trace t = run_traced(p);
+    std::vector<cell_explanation> out;
+    for (const cell_request &c : cells)
+        out.push_back(in_cell(
+            out.size(), [&] { return explain_cell(t, c.stage, c.head, c.row, c.col, c.step); }));
+    return out;
 }
 
 matrix randn(const field_values &args) {

@@ -42,6 +42,18 @@ TEST_CASE("validation fields: a cell's stage, head, row and col", "[validation][
     CHECK((ok.head == 3 && ok.row == 2 && ok.col == 1 && ok.step == no_step));
 }
 
+TEST_CASE("validation fields: cells asked together are named by their index", "[validation][explain]") {
+    const std::vector<cell_request> two = cells_of({cell({}), cell({{"row", 2.0}})});
+    CHECK((two.size() == 2 && two[0].row == 0 && two[1].row == 2));
+    CHECK_THROWS_WITH(cells_of({cell({}), cell({{"row", -1.0}})}),
+                      "cells[1].row: -1 is out of range [0, 1024]");
+    const problem p = problem_of_preset("lesson-multi-head", true);
+    CHECK_THROWS_WITH(explain(p, cells_of({cell({}), cell({{"row", 9.0}})})),
+                      "cells[1]: (9, 0) is outside q's shape (5, 4)");
+    const std::vector<cell_explanation> each = explain(p, cells_of({cell({}), cell({{"col", 3.0}})}));
+    CHECK(each[1].value == explain(p, cell_of(cell({{"col", 3.0}}))).value);
+}
+
 TEST_CASE("validation fields: randn's seed, rows and cols", "[validation]") {
     CHECK_THROWS_WITH(randn(randn_args(-1, 2, 2)), "seed: -1 is out of range [0, 4294967295]");
     CHECK_THROWS_WITH(randn(randn_args(4294967296.0, 2, 2)),

@@ -343,14 +343,17 @@ describe('explain: every cell of every preset and custom spec', () => {
       for (const rule of rules) {
         test(`${rule} cells`, () => {
           for (const s of trace.stages.filter((x) => RULE[x.id] === rule)) {
-            for (let row = 0; row < s.shape[0]; row += 1) {
-              for (let col = 0; col < s.shape[1]; col += 1) {
-                const where = `${name} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
-                const e = engine.explain(spec, { stage: s.id, head: s.head, step: s.step, row, col });
-                assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
-                CHECKS[rule](trace, s, row, col, e, where);
-              }
-            }
+            // Every cell of the stage asked at once: one run, each cell explained from it.
+            const cells = [];
+            for (let row = 0; row < s.shape[0]; row += 1)
+              for (let col = 0; col < s.shape[1]; col += 1)
+                cells.push({ stage: s.id, head: s.head, step: s.step, row, col });
+            engine.explain(spec, cells).forEach((e, i) => {
+              const { row, col } = cells[i];
+              const where = `${name} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
+              assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
+              CHECKS[rule](trace, s, row, col, e, where);
+            });
           }
           seen.add(rule);
         });
@@ -360,6 +363,25 @@ describe('explain: every cell of every preset and custom spec', () => {
   test('the presets and custom specs between them exercise every cell rule', () => {
     assert.deepEqual([...seen].sort(), Object.keys(CHECKS).sort());
   });
+});
+
+test('explain: a list of cells gives each cell as explaining it alone would, from one run', () => {
+  const spec = { preset: 'lesson-causal' };
+  const cells = [
+    { stage: 'scores', head: 0, row: 1, col: 0 },
+    { stage: 'masked', head: 0, row: 0, col: 2 },
+    { stage: 'head', head: 0, row: 2, col: 3 },
+    { stage: 'x', row: 3, col: 7 },
+  ];
+  assert.deepEqual(
+    engine.explain(spec, cells),
+    cells.map((c) => engine.explain(spec, c)),
+  );
+  assert.deepEqual(engine.explain(spec, []), []);
+  assert.throws(
+    () => engine.explain(spec, [cells[0], { ...cells[0], row: 99 }]),
+    /^Error: cells\[1\]: \(99, 0\) is outside/,
+  );
 });
 
 describe('explain: cross-attention by hand', () => {

@@ -166,6 +166,17 @@ export const BINDING_MESSAGES = [
   ),
   once('cell a string', (e) => e.explain(LESSON, 'q'), 'cell: must be an object { stage, head, step?, row, col }'),
   once('cell null', (e) => e.explain(LESSON, null), 'cell: must be an object { stage, head, step?, row, col }'),
+  once(
+    'a cell of a list that is a number',
+    (e) => e.explain(LESSON, [CELL, 5]),
+    'cells[1]: must be an object { stage, head, step?, row, col }',
+  ),
+  once(
+    'a cell of a list whose row is text',
+    (e) => e.explain(LESSON, [{ ...CELL, row: 'a' }]),
+    'cells[0].row: must be a number, got string',
+  ),
+  once('a list of too many cells', (e) => e.explain(LESSON, new Array(65537).fill(CELL)), 'cells: …'),
   once('randn cols null', (e) => e.randn(42, 2, null), 'cols: must be a number, got null'),
   once('randn cols missing', (e) => e.randn(42, 2), 'cols: NaN is not a finite number'),
 ];
