@@ -285,7 +285,7 @@ for (const colorScheme of ['light', 'dark'])
     await withPage(
       async (page) => {
         // One trained head's heatmap of the four: the others are the same view (the stepper's, which
-        // tests/browser/a11y-screens.test.mjs checks at every stage), and each adds ~600 cells to check.
+        // tests/browser/a11y-walk.mjs checks at every stage), and each adds ~600 cells to check.
         const { violations } = await new AxeBuilder({ page }).exclude('.trained-head ~ .trained-head').analyze();
         assert.deepEqual(
           violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),

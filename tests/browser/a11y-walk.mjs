@@ -1,0 +1,144 @@
+// The walk of every chapter's stages that a11y-screens*.test.mjs share: axe-core at each stage
+// and a screenshot under build/screenshots/ for a person to look at. Split over files so that
+// node's runner walks them side by side (each file its own Chromium).
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import AxeBuilder from '@axe-core/playwright';
+import { openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
+
+const SERIOUS = new Set(['serious', 'critical']);
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const describe = (where) => (v) =>
+  `${where}: ${v.id} (${v.impact}) at ${v.nodes
+    .slice(0, 3)
+    .map((n) => n.target.join(' '))
+    .join(' | ')}`;
+
+// The full AxeBuilder run (@axe-core/playwright), used on the views with the most going on.
+async function builderViolations(page, where) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
+}
+
+// The same axe-core, injected once per page and run at each stage of the walk: AxeBuilder
+// re-injects axe (half a megabyte) at every call, which would double the suite's time.
+async function stageViolations(page, where) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(() =>
+    window.axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations),
+  );
+  return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
+}
+
+// Every stage of each chapter's example (the multi-head lesson, padded cross-attention,
+// grouped-query attention, the encoder layer, RoPE, packed documents, the trained model), plus the
+// stages only the causal, ALiBi and sinusoidal examples have, and the gradients of two heads
+// sharing a K/V head.
+export const CHAPTER_WALKS = [
+  ['attention', 'lesson-multi-head', () => true],
+  ['attention', 'lesson-causal', (s) => s.id === 'masked' || s.id === 'weights'],
+  ['cross', 'cross-padding', () => true],
+  ['gqa', 'gqa-4-2', (s) => s.head === null || s.head <= 2], // a group's first and second heads, the next group
+  ['encoder-layer', 'encoder-layer', (s) => s.head === null || s.head === 0], // its heads are the lesson's
+  ['kv-cache', 'kv-cache-gqa', (s) => s.step === null || s.step === 0 || s.step === 4],
+  ['flash', 'flash-causal', () => true],
+  ['designed-heads', 'designed-heads', (s) => s.head === null || s.head <= 1],
+  ['positions', 'positions-rope', (s) => s.head === null || s.head === 0],
+  ['positions', 'positions-alibi', (s) => s.id === 'biased' && s.head === 1],
+  ['positions', 'positions-sinusoidal', (s) => s.id === 'x_pos'],
+  ['masks', 'masks-documents', (s) => s.head === null || s.head === 0],
+  ['backward', 'backward-gqa', (s) => s.id.startsWith('d_') && (s.head === null || s.head <= 1)],
+  // The trained model's own stages (embeddings, prediction, loss), and layer 1's induction-head weights.
+  [
+    'trained-heads',
+    'trained-induction',
+    (s) => s.step === null || (s.id === 'weights' && s.step === 1 && s.head === 0),
+  ],
+];
+
+function walk(env, walks) {
+  return walks.flatMap(([chapter, preset, keep]) =>
+    env.engine
+      .run({ preset })
+      .stages.map((stage, i) => ({ chapter, preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
+      .filter((v) => keep(v.stage)),
+  );
+}
+
+// A few stages per chapter, for the passes that only take pictures.
+const SAMPLE = new Set([
+  'x',
+  'x_q',
+  'weights',
+  'k',
+  'ffn_pre',
+  'norm2',
+  'k_cache',
+  'tile_out',
+  'q_rot',
+  'biased',
+  'x_pos',
+  'd_scaled',
+  'd_v',
+  'd_x',
+]);
+const sampled = (v) =>
+  SAMPLE.has(v.stage.id) &&
+  (v.stage.head === null || v.stage.head === 0) &&
+  (v.stage.step === null || v.stage.step === 2);
+
+async function sidewaysOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+// One pass over the walks' stages (default: every chapter's) in one viewport and scheme: axe
+// (1280 px) and a screenshot; extras: the explain panel's views too.
+export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTER_WALKS, extras = true }) {
+  const started = Date.now();
+  const { page, context } = await openPage(env, '', { width, colorScheme });
+  const found = [];
+  const suffix = `${width}${colorScheme === 'dark' ? '-dark' : ''}`;
+  for (const { chapter, preset, stage, slug } of walk(env, walks).filter(
+    (v) => axe === 'all' || shots === 'all' || sampled(v),
+  )) {
+    await goToHash(
+      page,
+      `#chapter=${chapter}&${stageHash(preset, stage).slice(1)}${stage.step === null ? '' : `&step=${stage.step}`}`,
+    );
+    await page.waitForFunction(
+      ([id, step]) => document.body.dataset.stage === id && document.body.dataset.step === step,
+      [stage.id, stage.step === null ? '' : String(stage.step)],
+    );
+    await waitForStage(page, stage.id, stage.head);
+    if (axe === 'all' || (axe && sampled({ stage })))
+      found.push(...(await stageViolations(page, `${slug} ${colorScheme}`)));
+    if (shots === 'all' || (shots && sampled({ stage })))
+      await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
+    const overflow = await sidewaysOverflow(page);
+    if (overflow > 0) found.push(`${slug} at ${width} px: the page scrolls sideways by ${overflow} px`);
+  }
+  // The explain panel open, and the output shown as a sum over heads.
+  const views = [
+    ['explain-weights', 'weights', '#preset=lesson-multi-head&stage=weights&head=1&cell=2.1'],
+    ['explain-output-sum', 'output', '#preset=lesson-multi-head&stage=output&cell=1.2&sum=1'],
+    ['explain-cross-masked', 'masked', '#chapter=cross&preset=cross-padding&stage=masked&head=1&cell=0.3'],
+    ['explain-gqa-scores', 'scores', '#chapter=gqa&preset=mqa-4-1&stage=scores&head=3&cell=4.0'],
+    ['explain-encoder-norm', 'norm1', '#chapter=encoder-layer&preset=encoder-layer&stage=norm1&cell=2.5'],
+    ['explain-encoder-ffn', 'ffn_pre', '#chapter=encoder-layer&preset=encoder-layer&stage=ffn_pre&cell=0.3'],
+  ];
+  for (const [name, id, hash] of extras ? views : []) {
+    await goToHash(page, hash);
+    await page.waitForFunction(
+      (sid) => document.body.dataset.stage === sid && document.querySelector('.explain-panel:not([hidden]) .katex'),
+      id,
+    );
+    if (axe) found.push(...(await builderViolations(page, `${name} ${colorScheme}`)));
+    await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
+  }
+  found.push(...page.problems);
+  await context.close();
+  console.log(`# pass ${suffix}${axe ? ' with axe' : ''}: ${Date.now() - started} ms`);
+  return found;
+}
