@@ -3,29 +3,19 @@
 // rest and a11y-screens-dark.test.mjs the dark and 375 px passes (a11y-walk.mjs: the walk).
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openPage, setup, waitForStage, SHOTS } from './harness.mjs';
-import { CHAPTER_WALKS, pass } from './a11y-walk.mjs';
-
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+import { test } from 'node:test';
+import { openPage, waitForStage, SHOTS } from './harness.mjs';
+import { CHAPTER_WALKS, walkTest } from './a11y-walk.mjs';
 
 const FIRST_SIX =
   'axe finds no serious or critical violation at every stage of the first six walks (light), ' +
   'nor with the explain panel open; screenshots at 1280 px';
-test(FIRST_SIX, async () => {
-  assert.deepEqual(
-    await pass(env, { width: 1280, colorScheme: 'light', axe: 'all', shots: 'all', walks: CHAPTER_WALKS.slice(0, 6) }),
-    [],
-  );
-});
+const envOf = walkTest(FIRST_SIX, [
+  { width: 1280, colorScheme: 'light', axe: 'all', shots: 'all', walks: CHAPTER_WALKS.slice(0, 6) },
+]);
 
 test('a large configuration stays legible: T = 64 scrolls inside its matrix', async () => {
+  const env = envOf();
   const tokens = Array.from({ length: 64 }, (_, i) => `w${i}`).join('+');
   const { page, context } = await openPage(
     env,

@@ -1,11 +1,13 @@
 // The walk of every chapter's stages that a11y-screens*.test.mjs share: axe-core at each stage
 // and a screenshot under build/screenshots/ for a person to look at. Split over files so that
 // node's runner walks them side by side (each file its own Chromium).
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
 import { createRequire } from 'node:module';
 import AxeBuilder from '@axe-core/playwright';
-import { openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
+import { setup, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
 
 const SERIOUS = new Set(['serious', 'critical']);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -141,4 +143,20 @@ export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTE
   await context.close();
   console.log(`# pass ${suffix}${axe ? ' with axe' : ''}: ${Date.now() - started} ms`);
   return found;
+}
+
+/** The file's Chromium (set up before its tests, closed after) and a test that runs the passes
+ *  in turn and finds nothing; → the env, for the file's other tests. */
+export function walkTest(title, passes) {
+  let env;
+  before(async () => {
+    env = await setup();
+  });
+  after(async () => env?.close());
+  test(title, async () => {
+    const found = [];
+    for (const options of passes) found.push(...(await pass(env, options)));
+    assert.deepEqual(found, []);
+  });
+  return () => env;
 }

@@ -272,6 +272,7 @@ export const FIELDS = [
     type: 'choice',
     spec: 'checkpoint',
     choices: ['trained', 'untrained'],
+    held: { in: 'checkpoints', as: 'model' }, // a page's own (catalog.checkpoints) goes as the model
     default: 'trained',
     label: 'weights',
     hint: 'trained: the shipped run after 1000 steps of Adam; untrained: the same model as drawn, at step 0',

@@ -165,18 +165,18 @@ const CHECKS = {
   auto: checkNumber,
 };
 
-// The model chapter's weights when the page holds them: catalog.checkpoints (name → model, the
-// training page's run) gives the model itself for the form's checkpoint, else null (shipped).
-function heldModel(catalog, chapter, form) {
-  return chapter.kind === 'model' ? (catalog.checkpoints?.get(form.checkpoint) ?? null) : null;
-}
-
 // The spec's fields, an object flag's fields (rope.offset) inside its object, kept only when the
-// object is on; a held model in place of the checkpoint's name.
-function specValues(form, chapter, errors, held) {
-  const values = held ? { model: held } : {};
+// object is on. A value the page holds (f.held: catalog[f.held.in], a Map of name → value, e.g.
+// the training page's checkpoints) goes to the engine as itself, under f.held.as.
+function specValues(catalog, form, chapter, errors) {
+  const values = {};
   for (const f of fieldsOf(chapter)) {
-    if (f.type === 'tokens' || (held && f.field === 'checkpoint')) continue;
+    if (f.type === 'tokens') continue;
+    const held = f.held && catalog[f.held.in]?.get(form[f.field]);
+    if (held) {
+      values[f.held.as] = held;
+      continue;
+    }
     const v = CHECKS[f.type](f, form[f.field], errors);
     if (v === undefined || v === null || (Array.isArray(v) && !v.length)) continue;
     const [owner, inner] = f.spec.split('.');
@@ -206,7 +206,7 @@ export function validateForm(catalog, form) {
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
   if (preset)
     return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
-  const values = specValues(form, chapter, errors, heldModel(catalog, chapter, form));
+  const values = specValues(catalog, form, chapter, errors);
   const cross = chapter.kind === 'cross';
   const keys = cross ? keyTokens.length : tokens.length;
   checkTogether(values, { tokens: tokens.length, keys, keyWord: cross ? 'source tokens' : 'tokens' }, errors);

@@ -44,6 +44,6 @@ export function createCheckpointStepper(root, { engine, katex, theme }) {
         time: at?.step ?? null,
       });
     },
-    setTheme: (theme) => stepper.setTheme(theme),
+    setTheme: stepper.setTheme,
   };
 }
