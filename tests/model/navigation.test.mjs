@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chapterById } from '../../web/model/chapters.js';
-import { buildSteps, findStepIndex, offeredStages, stageListView } from '../../web/model/navigation.js';
+import { buildSteps, findStepIndex, offeredStages, stageListView, timeView } from '../../web/model/navigation.js';
 import { STAGES } from '../../web/model/stage-table.js';
 import { traceOf } from './fixtures.mjs';
 
@@ -142,4 +142,22 @@ test('the form offers the mask and W_O where it has their checkboxes, unless the
   });
   assert.deepEqual(offeredStages(chapterById('attention').fields, ['scores', 'masked', 'weights']), ['masked']);
   assert.deepEqual(offeredStages(chapterById('attention').fields, ['scores', 'weights']), []);
+});
+
+test('navigation: the trained model\u2019s time axis names a layer inside the layers, and before or after them', () => {
+  const trace = traceOf({ preset: 'trained-induction' });
+  const steps = buildSteps(trace);
+  const label = (id, step = null) => timeView(steps, findStepIndex(steps, id, 0, step), trace.config, {}).label;
+  assert.equal(label('embedded'), 'Before the layers (layers 0\u20131): the embeddings x\u2080 that layer 0 reads');
+  assert.equal(label('weights', 0), 'Layer 0 (layers 0\u20131): reads x\u2080, the embeddings');
+  assert.equal(label('weights', 1), 'Layer 1 (layers 0\u20131): reads x\u2081, layer 0\u2019s stream');
+  assert.equal(
+    label('loss'),
+    'After the layers (layers 0\u20131): the prediction reads x\u2082, layer 1\u2019s stream',
+  );
+  assert.equal(
+    timeView(steps, findStepIndex(steps, 'loss', 0), trace.config, {}).value,
+    1,
+    'the slider at the last layer',
+  );
 });
