@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "attention/checkpoints.hpp"
+#include "attention/mask.hpp"
 #include "attention/message_text.hpp"
 #include "attention/presets.hpp"
 #include "attention/rope.hpp"
@@ -339,6 +340,39 @@ void masks_of(const field_values &v, attention_config &c) {
                                 std::to_string(c.seq_len) + " (seqLen)");
 }
 
+// Why query i's keys start at `first`: "window W starts it", "its document, documents[k], starts
+// it", or both.
+std::string first_key_rule(const attention_config &c, std::size_t i, std::size_t first) {
+    std::vector<std::string> rules;
+    if (c.window && i + 1 > *c.window && i + 1 - *c.window == first)
+        rules.push_back("window " + std::to_string(*c.window));
+    for (std::size_t start = 0, k = 0; k < c.documents.size(); start += c.documents[k++])
+        if (start == first && i < start + c.documents[k])
+            rules.push_back("its document, documents[" + std::to_string(k) + "],");
+    const bool both = rules.size() == 2;
+    return (both ? rules[0] + " and " + rules[1] + " start" : rules.at(0) + " starts") +
+           " it at key " + std::to_string(first);
+}
+
+// validKeys ends the keys every query sees; a window or a document starts them. A query whose
+// keys start at or past validKeys would have no key at all: refused, naming both fields.
+void check_every_query_sees_a_key(const attention_config &c) {
+    if (!c.valid_keys)
+        return;
+    const row_spans spans = visible_spans(c);
+    const std::size_t needed = spans.back().begin + 1; // starts never move back as i grows
+    for (std::size_t i = 0; i < spans.size(); ++i)
+        if (spans[i].begin >= spans[i].end)
+            reject("validKeys",
+                   std::to_string(*c.valid_keys) + " leaves query " + std::to_string(i) +
+                       " no key: " + first_key_rule(c, i, spans[i].begin) + ", but only " +
+                       (*c.valid_keys == 1 ? "key 0 is"
+                                           : "keys 0 to " + std::to_string(*c.valid_keys - 1) +
+                                                 " are") +
+                       " valid; give validKeys of at least " + std::to_string(needed) +
+                       ", or leave it out");
+}
+
 // The positions and masks the fields ask for, set on a problem its sizes made, then the trace
 // budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
@@ -351,6 +385,7 @@ problem with_positions(problem p, const field_values &v, bool traced) {
         p.config.sinusoidal = true;
     }
     masks_of(v, p.config);
+    check_every_query_sees_a_key(p.config);
     if (traced)
         check_trace_budget(p.config);
     return p;

@@ -18,6 +18,11 @@ export const LONG = 'x'.repeat(100000);
 
 const KV = { seqLen: 8192, dHead: 128, numKvHeads: 8, numLayers: 32, bytesPerValue: 2, batch: 1 };
 
+// The refusals of validKeys that would leave a query no key (below).
+const keyZero = 'but only key 0 is valid; give validKeys of at least';
+const keysToOne = 'but only keys 0 to 1 are valid; give validKeys of at least';
+const doc1 = 'its document, documents[1], starts it at key';
+
 // engine.<method>(…): the call's source is its input in the table.
 const api = (call, message) => ({ where: `engine.${/\be\.(\w+)\(/.exec(String(call))[1]}`, call, message });
 
@@ -188,6 +193,53 @@ export const API_CASES = [
   api(
     (e) => e.pruneEach({ seqLen: 2, dModel: 4, numHeads: 2, prunedHeads: [NaN] }),
     'prunedHeads: NaN is not a finite number',
+  ),
+  // validKeys ending before a window's or a document's first key (the hostile review of
+  // 2026-12-06, section C): each left some query no key, and some trapped the instance.
+  api(
+    (e) => e.run({ seed: 3, seqLen: 5, dModel: 8, numHeads: 2, documents: [2, 3], validKeys: 2 }),
+    `validKeys: 2 leaves query 2 no key: ${doc1} 2, ${keysToOne} 3, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 2, window: 1, validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 2, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ seqLen: 3, dModel: 2, documents: [1, 2], validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: ${doc1} 1, ${keyZero} 2, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ kind: 'backward', seed: 2, seqLen: 3, dModel: 4, numHeads: 2, documents: [1, 2], validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: ${doc1} 1, ${keyZero} 2, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ X: I2, W_Q: [I2], W_K: [I2], W_V: [I2], window: 1, validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 2, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ seed: 3, seqLen: 5, dModel: 8, numHeads: 2, window: 1, validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 5, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ seed: 3, seqLen: 5, dModel: 8, numHeads: 2, documents: [3, 2], validKeys: 2 }),
+    `validKeys: 2 leaves query 3 no key: ${doc1} 3, ${keysToOne} 4, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ seqLen: 3, dModel: 2, prefix: 1, window: 1, validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 3, or leave it out`,
+  ),
+  api(
+    (e) => e.run({ kind: 'backward', seed: 2, seqLen: 3, dModel: 4, numHeads: 2, window: 1, validKeys: 1 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 3, or leave it out`,
+  ),
+  api(
+    (e) => e.forward({ seqLen: 5, dModel: 8, numHeads: 2, window: 2, validKeys: 1, causal: true }),
+    `validKeys: 1 leaves query 2 no key: window 2 starts it at key 1, ${keyZero} 4, or leave it out`,
+  ),
+  api(
+    (e) =>
+      e.explain({ seqLen: 5, dModel: 8, numHeads: 2, window: 1, validKeys: 1 }, { stage: 'weights', row: 1, col: 0 }),
+    `validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, ${keyZero} 5, or leave it out`,
   ),
 ];
 

@@ -179,3 +179,102 @@ TEST_CASE("window in FlashAttention: tiles outside the band are skipped on both 
         for (double x : s.values.get())
             CHECK_FALSE(std::isnan(x));
 }
+
+// The hostile review of 2026-12-06, section C: validKeys ending before the first key a window or
+// a document lets a query see. Each row of that section is refused, naming validKeys, the rule
+// that starts the query's keys, and the least validKeys that leaves every query a key.
+TEST_CASE("validKeys before a query's first visible key is refused by name", "[masks][validation]") {
+    using docs = std::vector<double>;
+    const auto self = [](double t, double d, field_values masks) {
+        field_values v{{"seqLen", t}, {"dModel", d}, {"numHeads", 1.0}};
+        v.merge(masks);
+        return v;
+    };
+    const auto refuses = [](problem_kind kind, bool explicit_matrices, const field_values &v,
+                            const std::string &message) {
+        CHECK_THROWS_WITH(problem_of(kind, explicit_matrices, v, true), message);
+        CHECK_THROWS_WITH(problem_of(kind, explicit_matrices, v, false), message); // forward too
+    };
+    const std::string doc1_at = "its document, documents[1], starts it at key ";
+    // 16: documents [2, 3] with validKeys 2 (T 5, 2 heads): rows 2–4 would see no key.
+    refuses(problem_kind::self, false,
+            {{"seqLen", 5.0}, {"dModel", 8.0}, {"numHeads", 2.0}, {"seed", 3.0},
+             {"documents", docs{2, 3}}, {"validKeys", 2.0}},
+            "validKeys: 2 leaves query 2 no key: " + doc1_at +
+                "2, but only keys 0 to 1 are valid; give validKeys of at least 3, or leave it out");
+    // 17: a window of 1 over 2 tokens with validKeys 1.
+    refuses(problem_kind::self, false, self(2, 2, {{"window", 1.0}, {"validKeys", 1.0}}),
+            "validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, but only key 0 is "
+            "valid; give validKeys of at least 2, or leave it out");
+    // 18 and 19: documents [1, 2] with validKeys 1, self-attention and its backward pass.
+    const std::string row_18 = "validKeys: 1 leaves query 1 no key: " + doc1_at +
+                               "1, but only key 0 is valid; give validKeys of at least 2, or "
+                               "leave it out";
+    refuses(problem_kind::self, false, self(3, 2, {{"documents", docs{1, 2}}, {"validKeys", 1.0}}),
+            row_18);
+    refuses(problem_kind::backward, false,
+            self(3, 4, {{"documents", docs{1, 2}}, {"validKeys", 1.0}, {"numHeads", 2.0}}), row_18);
+    // 20: explicit matrices, a window of 1 and validKeys 1.
+    const row_list i2{{1, 0}, {0, 1}};
+    refuses(problem_kind::self, true,
+            {{"X", i2},
+             {"W_Q", std::vector<row_list>{i2}},
+             {"W_K", std::vector<row_list>{i2}},
+             {"W_V", std::vector<row_list>{i2}},
+             {"window", 1.0},
+             {"validKeys", 1.0}},
+            "validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, but only key 0 is "
+            "valid; give validKeys of at least 2, or leave it out");
+    // 21 (and 26, explain's: the same problem is refused before any cell is read).
+    const std::string row_21 = "validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, "
+                               "but only key 0 is valid; give validKeys of at least 5, or leave it "
+                               "out";
+    refuses(problem_kind::self, false, self(5, 8, {{"window", 1.0}, {"validKeys", 1.0}}), row_21);
+    // 22: documents [3, 2] with validKeys 2: the second document starts at key 3.
+    refuses(problem_kind::self, false, self(5, 8, {{"documents", docs{3, 2}}, {"validKeys", 2.0}}),
+            "validKeys: 2 leaves query 3 no key: " + doc1_at +
+                "3, but only keys 0 to 1 are valid; give validKeys of at least 4, or leave it out");
+    // 23: a prefix of 1 and a window of 1 with validKeys 1.
+    refuses(problem_kind::self, false,
+            self(3, 2, {{"prefix", 1.0}, {"window", 1.0}, {"validKeys", 1.0}}),
+            "validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, but only key 0 is "
+            "valid; give validKeys of at least 3, or leave it out");
+    // 24: causal, a window of 2, validKeys 1 (the review's forward call).
+    refuses(problem_kind::self, false,
+            self(5, 8, {{"window", 2.0}, {"validKeys", 1.0}, {"causal", true}}),
+            "validKeys: 1 leaves query 2 no key: window 2 starts it at key 1, but only key 0 is "
+            "valid; give validKeys of at least 4, or leave it out");
+    // 25: the backward pass with a window of 1 and validKeys 1.
+    refuses(problem_kind::backward, false,
+            self(3, 4, {{"window", 1.0}, {"validKeys", 1.0}, {"numHeads", 2.0}}),
+            "validKeys: 1 leaves query 1 no key: window 1 starts it at key 1, but only key 0 is "
+            "valid; give validKeys of at least 3, or leave it out");
+    // A window and a document that start a query's keys at the same key are both named.
+    refuses(problem_kind::self, false,
+            self(4, 2, {{"documents", docs{2, 2}}, {"window", 1.0}, {"validKeys", 2.0}}),
+            "validKeys: 2 leaves query 2 no key: window 1 and its document, documents[1], start "
+            "it at key 2, but only keys 0 to 1 are valid; give validKeys of at least 4, or leave "
+            "it out");
+}
+
+TEST_CASE("validKeys at the least the message names leaves every query a key", "[masks][property]") {
+    // The edge of each refusal above is accepted: every row of weights sums to 1.
+    const std::vector<field_values> edges{
+        {{"documents", std::vector<double>{2, 3}}, {"validKeys", 3.0}},
+        {{"window", 1.0}, {"validKeys", 5.0}},
+        {{"documents", std::vector<double>{3, 2}}, {"validKeys", 4.0}},
+        {{"window", 2.0}, {"validKeys", 4.0}, {"causal", true}}};
+    for (const field_values &masks : edges) {
+        const trace t = run_traced(masked(5, 8, 2, masks));
+        for (int h : {0, 1}) {
+            const matrix &w = weights_of(t, h);
+            for (std::size_t i = 0; i < rows(w); ++i) {
+                CAPTURE(h, i);
+                double total = 0.0;
+                for (std::size_t j = 0; j < cols(w); ++j)
+                    total += w(i, j);
+                CHECK(std::fabs(total - 1.0) < 1e-12);
+            }
+        }
+    }
+}

@@ -34,6 +34,16 @@ describe('hostile: the engine API', () => {
     });
   });
 
+  test('a query left no key by validKeys, refused 2,000 times: the heap is flat and the engine serves', () => {
+    // It trapped (memory access out of bounds), leaked 8.5 KB a call and died by the 1,500th.
+    const spec = { seed: 3, seqLen: 5, dModel: 8, numHeads: 2, window: 1, validKeys: 1 };
+    assertRefused(engine, () => engine.run(spec), 'validKeys');
+    const inUse = heapBytesOf(engine).inUse;
+    for (let i = 0; i < 2000; i += 1) assert.throws(() => engine.run(spec), /^Error: validKeys: 1 leaves query 1/);
+    assert.ok(heapBytesOf(engine).inUse <= inUse + 4096, `heap in use ${inUse} → ${heapBytesOf(engine).inUse}`);
+    stillServes();
+  });
+
   test('the heap is flat over every case, run five times', () => {
     const run = () =>
       API_CASES.forEach((c) => {
