@@ -6,6 +6,7 @@
 #include "attention/alibi.hpp"
 #include "attention/encoding.hpp"
 #include "attention/gemm.hpp"
+#include "attention/heads.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
@@ -31,97 +32,21 @@ void record_projection(stage_id id, const shared_matrix &p, const shared_matrix 
            operand{w_name, at.head, w, axes_of(n.d, w_cols)});
 }
 
-// The matrices one traced head pass makes, each its own: S, then S̃ and L a row at a time
-// (the weights go into the pass's own matrix). Each is recorded once and shared with the
-// stages that read it.
-struct head_stages {
-    head_trace &t;
-    const linear_bias *bias;
-    matrix scores, scaled, biased, masked; // (T, T_kv); biased with ALiBi, masked with a mask
-
-    head_stages(head_trace &trace, const linear_bias *b, std::size_t r, std::size_t n)
-        : t(trace), bias(b), scores({r, n}), scaled({r, n}), biased(b ? matrix({r, n}) : matrix()),
-          masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
-
-    // Row i of S̃ + B, from row i of S̃. → that row.
-    double *add_bias(std::size_t i) {
-        for (std::size_t j = 0; j < cols(biased); ++j)
-            biased(i, j) = scaled(i, j) + bias->at(i, j);
-        return &biased(i, 0);
-    }
-
-    // Row i of L = (S̃ or S̃ + B) + M. → that row.
-    double *add_mask(std::size_t i, const double *row) {
-        for (std::size_t j = 0; j < cols(masked); ++j)
-            masked(i, j) = row[j] + t.mask(i, j);
-        return &masked(i, 0);
-    }
-
-    // K and V are named after the k and v stages they come from: the group's first query head.
-    int kv_owner(const attention_config &c) const {
-        return t.at.kv_head == no_head ? t.at.head : t.at.kv_head * int(group_size(c));
-    }
-};
-
-// Records scores, scaled, masked (with a mask) and weights, then the head's output. The
-// weights move into the trace.
-void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c) {
-    const named_dims n(c);
-    head_trace &t = s.t;
-    const shared_matrix scores = std::move(s.scores);
-    record(&t.out, stage_id::scores, t.at, {t.t, n.dk, t.tkv}, scores,
-           operand{t.q_name, t.at.head, t.q, axes_of(t.t, n.dk)},
-           operand{t.k_name, s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
-    shared_matrix logits = std::move(s.scaled);
-    record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
-           operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
-    stage_id logits_stage = stage_id::scaled;
-    if (s.bias) {
-        const shared_matrix scaled = logits;
-        logits = std::move(s.biased);
-        record(&t.out, stage_id::biased, t.at, {t.t, t.tkv}, logits,
-               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
-               operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
-                       axes_of(t.t, t.tkv)});
-        logits_stage = stage_id::biased;
-    }
-    if (t.mask.size()) {
-        const shared_matrix before = logits;
-        logits = std::move(s.masked);
-        record(&t.out, stage_id::masked, t.at, {t.t, t.tkv}, logits,
-               operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
-               operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
-        logits_stage = stage_id::masked;
-    }
-    const shared_matrix a = std::move(weights);
-    record(&t.out, stage_id::weights, t.at, {t.t, t.tkv}, a,
-           operand{name_of(logits_stage), t.at.head, logits, axes_of(t.t, t.tkv)});
-    matrix h({head.rows, head.cols}); // (T, DV)
-    for (std::size_t i = 0; i < head.rows; ++i)
-        std::copy(head.data + i * head.ld, head.data + i * head.ld + head.cols, &h(i, 0));
-    record(&t.out, stage_id::head, t.at, {t.t, t.tkv, n.dv}, std::move(h),
-           operand{name_of(stage_id::weights), t.at.head, a, axes_of(t.t, t.tkv)},
-           operand{"V", s.kv_owner(c), t.v, axes_of(t.tkv, n.dv)});
-}
-
 // One head's columns [first, first + n) of a projection made for every head at once.
 matrix_view head_columns(const matrix &all, std::size_t first, std::size_t n) {
     return {all.data() + first, rows(all), n, cols(all)};
 }
 
 // The inputs, each recorded once and shared by the projections that read it: X (X_q, X_kv).
-std::pair<shared_matrix, shared_matrix> record_inputs(const attention_params &p,
-                                                      const attention_config &c, trace &out) {
+void record_inputs(const shared_matrix &x, const shared_matrix &x_kv, const attention_config &c,
+                   trace &out) {
     const named_dims n(c);
-    const shared_matrix x = p.x; // (T, D)
     if (c.kind != problem_kind::cross) {
         record(&out, stage_id::x, {}, {n.t, n.d}, x);
-        return {x, x};
+        return;
     }
-    const shared_matrix x_kv = p.x_kv; // (T_kv, D)
     record(&out, stage_id::x_q, {}, {n.t, n.d}, x);
     record(&out, stage_id::x_kv, {}, {n.tkv, n.d}, x_kv);
-    return {x, x_kv};
 }
 
 // Records head i's q and, for the first query head of its group, its K/V head's k and v: each
@@ -180,58 +105,6 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
     return recorded;
 }
 
-void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
-                 const attention_config &c, matrix &weights, output_view head, head_trace *rec,
-                 const linear_bias *bias) {
-    const std::size_t n_keys = k.rows;
-    std::optional<head_stages> staged; // traced: S, S̃, S̃ + B and L each kept; else all in `weights`
-    if (rec)
-        staged.emplace(*rec, bias, q.rows, n_keys);
-    const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
-    const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
-    matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
-    // 2. Score every query against every key it may see: S = Q·Kᵀ.
-    gemm_bt_spans(q.rows, q.cols, n_keys, q.data, q.ld, k.data, k.ld, s.data(), n_keys, computed);
-    for (std::size_t i = 0; i < q.rows; ++i) { // 3–5 a row at a time, while it is in cache
-        const key_span all = computed[i];
-        double *row = staged ? &staged->scaled(i, 0) : &s(i, 0);
-        // 3. S̃ = S / √DK: with independent components of mean 0 and variance 1, q·k has
-        // variance DK; dividing by √DK brings it back to 1.
-        divide_row(&s(i, all.begin), all.end - all.begin, score_divisor(c), row + all.begin);
-        // 3½. ALiBi: + B, a penalty that grows with the distance from query to key.
-        if (bias && staged)
-            row = staged->add_bias(i);
-        else if (bias)
-            for (std::size_t j = all.begin; j < all.end; ++j)
-                row[j] += bias->at(i, j);
-        // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
-        if (staged && rec->mask.size())
-            row = staged->add_mask(i, row);
-        // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1.
-        softmax_span(row, &weights(i, 0), n_keys, keys[i]);
-    }
-    // 6. H = A·V: each output row is a weighted average of the value rows.
-    gemm_spans(q.rows, n_keys, v.cols, weights.data(), n_keys, v.data, v.ld, head.data, head.ld,
-               keys);
-    if (staged)
-        record_head(*staged, weights, head, c);
-}
-
-head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
-                   bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
-                   const dim &tkv, const linear_bias *bias, const char *q_name) {
-    head_result r{matrix({rows(q), cols(v)}), matrix({rows(q), rows(k)})}; // (T, DV), (T, T_kv)
-    std::optional<head_trace> rec;
-    if (out)
-        rec.emplace(head_trace{*out, at, t, tkv, q, k, v,
-                               masked ? mask_of(keys, rows(k)) : matrix(), q_name});
-    attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
-                {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr, bias);
-    if (rec) // the weights moved into the trace: the weights stage, just before the head's
-        r.weights = out->stages[out->stages.size() - 2].values;
-    return r;
-}
-
 head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k, const matrix &w_v,
                            const attention_config &c, trace *out, int head) {
     const named_dims n(c);
@@ -243,72 +116,101 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
     return attend(q, k, v, visible_spans(c), has_mask(c), c, out, at, n.t, n.tkv);
 }
 
-// Passes 1–8. 1: Q, K and V of every head from one product each, X · [W_1 | … | W_H] (each
-// entry is summed exactly as in its own head's product, so each head's columns are the bits of
-// its own projection). 2–6 for every query head in its own subspace, K and V read by the whole
-// group; each head's output written straight into its columns of the concat. Then 7–8.
-matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
-    const named_dims n(c);
-    // ½. X + PE when the positions are encoded into X itself (the projections then read it).
-    const matrix pe = c.sinusoidal ? sinusoidal_encoding(0, c.seq_len, c.d_model) : matrix();
-    const matrix positioned = c.sinusoidal ? matrix(p.x + pe) : matrix();
-    const matrix &x = c.sinusoidal ? positioned : p.x;               // (T, D)
-    const matrix &x_kv = c.kind == problem_kind::cross ? p.x_kv : x; // (T_kv, D)
-    std::pair<shared_matrix, shared_matrix> inputs;
-    if (out) {
-        out->config = c;
-        inputs = record_inputs(p, c, *out);
-        if (c.sinusoidal) {
-            inputs.first = inputs.second = positioned;
-            record(out, stage_id::x_pos, {}, {n.t, n.d}, inputs.first,
-                   operand{"X", no_head, p.x, axes_of(n.t, n.d)},
-                   operand{"PE", no_head, pe, axes_of(n.t, n.d)});
-        }
-    }
-    const matrix q_all = matmul(x, concat_columns(p.w_q));    // (T, H·DK)
-    const matrix k_all = matmul(x_kv, concat_columns(p.w_k)); // (T_kv, H_kv·DK)
-    const matrix v_all = matmul(x_kv, concat_columns(p.w_v)); // (T_kv, H_kv·DV)
-    const row_spans keys = visible_spans(c);
-    matrix logits({c.seq_len, c.kv_len});            // (T, T_kv), one head's at a time
-    matrix concat({c.seq_len, c.num_heads * c.d_v}); // (T, H·DV)
-    std::optional<head_trace> rec;
-    if (out)
-        rec.emplace(head_trace{
-            *out, {}, n.t, n.tkv, {}, {}, {}, has_mask(c) ? mask_of(keys, c.kv_len) : matrix()});
-    std::vector<shared_matrix> heads; // H × (T, DV), for the trace
-    const std::optional<rope_table> turns =
-        c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
-    shared_matrix q_turned;                              // (T, DK) under RoPE, one head's at a time
-    std::vector<shared_matrix> k_turned(c.num_kv_heads); // (T_kv, DK) per K/V head
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
+namespace {
+
+// The sources of every head's q, k and v in self- and cross-attention: one product each for all
+// heads at once, X · [W_1 | … | W_H] (each entry summed exactly as in its own head's product, so
+// each head's columns are the bits of its own projection), then turned by position under RoPE.
+struct projections {
+    const attention_params &w;
+    const attention_config &c;
+    matrix q_all, k_all, v_all;          // (T, H·DK), (T_kv, H_kv·DK), (T_kv, H_kv·DV)
+    std::optional<rope_table> turns;     // RoPE: the angles of positions 0 … T − 1
+    shared_matrix x, x_kv;               // the inputs as the trace holds them
+    shared_matrix q_turned;              // (T, DK) under RoPE, one head's at a time
+    std::vector<shared_matrix> k_turned; // (T_kv, DK) per K/V head under RoPE
+
+    // Query head i's q, and its group's k and v, recorded and turned with the group's first head.
+    head_operands read(std::size_t i, head_trace *rec) {
         const std::size_t g = i / group_size(c);
-        const output_view head{concat.data() + i * c.d_v, c.seq_len, c.d_v, cols(concat)};
-        if (rec) {
-            logits = matrix({c.seq_len, c.kv_len}); // the last head's weights moved into the trace
-            rec->at = {int(i), int(g), no_step, {}};
-            record_projections(p, c, i, inputs.first, inputs.second, q_all, k_all, v_all, *rec);
-        }
-        matrix_view q = head_columns(q_all, i * c.d_k, c.d_k),
-                    k = head_columns(k_all, g * c.d_k, c.d_k);
-        if (turns) { // 1½. Turn each query and key by its position; the scores read them.
-            turn(stage_id::q_rot, q, *turns, c, rec ? &*rec : nullptr, q_turned);
-            if (i % group_size(c) == 0)
-                turn(stage_id::k_rot, k, *turns, c, rec ? &*rec : nullptr, k_turned[g]);
-            q = view_of(q_turned), k = view_of(k_turned[g]);
-        }
-        const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};
-        attend_head(q, k, head_columns(v_all, g * c.d_v, c.d_v), keys, c, logits, head,
-                    rec ? &*rec : nullptr, c.alibi ? &bias : nullptr);
         if (rec)
-            heads.push_back(out->stages.back().values); // the head stage just recorded
+            record_projections(w, c, i, x, x_kv, q_all, k_all, v_all, *rec);
+        head_operands h{head_columns(q_all, i * c.d_k, c.d_k),
+                        head_columns(k_all, g * c.d_k, c.d_k),
+                        head_columns(v_all, g * c.d_v, c.d_v)};
+        if (!turns)
+            return h;
+        // 1½. Turn each query and key by its position; the scores read them.
+        turn(stage_id::q_rot, h.q, *turns, c, rec, q_turned);
+        if (i % group_size(c) == 0)
+            turn(stage_id::k_rot, h.k, *turns, c, rec, k_turned[g]);
+        h.q = view_of(q_turned), h.k = view_of(k_turned[g]);
+        return h;
     }
-    if (out && c.rope) // its promise, checked on head 0
-        out->checks.rope_shift =
-            rope_shift(head_columns(q_all, 0, c.d_k), head_columns(k_all, 0, c.d_k), c);
-    if (out && c.alibi)
-        out->checks.alibi_row_shift =
-            alibi_row_shift(first_of(*out, stage_id::scaled).values, alibi_of(c, 0), keys);
-    return combine(std::move(concat), heads, p.w_o, c, out, {}, n.t);
+};
+
+// ½. X + PE when the positions are encoded into X itself (the projections then read it),
+// recorded with the inputs. → X or X + PE (T, D), and X_kv.
+std::pair<shared_matrix, shared_matrix> inputs_of(const matrix &x_given, const attention_params &w,
+                                                  const attention_config &c, trace *out) {
+    const named_dims n(c);
+    const bool cross = c.kind == problem_kind::cross;
+    shared_matrix x = x_given, x_kv = cross ? shared_matrix(w.x_kv) : x; // (T, D), (T_kv, D)
+    if (out)
+        record_inputs(x, x_kv, c, *out);
+    if (!c.sinusoidal)
+        return {x, x_kv};
+    const matrix pe = sinusoidal_encoding(0, c.seq_len, c.d_model); // (T, D)
+    const shared_matrix positioned = matrix(*x + pe);
+    if (out)
+        record(out, stage_id::x_pos, {}, {n.t, n.d}, positioned,
+               operand{"X", no_head, x, axes_of(n.t, n.d)},
+               operand{"PE", no_head, pe, axes_of(n.t, n.d)});
+    return {positioned, positioned};
+}
+
+// What the run checks about its positions: RoPE's shift on head 0's q and k, ALiBi's row
+// constants on head 0's S̃.
+void check_positions(const projections &p, const attention_config &c, const row_spans &keys,
+                     trace &out) {
+    if (c.rope)
+        out.checks.rope_shift =
+            rope_shift(head_columns(p.q_all, 0, c.d_k), head_columns(p.k_all, 0, c.d_k), c);
+    if (c.alibi)
+        out.checks.alibi_row_shift =
+            alibi_row_shift(first_of(out, stage_id::scaled).values, alibi_of(c, 0), keys);
+}
+
+} // namespace
+
+// Passes 1–8: the inputs and their projections, then every head (heads.hpp).
+matrix multi_head_attention(const matrix &x, const attention_params &w, const attention_config &c,
+                            trace *out, attention_cache *keep) {
+    const named_dims n(c);
+    if (out)
+        out->config = c;
+    const auto [input, input_kv] = inputs_of(x, w, c, out);
+    projections p{w, c, matmul(input, concat_columns(w.w_q)),
+                  matmul(input_kv, concat_columns(w.w_k)), matmul(input_kv, concat_columns(w.w_v))};
+    if (c.rope)
+        p.turns = rope_table_of(*c.rope, 0, c.seq_len);
+    p.x = input, p.x_kv = input_kv, p.k_turned.resize(c.num_kv_heads);
+    if (keep) {
+        keep->x = input;
+        if (p.turns)
+            keep->back = turned_back(*p.turns);
+    }
+    const row_spans keys = visible_spans(c);
+    const matrix result =
+        attend_heads([&](std::size_t i, head_trace *rec) { return p.read(i, rec); }, w.w_o, c,
+                     {keys, n.t, n.tkv, 0, no_step, out, keep});
+    if (out)
+        check_positions(p, c, keys, *out);
+    return result;
+}
+
+matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
+    return multi_head_attention(p.x, p, c, out);
 }
 
 // x or x_q and x_kv, then passes 1–8 for every head (value counts beside each pass).

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "attention/alibi.hpp"
-#include "attention/encoding.hpp"
-#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/rope.hpp"
@@ -15,40 +12,10 @@
 
 namespace attention {
 
-namespace {
-
-// The table that turns each pair back: angle −φ, so cos φ and −sin φ.
-rope_table turned_back(const rope_table &t) {
-    return {t.theta, matrix(-t.angle.get()), t.cos, matrix(-t.sin.get()), t.pairs};
-}
-
-} // namespace
-
 attention_cache attention_forward(const matrix &x, const attention_params &p,
                                   const attention_config &c) {
     attention_cache f;
-    f.x = c.sinusoidal ? matrix(x + sinusoidal_encoding(0, c.seq_len, c.d_model)) : x;
-    const std::optional<rope_table> turns =
-        c.rope ? std::optional(rope_table_of(*c.rope, 0, c.seq_len)) : std::nullopt;
-    const auto turned = [&](matrix m) { return turns ? rotated(view_of(m), *turns, *c.rope) : m; };
-    if (turns)
-        f.back = turned_back(*turns);
-    for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
-        f.k.push_back(turned(matmul(f.x, p.w_k[g])));
-        f.v.push_back(matmul(f.x, p.w_v[g]));
-    }
-    const row_spans keys = visible_spans(c);
-    std::vector<matrix> heads;
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
-        const std::size_t g = i / group_size(c);
-        f.q.push_back(turned(matmul(f.x, p.w_q[i])));
-        const linear_bias bias = c.alibi ? alibi_of(c, i) : linear_bias{};
-        head_result r = attend(f.q[i], f.k[g], f.v[g], keys, false, c, nullptr, {}, {}, {},
-                               c.alibi ? &bias : nullptr);
-        f.a.push_back(std::move(r.weights));
-        heads.push_back(std::move(r.output));
-    }
-    f.concat = concat_columns(heads);
+    multi_head_attention(x, p, c, nullptr, &f);
     return f;
 }
 
@@ -84,9 +51,9 @@ operand op(const char *name, int head, const shared_matrix &m, const dim &r, con
 
 attention_gradients attention_backward(const attention_params &p, const matrix &d_output,
                                        const attention_config &c, trace *out) {
-    if (out)
-        multi_head_attention(p, c, out); // the forward stages, as every chapter records them
-    return attention_backward(attention_forward(p.x, p, c), p, d_output, c, out);
+    attention_cache f; // the forward stages recorded as every chapter records them, and kept
+    multi_head_attention(p.x, p, c, out, &f);
+    return attention_backward(f, p, d_output, c, out);
 }
 
 attention_gradients attention_backward(const attention_cache &f, const attention_params &p,

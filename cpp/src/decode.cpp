@@ -8,6 +8,7 @@
 
 #include "attention/alibi.hpp"
 #include "attention/encoding.hpp"
+#include "attention/heads.hpp"
 #include "attention/kv_size.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
@@ -91,7 +92,9 @@ void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix 
 }
 
 // One decode step: token t's output row, (1, D) with W_O, else (1, H·DV). x: (T, D), the
-// tokens' rows with their positions' encoding when the config adds one.
+// tokens' rows with their positions' encoding when the config adds one. Each query head's q is
+// projected (and turned to position t) here; its group's first head writes the new key and value
+// into the group's cache; then every head reads its group's cache (heads.hpp).
 matrix step(const attention_params &p, const matrix &x, const attention_config &c,
             std::vector<kv_cache> &caches, std::size_t t, trace *out) {
     const named_dims n(c);
@@ -101,28 +104,29 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
         record(out, stage_id::x_t, {no_head, no_head, int(t), {}}, {one, n.d}, x_t);
     const std::optional<rope_table> turns =
         c.rope ? std::optional(rope_table_of(*c.rope, t, 1)) : std::nullopt;
-    std::vector<matrix> heads; // H × (1, DV)
-    for (std::size_t i = 0; i < c.num_heads; ++i) {
+    std::vector<shared_matrix> queries(c.num_heads); // (1, DK) each, as the scores read them
+    const auto read = [&](std::size_t i, head_trace *rec) {
         const std::size_t g = i / group_size(c);
         const stage_at at{int(i), int(g), int(t), {}};
-        matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, out, at);
+        trace *into = rec ? &rec->out : nullptr;
+        shared_matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, into, at);
         if (turns) // the query at its position t
-            q = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, out, at, one);
+            q = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, into, at, one);
         if (i % group_size(c) == 0)
-            extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, out, at, t, turns ? &*turns : nullptr);
+            extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, into, at, t, turns ? &*turns : nullptr);
         const kv_cache &cache = caches[g];
-        linear_bias bias = c.alibi ? alibi_of(c, i, t) : linear_bias{};
-        bias.key_positions = &cache.positions;
-        const dim now = cache_rows(c, rows(cache.keys), "t+1");
-        heads.push_back(attend(q, cache.keys, cache.values, all_keys(1, rows(cache.keys)), false, c,
-                               out, at, one, now, c.alibi ? &bias : nullptr, turns ? "q_rot" : "Q")
-                            .output);
-    }
-    std::vector<shared_matrix> recorded; // the concat's operands, copied only for a trace
-    if (out)
-        recorded.assign(heads.begin(), heads.end());
-    return combine(concat_columns(heads), recorded, p.w_o, c, out, {no_head, no_head, int(t), {}},
-                   one);
+        if (rec) { // the scores read q (q_rot) and the cache's keys, the values its values
+            rec->q = q, rec->k = cache.keys, rec->v = cache.values;
+            rec->q_name = turns ? "q_rot" : "Q";
+        }
+        queries[i] = q;
+        return head_operands{view_of(queries[i]), view_of(cache.keys), view_of(cache.values),
+                             &cache.positions};
+    };
+    const std::size_t held = cached_tokens(c, t); // every cache's rows once step t wrote its own
+    const row_spans keys = all_keys(1, held);
+    return attend_heads(read, p.w_o, c,
+                        {keys, one, cache_rows(c, held, "t+1"), t, int(t), out, nullptr});
 }
 
 // The decoded rows against one causal forward pass: their largest difference, overall and per

@@ -1,5 +1,6 @@
 #include "attention/fields.hpp"
 
+#include <cmath>
 #include <iterator>
 #include <stdexcept>
 
@@ -21,6 +22,41 @@ const char *const kind_names_in_order[] = {"self",  "cross",    "encoder-layer",
 
 [[noreturn]] void reject(const std::string &field, const std::string &rule) {
     throw std::invalid_argument(field + ": " + rule);
+}
+
+// The fields of a spec's `rope`, and the settings they ask for (none when the spec has no
+// `rope`), checked against the head's d_k. Throws naming the field.
+const std::vector<field_rule> &rope_fields() {
+    static const std::vector<field_rule> f{{"base", field_type::number},
+                                           {"convention", field_type::text},
+                                           {"offset", field_type::number},
+                                           {"dims", field_type::number}};
+    return f;
+}
+
+std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
+    if (!v.count("rope"))
+        return std::nullopt;
+    rope_settings r;
+    r.base = number_or(v, "rope.base", r.base);
+    if (!std::isfinite(r.base) || r.base <= 0)
+        throw std::invalid_argument(
+            "rope.base: " + js_number(r.base) +
+            " must be a finite number above 0 (RoPE's usual base is 10000)");
+    const auto convention = v.find("rope.convention");
+    if (convention != v.end()) {
+        const std::string &name = std::get<std::string>(convention->second);
+        if (name != "interleaved" && name != "half-split")
+            throw std::invalid_argument("rope.convention: " + quoted_for_message(name) +
+                                        " is not one of interleaved, half-split");
+        r.half_split = name == "half-split";
+    }
+    r.offset = whole_number("rope.offset", number_or(v, "rope.offset", 0), 0, limits::max_skip);
+    r.dims = whole_number("rope.dims", number_or(v, "rope.dims", double(d_k)), 2, d_k);
+    if (r.dims % 2)
+        throw std::invalid_argument("rope.dims: " + std::to_string(r.dims) +
+                                    " is odd; each pair turns two columns");
+    return r;
 }
 
 // A matrix of at most r × c, required or not.
@@ -366,9 +402,9 @@ void check_every_query_sees_a_key(const attention_config &c) {
             reject("validKeys",
                    std::to_string(*c.valid_keys) + " leaves query " + std::to_string(i) +
                        " no key: " + first_key_rule(c, i, spans[i].begin) + ", but only " +
-                       (*c.valid_keys == 1 ? "key 0 is"
-                                           : "keys 0 to " + std::to_string(*c.valid_keys - 1) +
-                                                 " are") +
+                       (*c.valid_keys == 1
+                            ? "key 0 is"
+                            : "keys 0 to " + std::to_string(*c.valid_keys - 1) + " are") +
                        " valid; give validKeys of at least " + std::to_string(needed) +
                        ", or leave it out");
 }

@@ -2,13 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 #include "attention/explain.hpp"
 #include "attention/mask.hpp"
-#include "attention/message_text.hpp"
 #include "attention/ops.hpp"
-#include "attention/validation.hpp"
 
 namespace attention {
 
@@ -32,6 +29,10 @@ rope_table rope_table_of(const rope_settings &r, std::size_t first, std::size_t 
             sin(p, i) = std::sin(angle(p, i));
         }
     return {std::move(theta), std::move(angle), std::move(cos), std::move(sin), std::move(columns)};
+}
+
+rope_table turned_back(const rope_table &t) {
+    return {t.theta, matrix(-t.angle.get()), t.cos, matrix(-t.sin.get()), t.pairs};
 }
 
 matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r) {
@@ -74,15 +75,19 @@ double largest_change(const matrix &a, const matrix &b) {
     return worst;
 }
 
-// Q·Kᵀ / √DK and its softmax over each row's visible keys. q: (T, DK), k: (T_kv, DK).
-std::pair<matrix, matrix> scores_and_weights(const matrix &q, const matrix &k,
+// S̃ and the weights of one head whose q and k are already turned, by the head's own passes
+// (attend, traced). q: (T, DK), k: (T_kv, DK) → (T, T_kv) each.
+std::pair<matrix, matrix> scaled_and_weights(const matrix &q, const matrix &k,
                                              const attention_config &c) {
-    matrix s = matmul_bt(q, k), w({rows(s), cols(s)}); // (T, T_kv)
-    for (std::size_t i = 0; i < rows(s); ++i) {
-        divide_row(&s(i, 0), cols(s), score_divisor(c), &s(i, 0));
-        softmax_span(&s(i, 0), &w(i, 0), cols(s), visible_keys(c, i));
-    }
-    return {s, w};
+    trace t;
+    const dim rows{attention::rows(q), "T"}, keys{attention::rows(k), "T"};
+    attend(q, k, k, visible_spans(c), false, c, &t, {}, rows, keys);
+    const auto values = [&](stage_id id) {
+        return std::find_if(t.stages.begin(), t.stages.end(),
+                            [&](const stage &s) { return s.id == id; })
+            ->values.get();
+    };
+    return {values(stage_id::scaled), values(stage_id::weights)};
 }
 
 } // namespace
@@ -93,47 +98,14 @@ rope_shift_check rope_shift(matrix_view q, matrix_view k, const attention_config
     const rope_table at = rope_table_of(*c.rope, 0, q.rows),
                      later = rope_table_of(moved, 0, q.rows);
     const matrix q0 = rotated(q, at, *c.rope), q1 = rotated(q, later, moved);
-    const auto [s0, w0] = scores_and_weights(q0, rotated(k, at, *c.rope), c);
-    const auto [s1, w1] = scores_and_weights(q1, rotated(k, later, moved), c);
+    const auto [s0, w0] = scaled_and_weights(q0, rotated(k, at, *c.rope), c);
+    const auto [s1, w1] = scaled_and_weights(q1, rotated(k, later, moved), c);
     return {shift, largest_change(q0, q1), largest_change(s0, s1), largest_change(w0, w1)};
 }
 
 std::size_t rope_values(const attention_config &c, std::size_t p) {
     const std::size_t pairs = c.rope->dims / 2;
     return 2 * p * c.d_k + pairs + 3 * p * pairs + 2 * pairs; // result, x; θ; φ, cos, sin; pairs
-}
-
-const std::vector<field_rule> &rope_fields() {
-    static const std::vector<field_rule> f{{"base", field_type::number},
-                                           {"convention", field_type::text},
-                                           {"offset", field_type::number},
-                                           {"dims", field_type::number}};
-    return f;
-}
-
-std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
-    if (!v.count("rope"))
-        return std::nullopt;
-    rope_settings r;
-    r.base = number_or(v, "rope.base", r.base);
-    if (!std::isfinite(r.base) || r.base <= 0)
-        throw std::invalid_argument(
-            "rope.base: " + js_number(r.base) +
-            " must be a finite number above 0 (RoPE's usual base is 10000)");
-    const auto convention = v.find("rope.convention");
-    if (convention != v.end()) {
-        const std::string &name = std::get<std::string>(convention->second);
-        if (name != "interleaved" && name != "half-split")
-            throw std::invalid_argument("rope.convention: " + quoted_for_message(name) +
-                                        " is not one of interleaved, half-split");
-        r.half_split = name == "half-split";
-    }
-    r.offset = whole_number("rope.offset", number_or(v, "rope.offset", 0), 0, limits::max_skip);
-    r.dims = whole_number("rope.dims", number_or(v, "rope.dims", double(d_k)), 2, d_k);
-    if (r.dims % 2)
-        throw std::invalid_argument("rope.dims: " + std::to_string(r.dims) +
-                                    " is odd; each pair turns two columns");
-    return r;
 }
 
 namespace rules {

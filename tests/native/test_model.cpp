@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "attention/model.hpp"
+#include "attention/ops.hpp"
 #include "attention/rng.hpp"
 
 using namespace attention;

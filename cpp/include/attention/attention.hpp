@@ -38,4 +38,11 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
 matrix multi_head_attention(const attention_params &p, const attention_config &c,
                             trace *out = nullptr);
 
+struct attention_cache; // heads.hpp
+
+// The same of the tokens x (T, D), w's weights (w.x is not read; w.x_kv is, in cross-attention),
+// also keeping into `keep`, when given, what the backward pass reads.
+matrix multi_head_attention(const matrix &x, const attention_params &w, const attention_config &c,
+                            trace *out, attention_cache *keep = nullptr);
+
 } // namespace attention

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "attention/attention.hpp"
-#include "attention/rope.hpp"
+#include "attention/heads.hpp"
 
 namespace attention {
 
@@ -18,15 +18,6 @@ struct attention_gradients {
     std::vector<matrix> w_v; // H_kv × (D, DV)
     matrix w_o;              // (H·DV, D); empty without W_O
     matrix x;                // (T, D)
-};
-
-// What the backward pass reads of the forward pass.
-struct attention_cache {
-    matrix x;                 // (T, D): X, or X + PE
-    std::vector<matrix> q, a; // H × (T, DK), H × (T, T): the queries the scores read, weights
-    std::vector<matrix> k, v; // H_kv × (T, DK), (T, DV): the keys the scores read, values
-    matrix concat;            // (T, H·DV): the heads side by side, before W_O
-    std::optional<rope_table> back; // RoPE: the turn by −φ, a rotation's backward pass
 };
 
 // The forward pass of a layer with these weights on x (T, D) (weights.x is not read), as

@@ -1,6 +1,6 @@
-// The passes every kind of attention is built from, for the core's own files: multi-head,
-// cross, grouped-query attention (attention.cpp), KV-cache decoding (decode.cpp), the flash
-// reference (flash.cpp). Each records its stage when given a trace. T = rows of Q, T_kv = rows
+// The passes every kind of attention is built from, for the core's own files: pass 1's
+// projection, 2–6 for one head (head.cpp), 7–8 (combine.cpp). The loop over the heads that every
+// kind runs is heads.hpp's. Each records its stage when given a trace. T = rows of Q, T_kv = rows
 // of K and V, D = d_model.
 #pragma once
 

@@ -9,7 +9,6 @@
 #include <utility>
 #include <vector>
 
-#include "attention/fields.hpp"
 #include "attention/passes.hpp"
 
 namespace attention {
@@ -23,6 +22,9 @@ struct rope_table {
     shared_matrix theta, angle, cos, sin, pairs;
 };
 rope_table rope_table_of(const rope_settings &r, std::size_t first, std::size_t positions);
+
+// The table that turns each pair back: angle −φ, so cos φ and −sin φ (a turn's backward pass).
+rope_table turned_back(const rope_table &t);
 
 // x with each pair of every row p turned by φ(p, i); the columns past dims unchanged.
 // x: (P, DK) → (P, DK).
@@ -42,10 +44,5 @@ std::size_t rope_values(const attention_config &c, std::size_t p);
 // q_rot, of the scores and of the weights (the config's mask). q: (T, DK), k: (T_kv, DK).
 rope_shift_check rope_shift(matrix_view q, matrix_view k, const attention_config &c,
                             double shift = 7);
-
-// The fields of a spec's `rope`, and the settings they ask for (none when the spec has no
-// `rope`), checked against the head's d_k. Throws naming the field.
-const std::vector<field_rule> &rope_fields();
-std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k);
 
 } // namespace attention

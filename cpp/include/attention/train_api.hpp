@@ -52,7 +52,7 @@ token_batch batch_of(const model_config &c, const field_values &v);
 token_batch task_batch_of(const train_spec &s, const field_values &options);
 
 value describe(const model_config &c);
-value describe(const train_spec &s); // the spec with every default filled in, as JS spells it
+value describe(const train_spec &s);   // the spec with every default filled in, as JS spells it
 value describe(const token_batch &b);  // { tokens: [[…]], mask: [[…]] }
 value describe(const model_params &p); // { W_E, W_P, layers: [{ W_Q, W_K, W_V, W_O }], W_U }
 value describe(const model &m);        // { config, params }

@@ -1,0 +1,143 @@
+// Passes 2–6 of one head, the lesson's in its order: scores, scale, bias (ALiBi), mask, softmax,
+// weighted values; and the stages they record. T = query rows, T_kv = keys.
+#include <algorithm>
+#include <optional>
+
+#include "attention/alibi.hpp"
+#include "attention/gemm.hpp"
+#include "attention/mask.hpp"
+#include "attention/ops.hpp"
+#include "attention/passes.hpp"
+
+namespace attention {
+
+namespace {
+
+// The matrices one traced head pass makes, each its own: S, then S̃ and L a row at a time
+// (the weights go into the pass's own matrix). Each is recorded once and shared with the
+// stages that read it.
+struct head_stages {
+    head_trace &t;
+    const linear_bias *bias;
+    matrix scores, scaled, biased, masked; // (T, T_kv); biased with ALiBi, masked with a mask
+
+    head_stages(head_trace &trace, const linear_bias *b, std::size_t r, std::size_t n)
+        : t(trace), bias(b), scores({r, n}), scaled({r, n}), biased(b ? matrix({r, n}) : matrix()),
+          masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
+
+    // Row i of S̃ + B, from row i of S̃. → that row.
+    double *add_bias(std::size_t i) {
+        for (std::size_t j = 0; j < cols(biased); ++j)
+            biased(i, j) = scaled(i, j) + bias->at(i, j);
+        return &biased(i, 0);
+    }
+
+    // Row i of L = (S̃ or S̃ + B) + M. → that row.
+    double *add_mask(std::size_t i, const double *row) {
+        for (std::size_t j = 0; j < cols(masked); ++j)
+            masked(i, j) = row[j] + t.mask(i, j);
+        return &masked(i, 0);
+    }
+
+    // K and V are named after the k and v stages they come from: the group's first query head.
+    int kv_owner(const attention_config &c) const {
+        return t.at.kv_head == no_head ? t.at.head : t.at.kv_head * int(group_size(c));
+    }
+};
+
+// Records scores, scaled, masked (with a mask) and weights, then the head's output. The
+// weights move into the trace.
+void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c) {
+    const named_dims n(c);
+    head_trace &t = s.t;
+    const shared_matrix scores = std::move(s.scores);
+    record(&t.out, stage_id::scores, t.at, {t.t, n.dk, t.tkv}, scores,
+           operand{t.q_name, t.at.head, t.q, axes_of(t.t, n.dk)},
+           operand{t.k_name, s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
+    shared_matrix logits = std::move(s.scaled);
+    record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
+           operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
+    stage_id logits_stage = stage_id::scaled;
+    if (s.bias) {
+        const shared_matrix scaled = logits;
+        logits = std::move(s.biased);
+        record(&t.out, stage_id::biased, t.at, {t.t, t.tkv}, logits,
+               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
+                       axes_of(t.t, t.tkv)});
+        logits_stage = stage_id::biased;
+    }
+    if (t.mask.size()) {
+        const shared_matrix before = logits;
+        logits = std::move(s.masked);
+        record(&t.out, stage_id::masked, t.at, {t.t, t.tkv}, logits,
+               operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
+               operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
+        logits_stage = stage_id::masked;
+    }
+    const shared_matrix a = std::move(weights);
+    record(&t.out, stage_id::weights, t.at, {t.t, t.tkv}, a,
+           operand{name_of(logits_stage), t.at.head, logits, axes_of(t.t, t.tkv)});
+    matrix h({head.rows, head.cols}); // (T, DV)
+    for (std::size_t i = 0; i < head.rows; ++i)
+        std::copy(head.data + i * head.ld, head.data + i * head.ld + head.cols, &h(i, 0));
+    record(&t.out, stage_id::head, t.at, {t.t, t.tkv, n.dv}, std::move(h),
+           operand{name_of(stage_id::weights), t.at.head, a, axes_of(t.t, t.tkv)},
+           operand{"V", s.kv_owner(c), t.v, axes_of(t.tkv, n.dv)});
+}
+
+} // namespace
+
+void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
+                 const attention_config &c, matrix &weights, output_view head, head_trace *rec,
+                 const linear_bias *bias) {
+    const std::size_t n_keys = k.rows;
+    std::optional<head_stages> staged; // traced: S, S̃, S̃ + B and L each kept; else all in `weights`
+    if (rec)
+        staged.emplace(*rec, bias, q.rows, n_keys);
+    const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
+    const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
+    matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
+    // 2. Score every query against every key it may see: S = Q·Kᵀ.
+    gemm_bt_spans(q.rows, q.cols, n_keys, q.data, q.ld, k.data, k.ld, s.data(), n_keys, computed);
+    for (std::size_t i = 0; i < q.rows; ++i) { // 3–5 a row at a time, while it is in cache
+        const key_span all = computed[i];
+        double *row = staged ? &staged->scaled(i, 0) : &s(i, 0);
+        // 3. S̃ = S / √DK: with independent components of mean 0 and variance 1, q·k has
+        // variance DK; dividing by √DK brings it back to 1.
+        divide_row(&s(i, all.begin), all.end - all.begin, score_divisor(c), row + all.begin);
+        // 3½. ALiBi: + B, a penalty that grows with the distance from query to key.
+        if (bias && staged)
+            row = staged->add_bias(i);
+        else if (bias)
+            for (std::size_t j = all.begin; j < all.end; ++j)
+                row[j] += bias->at(i, j);
+        // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
+        if (staged && rec->mask.size())
+            row = staged->add_mask(i, row);
+        // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1.
+        softmax_span(row, &weights(i, 0), n_keys, keys[i]);
+    }
+    // 6. H = A·V: each output row is a weighted average of the value rows.
+    gemm_spans(q.rows, n_keys, v.cols, weights.data(), n_keys, v.data, v.ld, head.data, head.ld,
+               keys);
+    if (staged)
+        record_head(*staged, weights, head, c);
+}
+
+head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,
+                   bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
+                   const dim &tkv, const linear_bias *bias, const char *q_name) {
+    head_result r{matrix({rows(q), cols(v)}), matrix({rows(q), rows(k)})}; // (T, DV), (T, T_kv)
+    std::optional<head_trace> rec;
+    if (out)
+        rec.emplace(head_trace{*out, at, t, tkv, q, k, v,
+                               masked ? mask_of(keys, rows(k)) : matrix(), q_name});
+    attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
+                {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr, bias);
+    if (rec) // the weights moved into the trace: the weights stage, just before the head's
+        r.weights = out->stages[out->stages.size() - 2].values;
+    return r;
+}
+
+} // namespace attention
