@@ -8,27 +8,26 @@ the designed heads from the tokens, and computes every stage as the lesson does
 (scripts/numpy_attention.py; kind backward's gradients: scripts/numpy_backward.py, checked
 against central differences before they are written).
 
-Writes tests/fixtures/lesson-reference.json (for node) and .txt (for Catch2). The .txt holds
-the sizes numpy used for each case (`preset id key=value …`, `custom name key=value …`), each
-custom spec as engine.run takes it (`spec name key=value …`; values in compact JSON), then one
-matrix a line (`key rows cols v…`, -inf for masked cells). The .json holds the same under
-"presets", "custom" ({name: {spec, sizes}}) and "matrices". Keys: `case:stage`,
+Writes tests/fixtures/lesson-reference.json, which the native tests (tests/native/reference.hpp)
+and the WASM tests (tests/wasm/support.mjs) both read: the sizes numpy used for each case under
+"presets" and "custom" ({name: {spec, sizes}}; each custom spec as engine.run takes it), and
+each matrix as its rows under "matrices" (null for a masked cell, −∞). Keys: `case:stage`,
 `case:stage/head`; a decode step's or a tile's stage `case:stage/head@step` (head `-` for
 none), and the operands that change from step to step under `case:stage/head@step:operand`;
 drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head's share of
 the output `case:contribution/h`, a pruned case's `case:outputChange` (1 × 1), and the row
 totals of the backward pass's d_scaled under the stage (`case:d_scaled/h:totals`).
 
-Writes tests/fixtures/model-reference.json and .txt too: the attention-only model's cases
-(MODELS; scripts/numpy_model.py, its gradients checked against central differences first) and
-the tasks' batches (TASK_CASES). The .txt holds `model name key=value …` and `task name
-key=value …`, then one matrix a line as above; the .json the same under "models", "tasks" and
-"matrices". A model case's keys: `name:tokens` (B, T + 1) and `name:mask` (B, T), the batch;
-each drawn matrix by the name JS gives it (`name:W_E`, `name:layers[1].W_Q[0]`), after Adam's
-step t `name:W_E@t`; the gradients at the model of each step but the last `name:grad:W_E`,
-`name:grad:W_E@t`; `name:logits/b` (T, V) of sequence b; `name:loss`, `name:loss@t` (1 × 1);
-the head scores `name:previousToken`, `name:firstToken`, `name:self`, `name:induction` (L, H).
+Writes tests/fixtures/model-reference.json too: the attention-only model's cases (MODELS;
+scripts/numpy_model.py, its gradients checked against central differences first) and the
+tasks' batches (TASK_CASES), under "models", "tasks" and "matrices". A model case's keys:
+`name:tokens` (B, T + 1) and `name:mask` (B, T), the batch; each drawn matrix by the name JS
+gives it (`name:W_E`, `name:layers[1].W_Q[0]`), after Adam's step t `name:W_E@t`; the gradients
+at the model of each step but the last `name:grad:W_E`, `name:grad:W_E@t`; `name:logits/b`
+(T, V) of sequence b; `name:loss`, `name:loss@t` (1 × 1); the head scores
+`name:previousToken`, `name:firstToken`, `name:self`, `name:induction` (L, H).
 A task's: `task:tokens@k` and `task:mask@k`, drawn from stream k (0: the held-out sequences).
+Each value is written as repr writes it, so both readers get numpy's doubles back bit for bit.
 Regenerate only with this script, after building the engine:
     /usr/bin/python3 scripts/make-reference.py   (Debian python3-numpy)
 """
@@ -420,20 +419,7 @@ def task_matrices(name, fields):
     return out
 
 
-def words(fields):
-    """key=value … with compact JSON values (strings bare): one line, no spaces inside values.
-    An object's fields follow it as object.field=value, the object itself as true (or null)."""
-    text = lambda v: v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
-    out = []
-    for k, v in fields.items():
-        out.append(f"{k}={text(True if isinstance(v, dict) else v)}")
-        if isinstance(v, dict):
-            out += [f"{k}.{name}={text(value)}" for name, value in v.items()]
-    return out
-
-
 META = {"version": VERSION, "numpy": np.__version__, "generator": "scripts/make-reference.py"}
-HEADER = f"# version {VERSION} numpy {np.__version__} (scripts/make-reference.py)"
 
 
 def json_rows(matrices):
@@ -442,35 +428,15 @@ def json_rows(matrices):
             for k, m in matrices.items()}
 
 
-def matrix_lines(matrices):
-    """`key rows cols v…`, each value as repr writes it (read back exactly), −inf as -inf."""
-    lines = []
-    for k, m in matrices.items():
-        values = " ".join("-inf" if np.isinf(v) else repr(float(v)) for v in m.ravel())
-        lines.append(f"{k} {m.shape[0]} {m.shape[1]} {values}")
-    return lines
-
-
 def write(sizes, custom, matrices):
     (OUT / "lesson-reference.json").write_text(json.dumps(
         {**META, "presets": sizes, "custom": custom, "matrices": json_rows(matrices)}) + "\n")
 
-    lines = [HEADER]
-    lines += [" ".join(["preset", preset, *words(fields)]) for preset, fields in sizes.items()]
-    for name, case in custom.items():
-        lines.append(" ".join(["custom", name, *words(case["sizes"])]))
-        lines.append(" ".join(["spec", name, *words(case["spec"])]))
-    (OUT / "lesson-reference.txt").write_text("\n".join(lines + matrix_lines(matrices)) + "\n")
-
 
 def write_models(matrices):
-    """tests/fixtures/model-reference.json and .txt: MODELS, TASK_CASES and their matrices."""
+    """tests/fixtures/model-reference.json: MODELS, TASK_CASES and their matrices."""
     (OUT / "model-reference.json").write_text(json.dumps(
         {**META, "models": MODELS, "tasks": TASK_CASES, "matrices": json_rows(matrices)}) + "\n")
-    lines = [HEADER]
-    lines += [" ".join(["model", name, *words(fields)]) for name, fields in MODELS.items()]
-    lines += [" ".join(["task", name, *words(fields)]) for name, fields in TASK_CASES.items()]
-    (OUT / "model-reference.txt").write_text("\n".join(lines + matrix_lines(matrices)) + "\n")
 
 
 def main():

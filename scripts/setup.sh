@@ -11,6 +11,8 @@ command -v g++ >/dev/null || packages+=(g++)
 [ -f /usr/include/xtensor/xtensor.hpp ] || packages+=(libxtensor-dev)
 [ -f /usr/include/xtl/xtl_config.hpp ] || packages+=(xtl-dev)
 [ -f /usr/include/catch2/catch.hpp ] || packages+=(catch2)
+# the native tests read the numpy fixtures' JSON with it (tests/native/reference.hpp).
+[ -f /usr/include/nlohmann/json.hpp ] || packages+=(nlohmann-json3-dev)
 [ -x /usr/bin/chromium ] || packages+=(chromium)
 # clang, with libFuzzer and the sanitizers' runtimes: scripts/sanitize.sh and scripts/fuzz.sh.
 command -v clang++ >/dev/null || packages+=(clang)

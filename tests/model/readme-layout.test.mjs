@@ -2,12 +2,15 @@
 // header of cpp/include/attention/ and every directory under cpp/, web/, tests/, scripts/ and docs/,
 // as read from the disk (no build needed). A directory is written as its whole path with a
 // trailing slash at the start of a line (`web/model/stages/`), a header as its file name at the
-// start of a line (`passes.hpp`).
+// start of a line (`passes.hpp`). Its dependency graph is what scripts/readme-graph.mjs prints from
+// the #includes and imports, regenerated with --write, never edited by hand.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { END, graph, graphInReadme, START } from '../../scripts/readme-graph.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const README = path.join(ROOT, 'README.md');
@@ -82,4 +85,10 @@ test("README's layout names no directory or header that is not on the disk", () 
   );
   assert.ok(named.length > 0, "README's layout names directories");
   assert.deepEqual(stale, [], `README's layout names what is not there: ${stale.join(', ')}`);
+});
+
+test("README's dependency graph is the one the sources' includes and imports give", () => {
+  const shown = graphInReadme(readme());
+  assert.notEqual(shown, null, `README.md has the graph's markers: ${START} … ${END}`);
+  assert.equal(shown, graph(), "README.md's graph is stale: node scripts/readme-graph.mjs --write");
 });

@@ -7,7 +7,7 @@ import { alignEquation } from '../../web/model/dims.js';
 import { explainView } from '../../web/model/explain-view.js';
 import { formatCell } from '../../web/model/format.js';
 import { buildSteps, stageListView } from '../../web/model/navigation.js';
-import { stageById } from '../../web/model/stage-table.js';
+import { GROUPS, stageById } from '../../web/model/stage-table.js';
 import { stageView } from '../../web/model/stage-view.js';
 import { catalog, explainOf, SPECS, tokensFor, traceOf } from './fixtures.mjs';
 
@@ -121,7 +121,15 @@ test('stage views: every step of every spec builds, with operands and a result',
         assert.ok(!/undefined|\bnull\b/.test(view.explanation), `${step.id}: ${view.explanation}`);
       }
     }
+    // At the last step the list shows, in the table's order, each group a traced stage belongs to;
+    // the backward chapter folds the forward ones into one group.
+    const traced = new Set(trace.stages.map((s) => stageById(s.id).group));
+    const groups = GROUPS.map((g) => g.id).filter((id) => traced.has(id));
+    const backward = ['forward', ...groups.filter((id) => id.startsWith('gradient'))];
     const list = stageListView(steps, steps.length - 1, 0, trace.config);
-    assert.ok(list.groups.length >= 2);
+    assert.deepEqual(
+      list.groups.map((g) => g.id),
+      trace.config.kind === 'backward' ? backward : groups,
+    );
   }
 });

@@ -1,5 +1,7 @@
 // What the panels, the calculator, the chapters and the page say, checked against the engine's
 // numbers and the papers' figures (review 2026-12-01): over the recorded traces and catalog, no build.
+// A number computed from the engine's values is checked as the page writes it; a regex is left only
+// where the words carry a fact (a paper's figure or finding, a citation, what a chapter names).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import { catalog, runOf, traceOf } from './fixtures.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const quotes = (text, part) => assert.ok(text.includes(part), `${JSON.stringify(part)} not in: ${text}`);
 
 // The GQA chapter's panel at the gqa-4-2 preset, head 0, no model loaded.
 const gqaPanel = () =>
@@ -44,7 +47,7 @@ test('models: GPT-2 small is GPT-2 (124M), with a footnote for the lesson\u2019s
   assert.deepEqual([gpt2.id, gpt2.name, gpt2.numLayers, gpt2.dModel], ['gpt2-124m', 'GPT-2 (124M)', 12, 768]);
   assert.ok(!catalog.models.some((m) => /117/.test(m.name + m.id)));
   const p = gqaPanel();
-  assert.match(p.footnote, /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
+  quotes(p.footnote, `${gpt2.name} is the lesson\u2019s GPT-2 (117M)`);
 });
 
 test('KV calculator: each model is sized at most at its context window, and says so', () => {
@@ -80,25 +83,28 @@ function loaded(id) {
 }
 
 test('GQA panel: the scaling note reads right for a model with one query head per K/V head', () => {
-  for (const [id, kept] of [
-    ['gpt2-1.5b', 'every query head still has its own K/V head'],
-    ['gpt3-175b', 'every query head still has its own K/V head'],
-    ['llama3-8b', 'the same 4 query heads per K/V head'],
-    ['gpt2-124m', null],
-  ]) {
+  for (const id of ['gpt2-1.5b', 'gpt3-175b', 'llama3-8b', 'gpt2-124m']) {
     const { model, config } = loaded(id);
     const p = panelView({ chapterId: 'gqa', config, head: 0, models: catalog.models, loadedModel: model });
+    const group = model.numHeads / model.numKvHeads;
+    assert.equal(config.numHeads / config.numKvHeads, group, `${id}: the shown heads keep the model's groups`);
     assert.doesNotMatch(p.note, /\b1 query heads/, id);
-    if (kept) assert.match(p.note, new RegExp(`\\(${kept}\\)`), id);
-    else assert.match(p.note, /Shown: the same heads/, id);
+    const kept =
+      group === 1 ? 'every query head still has its own K/V head' : `the same ${group} query heads per K/V head`;
+    const same = config.numHeads === model.numHeads;
+    quotes(
+      p.note,
+      same
+        ? 'Shown: the same heads'
+        : `Shown: ${config.numHeads} query heads and ${config.numKvHeads} K/V heads (${kept})`,
+    );
   }
 });
 
-test('GQA panel: one careful sentence on GQA\u2019s quality cost (Ainslie et al. 2023)', () => {
+test('GQA panel: GQA\u2019s quality cost, with its source (Ainslie et al. 2023)', () => {
   const p = gqaPanel();
   assert.match(p.quality, /Ainslie et al\. \(2023\)/);
   assert.match(p.quality, /not free/);
-  assert.doesNotMatch(p.quality, /\.\s+[A-Z]/, 'one sentence');
 });
 
 test('pruning note: the papers\u2019 figures, and 50\u201390 % is not a BERT result', () => {
@@ -111,11 +117,10 @@ test('pruning note: the papers\u2019 figures, and 50\u201390 % is not a BERT res
   assert.match(note, /Michel et al\. \(2019\)/);
   assert.match(note, /about 20 % of a WMT English\u2013French Transformer\u2019s heads and about 40 % of BERT\u2019s/);
   assert.match(note, /encoder\u2013decoder attention was the most sensitive/);
-  assert.match(note, /Voita et al\. \(2019\) removed 38 of the 48 encoder heads \(79 %\)/);
+  quotes(note, `Voita et al. (2019) removed 38 of the 48 encoder heads (${Math.round((38 / 48) * 100)} %)`);
   assert.match(note, /English\u2013Russian/);
   assert.match(note, /0\.15 BLEU/);
   assert.match(note, /not in BERT/);
-  assert.equal(Math.round((38 / 48) * 100), 79);
 });
 
 test('encoder layer: the lead says what a causal encoder is and is not', () => {
@@ -143,7 +148,13 @@ test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, 
     assert.match(text, ref);
   for (const cited of [/Michel/, /Voita/, /Ainslie/, /Xiao/, /Wang/, /Elhage/, /Olsson.*Induction Heads/])
     assert.match(text, cited);
-  assert.match(p.sizes, /V = 32 token ids, L = 2 layers of 2 heads \(d_k = 16, d_v = 16\).*d_model = 32.*T = 24/);
+  const c = traceOf({ preset: 'trained-induction' }).config;
+  quotes(
+    p.sizes,
+    `V = ${c.vocab} token ids, L = ${c.numLayers} layers of ${c.numHeads} heads (d_k = ${c.dK}, d_v = ${c.dV})`,
+  );
+  quotes(p.sizes, `d_model = ${c.dModel}`);
+  quotes(p.sizes, `T = ${c.seqLen} tokens`);
   assert.doesNotMatch(text, /https?:|www\./, 'plain text: nothing to load');
 });
 

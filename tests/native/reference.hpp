@@ -1,23 +1,26 @@
-// numpy's reference values (tests/fixtures/lesson-reference.txt, made by
+// numpy's reference values (tests/fixtures/lesson-reference.json, made by
 // scripts/make-reference.py): the sizes numpy used for each preset and each custom spec, the
 // custom specs themselves, and its matrices keyed "case:stage/head", "case:operand" or
-// "randn/seed/RxC" (a case is a preset id or a custom spec's name).
+// "randn/seed/RxC" (a case is a preset id or a custom spec's name). The same file the WASM tests
+// read (tests/wasm/support.mjs), read with nlohmann/json (Debian nlohmann-json3-dev).
 #pragma once
 
-#include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "attention/matrix.hpp"
 
 namespace reference {
 
-// A case's sizes as numpy used them, by the engine's JS names: "seqLen" → "5",
-// "causal" → "false", "validKeys" → "null", "kind" → "cross", "prunedHeads" → "[1,3]"; or a
-// custom spec's own fields, written the same way.
+// A case's sizes as numpy used them, by the engine's JS names, each value as compact JSON (text
+// bare): "seqLen" → "5", "causal" → "false", "validKeys" → "null", "kind" → "cross",
+// "prunedHeads" → "[1,3]"; an object's fields as "rope.base" → "100" beside "rope" → "true".
+// Or a custom spec's own fields, written the same way.
 using sizes = std::map<std::string, std::string>;
 
 struct file {
@@ -27,59 +30,69 @@ struct file {
     std::map<std::string, attention::matrix> matrices;
 };
 
-// "preset id key=value …", "custom name key=value …" or "spec name key=value …"
-inline void read_fields(std::istringstream &words, std::map<std::string, sizes> &to) {
-    std::string id, word;
-    words >> id;
-    sizes &s = to[id];
-    while (words >> word) {
-        const std::size_t eq = word.find('=');
-        s[word.substr(0, eq)] = word.substr(eq + 1);
-    }
-}
-
-// "key rows cols v…"
-inline void read_matrix(const std::string &key, std::istringstream &words, file &out) {
-    std::size_t r = 0, c = 0;
-    words >> r >> c;
-    attention::matrix m({r, c});
-    std::string word;
-    for (double &v : m) {
-        words >> word;
-        v = std::strtod(word.c_str(), nullptr); // strtod reads "-inf" too
-    }
-    out.matrices.emplace(key, std::move(m));
-}
-
-// The fixture's format: scripts/make-reference.py's VERSION, written in its first line.
+// The fixture's format: scripts/make-reference.py's VERSION, its "version" field.
 constexpr int version = 7;
 
-inline file load() {
-    std::ifstream in(std::string(FIXTURE_DIR) + "/lesson-reference.txt");
+// One fixture file of tests/fixtures, refused unless it is of this version.
+inline nlohmann::json read_json(const std::string &name) {
+    const std::string path = std::string(FIXTURE_DIR) + "/" + name;
+    std::ifstream in(path);
     if (!in)
-        throw std::runtime_error("cannot open lesson-reference.txt in " FIXTURE_DIR);
-    file out;
-    std::string line;
-    std::getline(in, line);
-    if (line.rfind("# version " + std::to_string(version) + " ", 0) != 0)
-        throw std::runtime_error("lesson-reference.txt starts \"" + line + "\", not version " +
-                                 std::to_string(version) +
+        throw std::runtime_error("cannot open " + path);
+    nlohmann::json all = nlohmann::json::parse(in);
+    if (all.value("version", 0) != version)
+        throw std::runtime_error(name + " is version " + all.value("version", nlohmann::json()).dump() +
+                                 ", not " + std::to_string(version) +
                                  ": regenerate it with scripts/make-reference.py");
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#')
-            continue;
-        std::istringstream words(line);
-        std::string key;
-        words >> key;
-        if (key == "preset")
-            read_fields(words, out.presets);
-        else if (key == "custom")
-            read_fields(words, out.custom);
-        else if (key == "spec")
-            read_fields(words, out.custom_specs);
-        else
-            read_matrix(key, words, out);
+    return all;
+}
+
+inline std::string text_of(const nlohmann::json &value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// {"seqLen": 5, "rope": {"base": 100}} → seqLen=5, rope=true, rope.base=100.
+inline sizes fields_of(const nlohmann::json &record) {
+    sizes out;
+    for (const auto &[key, value] : record.items()) {
+        out[key] = value.is_object() ? "true" : text_of(value);
+        if (value.is_object())
+            for (const auto &[field, v] : value.items())
+                out[key + "." + field] = text_of(v);
     }
+    return out;
+}
+
+// Each matrix from its rows, null (a masked cell) read back as −∞.
+inline std::map<std::string, attention::matrix> matrices_of(const nlohmann::json &by_key) {
+    std::map<std::string, attention::matrix> out;
+    for (const auto &[key, rows] : by_key.items()) {
+        const std::size_t r = rows.size(), c = r ? rows[0].size() : 0;
+        attention::matrix m({r, c});
+        for (std::size_t i = 0; i < r; ++i) {
+            if (rows[i].size() != c)
+                throw std::runtime_error(key + ": row " + std::to_string(i) + " is not " +
+                                         std::to_string(c) + " long");
+            for (std::size_t j = 0; j < c; ++j) {
+                const nlohmann::json &v = rows[i][j];
+                m(i, j) = v.is_null() ? -std::numeric_limits<double>::infinity() : v.get<double>();
+            }
+        }
+        out.emplace(key, std::move(m));
+    }
+    return out;
+}
+
+inline file load() {
+    const nlohmann::json all = read_json("lesson-reference.json");
+    file out;
+    for (const auto &[id, fields] : all.at("presets").items())
+        out.presets[id] = fields_of(fields);
+    for (const auto &[name, c] : all.at("custom").items()) {
+        out.custom[name] = fields_of(c.at("sizes"));
+        out.custom_specs[name] = fields_of(c.at("spec"));
+    }
+    out.matrices = matrices_of(all.at("matrices"));
     return out;
 }
 

@@ -1,4 +1,4 @@
-// The attention-only model and its training against numpy (tests/fixtures/model-reference.txt,
+// The attention-only model and its training against numpy (tests/fixtures/model-reference.json,
 // made by scripts/make-reference.py from scripts/numpy_model.py): each model case's draw, logits,
 // loss, gradients, two Adam steps and head scores, and each task's batch of a step and its
 // held-out sequences at the engine's default sizes. What is drawn (the matrices of init_model,
@@ -9,11 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -30,36 +27,19 @@ namespace {
 constexpr double tolerance = 1e-12;
 
 struct model_file {
-    std::map<std::string, reference::sizes> models; // "model name key=value …"
-    std::map<std::string, reference::sizes> tasks;  // "task name key=value …"
-    std::map<std::string, matrix> matrices;         // "name:key rows cols v…"
+    std::map<std::string, reference::sizes> models; // "models": {name: {field: value}}
+    std::map<std::string, reference::sizes> tasks;  // "tasks": {name: {field: value}}
+    std::map<std::string, matrix> matrices;         // "matrices": {"name:key": rows}
 };
 
 model_file load_models() {
-    const std::string path = std::string(FIXTURE_DIR) + "/model-reference.txt";
-    std::ifstream in(path);
-    if (!in)
-        throw std::runtime_error("cannot open " + path);
-    std::string line;
-    std::getline(in, line);
-    const std::string version = std::to_string(reference::version);
-    if (line.rfind("# version " + version + " ", 0) != 0)
-        throw std::runtime_error("model-reference.txt starts \"" + line + "\", not version " +
-                                 version + ": regenerate it with scripts/make-reference.py");
+    const nlohmann::json all = reference::read_json("model-reference.json");
     model_file out;
-    reference::file read; // read_matrix's destination
-    while (std::getline(in, line)) {
-        std::istringstream words(line);
-        std::string key;
-        words >> key;
-        if (key == "model")
-            reference::read_fields(words, out.models);
-        else if (key == "task")
-            reference::read_fields(words, out.tasks);
-        else if (!key.empty() && key[0] != '#')
-            reference::read_matrix(key, words, read);
-    }
-    out.matrices = std::move(read.matrices);
+    for (const auto &[name, fields] : all.at("models").items())
+        out.models[name] = reference::fields_of(fields);
+    for (const auto &[name, fields] : all.at("tasks").items())
+        out.tasks[name] = reference::fields_of(fields);
+    out.matrices = reference::matrices_of(all.at("matrices"));
     return out;
 }
 

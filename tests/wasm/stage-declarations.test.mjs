@@ -1,12 +1,15 @@
 // Each stage is declared once on each side, and the two sides agree: the page's stage table
 // (web/model/stage-table.js) lists exactly the engine's stages (engine.stages(), from the C++
-// table), every entry states every field, and every operand the engine may record for a stage
-// has its caption in that stage's entry, and no other.
+// table), every entry states the fields it must and entry() fills the rest (no entry restates
+// their defaults), and every operand the engine may record for a stage has its caption in that
+// stage's entry, and no other.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
 import { ENTRY_FIELDS, STAGES } from '../../web/model/stage-table.js';
+import { entry } from '../../web/model/stages/entry.js';
 
 const engine = await createEngine();
 const declared = engine.stages();
@@ -17,28 +20,40 @@ test('the page declares exactly the engine\u2019s stages, each once', () => {
   assert.deepEqual([...ids].sort(), declared.map((s) => s.id).sort());
 });
 
-test('every entry states every field', () => {
-  for (const entry of STAGES)
-    for (const field of ENTRY_FIELDS) assert.notEqual(entry[field], undefined, `${entry.id}: ${field}`);
+test('every entry states every field it must', () => {
+  for (const stage of STAGES)
+    for (const field of ENTRY_FIELDS) assert.notEqual(stage[field], undefined, `${stage.id}: ${field}`);
+});
+
+test('no entry restates a default entry() fills', () => {
+  const folder = new URL('../../web/model/stages/', import.meta.url);
+  const defaults = Object.entries(entry({})).map(([field, value]) => `${field}: ${JSON.stringify(value)},`);
+  for (const file of readdirSync(folder).filter((name) => name !== 'entry.js')) {
+    const text = readFileSync(new URL(file, folder), 'utf8');
+    for (const line of defaults) assert.ok(!text.includes(line), `${file}: ${line} (entry() fills it)`);
+  }
 });
 
 test('every operand the engine records is captioned by its entry or named after a stage', () => {
   const stageIds = new Set(declared.map((s) => s.id));
   for (const { id, operands } of declared) {
-    const entry = STAGES.find((s) => s.id === id);
+    const own = STAGES.find((s) => s.id === id);
     const names = operands.flatMap((o) => o.names);
     for (const name of names)
-      assert.ok(name in entry.operands || stageIds.has(name), `${id}: operand ${name} has no caption`);
-    for (const name of Object.keys(entry.operands))
+      assert.ok(name in own.operands || stageIds.has(name), `${id}: operand ${name} has no caption`);
+    for (const name of Object.keys(own.operands))
       assert.ok(names.includes(name), `${id}: a caption for ${name}, which the engine does not record`);
   }
 });
 
-test('each entry\u2019s numpy path and quiz are functions of the right kind', () => {
-  for (const entry of STAGES) {
-    assert.equal(typeof entry.numpy, 'function', `${entry.id}: numpy`);
-    assert.ok(Array.isArray(entry.quiz) && entry.quiz.every((q) => typeof q === 'function'), `${entry.id}: quiz`);
-    assert.equal(typeof entry.nonNegative, 'boolean', `${entry.id}: nonNegative`);
-    assert.equal(typeof entry.firstView, 'boolean', `${entry.id}: firstView`);
+test('every entry is complete: its numpy path, and the fields entry() fills, of the right kind', () => {
+  for (const stage of STAGES) {
+    assert.equal(typeof stage.numpy, 'function', `${stage.id}: numpy`);
+    assert.ok(Array.isArray(stage.quiz) && stage.quiz.every((q) => typeof q === 'function'), `${stage.id}: quiz`);
+    assert.equal(typeof stage.nonNegative, 'boolean', `${stage.id}: nonNegative`);
+    assert.equal(typeof stage.firstView, 'boolean', `${stage.id}: firstView`);
+    assert.equal(Object.getPrototypeOf(stage.operands), Object.prototype, `${stage.id}: operands`);
   }
+  const filled = Object.keys(entry({}));
+  assert.deepEqual(filled.sort(), ['firstView', 'nonNegative', 'operands', 'quiz'], 'the fields checked above');
 });

@@ -2,10 +2,11 @@
 // web/model/stages/ and listed here in the lesson's order (the files in order, each file's
 // entries in order). The stage list, Prev/Next, the figures, the explanations, the explain
 // panel, the quiz, the first view, the numpy export and the browser tests all read this table.
-// tests/wasm/stage-declarations.test.mjs holds its ids equal to engine.stages() and checks that
-// every entry states every field below that is not marked optional.
+// Each entry is made by entry() (stages/entry.js), which fills the defaults of the four fields
+// most entries leave out. tests/wasm/stage-declarations.test.mjs holds its ids equal to
+// engine.stages() and checks that every entry states every field of the first list below.
 //
-// Per entry:
+// Per entry, stated by each:
 //   id            the engine's stage id
 //   group         where the stage list puts it: inputs, head, tile, combine, layer, result,
 //                 prediction (the model's logits to loss), gradient, gradient-head,
@@ -21,14 +22,16 @@
 //                 col index the stage's matrix, i and j name the positions they stand for (a decode
 //                 step's row is token t, a tile's rows and columns its blocks': explain-view.js)
 //   highlight     null, or (cell, e, c, stage) → { [operand index]: { rows, cols, cells } } lit by a cell
-//   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }
-//                 for every operand the engine may record for this stage that is not named after
-//                 a stage (those take that stage's result label and sign: operandCaption)
-//   nonNegative   the result cannot be negative: the sequential palette from 0
-//   quiz          the value questions the stage asks after its shape (model/quiz-questions.js)
-//   firstView     the stage may open a first view from the first bundles (web/later/first-view.js)
 //   numpy         (structure, { head, kvHead, step }) → where the exported numpy script keeps it,
 //                 or null (stages/numpy-paths.js)
+// Filled by entry() when left out (the default in brackets):
+//   operands      { [the engine's operand name]: caption | { label, nonNegative } | (op) → caption }
+//                 for every operand the engine may record for this stage that is not named after
+//                 a stage (those take that stage's result label and sign: operandCaption) ({})
+//   nonNegative   the result cannot be negative: the sequential palette from 0 (false)
+//   quiz          the value questions the stage asks after its shape (model/quiz-questions.js) ([])
+//   firstView     the stage may open a first view from the first bundles (web/later/first-view.js)
+//                 (false)
 // Optional:
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache
@@ -52,7 +55,8 @@ import { PROJECTION_STAGES } from './stages/projections.js';
 import { RESULT_STAGES } from './stages/results.js';
 import { TILE_STAGES } from './stages/tiles.js';
 
-/** The fields every entry states (tests/wasm/stage-declarations.test.mjs checks them). */
+/** The fields every entry states (tests/wasm/stage-declarations.test.mjs checks them); entry()
+ * fills the others. */
 export const ENTRY_FIELDS = [
   'id',
   'group',
@@ -63,10 +67,6 @@ export const ENTRY_FIELDS = [
   'explanation',
   'explain',
   'highlight',
-  'operands',
-  'nonNegative',
-  'quiz',
-  'firstView',
   'numpy',
 ];
 

@@ -4,6 +4,7 @@
 // ../stage-table.js.
 
 import { formatCell } from '../format.js';
+import { entry } from './entry.js';
 import { cell, col, dot, row } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
 import { filledDot, n, f, productSum } from './tex.js';
@@ -40,7 +41,7 @@ function groupDot({ row: r, col: c }, _e, _c, stage) {
 // rotation's backward pass is its transpose, the rotation by −φ).
 function turnedBack(id, letter, per) {
   const rows = (stage) => stage.shape[0];
-  return {
+  return entry({
     id,
     group: 'gradient-head',
     sharedByGroup: per === 'kv',
@@ -72,20 +73,17 @@ function turnedBack(id, letter, per) {
       sin: 'sin(\u2212\u03c6)',
       pairs: { label: 'pairs (a, b)', nonNegative: true },
     },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: [
       `d${letter}${letter === 'Q' ? '\u2099' : ''} (RoPE)`,
       `d${letter}\u0302 turned by \u2212\u03c6`,
       `the gradient at ${letter}, before RoPE turned it`,
     ],
     numpy: ofGradient(id, per),
-  };
+  });
 }
 
 export const HEAD_GRADIENTS = [
-  {
+  entry({
     id: 'd_head',
     group: 'gradient-head',
     title: 'Gradient of the head\u2019s output',
@@ -101,14 +99,10 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => `dH_{${i},${j}} = d\\,\\text{concat}_{${i},${e.source.col}} = ${n(e.value)}`,
     },
     highlight: ({ row: r }, e) => (e?.source ? { 0: cell(r, e.source.col) } : {}),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dH\u2099', 'columns of dconcat', 'head n\u2019s share of the gradient'],
     numpy: ofGradient('d_head', 'head'),
-  },
-  {
+  }),
+  entry({
     id: 'd_weights',
     group: 'gradient-head',
     title: 'Gradient of the weights',
@@ -125,13 +119,10 @@ export const HEAD_GRADIENTS = [
     },
     highlight: dot,
     operands: { V: 'V' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dA\u2099', 'dH \u00b7 V\u1d40', 'how the loss changes with each weight'],
     numpy: ofGradient('d_weights', 'head'),
-  },
-  {
+  }),
+  entry({
     id: 'd_v',
     group: 'gradient-head',
     sharedByGroup: true,
@@ -154,14 +145,10 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `dV_{${i},${j}}`),
     },
     highlight: groupDot,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dV', 'Σ A\u1d40 \u00b7 dH', 'the gradient at the values (per K/V head)'],
     numpy: ofGradient('d_v', 'kv'),
-  },
-  {
+  }),
+  entry({
     id: 'd_scaled',
     group: 'gradient-head',
     title: 'Through the softmax',
@@ -193,18 +180,14 @@ export const HEAD_GRADIENTS = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] }, 1: row(r) }),
     view: { rowTotals: true },
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: [
       'dS\u0303',
       'A \u2299 (dA \u2212 rowsum(dA \u2299 A))',
       'the softmax\u2019s backward pass; rows sum to 0',
     ],
     numpy: ofGradient('d_scaled', 'head'),
-  },
-  {
+  }),
+  entry({
     id: 'd_scores',
     group: 'gradient-head',
     title: (c) => (c.scaleScores ? 'Through the \u221ad_k scaling' : 'Through the (skipped) scaling'),
@@ -225,14 +208,10 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => `dS_{${i},${j}} = ${f(e.input)} / ${n(e.divisor)} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dS', 'dS\u0303 \u00f7 \u221ad_k', 'the gradient at the raw scores Q\u00b7K\u1d40'],
     numpy: ofGradient('d_scores', 'head'),
-  },
-  {
+  }),
+  entry({
     id: 'd_q',
     group: 'gradient-head',
     title: 'Gradient of the queries',
@@ -248,13 +227,10 @@ export const HEAD_GRADIENTS = [
     },
     highlight: dot,
     operands: { K: 'K' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dQ\u2099', 'dS \u00b7 K', 'the gradient at the queries'],
     numpy: ofGradient('d_q', 'head'),
-  },
-  {
+  }),
+  entry({
     id: 'd_q_rot',
     group: 'gradient-head',
     title: 'Gradient of the turned queries (RoPE)',
@@ -269,15 +245,11 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `d\\hat{Q}_{${i},${j}}`),
     },
     highlight: dot,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dQ\u0302\u2099', 'dS \u00b7 K\u0302', 'the gradient at the turned queries'],
     numpy: ofGradient('d_q_rot', 'head'),
-  },
+  }),
   turnedBack('d_q_unrot', 'Q', 'head'),
-  {
+  entry({
     id: 'd_k',
     group: 'gradient-head',
     sharedByGroup: true,
@@ -299,13 +271,10 @@ export const HEAD_GRADIENTS = [
     },
     highlight: groupDot,
     operands: { Q: (op) => `Q (head ${op.head})` },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dK', 'Σ dS\u1d40 \u00b7 Q', 'the gradient at the keys (per K/V head)'],
     numpy: ofGradient('d_k', 'kv'),
-  },
-  {
+  }),
+  entry({
     id: 'd_k_rot',
     group: 'gradient-head',
     sharedByGroup: true,
@@ -324,12 +293,8 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `d\\hat{K}_{${i},${j}}`),
     },
     highlight: groupDot,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dK\u0302', 'Σ dS\u1d40 \u00b7 Q\u0302', 'the gradient at the turned keys (per K/V head)'],
     numpy: ofGradient('d_k_rot', 'kv'),
-  },
+  }),
   turnedBack('d_k_unrot', 'K', 'kv'),
 ];

@@ -4,6 +4,7 @@
 // shape. Entry fields: see ../stage-table.js.
 
 import { HEAD_GRADIENTS, kvSub, sub, transposed } from './backward-head.js';
+import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
 import { filledDot, n, f, shortList } from './tex.js';
@@ -40,15 +41,12 @@ const weightGradient = (letter, of, per) => ({
     x_pos: 'X + PE',
     ...(letter === 'V' ? {} : { [`d_${letter.toLowerCase()}_unrot`]: `d${letter}` }),
   },
-  nonNegative: false,
-  quiz: [],
-  firstView: false,
   notation: [`dW_${letter}`, `X\u1d40 \u00b7 d${of}`, `how the loss changes with each entry of W_${letter}`],
   numpy: ofGradient(`d_w_${letter.toLowerCase()}`, per),
 });
 
 export const BACKWARD_STAGES = [
-  {
+  entry({
     id: 'd_output',
     group: 'gradient',
     title: 'Gradient arriving at the output',
@@ -63,14 +61,10 @@ export const BACKWARD_STAGES = [
       'draw) as a stand-in for a real loss: the loss it stands for is \u27e8O, dO\u27e9, the sum of O \u2299 dO.',
     explain: null,
     highlight: null,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dO', '\u2202\u2112/\u2202O', 'the gradient every other gradient is computed from'],
     numpy: ofGradient('d_output'),
-  },
-  {
+  }),
+  entry({
     id: 'd_w_o',
     group: 'gradient',
     title: 'Gradient of W_O',
@@ -85,14 +79,10 @@ export const BACKWARD_STAGES = [
       filled: (e, { i, j }) => filledDot(e, `dW^{O}_{${i},${j}}`),
     },
     highlight: dot,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dW_O', 'concat\u1d40 \u00b7 dO', 'how the loss changes with each entry of W_O'],
     numpy: ofGradient('d_w_o'),
-  },
-  {
+  }),
+  entry({
     id: 'd_concat',
     group: 'gradient',
     title: 'Gradient of the concatenated heads',
@@ -109,17 +99,14 @@ export const BACKWARD_STAGES = [
     },
     highlight: dot,
     operands: { W_O: 'W_O' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dconcat', 'dO \u00b7 W_O\u1d40', 'the gradient at the heads side by side'],
     numpy: ofGradient('d_concat'),
-  },
+  }),
   ...HEAD_GRADIENTS,
-  weightGradient('Q', 'Q', 'head'),
-  weightGradient('K', 'K', 'kv'),
-  weightGradient('V', 'V', 'kv'),
-  {
+  entry(weightGradient('Q', 'Q', 'head')),
+  entry(weightGradient('K', 'K', 'kv')),
+  entry(weightGradient('V', 'V', 'kv')),
+  entry({
     id: 'd_x',
     group: 'gradient-input',
     title: 'Gradient of the input X',
@@ -149,10 +136,7 @@ export const BACKWARD_STAGES = [
       'd_k·W_Kᵀ': (op) => `dK W_K\u1d40 (head ${op.head})`,
       'd_v·W_Vᵀ': (op) => `dV W_V\u1d40 (head ${op.head})`,
     },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['dX', 'Σ dQ W_Q\u1d40 + dK W_K\u1d40 + dV W_V\u1d40', 'the gradient passed to the layer below'],
     numpy: ofGradient('d_x'),
-  },
+  }),
 ];

@@ -3,12 +3,13 @@
 
 import { formatPercent } from '../format.js';
 import { nonNegative } from './captions.js';
+import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofLayer } from './numpy-paths.js';
 import { filledDot, n } from './tex.js';
 
 export const COMBINE_STAGES = [
-  {
+  entry({
     id: 'concat',
     group: 'combine',
     title: 'Concatenate heads',
@@ -37,14 +38,10 @@ export const COMBINE_STAGES = [
     },
     highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
     view: { pruning: true },
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['concat', '[H\u2080 \u2026 H_h\u22121]', 'the heads side by side'],
     numpy: ofLayer('concat'),
-  },
-  {
+  }),
+  entry({
     id: 'pruned',
     group: 'combine',
     title: 'Pruned heads',
@@ -66,12 +63,9 @@ export const COMBINE_STAGES = [
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(0, c) }),
     view: { pruning: true },
     operands: { gate: nonNegative('gate g') },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('pruned'),
-  },
-  {
+  }),
+  entry({
     id: 'output',
     group: 'combine',
     title: 'Output projection',
@@ -103,10 +97,7 @@ export const COMBINE_STAGES = [
       W_O: 'W_O',
       contribution: (op) => `head ${op.head} \u00b7 W_O`,
     },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['O', 'concat \u00b7 W_O', 'the layer\u2019s output'],
     numpy: ofLayer('output'),
-  },
+  }),
 ];

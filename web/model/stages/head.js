@@ -5,6 +5,7 @@
 
 import { formatBillions, formatCell, formatCount, formatPlain } from '../format.js';
 import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
+import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, n, f, shortList } from './tex.js';
@@ -130,7 +131,7 @@ function atGpt3(m) {
 }
 
 export const HEAD_STAGES = [
-  {
+  entry({
     id: 'scores',
     group: 'head',
     title: 'Scores',
@@ -158,13 +159,11 @@ export const HEAD_STAGES = [
     },
     highlight: dot,
     operands: { Q: 'Q', K: 'K' },
-    nonNegative: false,
-    quiz: [],
     firstView: true,
     notation: ['S', 'Q \u00b7 K\u1d40', 'every query against every key'],
     numpy: ofHead('scores'),
-  },
-  {
+  }),
+  entry({
     id: 'scaled',
     group: 'head',
     title: 'Scaled scores',
@@ -188,14 +187,11 @@ export const HEAD_STAGES = [
       },
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    operands: {},
-    nonNegative: false,
     quiz: [divisorQuestion],
-    firstView: false,
     notation: ['S\u0303', 'S / \u221ad_k', 'the scores scaled'],
     numpy: ofHead('scaled'),
-  },
-  {
+  }),
+  entry({
     id: 'biased',
     group: 'head',
     title: 'ALiBi distance bias',
@@ -217,13 +213,10 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { B: 'bias B' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['S\u0303 + B', 'ALiBi', 'B: a penalty growing with the distance i \u2212 j'],
     numpy: ofHead('biased'),
-  },
-  {
+  }),
+  entry({
     id: 'masked',
     group: 'head',
     title: (c) => maskOf(c).title,
@@ -243,13 +236,10 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { M: 'mask M' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['L', 'S\u0303 + M', 'the logits; M is 0 where a key is seen, \u2212\u221e where it is hidden'],
     numpy: ofHead('masked'),
-  },
-  {
+  }),
+  entry({
     id: 'weights',
     group: 'head',
     title: 'Attention weights',
@@ -284,18 +274,16 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
     view: { arcs: true, overview: true, rowTotals: true, maskedZero: true },
-    operands: {},
     nonNegative: true,
     quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
-    firstView: false,
     notation: [
       'A',
       'softmax(L) by rows',
       'the attention weights, each row summing to 1 (softmax(S\u0303) without a mask)',
     ],
     numpy: ofHead('weights'),
-  },
-  {
+  }),
+  entry({
     id: 'head',
     group: 'head',
     title: 'Weighted values',
@@ -313,10 +301,7 @@ export const HEAD_STAGES = [
     },
     highlight: dot,
     operands: { V: 'V' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['H\u2099', 'A \u00b7 V', 'head n\u2019s output: each row a weighted average of value rows'],
     numpy: ofHead('head'),
-  },
+  }),
 ];

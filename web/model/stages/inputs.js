@@ -2,6 +2,7 @@
 // token x_t, drawn, given or built from the words.
 // Entry fields: see ../stage-table.js.
 
+import { entry } from './entry.js';
 import { named, ofLayer } from './numpy-paths.js';
 import { cell } from './highlight.js';
 import { f, n, shortList } from './tex.js';
@@ -75,7 +76,7 @@ const input = (id, title, tex, what) => ({
 });
 
 // X + PE: the sinusoidal encoding added to the rows before any projection (engine: encoding.hpp).
-const POSITIONED = {
+const POSITIONED = entry({
   id: 'x_pos',
   group: 'inputs',
   title: 'Positions added: X + PE',
@@ -95,15 +96,12 @@ const POSITIONED = {
   },
   highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
   operands: { X: 'X', PE: 'PE' },
-  nonNegative: false,
-  quiz: [],
-  firstView: false,
   notation: ['X + PE', 'X with positions', 'the sinusoidal encoding added'],
   numpy: named({ self: 'X_pos' }),
-};
+});
 
 export const INPUT_STAGES = [
-  {
+  entry({
     ...input(
       'x',
       (c) => (c.kind === 'model' ? 'The layer\u2019s input: the stream x\u2097' : 'Input embeddings X'),
@@ -112,9 +110,6 @@ export const INPUT_STAGES = [
         'One row per token: T = seq_len rows of d_model numbers. Queries, keys and ' +
         'values are all computed from this one matrix: the sequence attends to itself.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
     firstView: true,
     notation: ['X', 'the embeddings', 'one row a token'],
     // The model's x is each layer's input, which its pass keeps beside the layer's stages.
@@ -122,23 +117,19 @@ export const INPUT_STAGES = [
       structure === 'model'
         ? ofLayer('x')(structure, at)
         : named({ self: 'X', 'encoder-layer': 'X', flash: 'X' })(structure),
-  },
+  }),
   POSITIONED,
-  {
+  entry({
     ...input(
       'x_q',
       'Target tokens X_q',
       'X_q \\in \\mathbb{R}^{T_q \\times d_{\\text{model}}}',
       () => 'The sequence being written, one row per token (T_q rows). Only the queries come from here.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['X_q', 'the target', 'the sequence that asks (the queries)'],
     numpy: named({ cross: 'X_q' }),
-  },
-  {
+  }),
+  entry({
     ...input(
       'x_kv',
       'Source tokens X_kv',
@@ -149,14 +140,10 @@ export const INPUT_STAGES = [
         'cross-attend to retrieved passages this way, but most retrieval-augmented systems put the retrieved ' +
         'text into the decoder\u2019s own context, where causal self-attention reads it.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['X_kv', 'the source', 'the sequence asked (the keys and values)'],
     numpy: named({ cross: 'X_kv' }),
-  },
-  {
+  }),
+  entry({
     id: 'x_t',
     group: 'inputs',
     decodeStep: true,
@@ -169,11 +156,7 @@ export const INPUT_STAGES = [
       `row ${stage.step} of X. It is the only token whose query, key and value are computed this step.`,
     explain: null,
     highlight: null,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['x_t', 'row t of X', 'the token decoded at step t'],
     numpy: ofLayer('x_t'),
-  },
+  }),
 ];

@@ -1,6 +1,7 @@
 // The encoder layer's stages after attention: residual and layer norm, the position-wise
 // feed-forward network, residual and layer norm again. Entry fields: see ../stage-table.js.
 
+import { entry } from './entry.js';
 import { cell, col, row } from './highlight.js';
 import { ofLayer } from './numpy-paths.js';
 import { n, f, productSum } from './tex.js';
@@ -83,7 +84,7 @@ function affine(id, title, input, weight, bias, output, what) {
 }
 
 export const LAYER_STAGES = [
-  {
+  entry({
     ...residual(
       'residual1',
       'norm1',
@@ -97,12 +98,9 @@ export const LAYER_STAGES = [
         'identity path through the whole stack (Xiong et al. 2020).',
     ),
     operands: { X: 'X', output: 'MultiHead(X)' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('residual1'),
-  },
-  {
+  }),
+  entry({
     ...norm(
       'norm1',
       'norm1',
@@ -112,13 +110,9 @@ export const LAYER_STAGES = [
       'Each token\u2019s row is rescaled to mean 0 and standard ' +
         'deviation 1, so the next sub-layer sees inputs of a steady size.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('norm1'),
-  },
-  {
+  }),
+  entry({
     ...affine(
       'ffn_pre',
       'Feed-forward: expand',
@@ -131,12 +125,9 @@ export const LAYER_STAGES = [
         'W\u2081 and b\u2081 for every token, and no token looks at another here.',
     ),
     operands: { W1: 'W\u2081', b1: 'b\u2081' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('ffn_pre'),
-  },
-  {
+  }),
+  entry({
     id: 'ffn_hidden',
     group: 'layer',
     part: 'ffn',
@@ -152,13 +143,10 @@ export const LAYER_STAGES = [
       filled: (e, { i: r, j: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    operands: {},
     nonNegative: true,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('ffn_hidden'),
-  },
-  {
+  }),
+  entry({
     ...affine(
       'ffn_out',
       'Feed-forward: contract',
@@ -169,12 +157,9 @@ export const LAYER_STAGES = [
       'The second layer maps the d_ff features back to d_model, again the same for every token.',
     ),
     operands: { W2: 'W\u2082', b2: 'b\u2082' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('ffn_out'),
-  },
-  {
+  }),
+  entry({
     ...residual(
       'residual2',
       'norm2',
@@ -184,13 +169,9 @@ export const LAYER_STAGES = [
       'The feed-forward output is added to its own input, the ' +
         'normalised X\u207d\u00b9\u207e: the second residual connection.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('residual2'),
-  },
-  {
+  }),
+  entry({
     ...norm(
       'norm2',
       'norm2',
@@ -199,10 +180,6 @@ export const LAYER_STAGES = [
       'X^{(2)}',
       'The layer\u2019s output, (T, d_model) like its input: the next encoder layer would read it as its X.',
     ),
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('norm2'),
-  },
+  }),
 ];

@@ -5,6 +5,7 @@
 
 import { rowsText } from '../format.js';
 import { nextTokenQuestion, rowSumQuestion, tokenLossQuestion } from '../quiz-questions.js';
+import { entry } from './entry.js';
 import { cell, col, dot } from './highlight.js';
 import { named, ofLayer } from './numpy-paths.js';
 import { f, filledDot, n, shortList } from './tex.js';
@@ -29,7 +30,7 @@ const added = (symbol, a, b) => ({
 
 // x₀ comes first, before the layers' inputs (the stage list sorts a group by this table).
 export const EMBEDDING_STAGES = [
-  {
+  entry({
     id: 'embedded',
     group: 'inputs',
     title: 'Token and position embeddings',
@@ -43,15 +44,12 @@ export const EMBEDDING_STAGES = [
     explain: added('x_0', 'W_E[\\text{tokens}]', 'W_P'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { E: 'W_E[tokens]', P: 'W_P' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: named({ model: 'embedded' }),
-  },
+  }),
 ];
 
 export const MODEL_STAGES = [
-  {
+  entry({
     id: 'residual',
     group: 'layer',
     title: (c) => (c.numLayers > 1 ? 'Residual: the stream plus this layer' : 'Residual: the stream plus attention'),
@@ -66,12 +64,9 @@ export const MODEL_STAGES = [
     explain: added('x_{l+1}', 'x_l', '\\text{MultiHead}(x_l)'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { X: 'x\u2097', output: 'MultiHead(x\u2097)' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofLayer('residual'),
-  },
-  {
+  }),
+  entry({
     id: 'logits',
     group: 'prediction',
     title: 'Logits: the stream read out as tokens',
@@ -87,12 +82,9 @@ export const MODEL_STAGES = [
     },
     highlight: dot,
     operands: { X: 'x_L', W_U: 'W_U' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: named({ model: 'logits' }),
-  },
-  {
+  }),
+  entry({
     id: 'probabilities',
     group: 'prediction',
     title: 'Next-token probabilities',
@@ -115,13 +107,11 @@ export const MODEL_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
     view: { rowTotals: true },
-    operands: {},
     nonNegative: true,
     quiz: [rowSumQuestion, nextTokenQuestion],
-    firstView: false,
     numpy: named({ model: 'probabilities' }),
-  },
-  {
+  }),
+  entry({
     id: 'token_loss',
     group: 'prediction',
     title: 'Each position\u2019s loss',
@@ -141,10 +131,9 @@ export const MODEL_STAGES = [
     operands: { next: { label: 'next token', nonNegative: true } }, // ids: 0 … V − 1
     nonNegative: true,
     quiz: [tokenLossQuestion],
-    firstView: false,
     numpy: named({ model: 'token_loss' }),
-  },
-  {
+  }),
+  entry({
     id: 'loss',
     group: 'prediction',
     title: 'The loss: the mean over the scored positions',
@@ -174,8 +163,6 @@ export const MODEL_STAGES = [
     highlight: () => ({ 0: col(0), 1: col(0) }),
     operands: { counted: { label: 'counted', nonNegative: true } },
     nonNegative: true,
-    quiz: [],
-    firstView: false,
     numpy: named({ model: 'loss' }),
-  },
+  }),
 ];

@@ -4,6 +4,7 @@
 
 import { cacheRowsQuestion } from '../quiz-questions.js';
 import { nonNegative } from './captions.js';
+import { entry } from './entry.js';
 import { col, dot, row } from './highlight.js';
 import { ofHead, ofKvHead } from './numpy-paths.js';
 import { filledDot, grouped, perHead, sourceOf, weightOf } from './tex.js';
@@ -49,7 +50,7 @@ function projection(id, letter, title, what) {
 // RoPE: a projection's rows turned by position, pair of columns by pair (the engine's rope.hpp).
 function turned(id, letter, title) {
   const row0 = (stage) => Array.from(stage.operands[5].values.slice(0, 2), (v) => String(v));
-  return {
+  return entry({
     id,
     group: 'head',
     sharedByGroup: letter === 'K',
@@ -83,15 +84,12 @@ function turned(id, letter, title) {
       sin: 'sin \u03c6',
       pairs: nonNegative('pairs (a, b)'),
     },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation:
       letter === 'Q'
         ? ['Q\u0302\u2099', 'Q\u2099 turned', 'each query turned by its position (RoPE)']
         : ['K\u0302_g', 'K_g turned', 'each key turned by its position (RoPE)'],
     numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
-  };
+  });
 }
 
 const fromWhich = (c, letter) =>
@@ -158,7 +156,7 @@ function cache(id, letter, title) {
 }
 
 export const PROJECTION_STAGES = [
-  {
+  entry({
     ...projection(
       'q',
       'Q',
@@ -166,13 +164,11 @@ export const PROJECTION_STAGES = [
       (c) => `Every token${fromWhich(c, 'Q')} is projected to a query: row t of Q says what token t is looking for.`,
     ),
     operands: { X: 'X', X_q: 'X_q', x_t: 'x_t', W_Q: 'W_Q' },
-    nonNegative: false,
-    quiz: [],
     firstView: true,
     notation: ['Q\u2099', 'X \u00b7 W_Q of head n', 'head n\u2019s queries'],
     numpy: ofHead('q', 'Q'),
-  },
-  {
+  }),
+  entry({
     ...projection(
       'k',
       'K',
@@ -180,13 +176,11 @@ export const PROJECTION_STAGES = [
       (c) => `Every token${fromWhich(c, 'K')} is projected to a key: row j of K is what token j can be found by.`,
     ),
     operands: { X: 'X', X_kv: 'X_kv', W_K: 'W_K' },
-    nonNegative: false,
-    quiz: [],
     firstView: true,
     notation: ['K_g', 'X \u00b7 W_K of K/V head g', 'the keys'],
     numpy: ofHead('k', 'K'),
-  },
-  {
+  }),
+  entry({
     ...projection(
       'v',
       'V',
@@ -196,46 +190,33 @@ export const PROJECTION_STAGES = [
         `what token j passes on when it is attended to. d_v may differ from d_k.`,
     ),
     operands: { X: 'X', X_kv: 'X_kv', W_V: 'W_V' },
-    nonNegative: false,
-    quiz: [],
     firstView: true,
     notation: ['V_g', 'X \u00b7 W_V of K/V head g', 'the values'],
     numpy: ofHead('v', 'V'),
-  },
+  }),
   turned('q_rot', 'Q', 'Queries turned by position (RoPE)'),
   turned('k_rot', 'K', 'Keys turned by position (RoPE)'),
-  {
+  entry({
     ...fresh('k_new', 'K', 'Its key k_t'),
     operands: { x_t: 'x_t', W_K: 'W_K' },
-    nonNegative: false,
     quiz: [cacheRowsQuestion],
-    firstView: false,
     numpy: ofKvHead('k_new'),
-  },
-  {
+  }),
+  entry({
     ...fresh('v_new', 'V', 'Its value v_t'),
     operands: { x_t: 'x_t', W_V: 'W_V' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: ofKvHead('v_new'),
-  },
-  {
+  }),
+  entry({
     ...cache('k_cache', 'K', 'Key cache'),
     operands: { K_cache: 'K (cached)' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['K_\u2264t', 'the cached keys', 'the keys of tokens 0 \u2026 t'],
     numpy: ofKvHead('k_cache'),
-  },
-  {
+  }),
+  entry({
     ...cache('v_cache', 'V', 'Value cache'),
     operands: { V_cache: 'V (cached)' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['V_\u2264t', 'the cached values', 'the values of tokens 0 \u2026 t'],
     numpy: ofKvHead('v_cache'),
-  },
+  }),
 ];

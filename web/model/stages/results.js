@@ -2,6 +2,7 @@
 // the same sizes (causal for decoding) to compare. Entry fields: see ../stage-table.js.
 
 import { formatSci } from '../format.js';
+import { entry } from './entry.js';
 import { named } from './numpy-paths.js';
 
 // The engine divides the largest |tiled − ordinary| by max(1, max |ordinary|): an absolute
@@ -12,7 +13,7 @@ function differenceKind(stage) {
 }
 
 export const RESULT_STAGES = [
-  {
+  entry({
     id: 'stacked',
     group: 'result',
     title: (c) => (c.kind === 'flash' ? 'The blocks\u2019 outputs, stacked' : 'Every step\u2019s output, stacked'),
@@ -30,13 +31,9 @@ export const RESULT_STAGES = [
           'Next: the same sizes run as one causal forward pass, to compare.',
     explain: null,
     highlight: null,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: named({ flash: 'output', 'kv-cache': 'np.vstack(outputs)' }),
-  },
-  {
+  }),
+  entry({
     id: 'causal_reference',
     group: 'result',
     title: 'One causal forward pass',
@@ -50,13 +47,9 @@ export const RESULT_STAGES = [
       `pass can train every position at once, while generation runs one step at a time.`,
     explain: null,
     highlight: null,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: named({ 'kv-cache': 'causal_reference' }),
-  },
-  {
+  }),
+  entry({
     id: 'reference',
     group: 'result',
     title: 'Ordinary attention, to compare',
@@ -73,10 +66,6 @@ export const RESULT_STAGES = [
       'not the math.',
     explain: null,
     highlight: null,
-    operands: {},
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     numpy: named({ flash: 'reference' }),
-  },
+  }),
 ];

@@ -4,6 +4,7 @@
 
 import { rowsText } from '../format.js';
 import { nextTileQuestion } from '../quiz-questions.js';
+import { entry } from './entry.js';
 import { cell, col, row } from './highlight.js';
 import { nonNegative } from './captions.js';
 import { ofTile } from './numpy-paths.js';
@@ -27,12 +28,12 @@ const hidden = (c) =>
 const hiddenText = (c) =>
   c.window !== null ? `after their query or ${c.window} or more before it` : 'after their query';
 
-function tileEntry(id, title, entry) {
-  return { id, group: 'tile', title, ...entry };
+function tileEntry(id, title, fields) {
+  return { id, group: 'tile', title, ...fields };
 }
 
 export const TILE_STAGES = [
-  {
+  entry({
     ...tileEntry('tile_scores', 'Tile scores S', {
       result: 'S',
       figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
@@ -56,13 +57,11 @@ export const TILE_STAGES = [
       highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
     }),
     operands: { Q_i: 'Q_i', K_j: 'K_j' },
-    nonNegative: false,
     quiz: [nextTileQuestion],
-    firstView: false,
     notation: ['S_ij', 'Q_i \u00b7 K_j\u1d40 / \u221ad_k', 'one tile: query block i against key block j'],
     numpy: ofTile('tile_scores'),
-  },
-  {
+  }),
+  entry({
     ...tileEntry('tile_max', 'Running max m', {
       result: 'm',
       figure: () => [{ glyph: 'max(' }, { operand: 0 }, { glyph: ', rowmax' }, { operand: 1 }, { glyph: ')' }],
@@ -79,13 +78,10 @@ export const TILE_STAGES = [
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
     }),
     operands: { m: 'm' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['m', 'max(m, rowmax S_ij)', 'each row\u2019s running maximum'],
     numpy: ofTile('tile_max'),
-  },
-  {
+  }),
+  entry({
     ...tileEntry('tile_sum', 'Running sum l', {
       result: 'l',
       figure: () => [{ operand: 1 }, { glyph: '\u00b7' }, { operand: 0 }, { glyph: '+ rowsum' }, { operand: 2 }],
@@ -106,16 +102,14 @@ export const TILE_STAGES = [
     }),
     operands: { l: nonNegative('l'), '\u03b1': nonNegative('\u03b1'), P: nonNegative('P') },
     nonNegative: true,
-    quiz: [],
-    firstView: false,
     notation: [
       'l',
       '\u03b1\u00b7l + rowsum P',
       'each row\u2019s running sum; P = exp(S_ij \u2212 m), \u03b1 = exp(m_old \u2212 m)',
     ],
     numpy: ofTile('tile_sum'),
-  },
-  {
+  }),
+  entry({
     ...tileEntry('tile_out', 'Running output O', {
       result: 'O',
       figure: () => [
@@ -144,13 +138,10 @@ export const TILE_STAGES = [
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0), 2: row(r), 3: col(c) }),
     }),
     operands: { O: 'O', '\u03b1': nonNegative('\u03b1'), P: nonNegative('P'), V_j: 'V_j' },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['O\u0303', '\u03b1\u00b7O\u0303 + P \u00b7 V_j', 'the running output, not yet divided by l'],
     numpy: ofTile('tile_out'),
-  },
-  {
+  }),
+  entry({
     ...tileEntry('block_out', 'Query block done: O / l', {
       result: 'O / l',
       figure: () => [{ operand: 0 }, { glyph: '\u00f7' }, { operand: 1 }],
@@ -166,10 +157,7 @@ export const TILE_STAGES = [
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
     }),
     operands: { O: 'O', l: nonNegative('l') },
-    nonNegative: false,
-    quiz: [],
-    firstView: false,
     notation: ['O', 'O\u0303 / l', 'a query block\u2019s output'],
     numpy: ofTile('block_out'),
-  },
+  }),
 ];
