@@ -190,11 +190,19 @@ matrix multi_head_attention(const matrix &x, const attention_params &w, const at
     if (out)
         out->config = c;
     const auto [input, input_kv] = inputs_of(x, w, c, out);
-    projections p{w, c, matmul(input, concat_columns(w.w_q)),
-                  matmul(input_kv, concat_columns(w.w_k)), matmul(input_kv, concat_columns(w.w_v))};
+    std::optional<rope_table> turns;
     if (c.rope)
-        p.turns = rope_table_of(*c.rope, 0, c.seq_len);
-    p.x = input, p.x_kv = input_kv, p.k_turned.resize(c.num_kv_heads);
+        turns = rope_table_of(*c.rope, 0, c.seq_len);
+    projections p{w,
+                  c,
+                  matmul(input, concat_columns(w.w_q)),
+                  matmul(input_kv, concat_columns(w.w_k)),
+                  matmul(input_kv, concat_columns(w.w_v)),
+                  std::move(turns),
+                  input,
+                  input_kv,
+                  {},
+                  std::vector<shared_matrix>(c.num_kv_heads)};
     if (keep) {
         keep->x = input;
         if (p.turns)

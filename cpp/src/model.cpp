@@ -88,44 +88,82 @@ void add_row(matrix &to, std::size_t i, const matrix &from, std::size_t j) {
         to(i, k) += from(j, k);
 }
 
+// x₀: each input's row of W_E plus its position's row of W_P, recorded as embedded with them.
+// → (n, D).
+matrix embedded(const model_params &p, const std::vector<std::size_t> &inputs, trace *out) {
+    const std::size_t n = inputs.size(), d = cols(p.w_e);
+    matrix e({n, d}), pos({n, d}); // (n, D) each
+    for (std::size_t t = 0; t < n; ++t) {
+        std::copy_n(&p.w_e(inputs[t], 0), d, &e(t, 0));
+        std::copy_n(&p.w_p(t, 0), d, &pos(t, 0));
+    }
+    matrix x = e + pos;
+    if (out) {
+        const dim rows{n, "T"}, width{d, "d_model"};
+        record(out, stage_id::embedded, {}, {rows, width}, x,
+               operand{"E", no_head, std::move(e), axes_of(rows, width)},
+               operand{"P", no_head, std::move(pos), axes_of(rows, width)});
+    }
+    return x;
+}
+
+// The stages recorded since `first` belong to layer l.
+void mark_layer(trace &t, std::size_t first, int l) {
+    for (std::size_t s = first; s < t.stages.size(); ++s)
+        t.stages[s].step = l;
+}
+
 } // namespace
 
-sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs) {
-    const model_params &p = m.params;
-    attention_config c = layer_config(m.config);
-    c.seq_len = c.kv_len = inputs.size(); // n ≤ T tokens: the first n positions
+sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs, trace *out) {
+    const attention_config c = model_pass_config(m.config, inputs.size());
+    const dim t{inputs.size(), "T"}, d{c.d_model, "d_model"};
     sequence_pass s;
-    matrix x({inputs.size(), m.config.d_model}); // (n, D)
-    for (std::size_t t = 0; t < inputs.size(); ++t) {
-        std::copy_n(&p.w_p(t, 0), cols(x), &x(t, 0));
-        add_row(x, t, p.w_e, inputs[t]);
+    matrix x = embedded(m.params, inputs, out); // (n, D)
+    // x_{l+1} = x_l + MHA_l(x_l): causal, ÷√d_k, W_O; no norm, no MLP.
+    for (std::size_t l = 0; l < c.num_layers; ++l) {
+        const std::size_t first = out ? out->stages.size() : 0;
+        s.layers.emplace_back();
+        const matrix attended =
+            multi_head_attention(x, m.params.layers[l], c, out, &s.layers.back()); // (n, D)
+        matrix next = x + attended;                                                // (n, D)
+        if (out) {
+            record(out, stage_id::residual, {}, {t, d}, next,
+                   operand{"X", no_head, x, axes_of(t, d)},
+                   operand{name_of(stage_id::output), no_head, attended, axes_of(t, d)});
+            mark_layer(*out, first, int(l));
+        }
+        s.residual.push_back(std::move(x));
+        x = std::move(next);
     }
-    for (const attention_params &layer : p.layers) {
-        s.layers.push_back(attention_forward(x, layer, c));
-        s.residual.push_back(x);
-        x += matmul(s.layers.back().concat, layer.w_o); // (n, H·DV) @ (H·DV, D) → (n, D)
-    }
-    s.logits = matmul(x, p.w_u); // (n, D) @ (D, V) → (n, V)
+    s.logits = matmul(x, m.params.w_u); // (n, D) @ (D, V) → (n, V)
     s.residual.push_back(std::move(x));
     return s;
+}
+
+attention_config model_pass_config(const model_config &m, std::size_t n) {
+    attention_config c = layer_config(m);
+    c.kind = problem_kind::model;
+    c.seq_len = c.kv_len = n;
+    c.vocab = m.vocab;
+    c.num_layers = m.num_layers;
+    return c;
+}
+
+next_token next_token_losses(const matrix &logits, const std::vector<std::size_t> &tokens) {
+    next_token out{matrix(logits.shape()), {}}; // (n, V)
+    for (std::size_t t = 0; t < rows(logits); ++t) {
+        softmax_row(&logits(t, 0), cols(logits), &out.probabilities(t, 0));
+        if (t + 1 < tokens.size())
+            out.losses.push_back(-std::log(out.probabilities(t, tokens[t + 1])));
+    }
+    return out;
 }
 
 namespace {
 
 std::vector<std::size_t> inputs_of(const std::vector<std::size_t> &tokens) {
     return {tokens.begin(), tokens.end() - 1};
-}
-
-// Row t of logits as probabilities (in place), returning −log p(target) computed stably as
-// log Σ exp(l − max) − (l_target − max).
-double cross_entropy_row(double *logits, std::size_t n, std::size_t target) {
-    const double max = *std::max_element(logits, logits + n);
-    double total = 0;
-    for (std::size_t j = 0; j < n; ++j)
-        total += std::exp(logits[j] - max);
-    const double loss = std::log(total) - (logits[target] - max);
-    softmax_row(logits, n, logits);
-    return loss;
 }
 
 double mask_total(const token_batch &b) {
@@ -149,12 +187,13 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b) {
     loss_gradients out{0, zeros_like(m.config)};
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {
         const std::vector<std::size_t> &tokens = b.tokens[s];
-        sequence_pass pass = forward_sequence(m, inputs_of(tokens));
-        matrix &d_logits = pass.logits; // (T, V): becomes (softmax − one-hot) · w_t / Σ w
+        const sequence_pass pass = forward_sequence(m, inputs_of(tokens));
+        next_token next = next_token_losses(pass.logits, tokens);
+        matrix &d_logits = next.probabilities; // (T, V): becomes (softmax − one-hot) · w_t / Σ w
         for (std::size_t t = 0; t + 1 < tokens.size(); ++t) {
             const double w = b.mask(s, t) / counted;
             double *row = &d_logits(t, 0);
-            out.loss += w * cross_entropy_row(row, m.config.vocab, tokens[t + 1]);
+            out.loss += w * next.losses[t];
             row[tokens[t + 1]] -= 1;
             for (std::size_t j = 0; j < m.config.vocab; ++j)
                 row[j] *= w;
@@ -179,10 +218,10 @@ double loss_of(const model &m, const token_batch &b) {
     const double counted = mask_total(b);
     double loss = 0;
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {
-        sequence_pass pass = forward_sequence(m, inputs_of(b.tokens[s]));
+        const sequence_pass pass = forward_sequence(m, inputs_of(b.tokens[s]));
+        const next_token next = next_token_losses(pass.logits, b.tokens[s]);
         for (std::size_t t = 0; t < m.config.seq_len; ++t)
-            loss += b.mask(s, t) / counted *
-                    cross_entropy_row(&pass.logits(t, 0), m.config.vocab, b.tokens[s][t + 1]);
+            loss += b.mask(s, t) / counted * next.losses[t];
     }
     return loss;
 }

@@ -18,20 +18,14 @@ value matrix_value(const matrix &m) {
 
 value describe_forward(const model &m, const std::vector<std::size_t> &inputs) {
     const sequence_pass s = forward_sequence(m, inputs);
+    const next_token next = next_token_losses(s.logits, inputs);
     value_list residual;
     for (const matrix &x : s.residual)
         residual.push_back(matrix_value(x));
-    matrix p = s.logits; // (n, V), each row softmaxed below
-    std::vector<double> losses;
-    for (std::size_t t = 0; t < rows(p); ++t) {
-        softmax_row(&p(t, 0), cols(p), &p(t, 0));
-        if (t + 1 < rows(p))
-            losses.push_back(-std::log(p(t, inputs[t + 1])));
-    }
     return value_record{{"residual", std::move(residual)},
                         {"logits", matrix_value(s.logits)},
-                        {"probabilities", matrix_value(p)},
-                        {"losses", std::move(losses)}};
+                        {"probabilities", matrix_value(next.probabilities)},
+                        {"losses", next.losses}};
 }
 
 value describe(const train_spec &s) {

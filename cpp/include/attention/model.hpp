@@ -71,9 +71,25 @@ struct sequence_pass {
     matrix logits;                       // (n, V)
 };
 
-// inputs: the n ≤ T tokens the model reads (positions 0 … n − 1), each below V (unchecked here:
-// validate_batch and model_inputs check them).
-sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs);
+// One sequence through the model, the one forward pass every reader takes (the loss, training,
+// head scores, engine.modelForward, the stepper's kind "model"). inputs: the n ≤ T tokens it reads
+// at positions 0 … n − 1, each below V (unchecked here: validate_batch and model_inputs check
+// them). x₀ = W_E[inputs] + W_P, each layer's attention (heads.hpp) added to the residual stream,
+// the logits. Recorded into `out` when given: embedded, then per layer l its attention's stages and
+// residual, each with stage.step = l.
+sequence_pass forward_sequence(const model &m, const std::vector<std::size_t> &inputs,
+                               trace *out = nullptr);
+
+// The config a pass of n tokens describes: a layer's, with kind model, V and L.
+attention_config model_pass_config(const model_config &c, std::size_t n);
+
+// Each position's next-token distribution, and −ln p of the token that follows it. logits: (n, V);
+// tokens: the n inputs, and the targets after them (losses for t + 1 < tokens.size()).
+struct next_token {
+    matrix probabilities;       // (n, V): each row softmaxed
+    std::vector<double> losses; // −ln probabilities[t, tokens[t + 1]]
+};
+next_token next_token_losses(const matrix &logits, const std::vector<std::size_t> &tokens);
 
 struct loss_gradients {
     double loss;

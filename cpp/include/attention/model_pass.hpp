@@ -17,9 +17,6 @@ namespace attention {
 matrix model_pass(const model &m, const std::vector<std::size_t> &tokens,
                   const std::vector<double> &counted, trace *out);
 
-// The config a traced pass of n tokens describes: a layer's, with kind model, V and L.
-attention_config model_pass_config(const model_config &c, std::size_t n);
-
 // How many values model_pass records under c, a model_pass_config (operands and totals included).
 std::size_t model_values(const attention_config &c);
 
