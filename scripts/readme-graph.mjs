@@ -2,10 +2,10 @@
 // that README.md holds exactly this):
 //   node scripts/readme-graph.mjs           prints it
 //   node scripts/readme-graph.mjs --write   puts it into README.md between the markers
-// C++: the headers of cpp/include/attention by level, each line's headers including only headers
-// of the lines below (cpp/bindings/ as one, on top); then the cpp/src files that include a header
-// above their own, and those headers. JS: web/'s folders and top-level files, each importing only
-// those below it, then what web/ imports from elsewhere.
+// C++: the core's modules (a header of cpp/include/attention and the cpp/src files that implement
+// it) by level, each line's modules including only those of the lines below (cpp/bindings/ as one,
+// on top); a cycle (an include that turns back up) throws, naming it. JS: web/'s folders and
+// top-level files, each importing only those below it, then what web/ imports from elsewhere.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,33 +64,52 @@ function byLevel(graph, nothing) {
       const deps = [...graph.get(name)].sort().join(', ');
       groups.set(deps, [...(groups.get(deps) ?? []), name]);
     }
-    const entries = [...groups].map(
-      ([deps, names]) => `${names.join(', ')}${deps ? ` \u2192 ${deps}` : `: ${nothing}`}`,
-    );
-    out.push(...wrap(entries, '; '));
+    // Pieces, each with the separator before it: entries apart by '; ', an entry's arrows by ', '.
+    const pieces = [...groups].flatMap(([deps, names], e) => {
+      const head = `${names.join(', ')}${deps ? ' \u2192' : `: ${nothing}`}`;
+      const [first, ...more] = deps ? deps.split(', ') : [];
+      return [[e ? '; ' : '', deps ? `${head} ${first}` : head], ...more.map((d) => [', ', d])];
+    });
+    const lines = [''];
+    for (const [sep, piece] of pieces) {
+      const last = lines.length - 1;
+      if (lines[last] && (lines[last] + sep + piece).length > WIDTH) {
+        lines[last] += sep.trim();
+        lines.push(`  ${piece}`);
+      } else lines[last] += lines[last] ? sep + piece : piece;
+    }
+    out.push(...lines);
   }
   return out;
 }
 
-function cppLines() {
-  const headers = new Map(
-    namesIn('cpp/include/attention', /\.hpp$/).map((f) => [f.slice(0, -4), included(`cpp/include/attention/${f}`)]),
+// A source's module: its own header's (ops.cpp: ops), else the header it includes first, the one
+// it implements (head.cpp: passes).
+function moduleOf(file, headers) {
+  const own = path.basename(file, '.cpp');
+  return headers.has(own) ? own : included(file)[0];
+}
+
+// Each module (a header and the sources that implement it) with the modules it includes.
+function modules() {
+  const graph = new Map(
+    namesIn('cpp/include/attention', /\.hpp$/).map((f) => [
+      f.slice(0, -4),
+      new Set(included(`cpp/include/attention/${f}`)),
+    ]),
   );
+  for (const f of namesIn('cpp/src', /\.cpp$/)) {
+    const own = moduleOf(`cpp/src/${f}`, graph);
+    for (const d of included(`cpp/src/${f}`)) if (d !== own) graph.get(own).add(d);
+  }
+  return graph;
+}
+
+function cppLines() {
   const [first, ...rest] = [
     ...new Set(namesIn('cpp/bindings', /\.[ch]pp$/).flatMap((f) => included(`cpp/bindings/${f}`))),
   ].sort();
-  const level = levels(headers);
-  // The cpp/src files that include a header above their own, and those headers.
-  const climbs = namesIn('cpp/src', /\.cpp$/).flatMap((f) => {
-    const own = f.slice(0, -4);
-    const up = headers.has(own) ? included(`cpp/src/${f}`).filter((d) => level.get(d) > level.get(own)) : [];
-    return up.length ? [`${f} \u2192 ${up.sort().join(', ')}`] : [];
-  });
-  return [
-    ...wrap([`bindings/ \u2192 ${first}`, ...rest], ', '),
-    ...byLevel(headers, 'no core header'),
-    ...wrap([`cpp/src, includes above the file's own header: ${climbs[0]}`, ...climbs.slice(1)], '; '),
-  ];
+  return [...wrap([`bindings/ \u2192 ${first}`, ...rest], ', '), ...byLevel(modules(), 'no core header')];
 }
 
 // A web/ file's unit: its folder under web/ ("model/") or, at the top, the file itself.

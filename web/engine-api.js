@@ -56,7 +56,7 @@ const detached = (values) => new Float64Array(structuredClone(values.buffer, { t
 // The reused trace is emptied only once the run has succeeded, so a refused spec leaves it whole.
 function runTrace(wasm, spec, options) {
   const into = reusedValues(options);
-  const packed = withSpec(spec, (s) => unwrap(wasm.run(s, into)));
+  const packed = unwrap(wasm.run(plain(spec, 'spec'), into));
   if (into) {
     const moved = detached(into);
     if (packed.values === into) packed.values = moved;
@@ -75,67 +75,12 @@ function plain(value, field) {
   }
 }
 
-// Explicit matrices cross into WASM far faster flat, { shape: [rows, cols], values: Float64Array }
-// (one copy, ~11 ns a value), than as arrays of rows, which Embind reads value by value (1–2 µs).
-// So a well-formed array of rows (X, X_q, X_kv, W_O, and each head's W_Q, W_K, W_V) is sent flat.
-// Anything else is sent as given, and so is a flat spec the engine refuses (sent again as given):
-// every message is the one the caller's own arrays get (X[2]: …, X[1][1]: …, not X.values[…]).
-const MATRICES = ['X', 'X_q', 'X_kv', 'W_O'];
-const PER_HEAD = ['W_Q', 'W_K', 'W_V'];
-
-/** { shape, values } for a non-empty array of rows that are arrays of one length of numbers; else null. */
-function flatOf(rows) {
-  if (!Array.isArray(rows) || !Array.isArray(rows[0]) || rows[0].length === 0) return null;
-  const cols = rows[0].length;
-  for (const row of rows) if (!Array.isArray(row) || row.length !== cols) return null;
-  const values = new Float64Array(rows.length * cols);
-  let k = 0;
-  for (const row of rows) {
-    for (let j = 0; j < cols; j++) {
-      const v = row[j];
-      if (typeof v !== 'number') return null;
-      values[k++] = v;
-    }
-  }
-  return { shape: [rows.length, cols], values };
-}
-
-// A copy of spec with its well-formed matrices flat, or null when it has none (or when reading it
-// throws: plain() then says why, as for any spec).
-function withFlatMatrices(spec) {
-  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return null;
-  try {
-    let out = null;
-    const put = (key, value) => {
-      out ??= { ...spec };
-      out[key] = value;
-    };
-    for (const key of MATRICES) {
-      const flat = flatOf(spec[key]);
-      if (flat) put(key, flat);
-    }
-    for (const key of PER_HEAD) {
-      const list = spec[key];
-      const flats = Array.isArray(list) ? list.map((m) => flatOf(m) ?? m) : [];
-      if (flats.some((m, h) => m !== list[h])) put(key, flats);
-    }
-    return out;
-  } catch {
-    return null;
-  }
-}
-
-// call(plain spec) with the spec's matrices flat; if that is refused, with the spec as given.
-function withSpec(spec, call) {
-  const flat = withFlatMatrices(spec);
-  if (flat) {
-    try {
-      return call(plain(flat, 'spec'));
-    } catch {
-      // the engine's message for the caller's own arrays, below
-    }
-  }
-  return call(plain(spec, 'spec'));
+// The bindings read a JS array element by element, ~1 µs each; an array of numbers (a row of a
+// matrix, a list of token ids) crosses far faster as one Float64Array. They call this for each
+// array they read: its numbers, or null when some element is not a number.
+function numbersOf(array) {
+  for (let i = 0; i < array.length; i++) if (typeof array[i] !== 'number') return null;
+  return Float64Array.from(array);
 }
 
 // Each engine's module, for heapBytesOf alone: the engine itself holds no way to reach it.
@@ -147,6 +92,7 @@ const modules = new WeakMap();
  * lossAndGradients, train, taskBatch, headScores, modelForward }.
  */
 export function wrapEngine(wasm) {
+  wasm.numbersOf = numbersOf;
   const engine = Object.freeze({
     /**
      * Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation,
@@ -156,9 +102,9 @@ export function wrapEngine(wasm) {
      */
     run: (spec, options) => runTrace(wasm, spec, options),
     /** The final output only, recording no trace: { shape, values }. */
-    forward: (spec) => withSpec(spec, (s) => unwrap(wasm.forward(s))),
+    forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
     /** The numbers behind one cell: explain(spec, { stage, head, step?, row, col }). */
-    explain: (spec, cell) => withSpec(spec, (s) => unwrap(wasm.explain(s, plain(cell, 'cell')))),
+    explain: (spec, cell) => unwrap(wasm.explain(plain(spec, 'spec'), plain(cell, 'cell'))),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
     /** The examples, defined once in the engine: [{ id, chapter, title, fromLesson, spec, tokens, keyTokens }]. */
@@ -166,7 +112,7 @@ export function wrapEngine(wasm) {
     /** Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. */
     kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),
     /** For each head alone, ‖Δoutput‖ / ‖output‖ when it is pruned: [{ head, change }]. */
-    pruneEach: (spec) => withSpec(spec, (s) => unwrap(wasm.pruneEach(s))),
+    pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
     /**
      * The lesson's real models:
      * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].

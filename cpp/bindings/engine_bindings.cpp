@@ -1,16 +1,17 @@
-// Embind registration: each entry point reads its arguments by the core's field rules, calls the
-// core, and hands back a plain JS value. Errors come back as { error: message }; web/engine-api.js
-// turns them into a thrown Error, so no C++ exception or emval handle is left half-unwound by a
-// JS throw.
+// Embind registration: each entry point converts its arguments (value_of), calls the core's answer
+// (attention/answers.hpp), and hands back a plain JS value. Errors come back as { error: message };
+// web/engine-api.js turns them into a thrown Error, so no C++ exception or emval handle is left
+// half-unwound by a JS throw.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 #include <unistd.h>
 
+#include "attention/answers.hpp"
 #include "attention/describe.hpp"
 #include "attention/engine.hpp"
-#include "attention/kv_size.hpp"
+#include "attention/spec_reader.hpp"
 #include "js_values.hpp"
 
 using emscripten::val;
@@ -19,7 +20,7 @@ using namespace bindings;
 
 namespace {
 
-// A matrix as engine.forward returns it: { shape, values }.
+// A matrix as engine.forward and engine.randn return it: { shape, values }, or its values alone.
 val matrix_js(const matrix &m) {
     val o = val::object();
     o.set("shape", js_of(value_list{rows(m), cols(m)}));
@@ -29,46 +30,19 @@ val matrix_js(const matrix &m) {
 
 val run_js(val spec, val into) {
     return result_of([&] {
-        const problem p = problem_from(spec, true);
+        const problem p = problem_from(value_of(spec), true);
         return trace_js(run_traced(p), p.seed, into);
     });
 }
 
-// A cell, or an array of at most 65,536 cells explained from one run (each named cells[i]).
-val explain_js(val spec, val cell) {
-    const char *should = "an object { stage, head, step?, row, col }";
-    return result_of([&] {
-        if (!cell.isArray()) {
-            const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
-            return js_of(describe(explain(problem_from(spec, true), asked)));
-        }
-        std::vector<field_values> asked;
-        for (std::size_t i = 0; i < checked_length(cell, "cells", "cells", 1u << 16); ++i) {
-            const std::string at = "cells[" + std::to_string(i) + "]";
-            asked.push_back(read(cell[i], at.c_str(), should, cell_fields(), "a cell", true));
-        }
-        value_list out;
-        for (const cell_explanation &e : explain(problem_from(spec, true), cells_of(asked)))
-            out.push_back(describe(e));
-        return js_of(out);
-    });
+// An answer of one argument, or of two, as a JS value.
+template <class Answer> auto one(Answer answer) {
+    return [answer](val a) { return result_of([&] { return js_of(answer(value_of(a))); }); };
 }
-
-val kv_cache_bytes_js(val query) {
-    const char *should = "an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }";
-    return result_of([&] {
-        return val(double(kv_cache_bytes(
-            read(query, "query", should, kv_query_fields(), "kvCacheBytes")))); // ≤ 2⁵³
-    });
-}
-
-val randn_js(val seed, val r, val c) {
-    val args = val::object(); // positional arguments, read as the fields they are
-    args.set("seed", seed), args.set("rows", r), args.set("cols", c);
-    return result_of([&] {
-        const matrix m = randn(fields_from(args, randn_fields()));
-        return float64_array(m.data(), m.size());
-    });
+template <class Answer> auto two(Answer answer) {
+    return [answer](val a, val b) {
+        return result_of([&] { return js_of(answer(value_of(a), value_of(b))); });
+    };
 }
 
 // Bytes malloc has handed out and not taken back, and the top of its heap: for the leak tests.
@@ -86,22 +60,41 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     function("run", &run_js);
     function(
         "forward", +[](val spec) {
-            return result_of([&] { return matrix_js(forward(problem_from(spec, false))); });
+            return result_of(
+                [&] { return matrix_js(forward(problem_from(value_of(spec), false))); });
         });
-    function("explain", &explain_js);
-    function("randn", &randn_js);
+    function(
+        "explain", +[](val spec, val cell) { return two(explain_answer)(spec, cell); });
+    function(
+        "randn", +[](val seed, val r, val c) {
+            return result_of([&] {
+                const matrix m = randn_answer(value_of(seed), value_of(r), value_of(c));
+                return float64_array(m.data(), m.size());
+            });
+        });
     function(
         "presets", +[] { return js_of(describe_presets()); });
     function(
         "models", +[] { return js_of(describe_models()); });
     function(
         "stages", +[] { return js_of(describe_stages()); });
-    function("kvCacheBytes", &kv_cache_bytes_js);
     function(
-        "pruneEach", +[](val spec) {
-            return result_of([&] {
-                return js_of(describe_pruning(prune_each_head(problem_from(spec, false))));
-            });
+        "kvCacheBytes", +[](val query) {
+            return result_of([&] { return val(kv_cache_bytes_answer(value_of(query))); });
         });
+    function(
+        "pruneEach", +[](val spec) { return one(prune_each_answer)(spec); });
+    function(
+        "initModel", +[](val config) { return one(init_model_answer)(config); });
+    function(
+        "lossAndGradients", +[](val m, val b) { return two(loss_and_gradients_answer)(m, b); });
+    function(
+        "headScores", +[](val m, val t) { return two(head_scores_answer)(m, t); });
+    function(
+        "modelForward", +[](val m, val t) { return two(model_forward_answer)(m, t); });
+    function(
+        "train", +[](val s, val o) { return two(train_answer)(s, o); });
+    function(
+        "taskBatch", +[](val s, val o) { return two(task_batch_answer)(s, o); });
     function("heapUsage", &heap_usage);
 }

@@ -26,6 +26,11 @@ val js_of(const value &v) {
                 out.call<void>("push", js_of(item));
             return out;
         }
+        val operator()(const number_array &a) const {
+            return js_of(value_list(a.items.begin(), a.items.end()));
+        }
+        val operator()(const long_array &) const { return val::undefined(); }    // never handed out
+        val operator()(const foreign_value &) const { return val::undefined(); } // never handed out
         val operator()(const value_record &r) const {
             val out = val::object();
             for (const auto &[key, item] : r)

@@ -1,11 +1,12 @@
 // Passes 7–8: the heads' outputs joined side by side, pruned heads zeroed, then W_O, recorded
 // with each head's share of the output. T = rows, H = heads, DV = d_v, D = d_model.
+#include "attention/passes.hpp"
+
 #include <utility>
 #include <vector>
 
 #include "attention/gemm.hpp"
 #include "attention/ops.hpp"
-#include "attention/passes.hpp"
 
 namespace attention {
 

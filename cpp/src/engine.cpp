@@ -8,6 +8,7 @@
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
 #include "attention/flash.hpp"
+#include "attention/gradient_scaling.hpp"
 #include "attention/message_text.hpp"
 #include "attention/model_pass.hpp"
 #include "attention/ops.hpp"
@@ -58,23 +59,6 @@ trace run_traced(const problem &p) {
 
 matrix forward(const problem &p) {
     return compute(p, nullptr);
-}
-
-std::size_t trace_value_count(const attention_config &c) {
-    switch (c.kind) {
-    case problem_kind::kv_cache:
-        return decode_values(c);
-    case problem_kind::flash:
-        return flash_values(c);
-    case problem_kind::encoder_layer:
-        return attention_values(c) + encoder_values(c);
-    case problem_kind::backward:
-        return attention_values(c) + backward_values(c);
-    case problem_kind::model:
-        return model_values(c);
-    default: // self, cross, designed
-        return attention_values(c);
-    }
 }
 
 std::vector<double> prune_each_head(const problem &p) {

@@ -1,5 +1,7 @@
 // Passes 2–6 of one head, the lesson's in its order: scores, scale, bias (ALiBi), mask, softmax,
 // weighted values; and the stages they record. T = query rows, T_kv = keys.
+#include "attention/passes.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -7,7 +9,6 @@
 #include "attention/gemm.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
-#include "attention/passes.hpp"
 
 namespace attention {
 

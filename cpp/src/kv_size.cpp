@@ -45,17 +45,4 @@ std::uint64_t kv_cache_bytes(const kv_cache_query &q) {
     return kv_cache_bytes(held, d_head, d_head, kv_heads, layers, bytes, batch);
 }
 
-std::uint64_t kv_cache_bytes(const field_values &query) {
-    kv_cache_query q;
-    q.seq_len = number_or(query, "seqLen", q.seq_len);
-    q.d_head = number_or(query, "dHead", q.d_head);
-    q.num_kv_heads = number_or(query, "numKvHeads", q.num_kv_heads);
-    q.num_layers = number_or(query, "numLayers", q.num_layers);
-    q.bytes_per_value = number_or(query, "bytesPerValue", q.bytes_per_value);
-    q.batch = number_or(query, "batch", q.batch);
-    if (query.count("window"))
-        q.window = number_or(query, "window", 0);
-    return kv_cache_bytes(q);
-}
-
 } // namespace attention

@@ -1,17 +1,14 @@
 // What a model and a batch must be before the model reads it; each message names the field.
+#include "attention/model.hpp"
+
 #include <cmath>
 #include <stdexcept>
 
-#include "attention/model.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
 
 namespace {
-
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
 
 void check_range(const std::string &field, std::size_t v, std::size_t lo, std::size_t hi) {
     whole_number(field, double(v), lo, hi);

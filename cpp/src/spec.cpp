@@ -4,25 +4,14 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "attention/checkpoints.hpp"
+#include "attention/budget.hpp"
 #include "attention/designed.hpp"
-#include "attention/engine.hpp"
-#include "attention/model_pass.hpp"
 #include "attention/rng.hpp"
-#include "attention/train_api.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
 
 namespace {
-
-std::string count(std::size_t n) {
-    return std::to_string(n);
-}
-
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
 
 void check_weight_budget(const attention_config &c) {
     std::size_t values = c.num_heads * c.d_model * c.d_k + kv_parameter_count(c, c.num_kv_heads);
@@ -31,15 +20,17 @@ void check_weight_budget(const attention_config &c) {
     if (c.kind == problem_kind::encoder_layer)
         values += 2 * c.d_model * c.d_ff + c.d_ff + c.d_model; // W1, W2, b1, b2
     if (values > limits::max_weight_values)
-        reject("weights",
-               count(values) + " values in W_Q, W_K, W_V, W_O (and W1, W2), above the limit " +
-                   count(limits::max_weight_values) + "; use fewer heads or smaller sizes");
+        reject("weights", std::to_string(values) +
+                              " values in W_Q, W_K, W_V, W_O (and W1, W2), above the limit " +
+                              std::to_string(limits::max_weight_values) +
+                              "; use fewer heads or smaller sizes");
 }
 
 // d_k and d_v: as given, else d_model / heads, which then must divide evenly.
 void head_sizes(const generated_spec &s, attention_config &c) {
     if ((!s.d_k || !s.d_v) && c.d_model % c.num_heads != 0)
-        reject("numHeads", count(c.num_heads) + " does not divide dModel " + count(c.d_model) +
+        reject("numHeads", std::to_string(c.num_heads) + " does not divide dModel " +
+                               std::to_string(c.d_model) +
                                "; give dK and dV to choose the head sizes yourself");
     const double per_head = double(c.d_model / c.num_heads);
     c.d_k = whole_number("dK", s.d_k.value_or(per_head), 1, limits::max_head_dim);
@@ -50,8 +41,8 @@ void kv_heads(std::optional<double> given, attention_config &c) {
     c.num_kv_heads =
         whole_number("numKvHeads", given.value_or(double(c.num_heads)), 1, c.num_heads);
     if (c.num_heads % c.num_kv_heads != 0)
-        reject("numKvHeads", count(c.num_kv_heads) + " does not divide numHeads " +
-                                 count(c.num_heads) +
+        reject("numKvHeads", std::to_string(c.num_kv_heads) + " does not divide numHeads " +
+                                 std::to_string(c.num_heads) +
                                  " (each K/V head serves a whole group of query heads)");
 }
 
@@ -75,7 +66,7 @@ std::vector<std::size_t> checked_pruned(const std::vector<double> &given,
     for (double h : given) {
         const std::size_t head = whole_number("prunedHeads", h, 0, c.num_heads - 1);
         if (std::find(heads.begin(), heads.end(), head) != heads.end())
-            reject("prunedHeads", "head " + count(head) + " is listed twice");
+            reject("prunedHeads", "head " + std::to_string(head) + " is listed twice");
         heads.push_back(head);
     }
     return heads;
@@ -84,11 +75,11 @@ std::vector<std::size_t> checked_pruned(const std::vector<double> &given,
 // Kind designed: the sizes its tokens give (designed.hpp). T tokens, V distinct words.
 attention_config designed_config(const generated_spec &s) {
     if (s.tokens.empty() || s.tokens.size() > limits::max_designed_tokens)
-        reject("tokens", count(s.tokens.size()) + " tokens; give between 1 and " +
-                             count(limits::max_designed_tokens) + " words");
+        reject("tokens", std::to_string(s.tokens.size()) + " tokens; give between 1 and " +
+                             std::to_string(limits::max_designed_tokens) + " words");
     for (std::size_t i = 0; i < s.tokens.size(); ++i)
         if (s.tokens[i].empty() || s.tokens[i].size() > 160) // 40 characters of UTF-8
-            reject("tokens[" + count(i) + "]", "must be a word of 1 to 160 bytes");
+            reject("tokens[" + std::to_string(i) + "]", "must be a word of 1 to 160 bytes");
     const attention_params p = designed_params(s.tokens);
     attention_config c;
     c.kind = problem_kind::designed;
@@ -144,13 +135,13 @@ std::vector<matrix> checked_heads(const std::string &name, const std::vector<row
                                   std::size_t d_model, std::size_t *width, const char *like) {
     std::vector<matrix> out;
     for (std::size_t h = 0; h < given.size(); ++h) {
-        const std::string field = name + "[" + count(h) + "]";
+        const std::string field = name + "[" + std::to_string(h) + "]";
         matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
         if (*width == 0)
             *width = cols(w);
         require_shape(field, w, d_model, *width,
-                      "(d_model = " + count(d_model) + " rows like X's columns, " + count(*width) +
-                          " columns like " + like + ")");
+                      "(d_model = " + std::to_string(d_model) + " rows like X's columns, " +
+                          std::to_string(*width) + " columns like " + like + ")");
         out.push_back(std::move(w));
     }
     return out;
@@ -161,12 +152,13 @@ void checked_kv(const explicit_spec &spec, problem &p) {
     attention_config &c = p.config;
     const std::size_t n = spec.w_k.size();
     if (n == 0 || n > c.num_heads || c.num_heads % n != 0)
-        reject("W_K", count(n) + " matrices; give one per K/V head, a number that divides W_Q's " +
-                          count(c.num_heads) +
+        reject("W_K", std::to_string(n) +
+                          " matrices; give one per K/V head, a number that divides W_Q's " +
+                          std::to_string(c.num_heads) +
                           " (as many as W_Q for multi-head, 1 for multi-query)");
     if (spec.w_v.size() != n)
-        reject("W_V", count(spec.w_v.size()) + " matrices, but W_K has " + count(n) +
-                          " (one W_K and one W_V per K/V head)");
+        reject("W_V", std::to_string(spec.w_v.size()) + " matrices, but W_K has " +
+                          std::to_string(n) + " (one W_K and one W_V per K/V head)");
     c.num_kv_heads = n;
     p.params.w_k = checked_heads("W_K", spec.w_k, c.d_model, &c.d_k, "W_Q[0]");
     p.params.w_v = checked_heads("W_V", spec.w_v, c.d_model, &c.d_v, "W_V[0]");
@@ -181,43 +173,10 @@ matrix d_output_of(const std::optional<row_list> &given, const attention_config 
     matrix d_o = checked_matrix("dOutput", *given, limits::max_seq_len,
                                 limits::max_heads * limits::max_head_dim);
     require_shape("dOutput", d_o, c.seq_len, width,
-                  "(T = " + count(c.seq_len) + " rows, " + count(width) +
+                  "(T = " + std::to_string(c.seq_len) + " rows, " + std::to_string(width) +
                       (c.output_projection ? " columns like the output X · … · W_O (d_model))"
                                            : " columns like the concat (h·d_v), without W_O)"));
     return d_o;
-}
-
-// Kind model's positions whose loss counts: each in [0, n − 2] (the last has no next token),
-// each once; absent, every position. → n − 1 weights, 1 or 0.
-std::vector<double> counted_of(const std::optional<std::vector<double>> &scored, std::size_t n) {
-    if (scored && scored->empty())
-        reject("scored",
-               "lists no position; give at least one, or leave it out for every position");
-    std::vector<double> counted(n - 1, scored ? 0.0 : 1.0);
-    for (double given : scored.value_or(std::vector<double>{})) {
-        const std::size_t t = whole_number("scored", given, 0, n - 2);
-        if (counted[t] != 0)
-            reject("scored", "position " + count(t) + " is listed twice");
-        counted[t] = 1;
-    }
-    return counted;
-}
-
-// Kind model: a shipped model or a given one, and the tokens it reads, 2 … T ids below V (the
-// loss needs a next token). A shipped model lives as long as the program: held, not owned.
-problem model_problem(const generated_spec &s) {
-    problem p;
-    p.net = s.net ? s.net
-                  : std::shared_ptr<const model>(std::shared_ptr<const model>(),
-                                                 &shipped_model(s.checkpoint));
-    const model_config &m = p.net->config;
-    p.token_ids = model_inputs(m, {{"tokens", s.token_ids}});
-    if (p.token_ids.size() < 2)
-        reject("tokens", "1 token; the loss needs the token after it: give 2 to seqLen = " +
-                             count(m.seq_len));
-    p.counted = counted_of(s.scored, p.token_ids.size());
-    p.config = model_pass_config(m, p.token_ids.size());
-    return p;
 }
 
 void draw_ffn(numpy_random &rng, problem &p) {
@@ -232,8 +191,6 @@ void draw_ffn(numpy_random &rng, problem &p) {
 } // namespace
 
 problem make_problem(const generated_spec &spec, bool traced) {
-    if (spec.kind == problem_kind::model)
-        return model_problem(spec);
     problem p;
     p.config = generated_config(spec);
     const attention_config &c = p.config;
@@ -282,12 +239,13 @@ problem make_problem(const explicit_spec &spec) {
     if (cross) {
         p.params.x_kv = checked_matrix("X_kv", spec.x_kv, limits::max_seq_len, limits::max_d_model);
         require_shape("X_kv", p.params.x_kv, rows(p.params.x_kv), c.d_model,
-                      "(d_model = " + count(c.d_model) + " columns like X_q)");
+                      "(d_model = " + std::to_string(c.d_model) + " columns like X_q)");
         c.kv_len = rows(p.params.x_kv);
     }
     if (spec.w_q.empty() || spec.w_q.size() > limits::max_heads)
-        reject("W_Q", count(spec.w_q.size()) + " matrices; give one per head, between 1 and " +
-                          count(limits::max_heads));
+        reject("W_Q", std::to_string(spec.w_q.size()) +
+                          " matrices; give one per head, between 1 and " +
+                          std::to_string(limits::max_heads));
     c.num_heads = spec.w_q.size();
     p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, &c.d_k, "W_Q[0]");
     checked_kv(spec, p);
@@ -314,45 +272,6 @@ problem make_problem(const explicit_spec &spec) {
         p.d_output = d_output_of(spec.d_output, c, rng);
     }
     return p;
-}
-
-std::pair<std::size_t, std::size_t> flat_shape(const std::string &field, double rows, double cols,
-                                               double given, std::size_t max_rows,
-                                               std::size_t max_cols) {
-    const std::size_t r = whole_number(field + ".shape[0]", rows, 1, max_rows);
-    const std::size_t c = whole_number(field + ".shape[1]", cols, 1, max_cols);
-    if (given != double(r * c))
-        reject(field + ".values", js_number(given) + " numbers for shape (" + count(r) + ", " +
-                                      count(c) + ") (" + count(r * c) + " expected)");
-    return {r, c};
-}
-
-row_list flat_rows(const std::string &field, std::size_t cols, const std::vector<double> &values) {
-    row_list out(cols ? values.size() / cols : 0);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const double *row = values.data() + i * cols;
-        for (std::size_t j = 0; j < cols; ++j) {
-            if (std::isfinite(row[j]) && std::fabs(row[j]) <= limits::max_abs_value)
-                continue;
-            const std::string at = field + ".values[" + count(i * cols + j) + "]";
-            const std::string cell = " (row " + count(i) + ", column " + count(j) + ")";
-            reject(at, js_number(row[j]) +
-                           (std::isfinite(row[j]) ? " is outside [-1e6, 1e6]"
-                                                  : " is not a finite number") +
-                           cell);
-        }
-        out[i].assign(row, row + cols);
-    }
-    return out;
-}
-
-void check_trace_budget(const attention_config &c) {
-    const std::size_t values = trace_value_count(c);
-    if (values > limits::max_trace_values)
-        reject("trace", count(c.seq_len) + " tokens and " + count(c.num_heads) + " heads need " +
-                            count(values) + " values, above the trace budget of " +
-                            count(limits::max_trace_values) +
-                            " (128 MiB); use fewer tokens or heads");
 }
 
 } // namespace attention

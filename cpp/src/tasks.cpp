@@ -4,16 +4,13 @@
 #include <stdexcept>
 
 #include "attention/message_text.hpp"
+#include "attention/validation.hpp"
 
 namespace attention {
 
 namespace {
 
 constexpr const char *names[] = {"induction", "previous-token", "two-relations"};
-
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
 
 // ⌊u · n⌋: a whole number in [0, n).
 std::size_t below(numpy_random &rng, std::size_t n) {

@@ -4,13 +4,11 @@
 #include <limits>
 #include <stdexcept>
 
+#include "attention/validation.hpp"
+
 namespace attention {
 
 namespace {
-
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
 
 model_config sized(std::size_t vocab, std::size_t seq_len, std::size_t d_model, std::size_t layers,
                    std::size_t heads) {

@@ -12,10 +12,6 @@ namespace {
 using t = field_type;
 using L = model_limits;
 
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
-
 std::string at(const std::string &field, const char *name) {
     return field.empty() ? name : field + "." + name;
 }

@@ -1,9 +1,10 @@
 // The training entry points' answers as plain values (train_api.hpp): models, checkpoints, head
 // scores, a batch, a sequence's forward pass, each matrix as { shape, values }.
+#include "attention/train_api.hpp"
+
 #include <cmath>
 
 #include "attention/ops.hpp"
-#include "attention/train_api.hpp"
 
 namespace attention {
 

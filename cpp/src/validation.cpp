@@ -12,10 +12,6 @@ namespace attention {
 
 namespace {
 
-[[noreturn]] void reject(const std::string &field, const std::string &rule) {
-    throw std::invalid_argument(field + ": " + rule);
-}
-
 std::string shape_text(std::size_t r, std::size_t c) {
     return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
 }
@@ -103,6 +99,10 @@ void require_shape(const std::string &field, const matrix &m, std::size_t r, std
     if (rows(m) != r || cols(m) != c)
         reject(field, "shape " + shape_text(rows(m), cols(m)) + " should be " + shape_text(r, c) +
                           " " + why);
+}
+
+void reject(const std::string &field, const std::string &rule) {
+    throw std::invalid_argument(field + ": " + rule);
 }
 
 } // namespace attention

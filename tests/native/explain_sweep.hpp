@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
 #include "attention/presets.hpp"
@@ -26,7 +27,7 @@ inline const std::vector<trace> &traces() {
     static const std::vector<trace> all = [] {
         std::vector<trace> out;
         for (const preset_info &p : presets())
-            out.push_back(run_traced(make_problem(p.spec)));
+            out.push_back(run_traced(problem_of_preset(p.id, true)));
         for (const generated_spec &s : specs::every_kind())
             out.push_back(run_traced(make_problem(s)));
         for (const generated_spec &s : specs::stepped_kinds())

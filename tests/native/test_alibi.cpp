@@ -9,6 +9,7 @@
 #include "attention/alibi.hpp"
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/mask.hpp"
 #include "check.hpp"
 #include "oracle.hpp"

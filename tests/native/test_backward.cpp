@@ -10,8 +10,10 @@
 #include <functional>
 
 #include "attention/backward.hpp"
+#include "attention/gradient_scaling.hpp"
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/mask.hpp"
 #include "check.hpp"
 

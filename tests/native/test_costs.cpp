@@ -5,6 +5,7 @@
 // which fails without the mask.
 #include <catch2/catch.hpp>
 
+#include "attention/spec_reader.hpp"
 #include "attention/costs.hpp"
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"

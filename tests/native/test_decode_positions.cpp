@@ -6,6 +6,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "check.hpp"
 
 using namespace attention;

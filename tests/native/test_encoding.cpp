@@ -7,6 +7,7 @@
 #include "attention/encoding.hpp"
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "check.hpp"
 
 using namespace attention;

@@ -36,9 +36,8 @@ TEST_CASE("explain: scaled: the scores' sum over the divisor is the value", "[ex
     const std::size_t cells = for_each_cell({rules::scaled_dot}, [](const trace &t, const stage &s,
                                                                     std::size_t i, std::size_t,
                                                                     const cell_explanation &e) {
-        check_terms(
-            e, check::operand_of(check::stage_of(t, stage_id::scores, s.head, s.step), "Q", s.head),
-            i);
+        // The scores' first operand: Q, or q_rot under RoPE.
+        check_terms(e, op(check::stage_of(t, stage_id::scores, s.head, s.step), 0), i);
         CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
         CHECK(near(e.sum / e.divisor, e.value));
     });

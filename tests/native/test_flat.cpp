@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention/reader.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/spec.hpp"
 #include "check.hpp"

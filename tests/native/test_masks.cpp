@@ -10,6 +10,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/mask.hpp"
 #include "check.hpp"
 

@@ -9,6 +9,7 @@
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/train.hpp"
 #include "check.hpp"
 

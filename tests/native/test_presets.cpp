@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/presets.hpp"
 #include "attention/rng.hpp"
@@ -17,7 +18,7 @@ using Catch::Contains;
 TEST_CASE("presets: every preset runs traced and forward, and they agree", "[presets]") {
     for (const preset_info &info : presets()) {
         CAPTURE(info.id);
-        const problem p = make_problem(info.spec, true);
+        const problem p = problem_of_preset(info.id, true);
         const trace t = run_traced(p);
         REQUIRE_FALSE(t.stages.empty());
         // What forward returns: the final stage (norm2, output, or the one head without W_O);

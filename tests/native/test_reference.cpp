@@ -19,6 +19,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/presets.hpp"
 #include "attention/spec.hpp"
 #include "attention/validation.hpp"

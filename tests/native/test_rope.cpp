@@ -8,6 +8,7 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/rng.hpp"
 #include "attention/rope.hpp"
 #include "check.hpp"

@@ -9,6 +9,7 @@
 #include <limits>
 #include <regex>
 
+#include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/presets.hpp"
 #include "attention/trace_pack.hpp"
@@ -265,7 +266,7 @@ TEST_CASE("trace_pack: twins are compared bit for bit", "[trace_pack]") {
 TEST_CASE("trace_pack: every preset's layout names each matrix's exact slice", "[trace_pack]") {
     for (const preset_info &p : presets()) {
         CAPTURE(p.id);
-        const trace t = run_traced(make_problem(p.spec, true));
+        const trace t = run_traced(problem_of_preset(p.id, true));
         const trace_layout layout = layout_of(t);
         const std::vector<double> values = packed_values(layout);
         REQUIRE(values.size() == layout.value_count);

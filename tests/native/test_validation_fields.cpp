@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
 #include "attention/stages.hpp"

@@ -3,8 +3,8 @@
 // (self, grouped-query, multi-query, cross with padding, causal, pruned) and with both forms
 // mixed in one spec; every wrong shape, count, type and value refused with a message that names
 // the field (X.shape[0], X.values, W_Q[1].values[5] …), after which the engine still serves.
-// engine-api.js sends well-formed arrays of rows flat (anything else as given, and a refused
-// flat spec again as given); the bindings' own reader of rows, called without it, gives the same bits.
+// A spec crosses into WASM once, refused or not; engine-api.js's numbersOf hands the bindings each
+// array of numbers as one Float64Array, and the bindings without it read the same bits.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { before, describe, test } from 'node:test';
@@ -109,61 +109,55 @@ const REFUSED = [
   ['an empty object is still no matrix', { W_O: {} }, 'W_O'],
 ];
 
-// An engine over a stand-in module whose forward records the spec it is handed (and refuses a
-// flat one with `refuseFlat`): what engine-api.js sends the bindings.
-function recording({ refuseFlat = false } = {}) {
-  const seen = [];
-  const isFlat = (m) => m !== null && typeof m === 'object' && m.values instanceof Float64Array;
-  const forward = (spec) => {
-    seen.push(spec);
-    if (refuseFlat && isFlat(spec.X)) return { error: 'X.values[3]: refused flat' };
-    return refuseFlat ? { error: 'X[1][1]: refused as given' } : { value: spec };
-  };
-  return { seen, isFlat, engine: wrapEngine({ forward }) };
+// An engine over a stand-in module whose forward records each spec it is handed and refuses it.
+function recording() {
+  const module = { seen: [], forward: (spec) => (module.seen.push(spec), { error: 'X[1][1]: refused' }) };
+  return { module, engine: wrapEngine(module) };
 }
 
-describe('arrays of rows: sent flat when well formed, else as given', () => {
-  test('every matrix of a well-formed spec goes flat, the same numbers; the caller\u2019s spec is untouched', () => {
-    const rows = explicitSpecFor('gqa-4-2');
-    const before = structuredClone(rows);
-    const { engine: spy, isFlat } = recording();
-    const sent = spy.forward(rows);
-    for (const key of ['X', 'W_O']) {
-      assert.ok(isFlat(sent[key]), key);
-      assert.deepEqual(sent[key], flat(rows[key]), key);
-    }
-    for (const key of ['W_Q', 'W_K', 'W_V']) {
-      assert.equal(sent[key].length, rows[key].length, key);
-      sent[key].forEach((m, h) => assert.deepEqual(m, flat(rows[key][h]), `${key}[${h}]`));
-    }
-    assert.equal(sent.causal, rows.causal);
-    assert.deepEqual(rows, before, 'the caller\u2019s arrays');
-    const cross = spy.forward(explicitSpecFor('cross-padding'));
-    assert.ok(isFlat(cross.X_q) && isFlat(cross.X_kv), 'X_q and X_kv');
+describe('arrays of rows: one crossing, each array of numbers as one Float64Array', () => {
+  test('a refused spec crosses once, as the caller gave it (a plain copy)', () => {
+    const { module, engine: spy } = recording();
+    const spec = { X: I2, W_Q: [I2], W_K: [I2], W_V: [I2] };
+    assert.throws(() => spy.forward(spec), /^Error: X\[1\]\[1\]: refused$/);
+    assert.equal(module.seen.length, 1);
+    assert.deepEqual(module.seen[0], spec);
+    assert.notEqual(module.seen[0], spec, 'a copy: no getter of the caller\u2019s runs in C++');
   });
 
-  test('a malformed matrix goes as given, the others of its spec flat', () => {
-    const { engine: spy, isFlat } = recording();
-    const ragged = [[1, 0], [1]];
-    const holes = [[1, , 0]]; // no number at [0][1]
-    for (const bad of [ragged, holes, [[1, '2']], [[1, null]], [[[1, 0]]], [], [[]], [Float64Array.of(1, 0)], I2[0]]) {
-      const sent = spy.forward({ X: bad, W_Q: [I2, bad], W_K: [I2], W_V: [I2] });
-      assert.deepEqual(sent.X, bad, `${JSON.stringify(bad)}: as given (a plain copy)`);
-      assert.deepEqual([isFlat(sent.W_Q[0]), sent.W_Q[1]], [true, bad], 'each head on its own');
-      assert.ok(isFlat(sent.W_K[0]));
-    }
+  test('numbersOf, on the module: the numbers of an array of numbers, else null', () => {
+    const { module } = recording();
+    assert.deepEqual(module.numbersOf([1, -0, 2.5, NaN, Infinity]), Float64Array.of(1, -0, 2.5, NaN, Infinity));
+    assert.ok(Object.is(module.numbersOf([-0])[0], -0));
+    assert.deepEqual(module.numbersOf([]), new Float64Array(0));
+    for (const mixed of [[1, '2'], [1, null], [[1]], [1, , 2], [1, undefined], [1n], [Float64Array.of(1)]])
+      assert.equal(
+        module.numbersOf(mixed),
+        null,
+        JSON.stringify(mixed, (k, v) => (typeof v === 'bigint' ? 'n' : v)),
+      );
   });
 
-  test('a refused flat spec is sent again as given: the message is the one for the caller\u2019s arrays', () => {
-    const { engine: spy, seen, isFlat } = recording({ refuseFlat: true });
-    assert.throws(
-      () => spy.forward({ X: I2, W_Q: [I2], W_K: [I2], W_V: [I2] }),
-      /^Error: X\[1\]\[1\]: refused as given$/,
-    );
-    assert.deepEqual(
-      seen.map((s) => isFlat(s.X)),
-      [true, false],
-    );
+  test('a bad value in an array of rows is named by its row and column', () => {
+    const spec = (x) => ({ X: x, W_Q: [I2], W_K: [I2], W_V: [I2] });
+    for (const [x, field] of [
+      [
+        [
+          [1, 0],
+          [0, NaN],
+        ],
+        'X[1][1]',
+      ],
+      [
+        [
+          [1, 0],
+          [0, '1'],
+        ],
+        'X[1][1]',
+      ],
+      [[[1, 0], [1]], 'X'],
+    ])
+      assertRefused(engine, () => engine.forward(spec(x)), field);
   });
 
   test('a spec that cannot be read is left to plain(): its message as before', () => {
@@ -181,7 +175,7 @@ describe('arrays of rows: sent flat when well formed, else as given', () => {
     assert.ok(message.endsWith('(boom)'), message);
   });
 
-  test('the bindings\u2019 own reader of arrays of rows gives the same bits as the flat path', () => {
+  test('the bindings without numbersOf read arrays of rows value by value: the same bits', () => {
     for (const name of EXPLICIT) {
       const rows = explicitSpecFor(name);
       const given = bindings.forward(rows);

@@ -202,7 +202,7 @@ export const LONE_SURROGATES = [
 ];
 
 // The training entry points' own arguments: a model, a batch, a training spec, options and a
-// checkpoint, read by cpp/bindings/train_bindings.cpp.
+// checkpoint, read by cpp/src/train_reader.cpp.
 const MODEL = { vocab: 5, seqLen: 4, dModel: 6, numLayers: 2, numHeads: 2, seed: 3 };
 const TOKENS = { tokens: [[0, 1, 2, 3, 4]] };
 const withParams = (e, params) => {

@@ -4,11 +4,30 @@
 // head. T = queries, T_kv = keys, H = heads.
 #pragma once
 
+#include <cmath>
 #include <vector>
 
-#include "attention/passes.hpp"
+#include "attention/config.hpp"
+#include "attention/gemm.hpp"
+#include "attention/matrix.hpp"
 
 namespace attention {
+
+// A bias added to one head's scaled scores that grows with the distance from query to key
+// (ALiBi, alibi.hpp): B_ij = −slope · (p_i − p_j) when causal, −slope · |p_i − p_j| otherwise,
+// p_i = first_query + i the query's position and p_j = j the key's.
+struct linear_bias {
+    double slope = 0;
+    bool causal = false;
+    std::size_t first_query = 0;
+    const std::vector<std::size_t> *key_positions = nullptr; // key j's position, else j
+
+    double at(std::size_t i, std::size_t j) const {
+        const double key = key_positions ? double((*key_positions)[j]) : double(j);
+        const double d = double(first_query + i) - key;
+        return -slope * (causal ? d : std::fabs(d));
+    }
+};
 
 // The slope of each of h heads by Press et al.'s rule: for h a power of two, 2^(−8/h) raised to
 // 1 … h (8 heads: 1/2, 1/4, … 1/256); otherwise the slopes of the power of two below h, then

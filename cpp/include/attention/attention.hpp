@@ -6,24 +6,11 @@
 #include <vector>
 
 #include "attention/config.hpp"
-#include "attention/matrix.hpp"
+#include "attention/heads.hpp"
+#include "attention/params.hpp"
 #include "attention/trace.hpp"
 
 namespace attention {
-
-struct attention_params {
-    matrix x;                // (T, D)    the queries' tokens (X, or X_q in cross-attention)
-    matrix x_kv;             // (T_kv, D) cross-attention's key/value tokens; empty otherwise
-    std::vector<matrix> w_q; // H × (D, DK)
-    std::vector<matrix> w_k; // H_kv × (D, DK)
-    std::vector<matrix> w_v; // H_kv × (D, DV)
-    matrix w_o;              // (H·DV, D), used only with config.output_projection
-};
-
-struct head_result {
-    matrix output;  // (T, DV)    weights · V
-    matrix weights; // (T, T_kv)  rows sum to 1
-};
 
 // Scaled dot-product self-attention of one head (the lesson's self_attention).
 // x: (T, D), w_q, w_k: (D, DK), w_v: (D, DV). When out is given, each pass
@@ -37,8 +24,6 @@ head_result self_attention(const matrix &x, const matrix &w_q, const matrix &w_k
 // projection, else the heads side by side (T, H·DV). When out is given, it receives the trace.
 matrix multi_head_attention(const attention_params &p, const attention_config &c,
                             trace *out = nullptr);
-
-struct attention_cache; // heads.hpp
 
 // The same of the tokens x (T, D), w's weights (w.x is not read; w.x_kv is, in cross-attention),
 // also keeping into `keep`, when given, what the backward pass reads.

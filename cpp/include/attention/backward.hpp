@@ -4,7 +4,6 @@
 // H = query heads, H_kv = K/V heads, G = H / H_kv, DK = d_k, DV = d_v.
 #pragma once
 
-#include <cstdint>
 #include <vector>
 
 #include "attention/attention.hpp"
@@ -39,10 +38,5 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
 
 // Doubles the d_* stages of a traced backward pass of c record, operands included.
 std::size_t backward_values(const attention_config &c);
-
-// The study for d_k in {4, 16, 64, 256} at weight scales 1 and 1/√D (the premise of ÷√d_k: unit-
-// variance q and k components), with and without ÷√d_k: T = 32 tokens, D = 16, one head, dO
-// drawn, all from numpy's generator seeded with `seed`.
-std::vector<scaling_point> gradient_scaling(std::uint32_t seed);
 
 } // namespace attention

@@ -1,6 +1,7 @@
 // The two ways to run a validated problem: with its whole trace, or output only.
 #pragma once
 
+#include "attention/budget.hpp"
 #include "attention/explain.hpp"
 #include "attention/fields.hpp"
 #include "attention/spec.hpp"
@@ -9,10 +10,6 @@
 #include <vector>
 
 namespace attention {
-
-// How many doubles a traced run of this config records at most, operands included: the sum
-// of the counts each pass keeps beside its record() calls.
-std::size_t trace_value_count(const attention_config &c);
 
 // Every stage of the problem, in the order of the lesson. Throws
 // std::invalid_argument when the trace would exceed limits::max_trace_values.

@@ -11,9 +11,12 @@
 #include <variant>
 #include <vector>
 
-#include "attention/spec.hpp"
+#include "attention/config.hpp"
+#include "attention/matrix.hpp"
 
 namespace attention {
+
+struct model; // model.hpp
 
 enum class field_type {
     number,   // a JS number (NaN and ±∞ included: the core names them)
@@ -24,8 +27,14 @@ enum class field_type {
     matrix,   // an array of rows of numbers, or { shape, values: Float64Array }: ≤ rows × cols
     matrices, // an array of at most `count` matrices, each ≤ rows × cols
     object,   // an object of the `fields` rules: read as name.field each, and name: true
-    model,    // a model { config, params } as engine.initModel returns it: read whole, checked
+    model,    // a model { config, params } as engine.initModel returns it: read whole by `read`
 };
+
+using field_value =
+    std::variant<double, bool, std::string, std::vector<double>, std::vector<std::string>, row_list,
+                 std::vector<row_list>, std::shared_ptr<const model>>;
+
+struct value; // value.hpp: a caller's argument as it crossed from JS
 
 struct field_rule {
     const char *name;
@@ -34,11 +43,8 @@ struct field_rule {
     std::size_t count = 0, rows = 0, cols = 0;
     bool nullable = false;                      // null reads as absent (a cell's head and step)
     const std::vector<field_rule> *fields = {}; // object: the fields it may hold
+    field_value (*read)(const value &v, const std::string &name) = nullptr; // model: its reader
 };
-
-using field_value =
-    std::variant<double, bool, std::string, std::vector<double>, std::vector<std::string>, row_list,
-                 std::vector<row_list>, std::shared_ptr<const model>>;
 
 // The fields a caller gave, by name, each as its rule's type reads it; an object's fields as
 // "object.field", beside "object": true.
@@ -65,11 +71,6 @@ const std::vector<field_rule> &preset_fields();
 const std::vector<field_rule> &cell_fields();
 const std::vector<field_rule> &kv_query_fields();
 const std::vector<field_rule> &randn_fields();
-
-// The validated problem of the fields read by spec_fields(kind, explicit_matrices), or of a
-// preset's name; `traced` also checks the trace budget before drawing.
-problem problem_of(problem_kind kind, bool explicit_matrices, const field_values &v, bool traced);
-problem problem_of_preset(const std::string &name, bool traced);
 
 // One field's value, or the fallback when the caller left it out.
 double number_or(const field_values &v, const char *name, double fallback);

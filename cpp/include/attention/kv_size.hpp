@@ -4,8 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
-
-#include "attention/fields.hpp"
+#include <optional>
 
 namespace attention {
 
@@ -24,9 +23,6 @@ struct kv_cache_query {
 // std::invalid_argument naming the field for a value that is not a whole number in range, or
 // when the product exceeds 2⁵³.
 std::uint64_t kv_cache_bytes(const kv_cache_query &q);
-
-// The same from engine.kvCacheBytes's fields (kv_query_fields).
-std::uint64_t kv_cache_bytes(const field_values &query);
 
 // The same product for d_k and d_v that may differ: seq · (d_k + d_v) · kv_heads · layers ·
 // bytes · batch, for sizes already checked (the decode chapter's own cache).

@@ -7,8 +7,10 @@
 #include <cmath>
 #include <vector>
 
-#include "attention/attention.hpp"
+#include "attention/alibi.hpp"
 #include "attention/gemm.hpp"
+#include "attention/params.hpp"
+#include "attention/trace.hpp"
 
 namespace attention {
 
@@ -35,22 +37,6 @@ struct output_view {
 inline matrix_view view_of(const matrix &m) {
     return {m.data(), rows(m), cols(m), cols(m)};
 }
-
-// A bias added to one head's scaled scores that grows with the distance from query to key
-// (ALiBi, alibi.hpp): B_ij = −slope · (p_i − p_j) when causal, −slope · |p_i − p_j| otherwise,
-// p_i = first_query + i the query's position and p_j = j the key's.
-struct linear_bias {
-    double slope = 0;
-    bool causal = false;
-    std::size_t first_query = 0;
-    const std::vector<std::size_t> *key_positions = nullptr; // key j's position, else j
-
-    double at(std::size_t i, std::size_t j) const {
-        const double key = key_positions ? double((*key_positions)[j]) : double(j);
-        const double d = double(first_query + i) - key;
-        return -slope * (causal ? d : std::fabs(d));
-    }
-};
 
 // What a traced head pass needs beside its numbers: the trace, where the stages belong, the
 // rows' dims, Q, K and V as the trace holds them (shared with their own stages), and M when

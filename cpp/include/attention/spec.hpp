@@ -15,8 +15,6 @@
 
 namespace attention {
 
-using row_list = std::vector<std::vector<double>>; // a matrix as the caller wrote it
-
 struct model; // model.hpp
 
 // Sizes to draw a problem from numpy's generator, like the lesson's examples.
@@ -86,22 +84,5 @@ problem make_problem(const generated_spec &spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.
 problem make_problem(const explicit_spec &spec);
-
-// A matrix given flat, { shape: [rows, cols], values: Float64Array } in JS, is checked in two
-// steps, naming its fields: first its shape and how many values it holds (before they are
-// read), then the values themselves, which become the rows an explicit_spec takes.
-
-// The shape (X.shape: whole numbers in 1 … max_rows and 1 … max_cols) of a flat matrix holding
-// `given` values, exactly rows · cols of them (X.values: 11 numbers for shape (3, 4) …).
-std::pair<std::size_t, std::size_t> flat_shape(const std::string &field, double rows, double cols,
-                                               double given, std::size_t max_rows,
-                                               std::size_t max_cols);
-
-// Row-major values, `cols` to a row, as rows, each finite within ±limits::max_abs_value
-// (X.values[5]: NaN is not a finite number (row 1, column 1)).
-row_list flat_rows(const std::string &field, std::size_t cols, const std::vector<double> &values);
-
-// Throws unless a traced run of c fits the trace budget.
-void check_trace_budget(const attention_config &c);
 
 } // namespace attention

@@ -116,7 +116,7 @@ struct score_spread {
     std::size_t entries; // how many scores were pooled
 };
 
-// One row of the √d_k study (backward.hpp's gradient_scaling): a single head at this d_k and
+// One row of the √d_k study (gradient_scaling.hpp): a single head at this d_k and
 // weight scale, its scores divided by √d_k or not, and what that does to the softmax and to the
 // gradient reaching the scores.
 struct scaling_point {
@@ -145,7 +145,7 @@ struct trace_checks {
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
     std::vector<double> causal_prefix; // causal: max |Δ| of row t against tokens 0 … t alone
-    std::vector<scaling_point> gradient_scaling; // backward: the √d_k study (backward.hpp)
+    std::vector<scaling_point> gradient_scaling; // backward: the √d_k study (gradient_scaling.hpp)
 };
 
 struct trace {

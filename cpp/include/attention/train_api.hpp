@@ -51,6 +51,16 @@ token_batch batch_of(const model_config &c, const field_values &v);
 // default 64, at most 256).
 token_batch task_batch_of(const train_spec &s, const field_values &options);
 
+// A model { config, params } as it crossed from JS (field: its name in messages, "model"), a
+// model's params of config c (or Adam's moments, shaped like them) and a checkpoint train's `from`
+// reads: each matrix found by its name in the model ("layers[1].W_Q[0]"), read, then checked.
+model model_from(const value &m, const std::string &field);
+model_params params_from(const value &params, const model_config &c, const std::string &field);
+checkpoint checkpoint_from(const value &v, const std::string &field);
+
+// Kind model's "model" field, read by model_from.
+field_value model_field(const value &v, const std::string &name);
+
 value describe(const model_config &c);
 value describe(const train_spec &s);   // the spec with every default filled in, as JS spells it
 value describe(const token_batch &b);  // { tokens: [[…]], mask: [[…]] }

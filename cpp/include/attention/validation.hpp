@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <string>
 
-#include "attention/spec.hpp"
+#include "attention/matrix.hpp"
 
 namespace attention {
+
+// Throws std::invalid_argument("field: rule").
+[[noreturn]] void reject(const std::string &field, const std::string &rule);
 
 // A double as JavaScript would print it: 2.5, 1e+21, NaN, -Infinity.
 std::string js_number(double v);

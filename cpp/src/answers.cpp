@@ -1,0 +1,56 @@
+#include "attention/answers.hpp"
+
+#include "attention/describe.hpp"
+#include "attention/engine.hpp"
+#include "attention/kv_size.hpp"
+#include "attention/reader.hpp"
+#include "attention/spec_reader.hpp"
+
+namespace attention {
+
+value explain_answer(const value &spec, const value &cell) {
+    const std::string should = "an object { stage, head, step?, row, col }";
+    if (type_of(cell) != "array") {
+        const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
+        return describe(explain(problem_from(spec, true), asked));
+    }
+    std::vector<field_values> asked;
+    for (std::size_t i = 0; i < checked_length(cell, "cells", "cells", 1u << 16); ++i) {
+        const std::string at = "cells[" + std::to_string(i) + "]";
+        const auto *list = std::get_if<value_list>(&cell.v);
+        const value number = list ? value() : std::get<number_array>(cell.v).items[i];
+        asked.push_back(
+            read(list ? (*list)[i] : number, at, should, cell_fields(), "a cell", true));
+    }
+    value_list out;
+    for (const cell_explanation &e : explain(problem_from(spec, true), cells_of(asked)))
+        out.push_back(describe(e));
+    return out;
+}
+
+double kv_cache_bytes_answer(const value &query) {
+    const std::string should =
+        "an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }";
+    const field_values v = read(query, "query", should, kv_query_fields(), "kvCacheBytes");
+    kv_cache_query q;
+    q.seq_len = number_or(v, "seqLen", q.seq_len);
+    q.d_head = number_or(v, "dHead", q.d_head);
+    q.num_kv_heads = number_or(v, "numKvHeads", q.num_kv_heads);
+    q.num_layers = number_or(v, "numLayers", q.num_layers);
+    q.bytes_per_value = number_or(v, "bytesPerValue", q.bytes_per_value);
+    q.batch = number_or(v, "batch", q.batch);
+    if (v.count("window"))
+        q.window = number_or(v, "window", 0);
+    return double(kv_cache_bytes(q)); // ≤ 2⁵³
+}
+
+matrix randn_answer(const value &seed, const value &rows, const value &cols) {
+    return randn(
+        fields_from(value_record{{"seed", seed}, {"rows", rows}, {"cols", cols}}, randn_fields()));
+}
+
+value prune_each_answer(const value &spec) {
+    return describe_pruning(prune_each_head(problem_from(spec, false)));
+}
+
+} // namespace attention
