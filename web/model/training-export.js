@@ -3,6 +3,7 @@
 // forward pass from the JSON and prints the logits of a sequence. Pure text and bytes.
 
 import { npyBytes } from './export/npy.js';
+import { modelFunctions } from './export/numpy-model.js';
 import { pyNumber } from './export/numpy-inputs.js';
 
 export const MODEL_FILE = 'trained-model.json';
@@ -49,6 +50,10 @@ export function npyFiles(model) {
 
 /** A numpy script: reads MODEL_FILE beside it, runs `tokens` through the model, prints the logits as JSON. */
 export function forwardScript(tokens) {
+  const ids = tokens
+    .map(pyNumber)
+    .map((t) => t.replace(/\.0$/, ''))
+    .join(', ');
   return `# The trained attention-only model's forward pass, rebuilt with numpy from ${MODEL_FILE}
 # (written by the attention stepper's training page, every value in full). Run beside that file:
 #     python3 trained-forward.py
@@ -57,34 +62,27 @@ import pathlib
 
 import numpy as np
 
-model = json.loads((pathlib.Path(__file__).parent / "${MODEL_FILE}").read_text())
-P = model["params"]
+
+${modelFunctions().join('\n\n\n')}
 
 
 def matrix(m):
     return np.array(m["values"], dtype=float).reshape(m["shape"])
 
 
-def softmax_rows(s):
-    e = np.exp(s - s.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+def heads(ms):
+    return [matrix(m) for m in ms]
 
 
-tokens = [${tokens
-    .map(pyNumber)
-    .map((t) => t.replace(/\.0$/, ''))
-    .join(', ')}]
-n = len(tokens)
-x = matrix(P["W_E"])[tokens] + matrix(P["W_P"])[:n]  # x_0 = W_E[token] + W_P[position]
-causal = np.tril(np.ones((n, n), dtype=bool))          # query i sees keys j <= i
-for layer in P["layers"]:
-    heads = []
-    for w_q, w_k, w_v in zip(layer["W_Q"], layer["W_K"], layer["W_V"]):
-        q, k, v = x @ matrix(w_q), x @ matrix(w_k), x @ matrix(w_v)
-        scores = np.where(causal, q @ k.T / np.sqrt(q.shape[1]), -np.inf)
-        heads.append(softmax_rows(scores) @ v)
-    x = x + np.concatenate(heads, axis=1) @ matrix(layer["W_O"])  # x_{l+1} = x_l + MHA_l(x_l)
-logits = x @ matrix(P["W_U"])
+params = json.loads((pathlib.Path(__file__).parent / "${MODEL_FILE}").read_text())["params"]
+layers = [
+    {"W_Qs": heads(w["W_Q"]), "W_Ks": heads(w["W_K"]), "W_Vs": heads(w["W_V"]), "W_O": matrix(w["W_O"])}
+    for w in params["layers"]
+]
+tokens = [${ids}]
+E = matrix(params["W_E"])[tokens]         # each token's row of W_E
+P = matrix(params["W_P"])[:len(tokens)]   # each position's row of W_P
+_, _, logits = model_forward(E, P, layers, matrix(params["W_U"]))
 print(json.dumps(logits.tolist()))
 `;
 }
