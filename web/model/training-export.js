@@ -5,47 +5,22 @@
 import { npyBytes } from './export/npy.js';
 import { modelFunctions } from './export/numpy-model.js';
 import { pyNumber } from './export/numpy-inputs.js';
+import { mapParams, namedParams } from './model-params.js';
 
 export const MODEL_FILE = 'trained-model.json';
-
-// Every matrix with its name, in the engine's order: W_E, W_P, per layer W_Q, W_K, W_V of each
-// head and W_O, then W_U.
-function named(params) {
-  const out = [
-    ['W_E', params.W_E],
-    ['W_P', params.W_P],
-  ];
-  params.layers.forEach((l, i) => {
-    for (const w of ['W_Q', 'W_K', 'W_V']) l[w].forEach((m, h) => out.push([`layers.${i}.${w}.${h}`, m]));
-    out.push([`layers.${i}.W_O`, l.W_O]);
-  });
-  out.push(['W_U', params.W_U]);
-  return out;
-}
 
 const plainMatrix = ({ shape, values }) => ({ shape, values: Array.from(values) });
 
 /** The model as engine.initModel gives it, with arrays for Float64Arrays: JSON text (hand it back
  *  to the engine with each `values` as a Float64Array again). */
 export function modelJson(model) {
-  const p = model.params;
-  const params = {
-    W_E: plainMatrix(p.W_E),
-    W_P: plainMatrix(p.W_P),
-    layers: p.layers.map((l) => ({
-      W_Q: l.W_Q.map(plainMatrix),
-      W_K: l.W_K.map(plainMatrix),
-      W_V: l.W_V.map(plainMatrix),
-      W_O: plainMatrix(l.W_O),
-    })),
-    W_U: plainMatrix(p.W_U),
-  };
+  const params = mapParams(model.params, plainMatrix);
   return `${JSON.stringify({ config: model.config, params })}\n`;
 }
 
 /** One NPY file per matrix: [{ filename: "layers.1.W_Q.0.npy", data: Uint8Array }]. */
 export function npyFiles(model) {
-  return named(model.params).map(([name, m]) => ({ filename: `${name}.npy`, data: npyBytes(m.shape, m.values) }));
+  return namedParams(model.params).map(([name, m]) => ({ filename: `${name}.npy`, data: npyBytes(m.shape, m.values) }));
 }
 
 /** A numpy script: reads MODEL_FILE beside it, runs `tokens` through the model, prints the logits as JSON. */
