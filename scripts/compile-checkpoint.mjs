@@ -6,6 +6,8 @@
 //     node scripts/compile-checkpoint.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 
+import { namedParams } from '../web/model/model-params.js';
+
 export const JSON_FILE = new URL('../web/checkpoints/induction.json', import.meta.url);
 export const SOURCE_FILE = new URL('../cpp/src/checkpoint_induction.inc', import.meta.url);
 
@@ -20,13 +22,7 @@ function bitsOf(base64) {
 /** The source text for a checkpoint file's model. */
 export function checkpointSource(file) {
   const { config, params } = file.model;
-  const ordered = [
-    params.W_E,
-    params.W_P,
-    ...params.layers.flatMap((l) => [...l.W_Q, ...l.W_K, ...l.W_V, l.W_O]),
-    params.W_U,
-  ];
-  const words = ordered.flatMap((m) => bitsOf(m.values));
+  const words = namedParams(params).flatMap(([, m]) => bitsOf(m.values));
   const lines = [];
   for (let at = 0; at < words.length; at += 4)
     lines.push(

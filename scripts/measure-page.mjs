@@ -17,6 +17,7 @@ import path from 'node:path';
 import { STRICT_CSP as CSP, launchChromium } from './chromium.mjs';
 import { DIST, startServer } from './serve.mjs';
 import { watchFirstStage } from './bench/first-stage.js';
+import { timeInput } from './bench/input-frame.js';
 
 const LOADS = 5;
 // The course page with its first stepper only (web/examples/course-page.html has four).
@@ -136,31 +137,11 @@ async function repaints(browser, base, n = 150) {
   const times = { next: [], work: [], floor: [], floorWork: [], seed: [], causal: [] };
   for (let i = 0; i < 2 * n; i += 1) {
     const edit = i % 2 === 0;
-    const [next, work] = await page.evaluate(
-      ([k, edit]) =>
-        new Promise((resolve) => {
-          const field = k % 3 === 2 ? document.getElementById('field-causal') : document.getElementById('field-seed');
-          let handled;
-          // Asked before the input: it runs first in the next frame, before the page's own callbacks.
-          requestAnimationFrame(() => {
-            const frame = performance.now();
-            setTimeout(() => {
-              const end = performance.now();
-              resolve([end - t0, end - t0 - (frame - handled)]);
-            }, 0);
-          });
-          const t0 = performance.now();
-          if (edit && field.type === 'checkbox') {
-            field.checked = !field.checked;
-            field.dispatchEvent(new Event('change', { bubbles: true }));
-          } else if (edit) {
-            field.value = String(100 + k);
-            field.dispatchEvent(new Event('input', { bubbles: true }));
-          }
-          queueMicrotask(() => (handled = performance.now())); // after the handlers' own microtasks
-        }),
-      [i >> 1, edit],
-    );
+    const k = i >> 1;
+    const [next, work] = await page.evaluate(timeInput, {
+      id: k % 3 === 2 ? 'field-causal' : 'field-seed',
+      value: edit ? String(100 + k) : null,
+    });
     if (edit) {
       times.next.push(next);
       times.work.push(work);

@@ -4,6 +4,7 @@
 // with nothing training, then while Train runs the default induction run (the page redraws its
 // charts at every checkpoint between the edits): p50 / p95 / max of each, side by side.
 // Usage: node scripts/measure-training.mjs [n = 150]
+import { timeInput } from './bench/input-frame.js';
 import { STRICT_CSP as CSP, launchChromium } from './chromium.mjs';
 import { DIST, startServer } from './serve.mjs';
 
@@ -13,28 +14,9 @@ const spread = (xs) => `p50 ${ms(quantile(xs, 0.5))}, p95 ${ms(quantile(xs, 0.95
 
 // One edit of the seed field → [next, work] (ms): the time to the frame after it, and the same less
 // the wait for the frame slot (from the end of the input's handlers to the start of that frame),
-// as scripts/measure-page.mjs times a repaint. What the page's own work on the main thread (its
-// chart redraws at each checkpoint) adds shows in both.
-const edit = (page, k) =>
-  page.evaluate(
-    (k) =>
-      new Promise((resolve) => {
-        const field = document.getElementById('training-seed');
-        let handled;
-        requestAnimationFrame(() => {
-          const frame = performance.now();
-          setTimeout(() => {
-            const end = performance.now();
-            resolve([end - t0, end - t0 - (frame - handled)]);
-          }, 0);
-        });
-        const t0 = performance.now();
-        field.value = String(k);
-        field.dispatchEvent(new Event('input', { bubbles: true }));
-        queueMicrotask(() => (handled = performance.now()));
-      }),
-    k,
-  );
+// timed as scripts/measure-page.mjs times a repaint (bench/input-frame.js). What the page's own
+// work on the main thread (its chart redraws at each checkpoint) adds shows in both.
+const edit = (page, k) => page.evaluate(timeInput, { id: 'training-seed', value: String(k) });
 
 async function edits(page, n) {
   const times = { next: [], work: [] };

@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 
 import { createEngine } from '../dist/engine.js';
+import { mapParams } from '../web/model/model-params.js';
 
 export const SPEC = { task: 'induction', seed: 0 };
 export const FILE = new URL('../web/checkpoints/induction.json', import.meta.url);
@@ -13,20 +14,7 @@ export const FILE = new URL('../web/checkpoints/induction.json', import.meta.url
 const base64 = (values) => Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
 
 // Each matrix { shape, values } with its values as base64 text.
-function packed(params) {
-  const matrix = ({ shape, values }) => ({ shape, values: base64(values) });
-  return {
-    W_E: matrix(params.W_E),
-    W_P: matrix(params.W_P),
-    layers: params.layers.map((l) => ({
-      W_Q: l.W_Q.map(matrix),
-      W_K: l.W_K.map(matrix),
-      W_V: l.W_V.map(matrix),
-      W_O: matrix(l.W_O),
-    })),
-    W_U: matrix(params.W_U),
-  };
-}
+const packed = (params) => mapParams(params, ({ shape, values }) => ({ shape, values: base64(values) }));
 
 /** The file's content for a finished run's checkpoints. */
 export function checkpointFile(checkpoints) {

@@ -3,52 +3,32 @@
 // forward pass from the JSON and prints the logits of a sequence. Pure text and bytes.
 
 import { npyBytes } from './export/npy.js';
+import { modelFunctions } from './export/numpy-model.js';
 import { pyNumber } from './export/numpy-inputs.js';
+import { mapParams, namedParams } from './model-params.js';
 
 export const MODEL_FILE = 'trained-model.json';
-
-// Every matrix with its name, in the engine's order: W_E, W_P, per layer W_Q, W_K, W_V of each
-// head and W_O, then W_U.
-function named(params) {
-  const out = [
-    ['W_E', params.W_E],
-    ['W_P', params.W_P],
-  ];
-  params.layers.forEach((l, i) => {
-    for (const w of ['W_Q', 'W_K', 'W_V']) l[w].forEach((m, h) => out.push([`layers.${i}.${w}.${h}`, m]));
-    out.push([`layers.${i}.W_O`, l.W_O]);
-  });
-  out.push(['W_U', params.W_U]);
-  return out;
-}
 
 const plainMatrix = ({ shape, values }) => ({ shape, values: Array.from(values) });
 
 /** The model as engine.initModel gives it, with arrays for Float64Arrays: JSON text (hand it back
  *  to the engine with each `values` as a Float64Array again). */
 export function modelJson(model) {
-  const p = model.params;
-  const params = {
-    W_E: plainMatrix(p.W_E),
-    W_P: plainMatrix(p.W_P),
-    layers: p.layers.map((l) => ({
-      W_Q: l.W_Q.map(plainMatrix),
-      W_K: l.W_K.map(plainMatrix),
-      W_V: l.W_V.map(plainMatrix),
-      W_O: plainMatrix(l.W_O),
-    })),
-    W_U: plainMatrix(p.W_U),
-  };
+  const params = mapParams(model.params, plainMatrix);
   return `${JSON.stringify({ config: model.config, params })}\n`;
 }
 
 /** One NPY file per matrix: [{ filename: "layers.1.W_Q.0.npy", data: Uint8Array }]. */
 export function npyFiles(model) {
-  return named(model.params).map(([name, m]) => ({ filename: `${name}.npy`, data: npyBytes(m.shape, m.values) }));
+  return namedParams(model.params).map(([name, m]) => ({ filename: `${name}.npy`, data: npyBytes(m.shape, m.values) }));
 }
 
 /** A numpy script: reads MODEL_FILE beside it, runs `tokens` through the model, prints the logits as JSON. */
 export function forwardScript(tokens) {
+  const ids = tokens
+    .map(pyNumber)
+    .map((t) => t.replace(/\.0$/, ''))
+    .join(', ');
   return `# The trained attention-only model's forward pass, rebuilt with numpy from ${MODEL_FILE}
 # (written by the attention stepper's training page, every value in full). Run beside that file:
 #     python3 trained-forward.py
@@ -57,34 +37,27 @@ import pathlib
 
 import numpy as np
 
-model = json.loads((pathlib.Path(__file__).parent / "${MODEL_FILE}").read_text())
-P = model["params"]
+
+${modelFunctions().join('\n\n\n')}
 
 
 def matrix(m):
     return np.array(m["values"], dtype=float).reshape(m["shape"])
 
 
-def softmax_rows(s):
-    e = np.exp(s - s.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+def heads(ms):
+    return [matrix(m) for m in ms]
 
 
-tokens = [${tokens
-    .map(pyNumber)
-    .map((t) => t.replace(/\.0$/, ''))
-    .join(', ')}]
-n = len(tokens)
-x = matrix(P["W_E"])[tokens] + matrix(P["W_P"])[:n]  # x_0 = W_E[token] + W_P[position]
-causal = np.tril(np.ones((n, n), dtype=bool))          # query i sees keys j <= i
-for layer in P["layers"]:
-    heads = []
-    for w_q, w_k, w_v in zip(layer["W_Q"], layer["W_K"], layer["W_V"]):
-        q, k, v = x @ matrix(w_q), x @ matrix(w_k), x @ matrix(w_v)
-        scores = np.where(causal, q @ k.T / np.sqrt(q.shape[1]), -np.inf)
-        heads.append(softmax_rows(scores) @ v)
-    x = x + np.concatenate(heads, axis=1) @ matrix(layer["W_O"])  # x_{l+1} = x_l + MHA_l(x_l)
-logits = x @ matrix(P["W_U"])
+params = json.loads((pathlib.Path(__file__).parent / "${MODEL_FILE}").read_text())["params"]
+layers = [
+    {"W_Qs": heads(w["W_Q"]), "W_Ks": heads(w["W_K"]), "W_Vs": heads(w["W_V"]), "W_O": matrix(w["W_O"])}
+    for w in params["layers"]
+]
+tokens = [${ids}]
+E = matrix(params["W_E"])[tokens]         # each token's row of W_E
+P = matrix(params["W_P"])[:len(tokens)]   # each position's row of W_P
+_, _, logits = model_forward(E, P, layers, matrix(params["W_U"]))
 print(json.dumps(logits.tolist()))
 `;
 }

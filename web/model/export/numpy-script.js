@@ -8,6 +8,7 @@
 
 import { stageById } from '../stage-table.js';
 import * as fn from './numpy-functions.js';
+import { modelFunctions } from './numpy-model.js';
 import { drawLines, literalLines, pyNumber } from './numpy-inputs.js';
 
 const DEFAULT_WEIGHT_SCALE = 0.1;
@@ -156,21 +157,14 @@ function decodePass(s, scale, pruned) {
 }
 
 // The functions and the forward pass of each structure.
-// Kind model: x₀ = E + P, each layer's causal multi-head attention added to the stream, then the
-// logits, their softmax, −ln p of each next token and the mean over the positions scored.
-function modelPass(s) {
+// Kind model: model_forward (x₀ = E + P, each layer's causal multi-head attention added to the
+// stream, the logits), then their softmax, −ln p of each next token and the mean over the
+// positions scored.
+function modelPass() {
   return {
-    functions: [fn.SOFTMAX, fn.attentionMask(s), fn.selfAttention(), fn.multiHeadAttention(false)],
+    functions: modelFunctions(),
     lines: [
-      'embedded = x = E + P  # x_0',
-      'mask = attention_mask(T, T, causal=True)',
-      "passes = []  # each layer's stages, its input x and its residual",
-      'for w in layers:',
-      '    output, stages = multi_head_attention(x, x, w["W_Qs"], w["W_Ks"], w["W_Vs"], w["W_O"], mask, scale=True)',
-      '    stages["x"] = x',
-      '    stages["residual"] = x = x + output  # x_{l+1} = x_l + MultiHead(x_l)',
-      '    passes.append(stages)',
-      'logits = x @ W_U  # (T, vocab)',
+      "embedded, passes, logits = model_forward(E, P, layers, W_U)  # x_0, each layer's stages, (T, vocab)",
       'probabilities = softmax(logits)',
       'token_loss = -np.log(probabilities[np.arange(T - 1), next_tokens])[:, None]  # (T - 1, 1)',
       'loss = np.array([[token_loss[scored, 0].mean()]])',
@@ -181,7 +175,7 @@ function modelPass(s) {
 function passOf(s, structure) {
   const pruned = s.pruned.length > 0;
   const scale = `scale=${py(s.scaleScores)}`;
-  if (structure === 'model') return modelPass(s);
+  if (structure === 'model') return modelPass();
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
   const options = { rope: Boolean(s.rope), alibi: s.alibi };
