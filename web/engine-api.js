@@ -7,15 +7,18 @@ function unwrap(result) {
   return result.value;
 }
 
-// Each trace's whole Float64Array, for run(spec, { reuse: trace }).
+// Each trace's whole Float64Array, for run(spec, { reuse: trace }) and explain(trace, cells);
+// and what explain(trace, …) hands back with it: the spec it was run from and its layout.
 const buffers = new WeakMap();
+const sources = new WeakMap();
 
 // The bindings send a trace as one Float64Array and a JSON layout of offsets into it;
 // each stage and operand gets its own view of that JS-owned buffer.
-function unpackTrace({ config, layout, values }) {
+function unpackTrace({ config, layout, values }, spec) {
   const slice = ({ shape, offset }) =>
     new Float64Array(values.buffer, offset * Float64Array.BYTES_PER_ELEMENT, shape[0] * shape[1]);
-  const stages = JSON.parse(layout).map((s) => ({
+  const placed = JSON.parse(layout);
+  const stages = placed.map((s) => ({
     id: s.id,
     head: s.head,
     kvHead: s.kvHead,
@@ -31,6 +34,7 @@ function unpackTrace({ config, layout, values }) {
   }));
   const trace = { config, stages };
   buffers.set(trace, values);
+  sources.set(trace, { spec, layout: placed });
   return trace;
 }
 
@@ -56,12 +60,24 @@ const detached = (values) => new Float64Array(structuredClone(values.buffer, { t
 // The reused trace is emptied only once the run has succeeded, so a refused spec leaves it whole.
 function runTrace(wasm, spec, options) {
   const into = reusedValues(options);
-  const packed = unwrap(wasm.run(plain(spec, 'spec'), into));
+  const given = plain(spec, 'spec');
+  const packed = unwrap(wasm.run(given, into));
   if (into) {
     const moved = detached(into);
     if (packed.values === into) packed.values = moved;
   }
-  return unpackTrace(packed);
+  return unpackTrace(packed, given);
+}
+
+// explain(trace, cells) of a trace run() returned answers from the numbers it holds, without
+// running anything again; explain(spec, cells) runs the spec's trace first.
+function explainOf(wasm, specOrTrace, cell) {
+  const held = sources.get(specOrTrace);
+  if (!held) return unwrap(wasm.explain(plain(specOrTrace, 'spec'), plain(cell, 'cell')));
+  const values = buffers.get(specOrTrace);
+  if (values.length === 0)
+    throw new Error("trace: its memory went to a later run (run's reuse); explain that run's trace, or the spec");
+  return unwrap(wasm.explainTrace(held.spec, held.layout, values, plain(cell, 'cell')));
 }
 
 // A plain copy of what the caller passed, so that no getter or Proxy of theirs runs (and
@@ -103,8 +119,11 @@ export function wrapEngine(wasm) {
     run: (spec, options) => runTrace(wasm, spec, options),
     /** The final output only, recording no trace: { shape, values }. */
     forward: (spec) => unwrap(wasm.forward(plain(spec, 'spec'))),
-    /** The numbers behind one cell: explain(spec, { stage, head, step?, row, col }). */
-    explain: (spec, cell) => unwrap(wasm.explain(plain(spec, 'spec'), plain(cell, 'cell'))),
+    /**
+     * The numbers behind one cell, explain(trace or spec, { stage, head, step?, row, col }), or behind each of a
+     * list of cells. Given a trace run() returned, from the numbers it holds; given a spec, from its run.
+     */
+    explain: (specOrTrace, cell) => explainOf(wasm, specOrTrace, cell),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
     /** The examples, defined once in the engine: [{ id, chapter, title, fromLesson, spec, tokens, keyTokens }]. */

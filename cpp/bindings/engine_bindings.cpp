@@ -66,6 +66,13 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     function(
         "explain", +[](val spec, val cell) { return two(explain_answer)(spec, cell); });
     function(
+        "explainTrace", +[](val spec, val layout, val values, val cell) {
+            return result_of([&] {
+                return js_of(explain_trace_answer(value_of(spec), value_of(layout),
+                                                  value_of(values), value_of(cell)));
+            });
+        });
+    function(
         "randn", +[](val seed, val r, val c) {
             return result_of([&] {
                 const matrix m = randn_answer(value_of(seed), value_of(r), value_of(c));

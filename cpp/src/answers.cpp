@@ -1,18 +1,25 @@
 #include "attention/answers.hpp"
 
+#include <stdexcept>
+
 #include "attention/describe.hpp"
 #include "attention/engine.hpp"
 #include "attention/kv_size.hpp"
 #include "attention/reader.hpp"
 #include "attention/spec_reader.hpp"
+#include "attention/trace_pack.hpp"
 
 namespace attention {
 
-value explain_answer(const value &spec, const value &cell) {
+namespace {
+
+// The cells asked of a trace: one { stage, head?, step?, row, col }, or a list of at most 65,536
+// of them (a refused one named cells[i]).
+value explain_cells(const trace &t, const value &cell) {
     const std::string should = "an object { stage, head, step?, row, col }";
     if (type_of(cell) != "array") {
-        const cell_request asked = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
-        return describe(explain(problem_from(spec, true), asked));
+        const cell_request c = cell_of(read(cell, "cell", should, cell_fields(), "a cell"));
+        return describe(explain_cell(t, c.stage, c.head, c.row, c.col, c.step));
     }
     std::vector<field_values> asked;
     for (std::size_t i = 0; i < checked_length(cell, "cells", "cells", 1u << 16); ++i) {
@@ -23,9 +30,23 @@ value explain_answer(const value &spec, const value &cell) {
             read(list ? (*list)[i] : number, at, should, cell_fields(), "a cell", true));
     }
     value_list out;
-    for (const cell_explanation &e : explain(problem_from(spec, true), cells_of(asked)))
+    for (const cell_explanation &e : explain(t, cells_of(asked)))
         out.push_back(describe(e));
     return out;
+}
+
+} // namespace
+
+value explain_answer(const value &spec, const value &cell) {
+    return explain_cells(run_traced(problem_from(spec, true)), cell);
+}
+
+value explain_trace_answer(const value &spec, const value &layout, const value &values,
+                           const value &cell) {
+    const auto *buffer = std::get_if<std::vector<double>>(&values.v);
+    if (!buffer)
+        throw std::invalid_argument("trace: its values are not as run() wrote them");
+    return explain_cells(trace_of(layout, *buffer, problem_from(spec, true).config), cell);
 }
 
 double kv_cache_bytes_answer(const value &query) {

@@ -122,7 +122,10 @@ cell_explanation explain(const problem &p, const cell_request &cell) {
 }
 
 std::vector<cell_explanation> explain(const problem &p, const std::vector<cell_request> &cells) {
-    const trace t = run_traced(p);
+    return explain(run_traced(p), cells);
+}
+
+std::vector<cell_explanation> explain(const trace &t, const std::vector<cell_request> &cells) {
     std::vector<cell_explanation> out;
     for (const cell_request &c : cells)
         out.push_back(in_cell(

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <unordered_map>
 
 namespace attention {
@@ -161,6 +162,112 @@ trace_layout layout_of(const trace &t) {
     out.value_count = packer.end();
     out.placed = std::move(packer).placed();
     return out;
+}
+
+namespace {
+
+// Reads a layout's parts, each refused as "trace: …" unless it is what layout_of wrote.
+class layout_reader {
+  public:
+    explicit layout_reader(const std::vector<double> &values) : values_(values) {}
+
+    stage stage_of(const value &v) {
+        stage s;
+        const std::optional<stage_id> id = stage_named(text(field(v, "id")));
+        if (!id)
+            bad("a stage id");
+        s.id = *id;
+        s.head = index(field(v, "head"));
+        s.kv_head = index(field(v, "kvHead"));
+        s.step = index(field(v, "step"));
+        s.tile = tile(field(v, "tile"));
+        s.values = placed(v);
+        if (const auto *totals = std::get_if<value_record>(&field(v, "totals").v))
+            s.totals = placed(value(*totals));
+        for (const value &o : list(field(v, "operands")))
+            s.operands.push_back({text(field(o, "name")), index(field(o, "head")), placed(o), {}});
+        return s;
+    }
+
+  private:
+    [[noreturn]] static void bad(const std::string &what) {
+        throw std::invalid_argument("trace: " + what + " is not as run() wrote it");
+    }
+    static const value &field(const value &v, const std::string &key) {
+        if (const auto *r = std::get_if<value_record>(&v.v))
+            for (const auto &[name, item] : *r)
+                if (name == key)
+                    return item;
+        bad("\"" + key + "\"");
+    }
+    static const std::string &text(const value &v) {
+        if (!std::holds_alternative<std::string>(v.v))
+            bad("a name");
+        return std::get<std::string>(v.v);
+    }
+    static double number(const value &v) {
+        if (!std::holds_alternative<double>(v.v))
+            bad("a number");
+        return std::get<double>(v.v);
+    }
+    static std::vector<double> numbers(const value &v) {
+        if (const auto *n = std::get_if<number_array>(&v.v))
+            return n->items;
+        if (std::holds_alternative<value_list>(v.v) && std::get<value_list>(v.v).empty())
+            return {};
+        bad("a list of numbers");
+    }
+    static const value_list &list(const value &v) {
+        static const value_list none;
+        if (const auto *l = std::get_if<value_list>(&v.v))
+            return *l;
+        return std::holds_alternative<number_array>(v.v) ? none : (bad("a list"), none);
+    }
+    static int index(const value &v) { // a head or a step; null for none
+        return std::holds_alternative<std::nullptr_t>(v.v) ? no_head : int(number(v));
+    }
+    static std::optional<tile_span> tile(const value &v) {
+        if (std::holds_alternative<std::nullptr_t>(v.v))
+            return std::nullopt;
+        const std::vector<double> q = numbers(field(v, "queryRows")),
+                                  k = numbers(field(v, "keyRows"));
+        if (q.size() != 2 || k.size() != 2)
+            bad("a tile");
+        return tile_span{std::size_t(q[0]), std::size_t(q[1]), std::size_t(k[0]),
+                         std::size_t(k[1])};
+    }
+    // The matrix at v's offset with v's shape, shared with every other part at that offset.
+    shared_matrix placed(const value &v) {
+        const std::vector<double> shape = numbers(field(v, "shape"));
+        const double offset = number(field(v, "offset"));
+        if (shape.size() != 2 || offset < 0 ||
+            offset + shape[0] * shape[1] > double(values_.size()))
+            bad("a matrix's place");
+        const auto [at, fresh] = by_offset_.try_emplace(std::size_t(offset));
+        if (fresh || rows(*at->second) != shape[0] || cols(*at->second) != shape[1]) {
+            matrix m({std::size_t(shape[0]), std::size_t(shape[1])});
+            std::copy_n(values_.begin() + std::ptrdiff_t(offset), m.size(), m.begin());
+            at->second = std::move(m);
+        }
+        return at->second;
+    }
+
+    const std::vector<double> &values_;
+    std::unordered_map<std::size_t, shared_matrix> by_offset_;
+};
+
+} // namespace
+
+trace trace_of(const value &layout, const std::vector<double> &values, const attention_config &c) {
+    const auto *stages = std::get_if<value_list>(&layout.v);
+    if (!stages)
+        throw std::invalid_argument("trace: its layout is not as run() wrote it");
+    trace t;
+    t.config = c;
+    layout_reader read(values);
+    for (const value &s : *stages)
+        t.stages.push_back(read.stage_of(s));
+    return t;
 }
 
 std::vector<double> packed_values(const trace_layout &layout) {

@@ -343,12 +343,12 @@ describe('explain: every cell of every preset and custom spec', () => {
       for (const rule of rules) {
         test(`${rule} cells`, () => {
           for (const s of trace.stages.filter((x) => RULE[x.id] === rule)) {
-            // Every cell of the stage asked at once: one run, each cell explained from it.
+            // Every cell of the stage asked at once, of the trace the run returned (the page's way).
             const cells = [];
             for (let row = 0; row < s.shape[0]; row += 1)
               for (let col = 0; col < s.shape[1]; col += 1)
                 cells.push({ stage: s.id, head: s.head, step: s.step, row, col });
-            engine.explain(spec, cells).forEach((e, i) => {
+            engine.explain(trace, cells).forEach((e, i) => {
               const { row, col } = cells[i];
               const where = `${name} ${s.id}/${s.head}@${s.step} (${row}, ${col})`;
               assert.ok(Object.is(e.value, at(s, row, col)), `${where}: value`);
@@ -363,6 +363,33 @@ describe('explain: every cell of every preset and custom spec', () => {
   test('the presets and custom specs between them exercise every cell rule', () => {
     assert.deepEqual([...seen].sort(), Object.keys(CHECKS).sort());
   });
+});
+
+test('explain: a trace run() returned answers as its spec does, for the first and last cell of every stage', () => {
+  for (const [name, spec] of CASES) {
+    const trace = engine.run(spec);
+    const cells = trace.stages.flatMap((s) =>
+      [
+        [0, 0],
+        [s.shape[0] - 1, s.shape[1] - 1],
+      ].map(([row, col]) => ({ stage: s.id, head: s.head, step: s.step, row, col })),
+    );
+    assert.deepStrictEqual(engine.explain(trace, cells), engine.explain(spec, cells), name);
+  }
+});
+
+test('explain: of a trace, from the numbers it holds (nothing is run again); a reused one is refused', () => {
+  const spec = { preset: 'lesson-multi-head' };
+  const trace = engine.run(spec);
+  const cell = { stage: 'scores', head: 1, row: 2, col: 3 };
+  const before = engine.explain(trace, cell);
+  const q = trace.stages.find((s) => s.id === 'scores' && s.head === 1).operands[0];
+  q.values[2 * q.shape[1]] += 1; // Q[2][0] of the held trace
+  const after = engine.explain(trace, cell);
+  assert.equal(after.terms[0].a, before.terms[0].a + 1, 'the held Q is read');
+  assert.deepStrictEqual(engine.explain(spec, cell), before, 'the spec runs afresh');
+  engine.run(spec, { reuse: trace });
+  assert.throws(() => engine.explain(trace, cell), /^Error: trace: its memory went to a later run/);
 });
 
 test('explain: a list of cells gives each cell as explaining it alone would, from one run', () => {

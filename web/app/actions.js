@@ -50,7 +50,7 @@ export function explainCell(engine, s, selection) {
   const step = s.steps[s.step];
   if (!selection || !step || !stageById(step.id)?.explain) return NO_SELECTION;
   try {
-    const explained = engine.explain(s.spec, {
+    const explained = engine.explain(s.trace, {
       stage: step.id,
       head: step.head,
       step: step.step,

@@ -44,7 +44,7 @@ function factsFor(engine, s, question) {
   const step = s.steps[s.step];
   try {
     return {
-      divisor: engine.explain(s.spec, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor,
+      divisor: engine.explain(s.trace, { stage: step.id, head: step.head, step: step.step, row: 0, col: 0 }).divisor,
     };
   } catch {
     return {}; // then only the root form (√4) is recognised

@@ -32,7 +32,7 @@ function headMap(host, { engine, explain, spec, trace, stage, layer, labels }) {
   const box = el('div', 'trained-head');
   host.append(box);
   const onActivate = ({ row, col }) => {
-    const explained = engine.explain(spec, { stage: 'weights', head: stage.head, row, col });
+    const explained = engine.explain(trace, { stage: 'weights', head: stage.head, row, col });
     const where = { stageId: 'weights', head: stage.head, row, col, config: trace.config, stage };
     explain.update(explainView(explained, { ...where, keyTokens: labels, label: `layer ${layer}: A` }));
     document.querySelector('.explain-panel')?.scrollIntoView({ block: 'nearest' });

@@ -13,6 +13,11 @@ namespace attention {
 // them explained from one run (a refused one named cells[i]).
 value explain_answer(const value &spec, const value &cell);
 
+// The same of a trace run() returned, as the loader holds it: the spec it was run from (read for
+// its config), its layout (JSON.parse's) and its values. Nothing is run again.
+value explain_trace_answer(const value &spec, const value &layout, const value &values,
+                           const value &cell);
+
 // engine.kvCacheBytes: { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch?, window? }.
 double kv_cache_bytes_answer(const value &query);
 

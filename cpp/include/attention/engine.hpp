@@ -36,8 +36,10 @@ std::vector<cell_request> cells_of(const std::vector<field_values> &cells); // n
 // step or cell the trace does not have.
 cell_explanation explain(const problem &p, const cell_request &cell);
 
-// Each of the cells, from one traced run; a refused cell is named by its index ("cells[3].row").
+// Each of the cells, from one traced run, or from the trace t; a refused cell is named by its
+// index ("cells[3].row").
 std::vector<cell_explanation> explain(const problem &p, const std::vector<cell_request> &cells);
+std::vector<cell_explanation> explain(const trace &t, const std::vector<cell_request> &cells);
 
 // engine.randn: numpy's np.random.seed(seed); np.random.randn(rows, cols), from randn_fields.
 // Throws naming the field for sizes out of range or above the trace budget.

@@ -11,6 +11,7 @@
 
 #include "attention/matrix.hpp"
 #include "attention/trace.hpp"
+#include "attention/value.hpp"
 
 namespace attention {
 
@@ -35,6 +36,12 @@ trace_layout layout_of(const trace &t);
 
 // The buffer: every placed matrix copied to its offset. (N)
 std::vector<double> packed_values(const trace_layout &layout);
+
+// The trace a layout and its buffer describe, back again (the stages explain_cell reads: ids,
+// heads, steps, tiles, values, totals and operands; not their equations or axes), for config c.
+// layout: layout_of's stages as JSON.parse reads them. Throws std::invalid_argument naming
+// "trace" for a layout that is not one layout_of wrote for this buffer.
+trace trace_of(const value &layout, const std::vector<double> &values, const attention_config &c);
 
 // text as a JSON string literal: "…" with quotes, backslashes and control characters
 // (U+0000–U+001F) escaped; every other byte, UTF-8 included, kept as it is.
