@@ -56,7 +56,7 @@ void record_projections(const attention_params &p, const attention_config &c, st
                         const matrix &k_all, const matrix &v_all, head_trace &t) {
     const named_dims n(c);
     const bool cross = c.kind == problem_kind::cross;
-    const char *source = c.sinusoidal ? "x_pos" : "X";
+    const char *source = c.sinusoidal ? name_of(stage_id::x_pos) : "X";
     const std::size_t g = i / group_size(c);
     t.q = columns_of(q_all, i * c.d_k, c.d_k);
     record_projection(stage_id::q, t.q, x, cross ? "X_q" : source, n.t, p.w_q[i], "W_Q", n.dk, c,
@@ -219,37 +219,6 @@ matrix multi_head_attention(const matrix &x, const attention_params &w, const at
 
 matrix multi_head_attention(const attention_params &p, const attention_config &c, trace *out) {
     return multi_head_attention(p.x, p, c, out);
-}
-
-// x or x_q and x_kv, then passes 1–8 for every head (value counts beside each pass).
-std::size_t attention_values(const attention_config &c) {
-    const std::size_t t = c.seq_len, tkv = c.kv_len, d = c.d_model;
-    std::size_t total = t * d + (c.kind == problem_kind::cross ? tkv * d : 0); // x or x_q, x_kv
-    if (c.sinusoidal)
-        total += 3 * t * d; // x_pos, X, PE
-    total += c.num_heads * projection_values(t, d, c.d_k);
-    total += c.num_kv_heads * (projection_values(tkv, d, c.d_k) + projection_values(tkv, d, c.d_v));
-    if (c.rope) // q_rot per query head, k_rot per K/V head
-        total += c.num_heads * rope_values(c, t) + c.num_kv_heads * rope_values(c, tkv);
-    total += c.num_heads * head_values(c, t, tkv, has_mask(c), c.alibi);
-    return total + combine_values(c, t);
-}
-
-std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n) {
-    return r * n + r * k + k * n;
-}
-
-std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked,
-                        bool biased) {
-    const std::size_t rn = r * n;
-    std::size_t total = rn + r * c.d_k + n * c.d_k; // scores, Q, K
-    total += 2 * rn;                                // scaled, scores
-    if (biased)
-        total += 3 * rn; // biased, scaled, B
-    if (masked)
-        total += 3 * rn;                       // masked, scaled, M
-    total += 2 * rn + r;                       // weights, logits, row totals
-    return total + r * c.d_v + rn + n * c.d_v; // head, weights, V
 }
 
 } // namespace attention

@@ -59,7 +59,7 @@ attention_gradients attention_backward(const attention_cache &f, const attention
     const named_dims n(c);
     const std::size_t G = group_size(c);
     const dim group{G, "g"}, parts{c.num_heads + 2 * c.num_kv_heads, "parts"}; // g = h / h_kv
-    const char *x_name = c.sinusoidal ? "x_pos" : "X";
+    const char *x_name = c.sinusoidal ? name_of(stage_id::x_pos) : "X";
     const bool rope = c.rope.has_value();
     attention_gradients grad;
     const shared_matrix d_o = d_output; // (T, D), or (T, H·DV) without W_O
@@ -70,12 +70,15 @@ attention_gradients attention_backward(const attention_cache &f, const attention
     if (c.output_projection) {
         grad.w_o = matmul_at(f.concat, d_output);
         note(out, stage_id::d_w_o, {}, {n.hdv, n.t, n.d}, grad.w_o,
-             op("concat", no_head, f.concat, n.t, n.hdv), op("d_output", no_head, d_o, n.t, n.d));
+             op(name_of(stage_id::concat), no_head, f.concat, n.t, n.hdv),
+             op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d));
         d_concat = matmul_bt(d_output, p.w_o);
         note(out, stage_id::d_concat, {}, {n.t, n.d, n.hdv}, d_concat,
-             op("d_output", no_head, d_o, n.t, n.d), op("W_O", no_head, p.w_o, n.hdv, n.d));
+             op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d),
+             op("W_O", no_head, p.w_o, n.hdv, n.d));
     }
-    const char *d_concat_name = c.output_projection ? "d_concat" : "d_output";
+    const char *d_concat_name =
+        c.output_projection ? name_of(stage_id::d_concat) : name_of(stage_id::d_output);
     grad.x = matrix({c.seq_len, c.d_model}, 0.0);
     std::vector<operand> via_q, via_k, via_v; // d_x's parts, one per head
     for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
@@ -91,26 +94,29 @@ attention_gradients attention_backward(const attention_cache &f, const attention
             // 6. H = A · V: dA = dH · Vᵀ, dV += Aᵀ · dH.
             const shared_matrix d_a = matmul_bt(d_h, f.v[g]); // (T, T)
             note(out, stage_id::d_weights, at, {n.t, n.dv, n.tkv}, d_a,
-                 op("d_head", int(i), d_h, n.t, n.dv), op("V", first, f.v[g], n.tkv, n.dv));
+                 op(name_of(stage_id::d_head), int(i), d_h, n.t, n.dv),
+                 op("V", first, f.v[g], n.tkv, n.dv));
             d_v += matmul_at(f.a[i], d_h);
             // 5. A = softmax(L): dL = A ⊙ (dA − rowsum(dA ⊙ A)). The bias B and the mask M are
             // constants added to S̃, so dS̃ = dL; 3. S̃ = S / √DK: dS = dS̃ / √DK.
             const shared_matrix a = f.a[i];
             const shared_matrix d_scaled = softmax_backward(f.a[i], d_a);
             note(out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
-                 op("weights", int(i), a, n.t, n.tkv), op("d_weights", int(i), d_a, n.t, n.tkv));
+                 op(name_of(stage_id::weights), int(i), a, n.t, n.tkv),
+                 op(name_of(stage_id::d_weights), int(i), d_a, n.t, n.tkv));
             const shared_matrix d_s = matrix(*d_scaled / score_divisor(c));
             note(out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
-                 op("d_scaled", int(i), d_scaled, n.t, n.tkv));
+                 op(name_of(stage_id::d_scaled), int(i), d_scaled, n.t, n.tkv));
             // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K,
             // and then 1½: a turn by φ passes its gradient back turned by −φ).
             const shared_matrix d_q_read = matmul(d_s, f.k[g]); // (T, DK)
             note(out, rope ? stage_id::d_q_rot : stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q_read,
-                 op("d_scores", int(i), d_s, n.t, n.tkv),
-                 op(rope ? "k_rot" : "K", first, f.k[g], n.tkv, n.dk));
-            const shared_matrix d_q = rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read,
-                                                             "d_q_rot", *f.back, c, out, at, n.t)
-                                           : d_q_read;
+                 op(name_of(stage_id::d_scores), int(i), d_s, n.t, n.tkv),
+                 op(rope ? name_of(stage_id::k_rot) : "K", first, f.k[g], n.tkv, n.dk));
+            const shared_matrix d_q =
+                rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read, name_of(stage_id::d_q_rot),
+                                       *f.back, c, out, at, n.t)
+                     : d_q_read;
             d_k += matmul_at(d_s, f.q[i]);
             // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
             grad.w_q.push_back(matmul_at(f.x, d_q));
@@ -118,14 +124,15 @@ attention_gradients attention_backward(const attention_cache &f, const attention
             grad.x += *part;
             if (!out)
                 continue;
-            a_ops.push_back(op("weights", int(i), a, n.t, n.tkv));
-            d_h_ops.push_back(op("d_head", int(i), d_h, n.t, n.dv));
-            d_s_ops.push_back(op("d_scores", int(i), d_s, n.t, n.tkv));
-            q_ops.push_back(op(rope ? "q_rot" : "Q", int(i), f.q[i], n.t, n.dk));
+            a_ops.push_back(op(name_of(stage_id::weights), int(i), a, n.t, n.tkv));
+            d_h_ops.push_back(op(name_of(stage_id::d_head), int(i), d_h, n.t, n.dv));
+            d_s_ops.push_back(op(name_of(stage_id::d_scores), int(i), d_s, n.t, n.tkv));
+            q_ops.push_back(op(rope ? name_of(stage_id::q_rot) : "Q", int(i), f.q[i], n.t, n.dk));
             via_q.push_back(op("d_q·W_Qᵀ", int(i), part, n.t, n.d));
             record(out, stage_id::d_w_q, at, {n.d, n.t, n.dk}, grad.w_q.back(),
                    op(x_name, no_head, f.x, n.t, n.d),
-                   op(rope ? "d_q_unrot" : "d_q", int(i), d_q, n.t, n.dk));
+                   op(rope ? name_of(stage_id::d_q_unrot) : name_of(stage_id::d_q), int(i), d_q,
+                      n.t, n.dk));
         }
         const stage_at kv{first, int(g), no_step, {}};
         const shared_matrix d_v_g = std::move(d_v), d_k_read = std::move(d_k);
@@ -133,9 +140,10 @@ attention_gradients attention_backward(const attention_cache &f, const attention
              std::move(d_h_ops));
         note(out, rope ? stage_id::d_k_rot : stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_read,
              std::move(d_s_ops), std::move(q_ops));
-        const shared_matrix d_k_g = rope ? rotate_recorded(stage_id::d_k_unrot, d_k_read, "d_k_rot",
-                                                           *f.back, c, out, kv, n.tkv)
-                                         : d_k_read;
+        const shared_matrix d_k_g =
+            rope ? rotate_recorded(stage_id::d_k_unrot, d_k_read, name_of(stage_id::d_k_rot),
+                                   *f.back, c, out, kv, n.tkv)
+                 : d_k_read;
         grad.w_k.push_back(matmul_at(f.x, d_k_g));
         grad.w_v.push_back(matmul_at(f.x, d_v_g));
         const shared_matrix via_k_g = matmul_bt(d_k_g, p.w_k[g]),
@@ -145,38 +153,19 @@ attention_gradients attention_backward(const attention_cache &f, const attention
             continue;
         record(out, stage_id::d_w_k, kv, {n.d, n.tkv, n.dk}, grad.w_k.back(),
                op(x_name, no_head, f.x, n.tkv, n.d),
-               op(rope ? "d_k_unrot" : "d_k", first, d_k_g, n.tkv, n.dk));
+               op(rope ? name_of(stage_id::d_k_unrot) : name_of(stage_id::d_k), first, d_k_g, n.tkv,
+                  n.dk));
         record(out, stage_id::d_w_v, kv, {n.d, n.tkv, n.dv}, grad.w_v.back(),
-               op(x_name, no_head, f.x, n.tkv, n.d), op("d_v", first, d_v_g, n.tkv, n.dv));
+               op(x_name, no_head, f.x, n.tkv, n.d),
+               op(name_of(stage_id::d_v), first, d_v_g, n.tkv, n.dv));
         via_k.push_back(op("d_k·W_Kᵀ", first, via_k_g, n.t, n.d));
         via_v.push_back(op("d_v·W_Vᵀ", first, via_v_g, n.t, n.d));
     }
     // ½. X + PE: PE is a constant, so dX = d(X + PE).
-    note(out, stage_id::d_x, {}, {n.t, n.d, parts}, grad.x, std::move(via_q), std::move(via_k),
-         std::move(via_v));
+    const dim kv_heads{c.num_kv_heads, "h_kv"};
+    note(out, stage_id::d_x, {}, {n.t, n.d, parts, n.h, kv_heads}, grad.x, std::move(via_q),
+         std::move(via_k), std::move(via_v));
     return grad;
-}
-
-std::size_t backward_values(const attention_config &c) {
-    const std::size_t t = c.seq_len, d = c.d_model, h = c.num_heads, hk = c.num_kv_heads;
-    const std::size_t dk = c.d_k, dv = c.d_v, hdv = h * dv, tt = t * t;
-    std::size_t total = t * (c.output_projection ? d : hdv); // d_output
-    if (c.output_projection)
-        total += (hdv * d + t * hdv + t * d)    // d_w_o, concat, d_output
-                 + (t * hdv + t * d + hdv * d); // d_concat, d_output, W_O
-    total += h * (t * dv + t * hdv);            // d_head, d_concat
-    total += h * (tt + t * dv + t * dv);        // d_weights, d_head, V
-    total += h * (3 * tt + t);                  // d_scaled, weights, d_weights, row totals
-    total += h * 2 * tt;                        // d_scores, d_scaled
-    total += h * (t * dk + tt + t * dk);        // d_q, d_scores, K
-    total += h * (d * dk + t * d + t * dk);     // d_w_q, X, d_q
-    total += hk * t * dv + h * (tt + t * dv);   // d_v, weights*, d_head*
-    total += hk * t * dk + h * (tt + t * dk);   // d_k, d_scores*, Q*
-    total += hk * (d * dk + t * d + t * dk);    // d_w_k, X, d_k
-    total += hk * (d * dv + t * d + t * dv);    // d_w_v, X, d_v
-    if (c.rope)                                 // d_q_unrot per query head, d_k_unrot per K/V head
-        total += (h + hk) * rope_values(c, t);
-    return total + t * d + (h + 2 * hk) * t * d; // d_x, its parts
 }
 
 } // namespace attention

@@ -64,7 +64,7 @@ shared_matrix pruned(const shared_matrix &concat, const attention_config &c, tra
     shared_matrix shared = std::move(kept);
     if (out) {
         const named_dims n(c);
-        record(out, stage_id::pruned, at, {t, n.hdv}, shared,
+        record(out, stage_id::pruned, at, {t, n.hdv, {1, "1"}}, shared,
                operand{name_of(stage_id::concat), no_head, concat, axes_of(t, n.hdv)},
                operand{"gate", no_head, gate, axes_of({1, "1"}, n.hdv)});
     }
@@ -99,7 +99,7 @@ matrix combine_recorded(const shared_matrix &concat, const std::vector<shared_ma
     std::vector<operand> contributions; // Σ_i contribution_i = output, bit for bit
     for (std::size_t i = 0; i < c.num_heads; ++i)
         contributions.push_back({"contribution", int(i), std::move(shares[i]), axes_of(t, n.d)});
-    record(&out, stage_id::output, at, {t, n.hdv, n.d}, output,
+    record(&out, stage_id::output, at, {t, n.hdv, n.d, n.h}, output,
            operand{name_of(pruning ? stage_id::pruned : stage_id::concat), no_head, mixed,
                    axes_of(t, n.hdv)},
            operand{"W_O", no_head, w_o, axes_of(n.hdv, n.d)}, std::move(contributions));
@@ -127,15 +127,6 @@ matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const mat
     const bool pruning = !c.pruned_heads.empty();
     return sum_of_shares(pruning ? pruned(std::move(concat), c, nullptr, at, t).get() : concat, w_o,
                          c.d_v, nullptr);
-}
-
-std::size_t combine_values(const attention_config &c, std::size_t r) {
-    const std::size_t h = c.num_heads, hdv = c.num_heads * c.d_v, d = c.d_model;
-    if (!c.output_projection)
-        return h > 1 ? 2 * r * hdv : 0; // the concat and its heads
-    const std::size_t pruning =
-        c.pruned_heads.empty() ? 0 : 2 * r * hdv + hdv;                   // pruned, concat, gate
-    return 2 * r * hdv + pruning + r * d + r * hdv + hdv * d + h * r * d; // + output's operands
 }
 
 } // namespace attention

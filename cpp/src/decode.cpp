@@ -68,13 +68,15 @@ void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix 
     const std::size_t slot = slot_of(c, t), held = rows(cache.keys);
     const dim one{1, "1"}, past = cache_rows(c, held, "t"),
                            now = cache_rows(c, std::max(held, slot + 1), "t+1");
-    matrix k_new = project(stage_id::k_new, x_t, "x_t", one, w_k, "W_K", n.dk, c, out, at);
+    matrix k_new =
+        project(stage_id::k_new, x_t, name_of(stage_id::x_t), one, w_k, "W_K", n.dk, c, out, at);
     const char *key_name = name_of(stage_id::k_new);
     if (turns) { // a key is turned at its own position before it enters the cache
         k_new = rotate_recorded(stage_id::k_rot, k_new, key_name, *turns, c, out, at, one);
         key_name = name_of(stage_id::k_rot);
     }
-    const matrix v_new = project(stage_id::v_new, x_t, "x_t", one, w_v, "W_V", n.dv, c, out, at);
+    const matrix v_new =
+        project(stage_id::v_new, x_t, name_of(stage_id::x_t), one, w_v, "W_V", n.dv, c, out, at);
     matrix keys = with_row(cache.keys, k_new, slot), values = with_row(cache.values, v_new, slot);
     if (out) {
         record(out, stage_id::k_cache, at, {past, n.dk, one, now}, keys,
@@ -109,7 +111,8 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
         const std::size_t g = i / group_size(c);
         const stage_at at{int(i), int(g), int(t), {}};
         trace *into = rec ? &rec->out : nullptr;
-        shared_matrix q = project(stage_id::q, x_t, "x_t", one, p.w_q[i], "W_Q", n.dk, c, into, at);
+        shared_matrix q = project(stage_id::q, x_t, name_of(stage_id::x_t), one, p.w_q[i], "W_Q",
+                                  n.dk, c, into, at);
         if (turns) // the query at its position t
             q = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, into, at, one);
         if (i % group_size(c) == 0)
@@ -117,7 +120,7 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
         const kv_cache &cache = caches[g];
         if (rec) { // the scores read q (q_rot) and the cache's keys, the values its values
             rec->q = q, rec->k = cache.keys, rec->v = cache.values;
-            rec->q_name = turns ? "q_rot" : "Q";
+            rec->q_name = turns ? name_of(stage_id::q_rot) : "Q";
         }
         queries[i] = q;
         return head_operands{view_of(queries[i]), view_of(cache.keys), view_of(cache.values),
@@ -181,25 +184,6 @@ matrix decode_with_cache(const attention_params &p, const attention_config &c, t
         check_against_causal(p, c, decoded, out);
     }
     return decoded;
-}
-
-// Every step's x_t, q, k_new, v_new, caches and passes 2–8 for one row, then stacked and the
-// causal reference.
-std::size_t decode_values(const attention_config &c) {
-    const std::size_t d = c.d_model, dk = c.d_k, dv = c.d_v;
-    const std::size_t width = c.output_projection ? d : c.num_heads * dv;
-    std::size_t total = 2 * c.seq_len * width; // stacked, causal_reference
-    for (std::size_t t = 0; t < c.seq_len; ++t) {
-        const std::size_t before = t ? cached_tokens(c, t - 1) : 0, after = cached_tokens(c, t);
-        total += d + c.num_heads * projection_values(1, d, dk);      // x_t, q
-        const std::size_t caches = (before + 1 + after) * (dk + dv); // k_cache, v_cache, operands
-        total +=
-            c.num_kv_heads * (projection_values(1, d, dk) + projection_values(1, d, dv) + caches);
-        if (c.rope) // q_rot per query head, k_rot per K/V head
-            total += (c.num_heads + c.num_kv_heads) * rope_values(c, 1);
-        total += c.num_heads * head_values(c, 1, after, false, c.alibi) + combine_values(c, 1);
-    }
-    return total;
 }
 
 std::size_t cached_tokens(const attention_config &c, std::size_t t) {

@@ -47,13 +47,13 @@ matrix encoder_layer(const attention_params &p, const ffn_params &f, const atten
     const matrix hidden = relu(pre);               // (T, DFF)
     const matrix ffn = affine(hidden, f.w2, f.b2); // (T, D)
     if (out) {
-        record(out, stage_id::ffn_pre, {}, {t, d, dff}, pre,
+        record(out, stage_id::ffn_pre, {}, {t, d, dff, one}, pre,
                operand{name_of(stage_id::norm1), no_head, norm1, td},
                operand{"W1", no_head, f.w1, axes_of(d, dff)},
                operand{"b1", no_head, f.b1, axes_of(one, dff)});
         record(out, stage_id::ffn_hidden, {}, {t, dff}, hidden,
                operand{name_of(stage_id::ffn_pre), no_head, pre, tf});
-        record(out, stage_id::ffn_out, {}, {t, dff, d}, ffn,
+        record(out, stage_id::ffn_out, {}, {t, dff, d, one}, ffn,
                operand{name_of(stage_id::ffn_hidden), no_head, hidden, tf},
                operand{"W2", no_head, f.w2, axes_of(dff, d)},
                operand{"b2", no_head, f.b2, axes_of(one, d)});
@@ -69,16 +69,6 @@ matrix encoder_layer(const attention_params &p, const ffn_params &f, const atten
                operand{name_of(stage_id::residual2), no_head, residual2, td});
     }
     return norm2;
-}
-
-// residual1, norm1, the FFN's three stages, residual2 and norm2, with their operands.
-std::size_t encoder_values(const attention_config &c) {
-    const std::size_t td = c.seq_len * c.d_model, tf = c.seq_len * c.d_ff;
-    std::size_t total = 3 * td + 2 * td; // residual1 (X, output), norm1
-    total += projection_values(c.seq_len, c.d_model, c.d_ff) + c.d_ff;    // ffn_pre, W1, b1
-    total += 2 * tf;                                                      // ffn_hidden, ffn_pre
-    total += projection_values(c.seq_len, c.d_ff, c.d_model) + c.d_model; // ffn_out, W2, b2
-    return total + 3 * td + 2 * td;                                       // residual2, norm2
 }
 
 } // namespace attention

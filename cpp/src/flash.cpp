@@ -95,7 +95,7 @@ void record_tile(trace *out, const attention_config &c, stage_at at, const matri
     record(out, stage_id::tile_sum, at, {br, bc, one}, after.l,
            operand{"l", 0, before.l, axes_of(br, one)}, operand{"α", 0, u.alpha, axes_of(br, one)},
            operand{"P", 0, u.p, axes_of(br, bc)});
-    record(out, stage_id::tile_out, at, {br, bc, dv}, after.o,
+    record(out, stage_id::tile_out, at, {br, bc, dv, one}, after.o,
            operand{"O", 0, before.o, axes_of(br, dv)}, operand{"α", 0, u.alpha, axes_of(br, one)},
            operand{"P", 0, u.p, axes_of(br, bc)}, operand{"V_j", 0, v_j, axes_of(bc, dv)});
 }
@@ -135,7 +135,7 @@ matrix query_block(const matrix &q, const matrix &k, const matrix &v, std::size_
     if (out) {
         const dim br{i1 - i0, "B_r"}, one{1, "1"}, dv{c.d_v, "d_v"};
         record(out, stage_id::block_out,
-               {0, 0, ordinal - 1, tile_span{i0, i1, first_key, last_key}}, {br, dv}, block,
+               {0, 0, ordinal - 1, tile_span{i0, i1, first_key, last_key}}, {br, dv, one}, block,
                operand{"O", 0, state.o, axes_of(br, dv)},
                operand{"l", 0, state.l, axes_of(br, one)});
     }
@@ -201,28 +201,6 @@ matrix flash_attention(const attention_params &p, const attention_config &c, tra
     if (out)
         check_against_reference(q, k, v, result, c, out);
     return result;
-}
-
-// x, q, k, v; each tile's four stages and each block's output, with their operands; stacked
-// and the reference.
-std::size_t flash_values(const attention_config &c) {
-    const std::size_t t = c.seq_len, d = c.d_model, dk = c.d_k, dv = c.d_v;
-    std::size_t total = t * d + 2 * projection_values(t, d, dk) + projection_values(t, d, dv);
-    total += 2 * t * dv; // stacked, reference
-    for (std::size_t i0 = 0; i0 < t; i0 += c.block_rows) {
-        const std::size_t r = std::min(t, i0 + c.block_rows) - i0;
-        total += 2 * r * dv + r; // block_out, O, l
-        for (std::size_t j0 = 0; j0 < t; j0 += c.block_cols) {
-            const std::size_t b = std::min(t, j0 + c.block_cols) - j0, rb = r * b;
-            if (!tile_needed(c, i0, i0 + r, j0, j0 + b))
-                continue;
-            total += rb + r * dk + b * dk;         // tile_scores, Q_i, K_j
-            total += 2 * r + rb;                   // tile_max, m, tile_scores
-            total += 3 * r + rb;                   // tile_sum, l, α, P
-            total += 2 * r * dv + r + rb + b * dv; // tile_out, O, α, P, V_j
-        }
-    }
-    return total;
 }
 
 // Query blocks run one after another (FlashAttention-2's order), so one block's tile and its

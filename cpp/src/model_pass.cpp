@@ -45,18 +45,4 @@ matrix model_pass(const model &m, const std::vector<std::size_t> &tokens,
     return loss;
 }
 
-// embedded (E, P); per layer its attention and residual (X, output); logits (X, W_U),
-// probabilities (logits, row totals), token_loss (probabilities, next), loss (token_loss,
-// counted).
-std::size_t model_values(const attention_config &c) {
-    const std::size_t n = c.seq_len;
-    const std::size_t nd = n * c.d_model, nv = n * c.vocab;
-    std::size_t total = 3 * nd;
-    total += c.num_layers * (attention_values(c) + 3 * nd);
-    total += projection_values(n, c.d_model, c.vocab);
-    total += 2 * nv + n;
-    total += 2 * (n - 1) + nv;
-    return total + 1 + 2 * (n - 1);
-}
-
 } // namespace attention

@@ -57,7 +57,8 @@ shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x
     if (!out)
         return result;
     const dim dk{c.d_k, "d_k"}, pairs{c.rope->dims / 2, "d/2"}, one{1, "1"}, two{2, "2"};
-    record(out, id, at, {rows, dk}, result, operand{x_name, at.head, x, axes_of(rows, dk)},
+    record(out, id, at, {rows, dk, pairs, one, two}, result,
+           operand{x_name, at.head, x, axes_of(rows, dk)},
            operand{"θ", no_head, table.theta, axes_of(one, pairs)},
            operand{"angle", no_head, table.angle, axes_of(rows, pairs)},
            operand{"cos", no_head, table.cos, axes_of(rows, pairs)},
@@ -101,11 +102,6 @@ rope_shift_check rope_shift(matrix_view q, matrix_view k, const attention_config
     const auto [s0, w0] = scaled_and_weights(q0, rotated(k, at, *c.rope), c);
     const auto [s1, w1] = scaled_and_weights(q1, rotated(k, later, moved), c);
     return {shift, largest_change(q0, q1), largest_change(s0, s1), largest_change(w0, w1)};
-}
-
-std::size_t rope_values(const attention_config &c, std::size_t p) {
-    const std::size_t pairs = c.rope->dims / 2;
-    return 2 * p * c.d_k + pairs + 3 * p * pairs + 2 * pairs; // result, x; θ; φ, cos, sin; pairs
 }
 
 namespace rules {

@@ -36,6 +36,25 @@ bool one_of(const std::string &alternatives, const std::string &name) {
 
 } // namespace
 
+std::vector<operand_shape> shapes_of(const stage_entry &e) {
+    std::vector<operand_shape> out;
+    for (const std::string &token : words(e.shapes)) {
+        const bool many = token.size() == 4 && token[1] == ':'; // "m:ab"
+        const char *ab = token.c_str() + (many ? 2 : 0);
+        out.push_back({many ? std::size_t(token[0] - '0') : no_count, std::size_t(ab[0] - '0'),
+                       std::size_t(ab[1] - '0')});
+    }
+    return out;
+}
+
+std::size_t stage_values(stage_id id, const std::vector<std::size_t> &dims) {
+    const stage_entry &e = entry(id);
+    std::size_t n = dims.at(e.rows) * dims.at(e.cols) + (e.row_totals ? dims.at(e.rows) : 0);
+    for (const operand_shape &s : shapes_of(e))
+        n += (s.count == no_count ? 1 : dims.at(s.count)) * dims.at(s.rows) * dims.at(s.cols);
+    return n;
+}
+
 const stage_entry &entry(stage_id id) {
     return stage_table[static_cast<std::size_t>(id)];
 }
@@ -54,14 +73,19 @@ std::string stage_names() {
     return out;
 }
 
-std::string operand_mismatch(const stage_entry &e, const std::vector<std::string> &names) {
-    std::size_t at = 0;
+std::string operand_mismatch(const stage_entry &e, const std::vector<std::string> &names,
+                             std::vector<std::size_t> *declared_at) {
+    std::size_t at = 0, token = 0;
     for (const std::string &declared : words(e.operands)) {
         const bool each = declared.back() == '*';
         const std::string want = each ? declared.substr(0, declared.size() - 1) : declared;
         const std::size_t first = at;
-        while (at < names.size() && one_of(want, names[at]) && (each || at == first))
+        while (at < names.size() && one_of(want, names[at]) && (each || at == first)) {
+            if (declared_at)
+                declared_at->push_back(token);
             ++at;
+        }
+        ++token;
         if (!each && at == first)
             return "operand " + std::to_string(at) + " is " +
                    (at < names.size() ? "\"" + names[at] + "\"" : "missing") + ", declared " + want;

@@ -25,12 +25,15 @@ std::string fill(const char *text, const std::vector<dim> &dims, bool scale_scor
     return out;
 }
 
-// How many dims an equation's pass must give: the largest index it names, plus one.
-std::size_t dims_named(const char *text) {
+// How many dims a stage's pass must give: the largest index its equation or its operands' shapes
+// name, plus one.
+std::size_t dims_named(const stage_entry &e) {
     std::size_t n = 0;
-    for (const char *p = text; *p; ++p)
+    for (const char *p = e.equation; *p; ++p)
         if (*p == '$')
             n = std::max(n, std::size_t(p[p[1] == 's' ? 2 : 1] - '0') + 1);
+    for (const operand_shape &s : shapes_of(e))
+        n = std::max({n, s.rows + 1, s.cols + 1, s.count == no_count ? 0 : s.count + 1});
     return n;
 }
 
@@ -50,7 +53,7 @@ matrix row_sums(const matrix &m) {
 stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim> &dims,
                  shared_matrix values) {
     const stage_entry &e = entry(id);
-    if (dims.size() != dims_named(e.equation) || dims[e.rows].size != rows(values) ||
+    if (dims.size() != dims_named(e) || dims[e.rows].size != rows(values) ||
         dims[e.cols].size != cols(values))
         throw std::logic_error(std::string("stage ") + e.name + ": dims do not match its values");
     const bool scale = t.config.scale_scores;
@@ -65,11 +68,26 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
     return s;
 }
 
-void check_operands(const stage &s) {
+void check_operands(const stage &s, const std::vector<dim> &dims) {
     std::vector<std::string> names;
     for (const operand &o : s.operands)
         names.push_back(o.name);
-    const std::string wrong = operand_mismatch(entry(s.id), names);
+    std::vector<std::size_t> declared_at;
+    std::string wrong = operand_mismatch(entry(s.id), names, &declared_at);
+    const std::vector<operand_shape> shapes = shapes_of(entry(s.id));
+    std::vector<std::size_t> counted(shapes.size(), 0);
+    for (std::size_t i = 0; wrong.empty() && i < s.operands.size(); ++i) {
+        const operand_shape &want = shapes.at(declared_at[i]);
+        ++counted[declared_at[i]];
+        if (rows(s.operands[i].values) != dims[want.rows].size ||
+            cols(s.operands[i].values) != dims[want.cols].size)
+            wrong = "operand " + std::to_string(i) + " \"" + names[i] +
+                    "\" is not of its declared shape";
+    }
+    for (std::size_t k = 0; wrong.empty() && k < shapes.size(); ++k)
+        if (shapes[k].count != no_count && counted[k] != dims[shapes[k].count].size)
+            wrong = "operand list " + std::to_string(k) + " holds " + std::to_string(counted[k]) +
+                    ", not its declared count";
     if (!wrong.empty())
         throw std::logic_error(std::string("stage ") + name_of(s.id) + ": " + wrong);
 }

@@ -80,3 +80,37 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
         "stage scores: operand 1 is missing, declared K|k_rot");
     CHECK(t.stages.empty());
 }
+
+TEST_CASE("stages: each operand's declared shape names dims the pass gives", "[stages]") {
+    for (const stage_id id : all_ids()) {
+        const stage_entry &e = entry(id);
+        CAPTURE(e.name, e.operands, e.shapes);
+        std::size_t tokens = 0; // one shape per declared operand
+        for (const char *p = e.operands; *p; ++p)
+            tokens += (*p != ' ') && (p == e.operands || p[-1] == ' ');
+        CHECK(shapes_of(e).size() == tokens);
+    }
+}
+
+TEST_CASE("stages: a stage's values counted from its shapes, and record() checks them",
+          "[stages]") {
+    // scores (T, d_k, T_kv) = (5, 4, 7): S (5, 7), Q (5, 4), K (7, 4).
+    CHECK(stage_values(stage_id::scores, {5, 4, 7}) == 5 * 7 + 5 * 4 + 7 * 4);
+    // weights (5, 7): the weights, their row totals, the logits.
+    CHECK(stage_values(stage_id::weights, {5, 7}) == 5 * 7 + 5 + 5 * 7);
+    // concat (h, T, d_v, h·d_v) = (3, 5, 2, 6): (5, 6) and three heads of (5, 2).
+    CHECK(stage_values(stage_id::concat, {3, 5, 2, 6}) == 5 * 6 + 3 * 5 * 2);
+
+    trace t;
+    const matrix m = xt::zeros<double>({2, 2}), wide = xt::zeros<double>({2, 3});
+    const dim two{2, "T"}, dk{2, "d_k"}, h{2, "h"}, dv{1, "d_v"};
+    CHECK_THROWS_WITH(record(&t, stage_id::scores, {}, {two, dk, two}, m,
+                             operand{"Q", 0, wide, axes_of(two, dk)},
+                             operand{"K", 0, m, axes_of(two, dk)}),
+                      "stage scores: operand 0 \"Q\" is not of its declared shape");
+    const matrix col = xt::zeros<double>({2, 1});
+    CHECK_THROWS_WITH(record(&t, stage_id::concat, {}, {h, two, dv, two}, m,
+                             std::vector<operand>{{"head", 0, col, axes_of(two, dv)}}),
+                      "stage concat: operand list 0 holds 1, not its declared count");
+    CHECK(t.stages.empty());
+}

@@ -36,7 +36,4 @@ attention_gradients attention_backward(const attention_cache &f, const attention
 attention_gradients attention_backward(const attention_params &p, const matrix &d_output,
                                        const attention_config &c, trace *out = nullptr);
 
-// Doubles the d_* stages of a traced backward pass of c record, operands included.
-std::size_t backward_values(const attention_config &c);
-
 } // namespace attention

@@ -22,7 +22,4 @@ double decode_macs(const attention_config &c, std::size_t t, bool cached);
 // Tokens the cache holds after step t: all t + 1, or the W latest under a window of W.
 std::size_t cached_tokens(const attention_config &c, std::size_t t);
 
-// Doubles a traced decode of c records, operands included.
-std::size_t decode_values(const attention_config &c);
-
 } // namespace attention

@@ -21,7 +21,4 @@ struct ffn_params {
 matrix encoder_layer(const attention_params &p, const ffn_params &f, const attention_config &c,
                      trace *out = nullptr);
 
-// Doubles the layer's own stages record beyond its attention's (attention_values).
-std::size_t encoder_values(const attention_config &c);
-
 } // namespace attention

@@ -31,7 +31,4 @@ flash_floats floats_held(std::size_t t, std::size_t block_rows, std::size_t bloc
 bool tile_needed(const attention_config &c, std::size_t i0, std::size_t i1, std::size_t j0,
                  std::size_t j1);
 
-// Doubles a traced tiled pass of c records, operands included.
-std::size_t flash_values(const attention_config &c);
-
 } // namespace attention

@@ -17,7 +17,4 @@ namespace attention {
 matrix model_pass(const model &m, const std::vector<std::size_t> &tokens,
                   const std::vector<double> &counted, trace *out);
 
-// How many values model_pass records under c, a model_pass_config (operands and totals included).
-std::size_t model_values(const attention_config &c);
-
 } // namespace attention

@@ -72,25 +72,11 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_
                    bool masked, const attention_config &c, trace *out, stage_at at, const dim &t,
                    const dim &tkv, const linear_bias *bias = nullptr, const char *q_name = "Q");
 
-// Doubles a traced multi-head run of c records (x, passes 1–8), operands included.
-std::size_t attention_values(const attention_config &c);
-
-// Doubles one head's traced passes 2–6 record for r query rows against n keys, with M or not,
-// with ALiBi's bias or not.
-std::size_t head_values(const attention_config &c, std::size_t r, std::size_t n, bool masked,
-                        bool biased = false);
-
-// Doubles x · w records: (r, k) @ (k, n) with both operands.
-std::size_t projection_values(std::size_t r, std::size_t k, std::size_t n);
-
 // 7–8: the concat of the heads, then W_O when c.output_projection, recorded with each head's
 // share of the output. concat: (T, H·DV) → (T, D), or without W_O the concat itself (recorded
 // as the last stage when H > 1); heads: the H × (T, DV) it joins, recorded as its operands (may
 // be empty without a trace).
 matrix combine(matrix concat, const std::vector<shared_matrix> &heads, const matrix &w_o,
                const attention_config &c, trace *out, stage_at at, const dim &t);
-
-// Doubles passes 7–8 record for r rows.
-std::size_t combine_values(const attention_config &c, std::size_t r);
 
 } // namespace attention

@@ -37,9 +37,6 @@ shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x
                               const rope_table &table, const attention_config &c, trace *out,
                               stage_at at, const dim &rows);
 
-// Doubles one recorded rotation of p rows holds, operands included.
-std::size_t rope_values(const attention_config &c, std::size_t p);
-
 // One head's q and k turned at the config's offset and at offset + shift: the largest change of
 // q_rot, of the scores and of the weights (the config's mask). q: (T, DK), k: (T_kv, DK).
 rope_shift_check rope_shift(matrix_view q, matrix_view k, const attention_config &c,

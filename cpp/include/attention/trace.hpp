@@ -169,8 +169,9 @@ inline void add_operands(stage &s, std::vector<operand> &&list) {
         s.operands.push_back(std::move(o));
 }
 
-// Throws std::logic_error unless the stage's operands are the ones its entry declares.
-void check_operands(const stage &s);
+// Throws std::logic_error unless the stage's operands are the ones its entry declares, each of
+// its declared shape under these dims (and a name* list as long as its declared count).
+void check_operands(const stage &s, const std::vector<dim> &dims);
 
 // Appends a stage; operands (each an operand or a list of them) are moved in one by one (a
 // braced list would copy each twice). Callers test `out` first, so that a run without a trace
@@ -180,7 +181,7 @@ void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
             shared_matrix values, Operands &&...operands) {
     stage s = make_stage(*out, id, at, dims, std::move(values));
     (add_operands(s, std::forward<Operands>(operands)), ...);
-    check_operands(s);
+    check_operands(s, dims);
     out->stages.push_back(std::move(s));
 }
 
