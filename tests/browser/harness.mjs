@@ -101,18 +101,38 @@ export async function openPage(env, hash = '', options = {}) {
   return { page, context };
 }
 
-// A fresh page at `hash` (openPage's) for every test, so that no test leans on where another
+// A fresh document at `hash` (openPage's) for every test, so that no test leans on where another
 // left the page: use({ page, context }) receives it (and may wait for more, if async); after the
-// test it is closed, and it must have had no console error, page error, CSP violation or failed
-// request. envOf() gives setup()'s env; options are openPage's. Called inside a describe, it
-// opens the pages of that describe's tests.
+// test it must have had no console error, page error, CSP violation or failed request. envOf()
+// gives setup()'s env; options are openPage's. Called inside a describe, it opens the pages of
+// that describe's tests.
+// The tests of a file (or describe) share one context and page, which each test's document is
+// loaded in anew (through about:blank): a context and page of its own cost a test a new renderer
+// process and a cold start of the engine, about 2 s of CPU. Between tests the page's viewport is
+// set back to the options' and its routes and its context's are removed; the problems it records
+// are each test's own.
 export function pagePerTest(envOf, hash, use, options = {}) {
-  let opened;
-  beforeEach(async () => use((opened = await openPage(envOf(), hash, options))));
+  let opened = null;
+  beforeEach(async () => {
+    const env = envOf();
+    opened ??= await newPage(env, options);
+    const { page } = opened;
+    await page.goto('about:blank');
+    await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
+    page.problems.length = 0;
+    await page.goto(env.server.url + hash);
+    await page.waitForSelector('body[data-ready="true"]');
+    await use(opened);
+  });
   afterEach(async () => {
-    const { problems } = opened.page;
-    await opened.context.close();
+    const { page, context } = opened;
+    const problems = [...page.problems];
+    await Promise.all([page.unrouteAll(), context.unrouteAll()]);
     assert.deepEqual(problems, []);
+  });
+  after(async () => {
+    await opened?.context.close().catch(() => {}); // the browser may have closed it already
+    opened = null;
   });
 }
 
