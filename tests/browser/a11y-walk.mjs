@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createRequire } from 'node:module';
-import AxeBuilder from '@axe-core/playwright';
-import { setup, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
+import { axeBuilder, useEnv, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
 
 const SERIOUS = new Set(['serious', 'critical']);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -20,7 +19,7 @@ const describe = (where) => (v) =>
 
 // The full AxeBuilder run (@axe-core/playwright), used on the views with the most going on.
 async function builderViolations(page, where) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
 }
 
@@ -148,11 +147,7 @@ export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTE
 /** The file's Chromium (set up before its tests, closed after) and a test that runs the passes
  *  in turn and finds nothing; → the env, for the file's other tests. */
 export function walkTest(title, passes) {
-  let env;
-  before(async () => {
-    env = await setup();
-  });
-  after(async () => env?.close());
+  const env = useEnv();
   test(title, async () => {
     const found = [];
     for (const options of passes) found.push(...(await pass(env, options)));

@@ -4,20 +4,12 @@
 // engine run in node on the same spec; each test ends with no console error, CSP violation or
 // failed request.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell, formatSci } from '../../web/model/format.js';
-import { pagePerTest, resultTexts, setup, shownEquation, urlMatching, waitForStage } from './harness.mjs';
+import { pagePerTest, resultTexts, useEnv, shownEquation, urlMatching, waitForStage } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

@@ -2,13 +2,13 @@
 // chapter tabs and URL, and what each chapter adds (two sequences, head groups and K/V sizes,
 // real models, the encoder layer), every number checked against the engine run in node.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   cellBands,
   rgbOf,
-  setup,
+  useEnv,
   pagePerTest,
   waitForStage,
   goToHash,
@@ -18,16 +18,8 @@ import {
   urlMatching,
 } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

@@ -2,20 +2,12 @@
 // the training passes it saves (the attention chapter), FlashAttention's slow-memory traffic
 // (the flash chapter); every number the engine's, checked against a run in node.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCount } from '../../web/model/format.js';
-import { goToHash, pagePerTest, setup, waitForStage } from './harness.mjs';
+import { goToHash, pagePerTest, useEnv, waitForStage } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

@@ -5,21 +5,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { CSP, SHOTS, newPage, setup, shownCells } from './harness.mjs';
+import { axeBuilder, CSP, SHOTS, newPage, useEnv, shownCells } from './harness.mjs';
 import { DIST } from '../../scripts/serve.mjs';
 
-let env;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 // Serves a test page (and its helper files) at server.url + name, with the page's CSP.
 async function routeFiles(context, files) {
@@ -158,7 +149,7 @@ test('course page under the CSP: no violation; two elements step independently; 
   await page.screenshot({ path: path.join(SHOTS, 'embed-course-page-1280.png'), fullPage: true });
   assert.deepEqual(page.problems, []);
   // Last: axe itself adds <style> elements inside shadow roots, which the CSP blocks and reports.
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
   assert.deepEqual(
     serious.map(

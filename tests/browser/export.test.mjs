@@ -9,13 +9,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { numpyScript } from '../../web/model/export/numpy-script.js';
 import { BACKWARD_STAGES } from '../../web/model/stages/backward.js';
 import { DIST } from '../../scripts/serve.mjs';
-import { CSP, SHOTS, cellBands, newPage, openPage, setup, shownCells, urlMatching } from './harness.mjs';
+import { CSP, SHOTS, axeBuilder, cellBands, newPage, openPage, shownCells, urlMatching, useEnv } from './harness.mjs';
 import {
   caseHash,
   f64Bytes,
@@ -28,15 +27,8 @@ import {
   readPrinted,
 } from './export-helpers.mjs';
 
-let env;
-let tmp;
-before(async () => {
-  env = await setup();
-  tmp = mkdtempSync(path.join(os.tmpdir(), 'export-test-'));
-});
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'export-test-'));
 
 const SERIOUS = new Set(['serious', 'critical']);
 const presetOf = (id) => env.engine.presets().find((p) => p.id === id);
@@ -491,7 +483,7 @@ test(EXPORT_MENU_TITLE, async () => {
   });
   const stage = trace.stages.find((s) => s.id === 'weights' && s.head === 3);
   await checkScript((await download(page, 'py')).file, stage, 'custom gqa weights/3 from the page');
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   assert.deepEqual(
     violations.filter((v) => SERIOUS.has(v.impact)).map((v) => `${v.id}: ${v.nodes[0].target}`),
     [],
@@ -583,7 +575,7 @@ test(FILE_URL_DOWNLOADS_TITLE, async () => {
   assert.ok((await download(page, 'png', 'attention-stepper')).bytes.length > 1000, 'a PNG from the shadow DOM');
   assert.deepEqual(page.problems, [], 'no console error or CSP violation');
   // axe itself injects a <style> (a CSP violation of its own): checked last.
-  const found = (await new AxeBuilder({ page }).analyze()).violations
+  const found = (await axeBuilder(page).analyze()).violations
     .filter((v) => SERIOUS.has(v.impact))
     .map((v) => `element: ${v.id}`);
   const link = await page.inputValue('attention-stepper #export-link');

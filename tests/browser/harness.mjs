@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
 import { formatCell } from '../../web/model/format.js';
@@ -43,6 +44,21 @@ export async function setup() {
   mkdirSync(SHOTS, { recursive: true });
   return { browser, server, engine, close: async () => Promise.all([browser.close(), server.close()]) };
 }
+
+// A test file's prelude: const env = useEnv(), setup()'s env, filled in before the file's tests
+// and closed after them.
+export function useEnv() {
+  const env = {};
+  before(async () => Object.assign(env, await setup()));
+  after(async () => env.close?.());
+  return env;
+}
+
+// axe-core on a page and its frames, AxeBuilder's legacy mode: axe.run in the page, the same rules
+// and results as AxeBuilder's default (runPartial in the page, then finishRun in a second, blank
+// page that axe is injected into again: 2.5-3 times slower, over a minute on training.html).
+// Violations come in full; of the other result types, that nothing reads, one node a rule.
+export const axeBuilder = (page) => new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
 
 // Every CSP violation in the context's pages (and their frames) becomes a console error.
 export function reportViolations(context) {
@@ -85,18 +101,38 @@ export async function openPage(env, hash = '', options = {}) {
   return { page, context };
 }
 
-// A fresh page at `hash` (openPage's) for every test, so that no test leans on where another
+// A fresh document at `hash` (openPage's) for every test, so that no test leans on where another
 // left the page: use({ page, context }) receives it (and may wait for more, if async); after the
-// test it is closed, and it must have had no console error, page error, CSP violation or failed
-// request. envOf() gives setup()'s env; options are openPage's. Called inside a describe, it
-// opens the pages of that describe's tests.
+// test it must have had no console error, page error, CSP violation or failed request. envOf()
+// gives setup()'s env; options are openPage's. Called inside a describe, it opens the pages of
+// that describe's tests.
+// The tests of a file (or describe) share one context and page, which each test's document is
+// loaded in anew (through about:blank): a context and page of its own cost a test a new renderer
+// process and a cold start of the engine, about 2 s of CPU. Between tests the page's viewport is
+// set back to the options' and its routes and its context's are removed; the problems it records
+// are each test's own.
 export function pagePerTest(envOf, hash, use, options = {}) {
-  let opened;
-  beforeEach(async () => use((opened = await openPage(envOf(), hash, options))));
+  let opened = null;
+  beforeEach(async () => {
+    const env = envOf();
+    opened ??= await newPage(env, options);
+    const { page } = opened;
+    await page.goto('about:blank');
+    await page.setViewportSize({ width: options.width ?? 1280, height: options.height ?? 900 });
+    page.problems.length = 0;
+    await page.goto(env.server.url + hash);
+    await page.waitForSelector('body[data-ready="true"]');
+    await use(opened);
+  });
   afterEach(async () => {
-    const { problems } = opened.page;
-    await opened.context.close();
+    const { page, context } = opened;
+    const problems = [...page.problems];
+    await Promise.all([page.unrouteAll(), context.unrouteAll()]);
     assert.deepEqual(problems, []);
+  });
+  after(async () => {
+    await opened?.context.close().catch(() => {}); // the browser may have closed it already
+    opened = null;
   });
 }
 

@@ -2,20 +2,12 @@
 // Chromium: every number and every bar is the engine's, run in node beside the page.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { setup, openPage, pagePerTest, waitForStage, goToHash, resultTexts, SHOTS, urlMatching } from './harness.mjs';
+import { useEnv, openPage, pagePerTest, waitForStage, goToHash, resultTexts, SHOTS, urlMatching } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

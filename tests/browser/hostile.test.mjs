@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 
 import { DIST } from '../../scripts/serve.mjs';
-import { ROOT, pagePerTest, setup } from './harness.mjs';
+import { ROOT, pagePerTest, useEnv } from './harness.mjs';
 import {
   ATTRIBUTE_BASE,
   ATTRIBUTE_CASES,
@@ -68,13 +68,7 @@ function trapSinks() {
   }
 }
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 // A fresh page at url (a hash, or embed.html and its query) for each test of the describe it is
 // called in, its HTML sinks trapped; use: pagePerTest's.

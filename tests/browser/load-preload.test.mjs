@@ -9,19 +9,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { DIST } from '../../scripts/serve.mjs';
-import { newPage, setup } from './harness.mjs';
+import { newPage, useEnv } from './harness.mjs';
 
-let env;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 const preloads = (page) =>
   page.$$eval('head link[rel="preload"], head link[rel="modulepreload"]', (links) =>

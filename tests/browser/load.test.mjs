@@ -7,21 +7,13 @@
 // for the later script and is whole when it is first painted.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { VIEW_METHODS } from '../../web/later/deferred-view.js';
 import { watchFirstStage } from '../../scripts/bench/first-stage.js';
-import { CSP, newPage, setup, shownCells } from './harness.mjs';
+import { CSP, newPage, useEnv, shownCells } from './harness.mjs';
 
-let env;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 // Loaded after the first paint: held until release() (every request for them waits).
 const LATER =

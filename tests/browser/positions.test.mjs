@@ -3,7 +3,7 @@
 // panels and the heatmap show is checked against the engine run in node on the same spec.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import {
   SHOTS,
@@ -11,22 +11,14 @@ import {
   openPage,
   pagePerTest,
   resultTexts,
-  setup,
+  useEnv,
   urlMatching,
   waitForStage,
   weightTexts,
 } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

@@ -5,23 +5,23 @@
 // screenshots at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { catalogFrom } from '../../web/model/presets.js';
-import { SHOTS, goToHash, newPage, openPage, resultTexts, setup, waitForStage, urlMatching } from './harness.mjs';
+import {
+  SHOTS,
+  axeBuilder,
+  goToHash,
+  newPage,
+  openPage,
+  resultTexts,
+  useEnv,
+  waitForStage,
+  urlMatching,
+} from './harness.mjs';
 
-let env;
-let catalog;
-
-before(async () => {
-  env = await setup();
-  catalog = catalogFrom(env.engine);
-});
-
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
+let catalog; // catalogFrom(env.engine), once the env is set up
 
 const SERIOUS = new Set(['serious', 'critical']);
 
@@ -50,11 +50,15 @@ function causalWeights() {
   const weights = env.engine.run({ preset: 'lesson-causal' }).stages.find((s) => s.id === 'weights');
   const last = Array.from(weights.values.slice(12, 16));
   const best = last.indexOf(Math.max(...last));
-  return { weights, best, key: catalog.presets.find((p) => p.id === 'lesson-causal').tokens[best] };
+  return {
+    weights,
+    best,
+    key: (catalog ??= catalogFrom(env.engine)).presets.find((p) => p.id === 'lesson-causal').tokens[best],
+  };
 }
 
 async function seriousViolations(page, where) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeBuilder(page).analyze();
   return violations
     .filter((v) => SERIOUS.has(v.impact))
     .map(

@@ -3,25 +3,17 @@
 // when it is shown (each head pruned alone) shows the engine's numbers for the trace in view,
 // and a large view's windows (its operands' too) refill from the next matrix and as they scroll.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatFull } from '../../web/model/format.js';
-import { cellFulls, setup, pagePerTest, shownCells, waitForStage, goToHash } from './harness.mjs';
+import { cellFulls, useEnv, pagePerTest, shownCells, waitForStage, goToHash } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
 
 const TOKENS = 'the quick brown fox jumps over the lazy dog and then the cat sat on a mat';
 const BASE = { seed: 42, seqLen: 17, dModel: 64, numHeads: 4 };
 const percent = (v) => `${(v * 100).toFixed(1)} %`;
 const stageOf = (trace, id, head) => trace.stages.find((s) => s.id === id && s.head === head);
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

@@ -2,13 +2,13 @@
 // controls and "explain a number", every number checked against the engine run in node.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   CSP,
   ROOT,
-  setup,
+  useEnv,
   openPage,
   pagePerTest,
   waitForStage,
@@ -24,18 +24,10 @@ import {
   urlMatching,
 } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
 let context;
 const MULTI = { preset: 'lesson-multi-head' };
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

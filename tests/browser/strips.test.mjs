@@ -4,19 +4,11 @@
 // element's shadow root (where the pitch is registered from script), for wide numbers and long
 // token labels alike.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { newPage, openPage, setup, shownCells } from './harness.mjs';
+import { newPage, openPage, useEnv, shownCells } from './harness.mjs';
 
-let env;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
+const env = useEnv();
 
 // For page.$$eval over a strip heatmap's cells: how far (px) each cell's field of text, its band
 // of the fills and its column header lie from the cell's own box, left and right edges.

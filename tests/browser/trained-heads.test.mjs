@@ -3,29 +3,21 @@
 // the same length and to a refused id, a position's loss explained, and the chapter left and
 // come back to; every number checked against the engine run in node.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import {
   goToHash,
   pagePerTest,
   resultTexts,
-  setup,
+  useEnv,
   shownEquation,
   urlMatching,
   waitForStage,
   weightTexts,
 } from './harness.mjs';
 
-let env;
+const env = useEnv();
 let page;
-
-before(async () => {
-  env = await setup();
-});
-
-after(async () => {
-  await env?.close();
-});
 
 pagePerTest(
   () => env,

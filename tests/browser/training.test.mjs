@@ -5,23 +5,17 @@
 // the shipped run again; another task trains to its end; axe finds nothing in either theme.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-
-import AxeBuilder from '@axe-core/playwright';
+import { test } from 'node:test';
 
 import { formatCell } from '../../web/model/format.js';
 import { readCheckpoint } from '../../web/training/checkpoint.js';
-import { openPage, resultFulls, setup, shownCells } from './harness.mjs';
+import { axeBuilder, openPage, resultFulls, useEnv, shownCells } from './harness.mjs';
 
 const SHIPPED = readCheckpoint(
   JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url))),
 );
 
-let env;
-before(async () => {
-  env = await setup();
-});
-after(async () => env?.close());
+const env = useEnv();
 
 // A fresh page per test; its problems (console errors, failed requests) checked at the end.
 async function withPage(run, options = {}) {
@@ -286,7 +280,7 @@ for (const colorScheme of ['light', 'dark'])
       async (page) => {
         // One trained head's heatmap of the four: the others are the same view (the stepper's, which
         // tests/browser/a11y-walk.mjs checks at every stage), and each adds ~600 cells to check.
-        const { violations } = await new AxeBuilder({ page }).exclude('.trained-head ~ .trained-head').analyze();
+        const { violations } = await axeBuilder(page).exclude('.trained-head ~ .trained-head').analyze();
         assert.deepEqual(
           violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`),
           [],
