@@ -176,7 +176,10 @@ export function recordFixtures(engine) {
     return { spec, config: encodeValue(config, null), stageCount: stages.length };
   });
   const head = { version: VERSION, generator: GENERATOR };
-  files.set('catalog.json', `${JSON.stringify({ ...head, ...encodeValue({ presets, models }, null) }, null, 1)}\n`);
+  files.set(
+    'catalog.json',
+    `${JSON.stringify({ ...head, ...encodeValue({ presets, models, limits: engine.limits() }, null) }, null, 1)}\n`,
+  );
   files.set('index.json', `${JSON.stringify({ ...head, leftOut: LEFT_OUT, traces, runs }, null, 1)}\n`);
   return files;
 }

@@ -104,7 +104,7 @@ const modules = new WeakMap();
 
 /**
  * The engine over an instantiated module:
- * { run, forward, explain, randn, presets, models, stages, kvCacheBytes, pruneEach, initModel,
+ * { run, forward, explain, randn, presets, models, limits, stages, kvCacheBytes, pruneEach, initModel,
  * lossAndGradients, train, taskBatch, headScores, modelForward }.
  */
 export function wrapEngine(wasm) {
@@ -137,6 +137,11 @@ export function wrapEngine(wasm) {
      * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].
      */
     models: () => wasm.models(),
+    /**
+     * The range of each number field of a spec, as run() checks it: { seqLen: { min, max }, …,
+     * weightScale: { above, max } }; words and wordLength bound the designed heads' tokens.
+     */
+    limits: () => wasm.limits(),
     /** Every stage the engine can record, in its table's order: [{ id, operands: [{ names, perHead }] }]. */
     stages: () => wasm.stages(),
     /**

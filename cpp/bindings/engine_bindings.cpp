@@ -11,6 +11,7 @@
 #include "attention/answers.hpp"
 #include "attention/describe.hpp"
 #include "attention/engine.hpp"
+#include "attention/field_ranges.hpp"
 #include "attention/spec_reader.hpp"
 #include "js_values.hpp"
 
@@ -103,5 +104,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
         "train", +[](val s, val o) { return two(train_answer)(s, o); });
     function(
         "taskBatch", +[](val s, val o) { return two(task_batch_answer)(s, o); });
+    function(
+        "limits", +[] { return js_of(limits_answer()); });
     function("heapUsage", &heap_usage);
 }

@@ -7,6 +7,7 @@
 #include "attention/costs.hpp"
 #include "attention/decode.hpp"
 #include "attention/encoder.hpp"
+#include "attention/field_ranges.hpp"
 #include "attention/flash.hpp"
 #include "attention/gradient_scaling.hpp"
 #include "attention/message_text.hpp"
@@ -140,8 +141,7 @@ matrix randn(const field_values &args) {
         throw std::invalid_argument("rows: " + std::to_string(rows) + " × " + std::to_string(cols) +
                                     " values, above the limit " +
                                     std::to_string(limits::max_trace_values));
-    numpy_random rng(static_cast<std::uint32_t>(
-        whole_number("seed", number_or(args, "seed", NAN), 0, 4294967295u)));
+    numpy_random rng(static_cast<std::uint32_t>(in_range("seed", number_or(args, "seed", NAN))));
     return rng.randn(rows, cols);
 }
 

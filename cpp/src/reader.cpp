@@ -3,6 +3,7 @@
 #include <set>
 
 #include "attention/config.hpp"
+#include "attention/field_ranges.hpp"
 #include "attention/message_text.hpp"
 #include "attention/validation.hpp"
 #include <cmath>
@@ -86,8 +87,8 @@ std::vector<std::string> words_value(const value &list, const field_rule &f,
         if (type_of(word) != "string")
             reject(at, "must be a string, got " + type_of(word));
         const std::string text = text_of(word, at);
-        if (js_length(text) > 40)
-            reject(at, "is longer than 40 characters");
+        if (js_length(text) > max_word_chars)
+            reject(at, "is longer than " + std::to_string(max_word_chars) + " characters");
         out.push_back(text);
     }
     return out;

@@ -6,6 +6,7 @@
 
 #include "attention/budget.hpp"
 #include "attention/designed.hpp"
+#include "attention/field_ranges.hpp"
 #include "attention/rng.hpp"
 #include "attention/validation.hpp"
 
@@ -33,8 +34,8 @@ void head_sizes(const generated_spec &s, attention_config &c) {
                                std::to_string(c.d_model) +
                                "; give dK and dV to choose the head sizes yourself");
     const double per_head = double(c.d_model / c.num_heads);
-    c.d_k = whole_number("dK", s.d_k.value_or(per_head), 1, limits::max_head_dim);
-    c.d_v = whole_number("dV", s.d_v.value_or(per_head), 1, limits::max_head_dim);
+    c.d_k = in_range("dK", s.d_k.value_or(per_head));
+    c.d_v = in_range("dV", s.d_v.value_or(per_head));
 }
 
 void kv_heads(std::optional<double> given, attention_config &c) {
@@ -48,8 +49,10 @@ void kv_heads(std::optional<double> given, attention_config &c) {
 
 // The scale of drawn weights: a finite number in (0, 10].
 double checked_scale(double v) {
-    if (!std::isfinite(v) || v <= 0 || v > 10)
-        reject("weightScale", js_number(v) + " is out of range (0, 10]; the lesson uses 0.1");
+    const field_range &r = range_of("weightScale");
+    if (!std::isfinite(v) || v <= r.min || v > r.max)
+        reject("weightScale", js_number(v) + " is out of range (" + js_number(r.min) + ", " +
+                                  js_number(r.max) + "]; the lesson uses 0.1");
     return v;
 }
 
@@ -100,14 +103,14 @@ attention_config generated_config(const generated_spec &s) {
     attention_config c;
     c.kind = s.kind;
     const bool cross = s.kind == problem_kind::cross;
-    c.seq_len = whole_number(cross ? "queryLen" : "seqLen", s.seq_len, 1, limits::max_seq_len);
-    c.kv_len = cross ? whole_number("keyLen", s.kv_len, 1, limits::max_seq_len) : c.seq_len;
-    c.d_model = whole_number("dModel", s.d_model, 1, limits::max_d_model);
-    c.num_heads = whole_number("numHeads", s.num_heads, 1, limits::max_heads);
+    c.seq_len = in_range(cross ? "queryLen" : "seqLen", s.seq_len);
+    c.kv_len = cross ? in_range("keyLen", s.kv_len) : c.seq_len;
+    c.d_model = in_range("dModel", s.d_model);
+    c.num_heads = in_range("numHeads", s.num_heads);
     head_sizes(s, c);
     kv_heads(s.num_kv_heads, c);
     if (s.kind == problem_kind::encoder_layer)
-        c.d_ff = whole_number("dFF", s.d_ff.value_or(4.0 * double(c.d_model)), 1, limits::max_d_ff);
+        c.d_ff = in_range("dFF", s.d_ff.value_or(4.0 * double(c.d_model)));
     const bool self = s.kind == problem_kind::self || s.kind == problem_kind::backward;
     if (s.valid_keys && !cross && !self) // padded sequences' keys
         reject("validKeys", "is for cross- and self-attention: their keys may be padding");
@@ -200,9 +203,9 @@ problem make_problem(const generated_spec &spec, bool traced) {
             check_trace_budget(c);
         return p;
     }
-    p.seed = double(whole_number("seed", spec.seed, 0, 4294967295u));
+    p.seed = double(in_range("seed", spec.seed));
     numpy_random rng(static_cast<std::uint32_t>(p.seed));
-    const std::size_t skip = whole_number("skip", spec.skip, 0, limits::max_skip);
+    const std::size_t skip = in_range("skip", spec.skip);
     if (traced)
         check_trace_budget(c); // before drawing: a refusal should be instant
     for (std::size_t i = 0; i < skip; ++i)
@@ -267,7 +270,7 @@ problem make_problem(const explicit_spec &spec) {
     check_weight_budget(c);
     if (c.kind == problem_kind::backward) {
         if (!spec.d_output)
-            p.seed = double(whole_number("seed", spec.seed, 0, 4294967295u));
+            p.seed = double(in_range("seed", spec.seed));
         numpy_random rng(static_cast<std::uint32_t>(spec.d_output ? 0 : p.seed));
         p.d_output = d_output_of(spec.d_output, c, rng);
     }

@@ -9,6 +9,7 @@
 
 #include "attention/budget.hpp"
 #include "attention/checkpoints.hpp"
+#include "attention/field_ranges.hpp"
 #include "attention/mask.hpp"
 #include "attention/message_text.hpp"
 #include "attention/model_pass.hpp"
@@ -126,7 +127,7 @@ std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
                                         " is not one of interleaved, half-split");
         r.half_split = name == "half-split";
     }
-    r.offset = whole_number("rope.offset", number_or(v, "rope.offset", 0), 0, limits::max_skip);
+    r.offset = in_range("rope.offset", number_or(v, "rope.offset", 0));
     r.dims = whole_number("rope.dims", number_or(v, "rope.dims", double(d_k)), 2, d_k);
     if (r.dims % 2)
         throw std::invalid_argument("rope.dims: " + std::to_string(r.dims) +
@@ -138,7 +139,7 @@ std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
 // each other, packed documents of at least one token each whose lengths sum to T.
 void masks_of(const field_values &v, attention_config &c) {
     if (v.count("window"))
-        c.window = whole_number("window", number_or(v, "window", 0), 1, 4294967295u);
+        c.window = in_range("window", number_or(v, "window", 0));
     if (v.count("prefix"))
         c.prefix = whole_number("prefix", number_or(v, "prefix", 0), 0, c.seq_len);
     const auto *lengths = get<std::vector<double>>(v, "documents");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "attention/field_ranges.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -109,14 +110,13 @@ model_config model_config_of(const field_values &v, const std::string &field) {
 
 model init_model_of(const field_values &v) {
     const model_config c = model_config_of(v, "");
-    return init_model(c,
-                      std::uint32_t(whole_number("seed", number_or(v, "seed", 0), 0, 4294967295u)));
+    return init_model(c, std::uint32_t(in_range("seed", number_or(v, "seed", 0))));
 }
 
 train_spec train_spec_of(const field_values &v) {
     train_spec s = default_train_spec(task_named(std::get<std::string>(v.at("task"))));
     model_config &c = s.config;
-    s.seed = std::uint32_t(whole_number("seed", number_or(v, "seed", 0), 0, 4294967295u));
+    s.seed = std::uint32_t(in_range("seed", number_or(v, "seed", 0)));
     c.vocab = size_field(v, "", "vocab", double(c.vocab), 2, L::max_vocab);
     c.seq_len = size_field(v, "", "seqLen", double(c.seq_len), 2, L::max_seq_len);
     c.d_model = size_field(v, "", "dModel", double(c.d_model), 1, L::max_d_model);

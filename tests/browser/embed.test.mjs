@@ -175,20 +175,21 @@ test('bad attributes show their message inside the element; so does a browser wi
         `theme="purple"></attention-stepper>
       <attention-stepper id="nostage" preset="lesson-self-attention" ` +
         `stages="masked"></attention-stepper>
+      <attention-stepper id="heads" preset="lesson-multi-head" heads="3"></attention-stepper>
       <attention-stepper id="good" preset="lesson-causal" stage="masked"></attention-stepper>`,
     ),
   });
   await page.goto(`${env.server.url}bad.html`);
   await page.waitForSelector('#good[data-ready="true"]');
   await page.waitForSelector('#nostage[data-error="true"]');
+  await page.waitForSelector('#heads[data-error="true"]');
+  assert.deepEqual(
+    await page.$$eval('#heads .as-message li', (li) => li.map((l) => l.textContent)),
+    ['numHeads: 3 does not divide dModel 16; give dK and dV to choose the head sizes yourself'],
+    'a rule between attributes: the engine\u2019s message',
+  );
   const lines = await page.$$eval('#bad .as-message li', (li) => li.map((l) => l.textContent));
-  for (const start of [
-    'preset: "lesson-nope"',
-    'heads: d_model must be divisible by heads',
-    'stage: "weigths"',
-    'controls: "tiny"',
-    'theme: "purple"',
-  ]) {
+  for (const start of ['preset: "lesson-nope"', 'stage: "weigths"', 'controls: "tiny"', 'theme: "purple"']) {
     assert.ok(
       lines.some((l) => l.startsWith(start)),
       `a line starts with ${start}: ${lines.join(' | ')}`,

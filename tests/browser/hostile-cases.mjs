@@ -9,7 +9,6 @@
 // is shown as text (the listed labels) and never parsed as markup. `engine`: the message comes
 // from the engine (no parsing test can give it). `smoke`: also shown in the browser.
 import { CHAPTERS } from '../../web/model/chapters.js';
-import { LIMITS } from '../../web/model/fields.js';
 import { I2 } from '../wasm/explicit-specs.mjs';
 
 // Markup and script tried in every text field: if any of it ran, window.__hostile would be set.
@@ -251,6 +250,8 @@ export const BASES = {
   cross: '#chapter=cross&tokens=le+chat&keys=the+cat+sat&dModel=8&heads=2&seed=1&stage=weights&head=1',
 };
 
+// The engine's ranges (config.hpp's limits, which engine.limits() hands the page), written out.
+const LIMITS = { tokens: 1024, dModel: 1024, heads: 64, headDim: 1024, seed: 4294967295 };
 const hash = (base, change, message, extra = {}) => ({ where: 'URL hash', base, ...change, message, ...extra });
 const whole = (label, max, { min = 1, blank = '' } = {}) =>
   `${label} must be a whole number from ${min} to ${max}${blank}.`;
@@ -297,7 +298,7 @@ export const HASH_CASES = [
     accepted: ['</script>', '<b>b</b>', '&amp;'],
   }),
   hash('custom', { set: { prune: '1,1' } }, 'pruned heads must name each head once (head 1 is named twice).'),
-  hash('custom', { set: { prune: '5' } }, 'pruned heads must be between 0 and 1 (there are 2 heads).'),
+  hash('custom', { set: { prune: '5' } }, 'prunedHeads: 5 is out of range [0, 1]', { engine: true }),
   hash('custom', { set: { skip: '-1' } }, SKIP),
   hash('custom', { add: { seed: '2' } }, 'seed: given more than once; the first, "1", is used.', { smoke: true }),
   hash('custom', { add: { stage: 'weights' } }, 'stage: given more than once; the first, "scores", is used.'),

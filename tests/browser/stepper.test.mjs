@@ -189,12 +189,13 @@ test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, 
   await waitForStage(page, 'weights', 1); // masked is gone: the next stage of the same head
 });
 
-test('a bad value shows its rule and the last good view stays; engine rejections show too', async () => {
+test('a bad value shows its rule and the last good view stays; the engine\u2019s refusal under its field', async () => {
   await goToHash(page, '#preset=lesson-multi-head&stage=scores&head=0');
   await waitForStage(page, 'scores', 0);
   const before = await resultTexts(page);
   await page.fill('#field-dModel', '15');
-  await page.waitForSelector('#error-heads:has-text("d_model must be divisible by heads")');
+  // The engine's rule, under the field its message names.
+  await page.waitForSelector('#error-heads:has-text("numHeads: 4 does not divide dModel 15; give dK and dV")');
   assert.equal(await page.getAttribute('#field-heads', 'aria-invalid'), 'true');
   assert.deepEqual(await resultTexts(page), before, 'the last good view stays');
   await page.fill('#field-dModel', '16');

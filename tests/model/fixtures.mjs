@@ -6,9 +6,9 @@ import { cellKey, decodeValue, readJson, RECORD } from './fixture-format.mjs';
 
 const INDEX = readJson('index.json');
 
-/** engine.presets() and engine.models(), as catalogFrom(engine) reads them. */
-const { presets, models } = decodeValue(readJson('catalog.json'), []);
-export const catalog = Object.freeze({ presets, models });
+/** engine.presets(), engine.models() and engine.limits(), as catalogFrom(engine) reads them. */
+const { presets, models, limits } = decodeValue(readJson('catalog.json'), []);
+export const catalog = Object.freeze({ presets, models, limits });
 
 /** The specs the model tests sweep: the presets (but those index.json leaves out), then custom specs. */
 export const SPECS = INDEX.traces.map(({ spec }) => spec);

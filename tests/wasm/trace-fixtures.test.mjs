@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
+import { catalogFrom } from '../../web/model/presets.js';
 import { CUSTOM_SPECS, explainCells, LEFT_OUT, recordFixtures } from '../../scripts/record-traces.mjs';
 import { FIXTURE_DIR } from '../model/fixture-format.mjs';
 import { catalog, explainOf, runOf, SPECS, traceOf } from '../model/fixtures.mjs';
@@ -32,7 +33,7 @@ test('trace fixtures: every file is exactly what the recorder writes from the en
 });
 
 test('trace fixtures: the loader gives back the engine\u2019s traces, explain answers and catalog', () => {
-  assert.deepStrictEqual(catalog, { presets: engine.presets(), models: engine.models() });
+  assert.deepStrictEqual(catalog, catalogFrom(engine));
   for (const spec of SPECS) {
     const trace = traceOf(spec);
     assert.deepStrictEqual(trace, engine.run(spec), JSON.stringify(spec));

@@ -12,7 +12,7 @@ import {
 } from '../model/navigation.js';
 import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calculator.js';
 import { stageById } from '../model/stage-table.js';
-import { validateForm } from '../model/validate.js';
+import { fieldOfMessage, validateForm } from '../model/validate.js';
 import { changeField, presetForm } from '../state/form.js';
 
 const NO_SELECTION = { selection: null, explained: null, explainError: null };
@@ -23,7 +23,10 @@ function tokenAxes(tokens, keyTokens) {
   return { T: tokens, T_q: tokens, T_kv: keyTokens, 'T \u2212 1': tokens.slice(0, -1) };
 }
 
-/** Validates and runs a form; the last good trace stays when either step rejects it. */
+/**
+ * Validates and runs a form; the last good trace stays when either step rejects it. The engine's
+ * refusal goes under the field it names, or above the form when it names none of its fields.
+ */
 export function runForm(engine, catalog, form, stages = null) {
   const checked = validateForm(catalog, form);
   if (!checked.ok) return { form, errors: checked.errors, engineError: null };
@@ -41,6 +44,8 @@ export function runForm(engine, catalog, form, stages = null) {
       preset: checked.preset,
     };
   } catch (error) {
+    const field = fieldOfMessage(form.chapter, error.message);
+    if (field) return { form, errors: { [field]: error.message }, engineError: null };
     return { form, errors: {}, engineError: error.message };
   }
 }

@@ -158,7 +158,8 @@ export class AttentionStepper extends HTMLElement {
 
   // Why the engine cannot show these attributes ([title, lines]), or null.
   _rejection(s, read) {
-    if (s.engineError) return ['The attention engine rejected these attributes:', [s.engineError]];
+    const refusals = s.engineError ? [s.engineError] : Object.values(s.errors ?? {});
+    if (refusals.length) return ['The attention engine rejected these attributes:', refusals];
     if (!s.steps?.length)
       return [
         'This attention stepper has nothing to show:',

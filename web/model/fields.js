@@ -2,10 +2,10 @@
 // attribute, its label and hint, how it is checked, and the engine spec field it becomes.
 // The controls, the URL hash, the element's attributes and the validation all read this table.
 //
-// type: 'tokens' (words split on spaces), 'whole' (a whole number in [min, max]), 'auto' (the
-// same, or blank for the engine's default, which `blank` describes), 'decimal' (a number in
-// (min, max]), 'heads' (head numbers separated by commas or spaces, blank for none), 'positions'
-// (the same for positions), 'lengths'
+// type: 'tokens' (words split on spaces), 'whole' (a whole number in the engine's range for its
+// spec field, engine.limits()), 'auto' (the same, or blank for the engine's default, which `blank`
+// describes), 'decimal' (a number in the engine's range, (above, max]), 'heads' (head numbers
+// separated by commas or spaces, blank for none), 'positions' (the same for positions), 'lengths'
 // (token counts ≥ 1 the same way), 'choice' (one of `choices`), 'flag'. A flag's spec value is
 // `on` where it gives one (positionalEncoding: 'sinusoidal'), and left out when off; an
 // `object` flag is an object the fields named spec.field fill (rope: { convention, … }).
@@ -15,8 +15,6 @@
 // A preset's form (presetValue, state/form.js presetForm) reads each field from the preset: the
 // token fields from its words (preset.tokens, preset.keyTokens), the others from its spec's
 // `spec` field, or `default` where the spec leaves it out, or fromSpec(spec) where neither says.
-
-export const LIMITS = { tokens: 512, dModel: 512, heads: 16, headDim: 512, dFF: 2048, seed: 4294967295 };
 
 export const FIELDS = [
   {
@@ -44,8 +42,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'validKeys',
     label: 'valid keys',
-    min: 1,
-    max: LIMITS.tokens,
     blank: 'no padding',
   },
   {
@@ -55,8 +51,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'dModel',
     label: 'd_model',
-    min: 1,
-    max: LIMITS.dModel,
   },
   {
     field: 'heads',
@@ -65,8 +59,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'numHeads',
     label: 'heads h',
-    min: 1,
-    max: LIMITS.heads,
   },
   {
     field: 'kvHeads',
@@ -75,8 +67,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'numKvHeads',
     label: 'K/V heads',
-    min: 1,
-    max: LIMITS.heads,
     blank: 'as many as heads',
   },
   {
@@ -86,8 +76,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'dK',
     label: 'd_k',
-    min: 1,
-    max: LIMITS.headDim,
     blank: 'd_model / h',
   },
   {
@@ -97,8 +85,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'dV',
     label: 'd_v',
-    min: 1,
-    max: LIMITS.headDim,
     blank: 'd_model / h',
   },
   {
@@ -108,8 +94,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'dFF',
     label: 'd_ff',
-    min: 1,
-    max: LIMITS.dFF,
     blank: '4 · d_model',
   },
   {
@@ -119,8 +103,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'blockRows',
     label: 'B_r (query rows a tile)',
-    min: 1,
-    max: LIMITS.tokens,
   },
   {
     field: 'blockCols',
@@ -129,8 +111,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'blockCols',
     label: 'B_c (key rows a tile)',
-    min: 1,
-    max: LIMITS.tokens,
   },
   {
     field: 'seed',
@@ -139,8 +119,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'seed',
     label: 'seed',
-    min: 0,
-    max: LIMITS.seed,
   },
   {
     field: 'weightScale',
@@ -149,8 +127,6 @@ export const FIELDS = [
     type: 'decimal',
     spec: 'weightScale',
     label: 'weight scale',
-    min: 0,
-    max: 10,
     default: 0.1,
     hint: 'drawn weights are randn \u00b7 this: 0.1 as the lesson, 1 for sharper attention',
   },
@@ -161,8 +137,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'skip',
     label: 'normals skipped',
-    min: 0,
-    max: 1 << 24,
     default: 0,
     hidden: true,
   },
@@ -192,8 +166,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'window',
     label: 'window W',
-    min: 1,
-    max: LIMITS.tokens,
     blank: 'no window',
     hint: 'each token sees itself and the W \u2212 1 tokens before it',
   },
@@ -204,8 +176,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'prefix',
     label: 'prefix P',
-    min: 0,
-    max: LIMITS.tokens,
     blank: 'no prefix',
     hint: 'the first P tokens see each other both ways; causal after them',
   },
@@ -247,8 +217,6 @@ export const FIELDS = [
     type: 'whole',
     spec: 'rope.offset',
     label: 'RoPE offset',
-    min: 0,
-    max: 1 << 24,
     default: 0,
     hint: 'added to every position: the scores do not change',
   },
@@ -259,8 +227,6 @@ export const FIELDS = [
     type: 'auto',
     spec: 'rope.dims',
     label: 'RoPE dims',
-    min: 2,
-    max: LIMITS.headDim,
     blank: 'd_k',
     hint: 'the first dims columns of each head turn (even)',
   },

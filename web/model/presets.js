@@ -4,9 +4,9 @@
 
 import { chapterById, DEFAULT_CHAPTER } from './chapters.js';
 
-/** { presets, models } from the engine. */
+/** { presets, models, limits } from the engine (limits: each spec field's range, engine.limits()). */
 export function catalogFrom(engine) {
-  return Object.freeze({ presets: engine.presets(), models: engine.models() });
+  return Object.freeze({ presets: engine.presets(), models: engine.models(), limits: engine.limits() });
 }
 
 export function presetById(catalog, id) {

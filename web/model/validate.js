@@ -1,9 +1,10 @@
-// The page's own checks on the form, for immediate messages that name the rule, and the engine
-// spec the form becomes. The engine checks again; its message is shown too when it rejects a
-// spec these checks let through. Rules come from the field table (fields.js).
+// The form's checks, field by field, for messages under the field that name its rule, and the
+// engine spec the form becomes. Each number's range is the engine's own (engine.limits(), in the
+// catalog); rules between fields are the engine's alone: runForm shows its refusal under the field
+// it names (fieldOfMessage). The form's fields come from the field table (fields.js).
 
 import { chapterById, DEFAULT_CHAPTER } from './chapters.js';
-import { fieldsOf, LIMITS } from './fields.js';
+import { fieldsOf } from './fields.js';
 import { keepsPreset, presetById } from './presets.js';
 import { splitTokens } from './tokens.js';
 
@@ -14,19 +15,18 @@ function wholeNumber(raw, lo, hi) {
   return v >= lo && v <= hi ? v : null;
 }
 
-// Tokens are labels (and the designed heads' words): printable words of at most 40 characters
-// (UTF-16 units, as the engine counts them). Control characters and lone surrogates are no
-// labels; bidirectional controls (U+202E, …) would reorder the labels and the text around them.
-export const MAX_TOKEN_CHARS = 40;
+// Tokens are labels (and the designed heads' words): printable words of at most the engine's
+// wordLength characters (UTF-16 units, as it counts them). Control characters and lone surrogates
+// are no labels; bidirectional controls (U+202E, …) would reorder the labels and the text around them.
 const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 const CONTROL = /[\p{Cc}\p{Cs}]/u;
 const codePoint = (c) => `U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 const ordinal = (i) => `token ${i + 1}`;
 
-function tokenProblem(label, tokens) {
+function tokenProblem(label, tokens, maxChars) {
   for (const [i, token] of tokens.entries()) {
-    if (token.length > MAX_TOKEN_CHARS)
-      return `${label} must each have at most ${MAX_TOKEN_CHARS} characters (${ordinal(i)} has ${token.length}).`;
+    if (token.length > maxChars)
+      return `${label} must each have at most ${maxChars} characters (${ordinal(i)} has ${token.length}).`;
     const bidi = BIDI.exec(token);
     if (bidi)
       return (
@@ -39,24 +39,32 @@ function tokenProblem(label, tokens) {
   return null;
 }
 
-function checkTokens(form, f, errors) {
+// The engine's range for a token field's count: the designed heads' words, a cross chapter's
+// queries and keys, or else the sequence.
+function countRange(limits, kind, f) {
+  if (kind === 'designed') return limits.words;
+  if (kind === 'cross') return f.field === 'tokens' ? limits.queryLen : limits.keyLen;
+  return limits.seqLen;
+}
+
+function checkTokens(limits, kind, form, f, errors) {
   const tokens = splitTokens(form[f.field]);
-  if (tokens.length < 1 || tokens.length > LIMITS.tokens) {
+  const { min, max } = countRange(limits, kind, f);
+  if (tokens.length < min || tokens.length > max) {
     const what = f.field === 'tokens' ? 'T = number of tokens' : 'T_kv = number of source tokens';
-    errors[f.field] =
-      `Enter between 1 and ${LIMITS.tokens} tokens separated by spaces (${what}; now ${tokens.length}).`;
+    errors[f.field] = `Enter between ${min} and ${max} tokens separated by spaces (${what}; now ${tokens.length}).`;
   }
-  const problem = errors[f.field] ? null : tokenProblem(f.label, tokens);
+  const problem = errors[f.field] ? null : tokenProblem(f.label, tokens, limits.wordLength.max);
   if (problem) errors[f.field] = problem;
   return tokens;
 }
 
-// A decimal in (min, max], e.g. the weight scale 0.1.
-function checkDecimal(f, raw, errors) {
+// A decimal in (above, max], e.g. the weight scale 0.1.
+function checkDecimal(f, raw, errors, { above, max }) {
   const text = String(raw ?? '').trim();
   const v = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN; // 0.1, .5, 1e-3
-  if (v > f.min && v <= f.max) return v;
-  errors[f.field] = `${f.label} must be a number above ${f.min} and at most ${f.max} (the lesson uses 0.1).`;
+  if (v > above && v <= max) return v;
+  errors[f.field] = `${f.label} must be a number above ${above} and at most ${max} (the lesson uses 0.1).`;
   return null;
 }
 
@@ -88,47 +96,25 @@ function checkIds(f, tokens, errors) {
 }
 
 // A number field → its value, undefined when blank means the engine's default, null when wrong.
-function checkNumber(f, raw, errors) {
+function checkNumber(f, raw, errors, { min, max }) {
   if (f.type === 'auto' && String(raw ?? '').trim() === '') return undefined;
-  const v = wholeNumber(raw, f.min, f.max);
+  const v = wholeNumber(raw, min, max);
   if (v === null) {
     const blank = f.type === 'auto' ? `, or blank for ${f.blank}` : '';
-    errors[f.field] = `${f.label} must be a whole number from ${f.min} to ${f.max}${blank}.`;
+    errors[f.field] = `${f.label} must be a whole number from ${min} to ${max}${blank}.`;
   }
   return v;
 }
 
-// Rules between fields: heads dividing d_model (when a head size is left to it), K/V heads
-// dividing heads, valid keys within the source, tiles no taller or wider than the tokens.
-function checkTogether(v, counts, errors) {
-  const needsSplit = v.dK === undefined || v.dV === undefined;
-  if (needsSplit && v.dModel && v.numHeads && v.dModel % v.numHeads !== 0 && !errors.heads) {
-    errors.heads =
-      `d_model must be divisible by heads (${v.dModel} is not a ` +
-      `multiple of ${v.numHeads}), or give d_k and d_v yourself.`;
-  }
-  if (v.numKvHeads && v.numHeads && v.numHeads % v.numKvHeads !== 0 && !errors.kvHeads) {
-    errors.kvHeads =
-      `K/V heads must divide heads (${v.numHeads} query heads ` + `cannot be split into ${v.numKvHeads} equal groups).`;
-  }
-  if (v.prunedHeads && v.numHeads && v.prunedHeads.some((h) => h >= v.numHeads) && !errors.prunedHeads) {
-    errors.prunedHeads = `pruned heads must be between 0 and ${v.numHeads - 1} (there are ${v.numHeads} heads).`;
-  }
-  if (v.validKeys && v.validKeys > counts.keys && !errors.validKeys) {
-    errors.validKeys = `valid keys must be at most the number of ${counts.keyWord} (${counts.keys}).`;
-  }
-  if (v.prefix !== undefined && v.prefix > counts.tokens && !errors.prefix)
-    errors.prefix = `prefix P must be at most the number of tokens (T = ${counts.tokens}).`;
-  const total = (v.documents ?? []).reduce((a, b) => a + b, 0); // a count of tokens, not math
-  if (v.documents && total !== counts.tokens && !errors.documents)
-    errors.documents = `packed documents must add up to the number of tokens (T = ${counts.tokens}; now ${total}).`;
-  for (const [field, name] of [
-    ['blockRows', 'B_r'],
-    ['blockCols', 'B_c'],
-  ]) {
-    if (v[field] && v[field] > counts.tokens && !errors[field])
-      errors[field] = `${name} must be at most the number of tokens (T = ${counts.tokens}).`;
-  }
+// The form field an engine refusal names ("validKeys: 1 leaves query 1 no key: …" → validKeys,
+// "documents[1]: …" → documents, "seqLen: …" → tokens), or null for one no field of the chapter holds.
+const COUNTED_BY = { seqLen: 'tokens', queryLen: 'tokens', keyLen: 'keyTokens', tokens: 'tokens' };
+export function fieldOfMessage(chapterId, message) {
+  const name = /^([\w.]+?)(?:\[\d+\])*:/.exec(message)?.[1];
+  if (!name) return null;
+  const own = fieldsOf(chapterById(chapterId) ?? chapterById(DEFAULT_CHAPTER));
+  const field = own.find((f) => f.spec === name)?.field ?? COUNTED_BY[name];
+  return own.some((f) => f.field === field) ? field : null;
 }
 
 // Token counts separated by commas or spaces → [n, …] (blank: none), each at least 1.
@@ -177,7 +163,7 @@ function specValues(catalog, form, chapter, errors) {
       values[f.held.as] = held;
       continue;
     }
-    const v = CHECKS[f.type](f, form[f.field], errors);
+    const v = CHECKS[f.type](f, form[f.field], errors, catalog.limits[f.spec]);
     if (v === undefined || v === null || (Array.isArray(v) && !v.length)) continue;
     const [owner, inner] = f.spec.split('.');
     if (inner === undefined) values[owner] = f.object ? {} : v;
@@ -200,16 +186,15 @@ export function validateForm(catalog, form) {
   const errors = {};
   const chapter = chapterById(form.chapter) ?? chapterById(DEFAULT_CHAPTER);
   const own = new Map(fieldsOf(chapter).map((f) => [f.field, f]));
-  const tokens = checkTokens(form, own.get('tokens'), errors);
+  const tokens = checkTokens(catalog.limits, chapter.kind, form, own.get('tokens'), errors);
   if (chapter.kind === 'model') checkIds(own.get('tokens'), tokens, errors);
-  const keyTokens = own.has('keyTokens') ? checkTokens(form, own.get('keyTokens'), errors) : [];
+  const keyTokens = own.has('keyTokens')
+    ? checkTokens(catalog.limits, chapter.kind, form, own.get('keyTokens'), errors)
+    : [];
   const preset = matchesPreset(catalog, form, tokens, keyTokens);
   if (preset)
     return { errors, ok: !Object.keys(errors).length, tokens, keyTokens, spec: { preset: preset.id }, preset };
   const values = specValues(catalog, form, chapter, errors);
-  const cross = chapter.kind === 'cross';
-  const keys = cross ? keyTokens.length : tokens.length;
-  checkTogether(values, { tokens: tokens.length, keys, keyWord: cross ? 'source tokens' : 'tokens' }, errors);
   const ok = Object.keys(errors).length === 0;
   const lengths =
     chapter.kind === 'cross'
