@@ -53,116 +53,177 @@ attention_gradients attention_backward(const attention_params &p, const matrix &
     return attention_backward(f, p, d_output, c, out);
 }
 
+namespace {
+
+// What one backward pass reads: the forward's cache, the weights, the sizes, and where it records.
+struct backward_pass {
+    const attention_cache &f;
+    const attention_params &p;
+    const attention_config &c;
+    trace *out;
+    named_dims n;
+    bool rope;
+    const char *x_name;        // X, or X + PE
+    const char *d_concat_name; // dConcat, or dO without W_O
+    shared_matrix d_concat;    // (T, H·DV)
+};
+
+// What the query heads of one K/V group pass back to it: Σ dV and Σ dK over the group, and the
+// operands of those sums (one per query head) for the group's stages.
+struct group_sums {
+    matrix d_v, d_k; // (T_kv, DV), (T_kv, DK)
+    std::vector<operand> a, d_h, d_s, q;
+};
+
+// 8. output = concat · W_O: dW_O = concatᵀ · dO, dConcat = dO · W_Oᵀ. Returns dConcat (T, H·DV),
+// which is dO itself without W_O.
+shared_matrix output_backward(const backward_pass &b, const shared_matrix &d_o,
+                              attention_gradients &grad) {
+    if (!b.c.output_projection)
+        return d_o;
+    const named_dims &n = b.n;
+    grad.w_o = matmul_at(b.f.concat, *d_o);
+    note(b.out, stage_id::d_w_o, {}, {n.hdv, n.t, n.d}, grad.w_o,
+         op(name_of(stage_id::concat), no_head, b.f.concat, n.t, n.hdv),
+         op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d));
+    const shared_matrix d_concat = matmul_bt(*d_o, b.p.w_o);
+    note(b.out, stage_id::d_concat, {}, {n.t, n.d, n.hdv}, d_concat,
+         op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d),
+         op("W_O", no_head, b.p.w_o, n.hdv, n.d));
+    return d_concat;
+}
+
+// Query head i of K/V group g, steps 7 to 1: dH → dA → dS̃ → dS → dQ → dW_Q, with its shares of
+// dV and dK added to the group's sums. Returns X's part through W_Q: dQ · W_Qᵀ (T, D).
+shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::size_t g,
+                                  group_sums &sums, attention_gradients &grad) {
+    const attention_cache &f = b.f;
+    const named_dims &n = b.n;
+    const int head = int(i), first = int(g * group_size(b.c));
+    const stage_at at{head, int(g), no_step, {}};
+    // 7. concat: head i's columns of dConcat are dH_i.
+    const shared_matrix d_h = columns_of(*b.d_concat, i * b.c.d_v, b.c.d_v); // (T, DV)
+    note(b.out, stage_id::d_head, at, {n.h, n.t, n.dv, n.hdv}, d_h,
+         op(b.d_concat_name, no_head, b.d_concat, n.t, n.hdv));
+    // 6. H = A · V: dA = dH · Vᵀ, dV += Aᵀ · dH.
+    const shared_matrix d_a = matmul_bt(*d_h, f.v[g]); // (T, T_kv)
+    note(b.out, stage_id::d_weights, at, {n.t, n.dv, n.tkv}, d_a,
+         op(name_of(stage_id::d_head), head, d_h, n.t, n.dv), op("V", first, f.v[g], n.tkv, n.dv));
+    sums.d_v += matmul_at(f.a[i], *d_h);
+    // 5. A = softmax(L): dL = A ⊙ (dA − rowsum(dA ⊙ A)). The bias B and the mask M are constants
+    // added to S̃, so dS̃ = dL; 3. S̃ = S / √DK: dS = dS̃ / √DK.
+    const shared_matrix a = f.a[i];
+    const shared_matrix d_scaled = softmax_backward(f.a[i], *d_a);
+    note(b.out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
+         op(name_of(stage_id::weights), head, a, n.t, n.tkv),
+         op(name_of(stage_id::d_weights), head, d_a, n.t, n.tkv));
+    const shared_matrix d_s = matrix(*d_scaled / score_divisor(b.c));
+    note(b.out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
+         op(name_of(stage_id::d_scaled), head, d_scaled, n.t, n.tkv));
+    // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K, and then 1½: a
+    // turn by φ passes its gradient back turned by −φ).
+    const shared_matrix d_q_read = matmul(*d_s, f.k[g]); // (T, DK)
+    note(b.out, b.rope ? stage_id::d_q_rot : stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q_read,
+         op(name_of(stage_id::d_scores), head, d_s, n.t, n.tkv),
+         op(b.rope ? name_of(stage_id::k_rot) : "K", first, f.k[g], n.tkv, n.dk));
+    const shared_matrix d_q =
+        b.rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read, name_of(stage_id::d_q_rot), *f.back,
+                                 b.c, b.out, at, n.t)
+               : d_q_read;
+    sums.d_k += matmul_at(*d_s, f.q[i]);
+    // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
+    grad.w_q.push_back(matmul_at(f.x, *d_q));
+    const shared_matrix via_q = matmul_bt(*d_q, b.p.w_q[i]); // (T, D)
+    if (!b.out)
+        return via_q;
+    sums.a.push_back(op(name_of(stage_id::weights), head, a, n.t, n.tkv));
+    sums.d_h.push_back(op(name_of(stage_id::d_head), head, d_h, n.t, n.dv));
+    sums.d_s.push_back(op(name_of(stage_id::d_scores), head, d_s, n.t, n.tkv));
+    sums.q.push_back(op(b.rope ? name_of(stage_id::q_rot) : "Q", head, f.q[i], n.t, n.dk));
+    record(
+        b.out, stage_id::d_w_q, at, {n.d, n.t, n.dk}, grad.w_q.back(),
+        op(b.x_name, no_head, f.x, n.t, n.d),
+        op(b.rope ? name_of(stage_id::d_q_unrot) : name_of(stage_id::d_q), head, d_q, n.t, n.dk));
+    return via_q;
+}
+
+// X's parts through one K/V group's W_K and W_V: dK · W_Kᵀ and dV · W_Vᵀ, each (T, D).
+struct kv_parts {
+    shared_matrix via_k, via_v;
+};
+
+// K/V group g, from its query heads' sums: dV and dK recorded (under RoPE dK turned back), then
+// 1. K = X · W_K, V = X · W_V: dW_K = Xᵀ · dK, dW_V = Xᵀ · dV.
+kv_parts kv_group_backward(const backward_pass &b, std::size_t g, group_sums sums,
+                           attention_gradients &grad) {
+    const attention_cache &f = b.f;
+    const named_dims &n = b.n;
+    const int first = int(g * group_size(b.c));
+    const dim group{group_size(b.c), "g"}; // g = h / h_kv
+    const stage_at kv{first, int(g), no_step, {}};
+    const shared_matrix d_v = std::move(sums.d_v), d_k_read = std::move(sums.d_k);
+    note(b.out, stage_id::d_v, kv, {n.tkv, n.t, n.dv, group}, d_v, std::move(sums.a),
+         std::move(sums.d_h));
+    note(b.out, b.rope ? stage_id::d_k_rot : stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_read,
+         std::move(sums.d_s), std::move(sums.q));
+    const shared_matrix d_k =
+        b.rope ? rotate_recorded(stage_id::d_k_unrot, d_k_read, name_of(stage_id::d_k_rot), *f.back,
+                                 b.c, b.out, kv, n.tkv)
+               : d_k_read;
+    grad.w_k.push_back(matmul_at(f.x, *d_k));
+    grad.w_v.push_back(matmul_at(f.x, *d_v));
+    note(b.out, stage_id::d_w_k, kv, {n.d, n.tkv, n.dk}, grad.w_k.back(),
+         op(b.x_name, no_head, f.x, n.tkv, n.d),
+         op(b.rope ? name_of(stage_id::d_k_unrot) : name_of(stage_id::d_k), first, d_k, n.tkv,
+            n.dk));
+    note(b.out, stage_id::d_w_v, kv, {n.d, n.tkv, n.dv}, grad.w_v.back(),
+         op(b.x_name, no_head, f.x, n.tkv, n.d),
+         op(name_of(stage_id::d_v), first, d_v, n.tkv, n.dv));
+    return {matmul_bt(*d_k, b.p.w_k[g]), matmul_bt(*d_v, b.p.w_v[g])};
+}
+
+} // namespace
+
+// From dO back: W_O (8), then each K/V group's query heads (7 to 1) and the group itself (1), and
+// X's gradient as the sum of every part that reached it (½).
 attention_gradients attention_backward(const attention_cache &f, const attention_params &p,
                                        const matrix &d_output, const attention_config &c,
                                        trace *out) {
     const named_dims n(c);
-    const std::size_t G = group_size(c);
-    const dim group{G, "g"}, parts{c.num_heads + 2 * c.num_kv_heads, "parts"}; // g = h / h_kv
-    const char *x_name = c.sinusoidal ? name_of(stage_id::x_pos) : "X";
-    const bool rope = c.rope.has_value();
     attention_gradients grad;
     const shared_matrix d_o = d_output; // (T, D), or (T, H·DV) without W_O
-    const dim &o_cols = c.output_projection ? n.d : n.hdv;
-    note(out, stage_id::d_output, {}, {n.t, o_cols}, d_o);
-    // 8. output = concat · W_O: dW_O = concatᵀ · dO, dConcat = dO · W_Oᵀ.
-    shared_matrix d_concat = d_o; // (T, H·DV)
-    if (c.output_projection) {
-        grad.w_o = matmul_at(f.concat, d_output);
-        note(out, stage_id::d_w_o, {}, {n.hdv, n.t, n.d}, grad.w_o,
-             op(name_of(stage_id::concat), no_head, f.concat, n.t, n.hdv),
-             op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d));
-        d_concat = matmul_bt(d_output, p.w_o);
-        note(out, stage_id::d_concat, {}, {n.t, n.d, n.hdv}, d_concat,
-             op(name_of(stage_id::d_output), no_head, d_o, n.t, n.d),
-             op("W_O", no_head, p.w_o, n.hdv, n.d));
-    }
-    const char *d_concat_name =
-        c.output_projection ? name_of(stage_id::d_concat) : name_of(stage_id::d_output);
+    note(out, stage_id::d_output, {}, {n.t, c.output_projection ? n.d : n.hdv}, d_o);
+    backward_pass b{f,
+                    p,
+                    c,
+                    out,
+                    n,
+                    c.rope.has_value(),
+                    c.sinusoidal ? name_of(stage_id::x_pos) : "X",
+                    name_of(c.output_projection ? stage_id::d_concat : stage_id::d_output),
+                    d_o};
+    b.d_concat = output_backward(b, d_o, grad);
     grad.x = matrix({c.seq_len, c.d_model}, 0.0);
     std::vector<operand> via_q, via_k, via_v; // d_x's parts, one per head
+    const std::size_t G = group_size(c);
     for (std::size_t g = 0; g < c.num_kv_heads; ++g) {
-        const int first = int(g * G);
-        matrix d_v({c.seq_len, c.d_v}, 0.0), d_k({c.seq_len, c.d_k}, 0.0); // Σ over the group
-        std::vector<operand> a_ops, d_h_ops, d_s_ops, q_ops;
+        group_sums sums{
+            matrix({c.kv_len, c.d_v}, 0.0), matrix({c.kv_len, c.d_k}, 0.0), {}, {}, {}, {}};
         for (std::size_t i = g * G; i < (g + 1) * G; ++i) {
-            const stage_at at{int(i), int(g), no_step, {}};
-            // 7. concat: head i's columns of dConcat are dH_i.
-            const shared_matrix d_h = columns_of(d_concat, i * c.d_v, c.d_v); // (T, DV)
-            note(out, stage_id::d_head, at, {n.h, n.t, n.dv, n.hdv}, d_h,
-                 op(d_concat_name, no_head, d_concat, n.t, n.hdv));
-            // 6. H = A · V: dA = dH · Vᵀ, dV += Aᵀ · dH.
-            const shared_matrix d_a = matmul_bt(d_h, f.v[g]); // (T, T)
-            note(out, stage_id::d_weights, at, {n.t, n.dv, n.tkv}, d_a,
-                 op(name_of(stage_id::d_head), int(i), d_h, n.t, n.dv),
-                 op("V", first, f.v[g], n.tkv, n.dv));
-            d_v += matmul_at(f.a[i], d_h);
-            // 5. A = softmax(L): dL = A ⊙ (dA − rowsum(dA ⊙ A)). The bias B and the mask M are
-            // constants added to S̃, so dS̃ = dL; 3. S̃ = S / √DK: dS = dS̃ / √DK.
-            const shared_matrix a = f.a[i];
-            const shared_matrix d_scaled = softmax_backward(f.a[i], d_a);
-            note(out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
-                 op(name_of(stage_id::weights), int(i), a, n.t, n.tkv),
-                 op(name_of(stage_id::d_weights), int(i), d_a, n.t, n.tkv));
-            const shared_matrix d_s = matrix(*d_scaled / score_divisor(c));
-            note(out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
-                 op(name_of(stage_id::d_scaled), int(i), d_scaled, n.t, n.tkv));
-            // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K,
-            // and then 1½: a turn by φ passes its gradient back turned by −φ).
-            const shared_matrix d_q_read = matmul(d_s, f.k[g]); // (T, DK)
-            note(out, rope ? stage_id::d_q_rot : stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q_read,
-                 op(name_of(stage_id::d_scores), int(i), d_s, n.t, n.tkv),
-                 op(rope ? name_of(stage_id::k_rot) : "K", first, f.k[g], n.tkv, n.dk));
-            const shared_matrix d_q =
-                rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read, name_of(stage_id::d_q_rot),
-                                       *f.back, c, out, at, n.t)
-                     : d_q_read;
-            d_k += matmul_at(d_s, f.q[i]);
-            // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
-            grad.w_q.push_back(matmul_at(f.x, d_q));
-            const shared_matrix part = matmul_bt(d_q, p.w_q[i]); // (T, D)
+            const shared_matrix part = query_head_backward(b, i, g, sums, grad);
             grad.x += *part;
-            if (!out)
-                continue;
-            a_ops.push_back(op(name_of(stage_id::weights), int(i), a, n.t, n.tkv));
-            d_h_ops.push_back(op(name_of(stage_id::d_head), int(i), d_h, n.t, n.dv));
-            d_s_ops.push_back(op(name_of(stage_id::d_scores), int(i), d_s, n.t, n.tkv));
-            q_ops.push_back(op(rope ? name_of(stage_id::q_rot) : "Q", int(i), f.q[i], n.t, n.dk));
-            via_q.push_back(op("d_q·W_Qᵀ", int(i), part, n.t, n.d));
-            record(out, stage_id::d_w_q, at, {n.d, n.t, n.dk}, grad.w_q.back(),
-                   op(x_name, no_head, f.x, n.t, n.d),
-                   op(rope ? name_of(stage_id::d_q_unrot) : name_of(stage_id::d_q), int(i), d_q,
-                      n.t, n.dk));
+            if (out)
+                via_q.push_back(op("d_q·W_Qᵀ", int(i), part, n.t, n.d));
         }
-        const stage_at kv{first, int(g), no_step, {}};
-        const shared_matrix d_v_g = std::move(d_v), d_k_read = std::move(d_k);
-        note(out, stage_id::d_v, kv, {n.tkv, n.t, n.dv, group}, d_v_g, std::move(a_ops),
-             std::move(d_h_ops));
-        note(out, rope ? stage_id::d_k_rot : stage_id::d_k, kv, {n.tkv, n.t, n.dk, group}, d_k_read,
-             std::move(d_s_ops), std::move(q_ops));
-        const shared_matrix d_k_g =
-            rope ? rotate_recorded(stage_id::d_k_unrot, d_k_read, name_of(stage_id::d_k_rot),
-                                   *f.back, c, out, kv, n.tkv)
-                 : d_k_read;
-        grad.w_k.push_back(matmul_at(f.x, d_k_g));
-        grad.w_v.push_back(matmul_at(f.x, d_v_g));
-        const shared_matrix via_k_g = matmul_bt(d_k_g, p.w_k[g]),
-                            via_v_g = matmul_bt(d_v_g, p.w_v[g]);
-        grad.x += *via_k_g + *via_v_g;
-        if (!out)
-            continue;
-        record(out, stage_id::d_w_k, kv, {n.d, n.tkv, n.dk}, grad.w_k.back(),
-               op(x_name, no_head, f.x, n.tkv, n.d),
-               op(rope ? name_of(stage_id::d_k_unrot) : name_of(stage_id::d_k), first, d_k_g, n.tkv,
-                  n.dk));
-        record(out, stage_id::d_w_v, kv, {n.d, n.tkv, n.dv}, grad.w_v.back(),
-               op(x_name, no_head, f.x, n.tkv, n.d),
-               op(name_of(stage_id::d_v), first, d_v_g, n.tkv, n.dv));
-        via_k.push_back(op("d_k·W_Kᵀ", first, via_k_g, n.t, n.d));
-        via_v.push_back(op("d_v·W_Vᵀ", first, via_v_g, n.t, n.d));
+        const kv_parts parts = kv_group_backward(b, g, std::move(sums), grad);
+        grad.x += *parts.via_k + *parts.via_v;
+        if (out) {
+            via_k.push_back(op("d_k·W_Kᵀ", int(g * G), parts.via_k, n.t, n.d));
+            via_v.push_back(op("d_v·W_Vᵀ", int(g * G), parts.via_v, n.t, n.d));
+        }
     }
     // ½. X + PE: PE is a constant, so dX = d(X + PE).
-    const dim kv_heads{c.num_kv_heads, "h_kv"};
+    const dim parts{c.num_heads + 2 * c.num_kv_heads, "parts"}, kv_heads{c.num_kv_heads, "h_kv"};
     note(out, stage_id::d_x, {}, {n.t, n.d, parts, n.h, kv_heads}, grad.x, std::move(via_q),
          std::move(via_k), std::move(via_v));
     return grad;

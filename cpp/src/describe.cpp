@@ -1,14 +1,11 @@
 #include "attention/describe.hpp"
-#include "attention/costs.hpp"
 
 #include <cmath>
-#include <sstream>
 
 #include "attention/alibi.hpp"
-#include "attention/costs.hpp"
+#include "attention/describe_checks.hpp"
 #include "attention/designed.hpp"
 #include "attention/fields.hpp"
-#include "attention/flash.hpp"
 #include "attention/presets.hpp"
 
 namespace attention {
@@ -31,116 +28,6 @@ value kv_sizes(const attention_config &c) {
                         {"paramsMha", kv_parameter_count(c, c.num_heads)},
                         {"cacheValues", kv_cache_values(c, c.num_kv_heads)},
                         {"cacheValuesMha", kv_cache_values(c, c.num_heads)}};
-}
-
-// Floats one head holds, whole scores against one tile and m, l: at T and at the lesson's 2048.
-value floats_value(const attention_config &c) {
-    constexpr std::size_t lesson_t = 2048;
-    const flash_floats now = floats_held(c.seq_len, c.block_rows, c.block_cols);
-    const flash_floats lesson = floats_held(lesson_t, c.block_rows, c.block_cols);
-    return value_record{{"standard", now.standard},
-                        {"tiled", now.tiled},
-                        {"lessonSeqLen", lesson_t},
-                        {"lessonStandard", lesson.standard},
-                        {"lessonTiled", lesson.tiled}};
-}
-
-value numbers(const std::vector<double> &v) {
-    value_list out(v.begin(), v.end());
-    return out;
-}
-
-value costs_value(const pass_costs &p) {
-    return value_record{{"projections", p.projections}, {"scores", p.scores}, {"values", p.values},
-                        {"output", p.output},           {"total", p.total},   {"exps", p.exps}};
-}
-
-// Values one head moves to and from slow memory, standard and tiled: at these sizes, and in the
-// lesson's 2048-token example (d_k = d_v = 64, tiles of 256 × 256: an on-chip memory of M =
-// 4 · 64 · 256 = 65536 values, Dao et al.'s B = M / 4d).
-value traffic_value(const attention_config &c) {
-    attention_config lesson = c;
-    lesson.seq_len = lesson.kv_len = 2048;
-    lesson.d_k = lesson.d_v = 64;
-    lesson.block_rows = lesson.block_cols = 256;
-    const slow_memory_traffic now = memory_traffic(c), big = memory_traffic(lesson);
-    return value_record{{"standard", now.standard},
-                        {"tiled", now.tiled},
-                        {"lessonSeqLen", 2048},
-                        {"lessonDk", 64},
-                        {"lessonBlock", 256},
-                        {"lessonMemory", 4 * 64 * 256},
-                        {"lessonStandard", big.standard},
-                        {"lessonTiled", big.tiled}};
-}
-
-// Each head's var(S) and var(S̃) over the scores its queries see, in head order.
-value score_variance_value(const std::vector<score_spread> &spreads) {
-    value_list out;
-    for (const score_spread &s : spreads)
-        out.push_back(value_record{
-            {"head", s.head}, {"scores", s.scores}, {"scaled", s.scaled}, {"entries", s.entries}});
-    return out;
-}
-
-// What the run checked about itself (decoding, tiling, pruning, a causal pass's prefixes, the
-// scores' variance), and what it costs counted from its sizes.
-void add_checks(value_record &o, const trace &t) {
-    const trace_checks &k = t.checks;
-    if (k.max_difference)
-        o.emplace_back("maxDifference", *k.max_difference);
-    if (k.output_change)
-        o.emplace_back("outputChange", *k.output_change);
-    if (t.config.kind == problem_kind::kv_cache) {
-        o.emplace_back("stepDifferences", numbers(k.step_differences));
-        o.emplace_back("cacheBytes", numbers(k.cache_bytes));
-        o.emplace_back("cacheSlots", numbers(k.cache_slots));
-        o.emplace_back("macs",
-                       value_record{{"cached", numbers(k.macs_cached)},
-                                    {"recomputed", numbers(k.macs_recomputed)},
-                                    {"cachedSoFar", numbers(k.macs_cached_so_far)},
-                                    {"recomputedSoFar", numbers(k.macs_recomputed_so_far)}});
-    }
-    if (t.config.kind == problem_kind::flash) {
-        o.emplace_back("floats", floats_value(t.config));
-        o.emplace_back("memoryTraffic", traffic_value(t.config));
-    } else if (t.config.kind != problem_kind::kv_cache) {
-        const head_split_costs split = head_split(t.config);
-        o.emplace_back("headSplit", value_record{{"heads", costs_value(split.heads)},
-                                                 {"single", costs_value(split.single)}});
-    }
-    if (!k.causal_prefix.empty()) {
-        constexpr std::size_t lesson_batch = 32, lesson_t = 1024;
-        const training_passes now = causal_training_passes(lesson_batch, t.config.seq_len),
-                              lesson = causal_training_passes(lesson_batch, lesson_t);
-        o.emplace_back("causalPrefix", numbers(k.causal_prefix));
-        o.emplace_back("trainingPasses", value_record{{"batch", lesson_batch},
-                                                      {"withoutMask", now.without_mask},
-                                                      {"withMask", now.with_mask},
-                                                      {"lessonSeqLen", lesson_t},
-                                                      {"lessonWithoutMask", lesson.without_mask},
-                                                      {"lessonWithMask", lesson.with_mask}});
-    }
-    if (k.rope_shift)
-        o.emplace_back("ropeShift", value_record{{"shift", k.rope_shift->shift},
-                                                 {"qRot", k.rope_shift->q_rot},
-                                                 {"scores", k.rope_shift->scores},
-                                                 {"weights", k.rope_shift->weights}});
-    if (k.alibi_row_shift)
-        o.emplace_back("alibiRowShift", *k.alibi_row_shift);
-    if (!k.score_variance.empty())
-        o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
-    value_list scaling;
-    for (const scaling_point &s : k.gradient_scaling)
-        scaling.push_back(value_record{{"dK", s.d_k},
-                                       {"weightScale", s.weight_scale},
-                                       {"scaled", s.scaled},
-                                       {"variance", s.variance},
-                                       {"maxWeight", s.max_weight},
-                                       {"meanAbsDScaled", s.mean_abs_d_scaled},
-                                       {"meanAbsDScores", s.mean_abs_d_scores}});
-    if (!scaling.empty())
-        o.emplace_back("gradientScaling", scaling);
 }
 
 // RoPE's settings as a spec gives them, or null.
