@@ -51,6 +51,7 @@ void bench_forward(const bench_config &b) {
 
 } // namespace
 
+// Longer than 40 lines: the argument parsing and the table of timings, read top to bottom.
 int main(int argc, char **argv) {
 #ifdef __GLIBC__
     // glibc hands large blocks back to the kernel on free, so each run would pay page faults

@@ -94,7 +94,8 @@ shared_matrix output_backward(const backward_pass &b, const shared_matrix &d_o,
 }
 
 // Query head i of K/V group g, steps 7 to 1: dH → dA → dS̃ → dS → dQ → dW_Q, with its shares of
-// dV and dK added to the group's sums. Returns X's part through W_Q: dQ · W_Qᵀ (T, D).
+// dV and dK added to the group's sums. Returns X's part through W_Q: dQ · W_Qᵀ (T, D). ~50 lines:
+// the derivation's seven steps for one head, each beside the stage it records, kept in one piece.
 shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::size_t g,
                                   group_sums &sums, attention_gradients &grad) {
     const attention_cache &f = b.f;

@@ -104,6 +104,7 @@ value number_list(const std::vector<double> &v) {
 
 } // namespace
 
+// Longer than 40 lines as a record is: one line per field of the config JS reads.
 value describe_config(const trace &t, double seed) {
     const attention_config &c = t.config;
     value_list pruned, documents;
@@ -149,6 +150,7 @@ value describe_config(const trace &t, double seed) {
     return o;
 }
 
+// Longer than 40 lines as a record is: one line per field a spec can hold.
 value describe_spec(const generated_spec &s) {
     const bool cross = s.kind == problem_kind::cross;
     value_record o{{"kind", kind_name(s.kind)}};

@@ -26,6 +26,8 @@ matrix plain_layer_norm(const matrix &x) {
 
 } // namespace
 
+// Longer than 40 lines: the layer's six stages in the order Vaswani et al. draw them, each with
+// its record() call, so that the pass reads as the figure.
 matrix encoder_layer(const attention_params &p, const ffn_params &f, const attention_config &c,
                      trace *out) {
     const dim t{c.seq_len, "T"}, d{c.d_model, "d_model"}, dff{c.d_ff, "d_ff"}, one{1, "1"};

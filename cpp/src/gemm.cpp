@@ -4,8 +4,10 @@
 // panels of NR columns, an MC-row slice of A into panels of MR rows, and a small micro-kernel
 // multiplies one A panel by one B panel into an MR×NR register tile. Packing makes every inner
 // loop read memory sequentially, and the blocking keeps the panels being reused in cache.
-// The micro-kernel uses GCC/Clang vector extensions, which become SSE2 in a native x86-64
-// build and wasm simd128 under em++ -msimd128, without any platform-specific header.
+// One file over 300 lines: the packing, the micro-kernel and the blocking loops share the block
+// sizes and are read together. The micro-kernel uses GCC/Clang vector extensions, which become SSE2
+// in a native x86-64 build and wasm simd128 under em++ -msimd128, without any platform-specific
+// header.
 #include "attention/gemm.hpp"
 
 #include <algorithm>

@@ -1,3 +1,5 @@
+// Over 300 lines: every type a field can have (numbers, words, matrices as rows or flat, records)
+// read by the same few checks; split by type, each file would repeat them.
 #include "attention/reader.hpp"
 
 #include <set>

@@ -229,6 +229,8 @@ problem make_problem(const generated_spec &spec, bool traced) {
     return p;
 }
 
+// Longer than 40 lines: each given matrix checked against the shape the others fix, in the order
+// a caller reads the message (X, then W_Q, W_K, W_V per head, then W_O, then dOutput).
 problem make_problem(const explicit_spec &spec) {
     problem p;
     attention_config &c = p.config;

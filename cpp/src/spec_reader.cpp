@@ -37,6 +37,7 @@ bool flag_or(const field_values &v, const char *name, bool fallback) {
     return x ? *x : fallback;
 }
 
+// Longer than 40 lines as a list is: one line per spec field, each with its default.
 generated_spec generated_of(problem_kind kind, const field_values &v) {
     generated_spec s;
     s.kind = kind;
