@@ -109,15 +109,16 @@ test('masks: the window edited to a new width, the keys each query sees and the 
   await page.waitForSelector('#error-window:has-text("window")');
   assert.deepEqual(await resultTexts(page), weightTexts(w), 'a refused window keeps the last good view');
   // Window 2, then valid keys 1: query 2 would see no key. The engine refuses by name (it
-  // trapped and stayed dead before), the last good view stays, and the page computes again.
+  // trapped and stayed dead before), under the valid keys field; the last good view stays, and
+  // the page computes again.
   await page.fill('#field-window', '2');
   await page.fill('#field-validKeys', '1');
-  await page.waitForSelector('.engine-error:has-text("validKeys: 1 leaves query 2 no key")');
+  await page.waitForSelector('#error-validKeys:has-text("validKeys: 1 leaves query 2 no key")');
   assert.deepEqual(await resultTexts(page), weightTexts(w), 'a refused validKeys keeps the last good view');
   await page.fill('#field-validKeys', '7');
   await urlMatching(page, /valid=7/);
   const padded = stageOf(env.engine.run({ ...specOf('masks-window'), window: 2, validKeys: 7 }), 'weights', 0);
-  await page.waitForFunction(() => !document.querySelector('.engine-error').textContent);
+  await page.waitForFunction(() => !document.querySelector('#error-validKeys').textContent);
   assert.deepEqual(await resultTexts(page), weightTexts(padded), 'the weights of W = 2 over 7 valid keys');
   assert.deepEqual(page.problems, []);
 });

@@ -116,8 +116,8 @@ test('new tokens of the same length, then a refused id: the engine\u2019s number
       .every((v) => v < 1),
   );
   await page.fill('#field-tokens', `${typed.slice(0, -2)}32`);
-  await page.waitForSelector('.engine-error:not(:empty)');
-  assert.match(await page.textContent('.engine-error'), /tokens\[23\]: 32 is outside the vocabulary \[0, 31\]/);
+  await page.waitForSelector('#error-tokens:not(:empty)'); // the engine's refusal, under the field it names
+  assert.match(await page.textContent('#error-tokens'), /tokens\[23\]: 32 is outside the vocabulary \[0, 31\]/);
   assert.deepEqual(await resultTexts(page), cells(stageOf(trace, 'token_loss')), 'the last good trace stays');
   await page.fill('#field-tokens', 'one 2 3');
   await page.waitForSelector('#field-tokens-error:not(:empty), .field-error:not(:empty)');
