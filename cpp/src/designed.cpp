@@ -61,7 +61,7 @@ const std::vector<designed_head> &designed_heads() {
          "for j = 0 only"},
         {"Uniform (broad)",
          "every token it may see gets the same weight, so its output is their mean: easy to "
-         "read, not one of the lesson’s heads that map to no category. It resembles the broad "
+         "read. It resembles the broad "
          "heads Clark et al. (2019) found, mostly in BERT’s lower layers, which spread their "
          "weight over the whole sentence",
          "W_Q = 0, so every score is 0 and the softmax spreads the weight evenly"},

@@ -52,7 +52,7 @@ double checked_scale(double v) {
     const field_range &r = range_of("weightScale");
     if (!std::isfinite(v) || v <= r.min || v > r.max)
         reject("weightScale", js_number(v) + " is out of range (" + js_number(r.min) + ", " +
-                                  js_number(r.max) + "]; the lesson uses 0.1");
+                                  js_number(r.max) + "]; the seed-42 examples use 0.1");
     return v;
 }
 

@@ -209,7 +209,7 @@ test('real models: loading LLaMA 3 (8B) keeps 4 query heads per K/V head and say
     ),
     ['4,096', '32', '128', '32', '8'],
   );
-  assert.match(await page.textContent('.models-footnote'), /GPT-2 \(124M\) is the lesson\u2019s GPT-2 \(117M\)/);
+  assert.match(await page.textContent('.models-footnote'), /GPT-2 \(124M\) is the GPT-2 \(117M\) of many tables/);
   assert.equal(await page.$$eval('.kv-group', (g) => g.length), 4);
   await urlMatching(page, /heads=16&kvHeads=4/);
 });
@@ -291,7 +291,7 @@ test(LESSON_WORDS_TITLE, async () => {
   assert.doesNotMatch(await page.textContent('.explanation'), /lesson/);
   await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
   await waitForStage(page, 'x');
-  assert.match(await page.textContent('.explanation'), /very numbers the lesson draws/);
+  assert.match(await page.textContent('.explanation'), /very numbers numpy draws: np.random.seed\(42\)/);
 });
 
 const stepOf = (p) => p.evaluate(() => document.body.dataset.step);
@@ -342,7 +342,7 @@ test(KV_CACHE_TIME_TITLE, async () => {
 });
 
 const KV_CACHE_SIZE_TITLE =
-  'KV cache size: every cell is the engine\u2019s kvCacheBytes; the lesson\u2019s formula overstates LLaMA 3';
+  'KV cache size: every cell is the engine\u2019s kvCacheBytes; the all-heads formula overstates LLaMA 3';
 test(KV_CACHE_SIZE_TITLE, async () => {
   await goToHash(page, '#chapter=kv-cache&preset=kv-cache-gqa&stage=x_t&step=0');
   await waitForStage(page, 'x_t');

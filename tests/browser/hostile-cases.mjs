@@ -34,7 +34,7 @@ export const API_CASES = [
   api((e) => e.run({ seqLen: 1e308, dModel: 4 }), 'seqLen: 1e+308 is out of range [1, 1024]'),
   api(
     (e) => e.run({ seqLen: 2, dModel: 4, weightScale: 0 }),
-    'weightScale: 0 is out of range (0, 10]; the lesson uses 0.1',
+    'weightScale: 0 is out of range (0, 10]; the seed-42 examples use 0.1',
   ),
   api((e) => e.run({}), 'seqLen: is missing; give a whole number'),
   api((e) => e.run('lesson-causal'), 'spec: must be an object, got string'),
@@ -261,7 +261,7 @@ const tooLong = (label) => `${label} must each have at most 40 characters (token
 const control = (label, i, cp) => `${label} must not hold control characters (token ${i} holds ${cp}).`;
 const bidi = (label, i, cp) =>
   `${label} must not hold bidirectional controls, which reorder the text around them (token ${i} holds ${cp}).`;
-const WS = 'weight scale must be a number above 0 and at most 10 (the lesson uses 0.1).';
+const WS = 'weight scale must be a number above 0 and at most 10 (the seed-42 examples use 0.1).';
 const DK = whole('d_k', LIMITS.headDim, { blank: ', or blank for d_model / h' });
 const SEED = whole('seed', LIMITS.seed, { min: 0 });
 const SKIP = whole('normals skipped', 1 << 24, { min: 0 });

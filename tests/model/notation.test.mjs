@@ -28,5 +28,5 @@ test('notation: a row per quantity the trace holds, its shape the trace\u2019s a
   // One symbol, one definition: O is concat·W_O or, in FlashAttention, Õ / l — both the output.
   for (const [symbol, defs] of symbols) if (symbol !== 'O') assert.equal(defs.size, 1, `${symbol}: ${[...defs]}`);
   const note = notationView(buildSteps(traceOf(SPECS[0]))).note;
-  assert.match(note, /head_1 \u2026 head_h are heads 0 \u2026 h \u2212 1/);
+  assert.match(note, /number head_1 \u2026 head_h are heads 0 \u2026 h \u2212 1, the first token is position 0/);
 });

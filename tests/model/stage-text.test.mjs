@@ -34,7 +34,7 @@ test('3: the T² memory is the stored matrix, and FlashAttention never stores it
   quotes(text, `computes ${formatBillions(gpt3.scoreValues)} a forward pass`);
 });
 
-test('10: the lesson\u2019s ~37 billion is 2048\u00b2 read as 4 M, times 96 \u00b7 96', () => {
+test('10: the often-quoted ~37 billion is 2048\u00b2 read as 4 M, times 96 \u00b7 96', () => {
   const gpt3 = models.find((m) => m.id === 'gpt3-175b');
   const { contextLength: t, numHeads: h, numLayers: l } = gpt3;
   const lesson = ((4e6 * h * l) / 1e9).toFixed(2);

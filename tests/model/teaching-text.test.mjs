@@ -47,7 +47,7 @@ test('models: GPT-2 small is GPT-2 (124M), with a footnote for the lesson\u2019s
   assert.deepEqual([gpt2.id, gpt2.name, gpt2.numLayers, gpt2.dModel], ['gpt2-124m', 'GPT-2 (124M)', 12, 768]);
   assert.ok(!catalog.models.some((m) => /117/.test(m.name + m.id)));
   const p = gqaPanel();
-  quotes(p.footnote, `${gpt2.name} is the lesson\u2019s GPT-2 (117M)`);
+  quotes(p.footnote, `${gpt2.name} is the GPT-2 (117M) of many tables`);
 });
 
 test('KV calculator: each model is sized at most at its context window, and says so', () => {
@@ -192,4 +192,35 @@ test('the course page is lesson 06', () => {
   assert.doesNotMatch(page, /Week 5/);
   assert.match(page, /<title>Lesson 06: /);
   assert.match(page, /<h1>Lesson 06: /);
+});
+
+// "lesson" as a word, not inside an identifier (lessonSeqLen, fromLesson) or a preset id (lesson-causal).
+const LESSON_WORD = /(?<![\w-])lesson(?![\w-])/i;
+// Every line of a source file that is not a comment (whole-line comments and trailing ` // …`).
+const codeLines = (text) =>
+  text
+    .split('\n')
+    .map((line, i) => [i + 1, line.replace(/\s\/\/\s.*$/, '')])
+    .filter(([, line]) => !/^\s*(\/\/|\/\*|\*)/.test(line));
+
+const NO_LESSON =
+  'no sentence the page or the engine shows cites \u201cthe lesson\u201d: the page states facts, cites papers';
+test(NO_LESSON, () => {
+  const sources = (dir, ext) =>
+    fs
+      .readdirSync(path.join(ROOT, dir), { recursive: true })
+      .filter((f) => ext.test(f) && !f.startsWith('examples'))
+      .map((f) => path.join(dir, f));
+  const found = [];
+  const cite = (file, n, text) => LESSON_WORD.test(text) && found.push(`${file}:${n}: ${text.trim()}`);
+  for (const file of sources('web', /\.(js|html|css)$/))
+    for (const [n, line] of codeLines(read(file))) cite(file, n, line);
+  // The engine's words: its string literals (its variables may be named after the lesson's numbers).
+  for (const file of sources('cpp/src', /\.cpp$/))
+    for (const [n, line] of codeLines(read(file)))
+      for (const literal of line.match(/"(?:[^"\\]|\\.)*"/g) ?? []) cite(file, n, literal);
+  assert.deepEqual(found, []);
+  for (const p of catalog.presets) assert.doesNotMatch(p.title, LESSON_WORD, p.id);
+  assert.match('the lesson\u2019s formula', LESSON_WORD, 'the check finds the word');
+  assert.doesNotMatch('lessonSeqLen fromLesson lesson-causal', LESSON_WORD, 'and leaves identifiers alone');
 });

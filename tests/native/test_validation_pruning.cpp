@@ -39,7 +39,7 @@ TEST_CASE("validation: weightScale is finite, above 0 and at most 10",
           "[validation][weight-scale]") {
     const auto rule = [](const char *v) {
         return Contains(std::string("weightScale: ") + v +
-                        " is out of range (0, 10]; the lesson uses 0.1");
+                        " is out of range (0, 10]; the seed-42 examples use 0.1");
     };
     CHECK_THROWS_AS(make_problem(with_scale(0)), std::invalid_argument);
     CHECK_THROWS_WITH(make_problem(with_scale(0)), rule("0"));

@@ -36,7 +36,7 @@ test('limits: each range engine.limits() gives is the one run() enforces', () =>
   assert.equal(refusal({ ...base, weightScale: limits.weightScale.max }), null);
   assert.equal(
     refusal({ ...base, weightScale: limits.weightScale.above }),
-    'weightScale: 0 is out of range (0, 10]; the lesson uses 0.1',
+    'weightScale: 0 is out of range (0, 10]; the seed-42 examples use 0.1',
   );
   assert.equal(
     refusal({ kind: 'cross', queryLen: 1, keyLen: limits.keyLen.max + 1, dModel: 2 }),

@@ -128,7 +128,7 @@ export const FIELDS = [
     spec: 'weightScale',
     label: 'weight scale',
     default: 0.1,
-    hint: 'drawn weights are randn \u00b7 this: 0.1 as the lesson, 1 for sharper attention',
+    hint: 'drawn weights are randn \u00b7 this: 0.1 as the seed-42 examples, 1 for sharper attention',
   },
   {
     field: 'skip',

@@ -79,7 +79,7 @@ export function sizeQueries(row, calc) {
 
 /**
  * sized: [{ row, perToken, total, mha } | { row, error }] → the table: per-token and total size,
- * the same model if every head kept its own K and V, and how far the lesson's formula (which
+ * the same model if every head kept its own K and V, and how far the often-quoted formula (which
  * multiplies by all heads) overstates the cache.
  */
 const cappedAt = (limit, asked) => `at ${formatCount(limit)} tokens, its context window (not ${formatCount(asked)})`;
@@ -90,7 +90,7 @@ export function calculatorView(calc, sized) {
   return {
     calc,
     dtypes: DTYPES,
-    headers: ['model', 'K/V heads of heads', 'per token', 'in all', 'if it were MHA', 'the lesson\u2019s formula'],
+    headers: ['model', 'K/V heads of heads', 'per token', 'in all', 'if it were MHA', 'sized with all h heads'],
     rows: sized.map(({ row, error, perToken, total, mha }) => ({
       id: row.id,
       name: row.name,

@@ -12,8 +12,9 @@ const INDICES = [
 ];
 
 const ZERO_BASED =
-  'Everything here counts from 0, as numpy and the engine\u2019s trace do: the lesson\u2019s head_1 \u2026 head_h ' +
-  'are heads 0 \u2026 h \u2212 1, its first token is position 0, and decode step t is the (t + 1)-th token. ' +
+  'Everything here counts from 0, as numpy and the engine\u2019s trace do: the heads that ' +
+  'Vaswani et al. (2017) number head_1 \u2026 head_h are heads 0 \u2026 h \u2212 1, ' +
+  'the first token is position 0, and decode step t is the (t + 1)-th token. ' +
   'Only the progress counter counts from 1, because it counts stages, not positions: ' +
   '\u201cStage 1 of N\u201d is the first.';
 

@@ -169,9 +169,9 @@ function trainedPanel(config) {
   };
 }
 
-// The lesson's table calls GPT-2 small "GPT-2 (117M)".
+// Tables often call GPT-2 small "GPT-2 (117M)".
 export const MODELS_FOOTNOTE =
-  'GPT-2 (124M) is the lesson\u2019s GPT-2 (117M): OpenAI\u2019s paper counted 117M parameters, a ' +
+  'GPT-2 (124M) is the GPT-2 (117M) of many tables: OpenAI\u2019s paper counted 117M parameters, a ' +
   'miscount it later corrected; the released small model holds 124M.';
 
 // A real model's head geometry at the stepper's scale: at most 16 query heads, keeping the number
@@ -252,7 +252,7 @@ function tilesPanel(config, steps, index) {
       headers: [
         'score floats one head holds at once',
         `T = ${config.seqLen}`,
-        `T = ${formatCount(f.lessonSeqLen)} (the lesson\u2019s example)`,
+        `T = ${formatCount(f.lessonSeqLen)} (GPT-3\u2019s context)`,
       ],
       rows: [
         ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],

@@ -3,10 +3,10 @@
 
 import { formatPercent } from './format.js';
 
-// What the papers measured, against the lesson's "50–90 % of a trained BERT's heads".
+// What the papers measured, against the often-repeated "50–90 % of a trained BERT's heads".
 export const PRUNING_NOTE =
-  'The lesson says pruning 50\u201390 % of a trained BERT\u2019s heads costs little; no paper it ' +
-  'cites found that for BERT. Michel et al. (2019) pruned heads in order of an importance score: ' +
+  'It is often said that pruning 50\u201390 % of a trained BERT\u2019s heads costs little; the papers ' +
+  'behind it did not find that for BERT. Michel et al. (2019) pruned heads in order of an importance score: ' +
   'about 20 % of a WMT English\u2013French Transformer\u2019s heads and about 40 % of BERT\u2019s ' +
   '(fine-tuned on MNLI) went with no noticeable loss, and more cost more. Removing heads at test ' +
   'time, they could cut most single layers to one head, but encoder\u2013decoder attention was the ' +

@@ -64,7 +64,7 @@ function checkDecimal(f, raw, errors, { above, max }) {
   const text = String(raw ?? '').trim();
   const v = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN; // 0.1, .5, 1e-3
   if (v > above && v <= max) return v;
-  errors[f.field] = `${f.label} must be a number above ${above} and at most ${max} (the lesson uses 0.1).`;
+  errors[f.field] = `${f.label} must be a number above ${above} and at most ${max} (the seed-42 examples use 0.1).`;
   return null;
 }
 

@@ -73,7 +73,7 @@ export function createKvCalculator(host, { onChange }) {
       'p',
       'panel-note',
       'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_head \u00b7 K/V heads \u00b7 layers \u00b7 ' +
-        'bytes per value \u00b7 batch, computed by the engine. The lesson\u2019s formula ' +
+        'bytes per value \u00b7 batch, computed by the engine. A formula often quoted ' +
         'multiplies by all heads: right for GPT-2 and GPT-3, whose every head keeps its own K ' +
         'and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads. No model ' +
         'caches more tokens than its context window holds: a longer context length is sized at ' +

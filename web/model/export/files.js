@@ -36,7 +36,7 @@ export const FORMATS = [
     label: 'numpy script',
     ext: 'py',
     mime: 'text/x-python',
-    hint: 'rebuilds this configuration the lesson\u2019s way and prints this stage',
+    hint: 'rebuilds this configuration in numpy and prints this stage',
   },
   { id: 'svg', label: 'SVG', ext: 'svg', mime: 'image/svg+xml', hint: 'the figure, self-contained' },
   { id: 'png', label: 'PNG', ext: 'png', mime: 'image/png', hint: 'the figure at twice its size' },

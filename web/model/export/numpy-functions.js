@@ -84,7 +84,7 @@ export const selfAttention = ({
 } = {}) => `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True${
   rope ? ', turn=None' : ''
 }${alibi ? ', bias=None' : ''}):
-    """The lesson's self_attention (X_q is X_kv except in cross-attention). Returns the head's
+    """Scaled dot-product attention for one head (X_q is X_kv except in cross-attention). Returns the head's
     output and every intermediate, named as the stepper names its stages."""
     Q = X_q @ W_Q                          # (T, d_k)
     K = X_kv @ W_K                         # (T_kv, d_k)
@@ -130,7 +130,7 @@ export const multiHeadAttention = (
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
 }${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}):
-    """The lesson's multi_head_attention. Query head i reads K/V head i // group: with fewer
+    """Multi-head attention (Vaswani et al. 2017). Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
     head_outputs, heads = [], []
@@ -148,7 +148,7 @@ export const multiHeadAttention = (
     return stages["output"], stages`;
 
 export const LAYER_NORM = `def layer_norm(x, eps=1e-6):
-    """The lesson's layer norm with gamma = 1 and beta = 0 (population std, as np.std)."""
+    """Layer norm with gamma = 1 and beta = 0 (population std, as np.std)."""
     mean = x.mean(axis=-1, keepdims=True)
     std = x.std(axis=-1, keepdims=True)
     return (x - mean) / (std + eps)`;
@@ -158,7 +158,7 @@ export const encoderLayer = (
 ) => `def transformer_encoder_layer(X, W_Qs, W_Ks, W_Vs, W_O, W1, b1, W2, b2, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
 }):
-    """The lesson's transformer_encoder_layer, every sub-layer's result kept by its stage name."""
+    """One Transformer encoder layer, every sub-layer's result kept by its stage name."""
     attn_out, stages = multi_head_attention(X, X, W_Qs, W_Ks, W_Vs, W_O, mask, scale${pruned ? ', pruned_heads' : ''})
     stages["residual1"] = X + attn_out
     stages["norm1"] = layer_norm(stages["residual1"])

@@ -251,15 +251,15 @@ function docstring(s, structure, stage, { title, preset, chapter, literal }) {
       ? "Its weights are the shipped model's, trained or as drawn: they are copied here from the trace."
       : literal
         ? `Its matrices were given, not drawn: they are copied here from the trace${backward ? ', dO too' : ''}.`
-        : `Drawn as the lesson draws: np.random.seed(${s.seed}), X = ` +
+        : `Drawn as the seed-42 examples draw: np.random.seed(${s.seed}), X = ` +
           `randn, every weight randn * ${pyNumber(s.weightScale)}${backward ? ', then dO = randn (not scaled)' : ''}.`;
   return [
     `"""attention-stepper export: ${title ? `${title}, ` : ''}stage ${stageName(stage, structure, s)}.`,
     '',
     `Rebuilds ${what}${chapter ? ` (chapter "${chapter}", kind ${s.kind})` : ` (kind ${s.kind})`} with numpy`,
     backward
-      ? 'the way the lesson does, then its backward pass from dO, and prints that stage at full\nprecision.'
-      : 'the way the lesson does, then prints that stage at full precision.',
+      ? 'step by step, then its backward pass from dO, and prints that stage at full\nprecision.'
+      : 'step by step, then prints that stage at full precision.',
     how,
     'Run it with python3 (numpy only).',
     '"""',
@@ -298,7 +298,7 @@ export function numpyScript({ config, spec = null, trace = null, stage, title = 
     '# The sizes as the engine ran them',
     ...sizeLines(s, structure),
     '',
-    literal ? '# The matrices, copied from the trace' : "# The draws, in the engine's order (the lesson's)",
+    literal ? '# The matrices, copied from the trace' : "# The draws, in the engine's order",
     ...inputs,
     '',
     '# The forward pass',

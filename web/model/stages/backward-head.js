@@ -199,7 +199,7 @@ export const HEAD_GRADIENTS = [
         ? `S\u0303 = S / \u221ad_k, so the gradient is divided by the same \u221a${c.dK} = ` +
           `${formatCell(Math.sqrt(c.dK))} on the way back. The scaling shrinks the gradient reaching Q\u00b7K\u1d40 ` +
           'as well as the scores; what it buys is a softmax that is not saturated (the panel measures both).'
-        : 'Scaling is off (the lesson\u2019s ablation): S\u0303 = S, and the gradient passes unchanged.',
+        : 'Scaling is off (to compare with it on): S\u0303 = S, and the gradient passes unchanged.',
     explain: {
       symbolic: (i, j, c) =>
         c.scaleScores

@@ -117,14 +117,14 @@ function measured(c, stage) {
   return `${lead} Far ${low ? 'below' : 'above'} 1: the premise fails here.${premise(c, low)}`;
 }
 
-// GPT-3's score count, and where the lesson's smaller figure comes from: 2048² read as 4 M.
+// GPT-3's score count, and where the often-quoted smaller figure comes from: 2048² read as 4 M.
 function atGpt3(m) {
   const t = m.contextLength;
   const millions = Math.round((t * t) / 1e6);
   return (
     ` GPT-3 (T = ${t}, ${m.numHeads} heads, ${m.numLayers} layers) computes ` +
     `${formatBillions(m.scoreValues)} a forward pass (${t}\u00b2 \u00b7 ${m.numHeads} \u00b7 ${m.numLayers}); the ` +
-    `lesson\u2019s ~37 billion reads ${t}\u00b2 = ${formatCount(t * t)} as ${millions} M: ` +
+    `often-quoted ~37 billion reads ${t}\u00b2 = ${formatCount(t * t)} as ${millions} M: ` +
     `${formatCount(millions * 1e6)} \u00b7 ${m.numHeads} \u00b7 ${m.numLayers} = ` +
     `${formatBillions(millions * 1e6 * m.numHeads * m.numLayers)}.`
   );
@@ -225,7 +225,7 @@ export const HEAD_STAGES = [
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c) => `L = \\tilde S + M, \\quad M_{ij} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
     explanation: ({ config: c }) =>
-      `${maskOf(c).text(c)} The lesson\u2019s code adds \u22121e9 where its text says \u2212\u221e: both give ` +
+      `${maskOf(c).text(c)} Code often adds \u22121e9 where the formula says \u2212\u221e: both give ` +
       `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
     explain: {
       symbolic: (i, j) => `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,

@@ -18,7 +18,7 @@ const SYMBOL = {
 };
 
 const NORM_NOTE =
-  'Layer norm as the lesson writes it: (x \u2212 mean) / (std + \u03b5) over each row, with the population ' +
+  'Layer norm here is (x \u2212 mean) / (std + \u03b5) over each row, with the population ' +
   'standard deviation and \u03b5 = 10\u207b\u2076, then \u03b3 = 1 and \u03b2 = 0. Most libraries divide ' +
   'by \u221a(variance + \u03b5) instead; the two differ only when the variance is near 0.';
 
