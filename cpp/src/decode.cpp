@@ -6,7 +6,6 @@
 
 #include <xtensor/xview.hpp>
 
-#include "attention/alibi.hpp"
 #include "attention/encoding.hpp"
 #include "attention/heads.hpp"
 #include "attention/kv_size.hpp"
