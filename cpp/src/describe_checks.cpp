@@ -51,9 +51,15 @@ value traffic_value(const attention_config &c) {
 // Each head's var(S) and var(S̃) over the scores its queries see, in head order.
 value score_variance_value(const std::vector<score_spread> &spreads) {
     value_list out;
-    for (const score_spread &s : spreads)
-        out.push_back(value_record{
-            {"head", s.head}, {"scores", s.scores}, {"scaled", s.scaled}, {"entries", s.entries}});
+    for (const score_spread &s : spreads) {
+        value_record r{{"head", s.head}};
+        if (s.layer)
+            r.emplace_back("layer", *s.layer);
+        r.emplace_back("scores", s.scores);
+        r.emplace_back("scaled", s.scaled);
+        r.emplace_back("entries", s.entries);
+        out.push_back(std::move(r));
+    }
     return out;
 }
 

@@ -44,20 +44,28 @@ double variance(const std::vector<double> &v) {
 } // namespace
 
 std::vector<score_spread> score_variances(const trace &t) {
-    std::map<int, std::vector<const stage *>> scores, scaled; // by query head
+    // A model's trace holds head n once per layer (step = layer): its heads are (layer, head).
+    // Elsewhere a head's stages pool into one (a decode's steps).
+    const bool layered = t.config.kind == problem_kind::model;
+    using head_key = std::pair<int, int>; // (layer or no_step, query head)
+    std::map<head_key, std::vector<const stage *>> scores, scaled;
     for (const stage &s : t.stages) {
+        const head_key key{layered ? s.step : no_step, s.head};
         if (s.id == stage_id::scores)
-            scores[s.head].push_back(&s);
+            scores[key].push_back(&s);
         else if (s.id == stage_id::scaled)
-            scaled[s.head].push_back(&s);
+            scaled[key].push_back(&s);
     }
     std::vector<score_spread> out;
-    for (const auto &[head, list] : scores) {
+    for (const auto &[key, list] : scores) {
         const std::vector<double> s = pooled(t.config, list);
-        const std::vector<double> s_tilde = pooled(t.config, scaled[head]);
+        const std::vector<double> s_tilde = pooled(t.config, scaled[key]);
         if (s.empty() || s.size() != s_tilde.size())
             continue;
-        out.push_back({std::size_t(head), variance(s), variance(s_tilde), s.size()});
+        const auto [layer, head] = key;
+        out.push_back({std::size_t(head),
+                       layered ? std::optional<std::size_t>(layer) : std::nullopt, variance(s),
+                       variance(s_tilde), s.size()});
     }
     return out;
 }

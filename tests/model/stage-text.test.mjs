@@ -84,6 +84,19 @@ test('4: the scaled stage states independence and quotes the engine\u2019s varia
   );
 });
 
+test('TRN-3: a trained model\u2019s scaled stage quotes its own layer\u2019s head, not both layers pooled', () => {
+  const trace = traceOf({ preset: 'trained-induction' });
+  const T = trace.config.seqLen;
+  assert.deepEqual(
+    trace.config.scoreVariance.map((v) => [v.layer, v.head, v.entries]),
+    [0, 1].flatMap((layer) => [0, 1].map((head) => [layer, head, (T * (T + 1)) / 2])),
+  );
+  for (const v of trace.config.scoreVariance) {
+    const text = say({ preset: 'trained-induction' }, 'scaled', (s) => s.head === v.head && s.step === v.layer);
+    quotes(text, `Over the ${v.entries} scores its queries see: var(S) = ${formatPlain(v.scores)}, `);
+  }
+});
+
 test('4: the ablation quotes var(S), the logits it leaves, and says how to see saturation', () => {
   const spec = CUSTOM_SPECS['custom-self-causal-unscaled']; // recorded: d_k 5, no ÷√d_k
   const text = say(spec, 'scaled');
@@ -237,4 +250,12 @@ test('7: a tile\u2019s scores hide what the mask hides, a window too', () => {
       .endsWith(`\\le \\text{query} - ${window}`),
   );
   assert.doesNotMatch(formula({ preset: 'flash-full' }, 'tile_scores'), /infty/);
+});
+
+test('BWD-1: dA is positive for a value along dH[t] (more weight raises the loss), negative against it', () => {
+  const trace = traceOf({ preset: 'backward-causal' });
+  const stage = trace.stages.find((s) => s.id === 'd_weights');
+  const text = stageById('d_weights').explanation({ config: trace.config, stage, tokens: [], preset: null, models });
+  quotes(text, 'A key whose value points along dH[t] gets a positive dA (more weight on it would raise the loss)');
+  quotes(text, 'one pointing against dH[t], where the loss wants the output to go, gets a negative dA');
 });

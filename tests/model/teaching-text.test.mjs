@@ -224,3 +224,9 @@ test(NO_LESSON, () => {
   assert.match('the lesson\u2019s formula', LESSON_WORD, 'the check finds the word');
   assert.doesNotMatch('lessonSeqLen fromLesson lesson-causal', LESSON_WORD, 'and leaves identifiers alone');
 });
+
+test('TP-2: training.html defines the induction score over the queries whose token occurred before', () => {
+  const page = read('web/training.html');
+  const induction = 'occurrence of the current token (induction, over the queries whose token occurred before)';
+  assert.ok(page.includes(induction));
+});

@@ -10,6 +10,7 @@
 #include "attention/presets.hpp"
 #include "attention/score_variance.hpp"
 #include "attention/spec.hpp"
+#include "attention/spec_reader.hpp"
 #include "check.hpp"
 #include "specs.hpp"
 
@@ -109,4 +110,34 @@ TEST_CASE("score variance: a decode pools its steps into the causal pass's value
 
 TEST_CASE("score variance: flash records no score stages, so no check", "[score-variance]") {
     CHECK(run_traced(make_problem(preset("flash-causal"), true)).checks.score_variance.empty());
+}
+
+// A model's trace holds head n once per layer (its step): each (layer, head) is its own entry,
+// over its own layer's scores alone, E[S²] − E[S]² over the causal entries of its stage.
+TEST_CASE("score variance: a model's heads are per layer, each over its own layer's scores",
+          "[score-variance][model]") {
+    const std::vector<double> tokens{20, 8, 14, 7, 5, 3, 21, 14, 7, 5, 3, 21};
+    const trace t =
+        run_traced(problem_of(problem_kind::model, false,
+                              {{"checkpoint", std::string("trained")}, {"tokens", tokens}}, true));
+    const std::size_t n = tokens.size();
+    REQUIRE(t.checks.score_variance.size() == 4); // 2 layers × 2 heads
+    for (const score_spread &v : t.checks.score_variance) {
+        REQUIRE(v.layer);
+        const stage *scores = nullptr;
+        for (const stage &s : t.stages)
+            if (s.id == stage_id::scores && s.head == int(v.head) && s.step == int(*v.layer))
+                scores = &s;
+        REQUIRE(scores);
+        double sum = 0, squares = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j)
+                sum += scores->values(i, j), squares += scores->values(i, j) * scores->values(i, j);
+        const double count = double(n * (n + 1) / 2),
+                     var = squares / count - (sum / count) * (sum / count);
+        CAPTURE(*v.layer, v.head, v.scores, var);
+        CHECK(v.entries == n * (n + 1) / 2);
+        CHECK(std::fabs(v.scores - var) <= 1e-12 * var);
+    }
+    CHECK(t.checks.score_variance[0].scores != t.checks.score_variance[2].scores);
 }

@@ -238,9 +238,10 @@ export const CHAPTERS = [
     },
     lead:
       'A tiny attention-only Transformer (two layers of two heads, no MLP, no layer norm), trained by this ' +
-      'engine on sequences whose second half repeats a block of the first. Nobody built its heads: training ' +
-      'on next-token prediction made one layer-0 head look back a token and one layer-1 head look for the ' +
-      'token after the last time the current one appeared. Step both layers, then the prediction and its ' +
+      'engine on random token sequences in which a block of 4\u20138 tokens appears twice in a row, at a random ' +
+      'place. Nobody built its heads: training on next-token prediction turned layer 0\u2019s heads toward the ' +
+      'previous token (head 0 most) and both layer-1 heads into induction heads, which look for the token after ' +
+      'the last time the current one appeared. Step both layers, then the prediction and its ' +
       'loss; the time axis walks the layers. Heads that learn (training.html) trains it in your browser.',
     panel: 'trained',
   },

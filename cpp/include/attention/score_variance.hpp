@@ -8,9 +8,10 @@
 
 namespace attention {
 
-// One score_spread per query head that recorded scores and scaled stages (none for flash):
-// var(S) and var(S̃) over the entries its queries see, M's zeros (a decode step sees every
-// cached key), pooled over every stage of that head. Population variance, numpy's var().
+// One score_spread per query head that recorded scores and scaled stages (none for flash), per
+// layer and head in a model: var(S) and var(S̃) over the entries its queries see, M's zeros (a
+// decode step sees every cached key), pooled over every stage of that head (a decode's steps).
+// Population variance, numpy's var().
 std::vector<score_spread> score_variances(const trace &t);
 
 } // namespace attention

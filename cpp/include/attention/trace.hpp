@@ -110,10 +110,11 @@ struct rope_shift_check {
 // The premise of ÷√d_k measured on one query head: the population variance of S and of S̃ over
 // the entries its queries see (the ones the softmax reads), pooled over a decode's steps.
 struct score_spread {
-    std::size_t head;    // the query head
-    double scores;       // var(S)
-    double scaled;       // var(S̃): var(S) / d_k when the scores are scaled
-    std::size_t entries; // how many scores were pooled
+    std::size_t head;                 // the query head
+    std::optional<std::size_t> layer; // a model's layer (its heads are per layer); else none
+    double scores;                    // var(S)
+    double scaled;                    // var(S̃): var(S) / d_k when the scores are scaled
+    std::size_t entries;              // how many scores were pooled
 };
 
 // One row of the √d_k study (gradient_scaling.hpp): a single head at this d_k and

@@ -111,8 +111,9 @@ export const HEAD_GRADIENTS = [
     formula: (c) => `${sub(c, 'dA')} = ${sub(c, 'dH')}\\, V^{\\top}`,
     explanation: () =>
       'H = A \u00b7 V, so the weight A[t, s] scales value row s into output row t: its gradient is how well ' +
-      'value row s lines up with dH[t], the dot product dH[t]\u00b7V[s]. A key whose value points where the ' +
-      'loss wants the output to go gets a positive dA; these are not yet gradients of the scores.',
+      'value row s lines up with dH[t], the dot product dH[t]\u00b7V[s]. A key whose value points along dH[t] ' +
+      'gets a positive dA (more weight on it would raise the loss); one pointing against dH[t], where the loss ' +
+      'wants the output to go, gets a negative dA. These are not yet gradients of the scores.',
     explain: {
       symbolic: (i, j) => `dA_{${i},${j}} = \\sum_m dH_{${i},m}\\,V_{${j},m}`,
       filled: (e, { i, j }) => filledDot(e, `dA_{${i},${j}}`),

@@ -104,7 +104,8 @@ function premise(c, low) {
 // The premise checked on this head's own numbers: the engine's var(S) and var(S̃) (config.scoreVariance),
 // the logits' variance set against 1.
 function measured(c, stage) {
-  const v = c.scoreVariance?.find((s) => s.head === (stage.head ?? 0));
+  // A model's heads are per layer (a stage's step is its layer); elsewhere one entry per head.
+  const v = c.scoreVariance?.find((s) => s.head === (stage.head ?? 0) && (s.layer ?? stage.step) === stage.step);
   if (!v) return '';
   const over =
     c.kind === 'kv-cache'
