@@ -97,6 +97,20 @@ test('TRN-3: a trained model\u2019s scaled stage quotes its own layer\u2019s hea
   }
 });
 
+test('TRN-4: for a model the premise names no field it lacks, and says how its weights were drawn', () => {
+  for (const preset of ['trained-induction', 'untrained-induction']) {
+    const text = say({ preset }, 'scaled', (s) => s.head === 0 && s.step === 1);
+    assert.doesNotMatch(text, /weight scale|d_model\)|raise d_k/, preset);
+    assert.match(text, /Far (below|above) 1: the premise fails here\./, preset);
+    quotes(text, 'every matrix was initialised as randn \u00b7 1/\u221a(its rows)');
+  }
+  const untrained = traceOf({ preset: 'untrained-induction' }).config.scoreVariance;
+  assert.ok(
+    untrained.every((v) => v.scaled < 0.5),
+    'at initialisation the logits spread far less than 1',
+  );
+});
+
 test('4: the ablation quotes var(S), the logits it leaves, and says how to see saturation', () => {
   const spec = CUSTOM_SPECS['custom-self-causal-unscaled']; // recorded: d_k 5, no ÷√d_k
   const text = say(spec, 'scaled');

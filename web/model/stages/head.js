@@ -85,6 +85,14 @@ function premise(c, low) {
       ? ' These heads are built, not drawn: this one\u2019s scores are equal on purpose, so its rows are uniform.'
       : ' These heads are built, not drawn: their scores are set large where a head should look, on purpose, ' +
           'so that the softmax saturates.';
+  if (c.kind === 'model')
+    return (
+      ' This model\u2019s weights are not drawn at a scale the page sets: every matrix was initialised as ' +
+      'randn \u00b7 1/\u221a(its rows), so x\u2080 is small (variance 1/vocab + 1/context, W_E\u2019s and ' +
+      'W_P\u2019s rows) and, at initialisation (the untrained checkpoint), the logits spread far less than 1; ' +
+      'trained, a head ' +
+      'sharpens or flattens them on purpose.'
+    );
   const q = componentVariance(c);
   const why = q
     ? ` X is randn and the weights randn \u00b7 ${c.weightScale}: each component of q and k has ` +
