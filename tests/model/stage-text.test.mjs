@@ -8,7 +8,7 @@ import { explainView } from '../../web/model/explain-view.js';
 import { formatBillions, formatCount, formatPlain, formatSci, rowsText } from '../../web/model/format.js';
 import { divisorQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
-import { catalog, explainOf, traceOf } from './fixtures.mjs';
+import { catalog, explainOf, SPECS, traceOf } from './fixtures.mjs';
 import { CUSTOM_SPECS } from '../../scripts/record-traces.mjs';
 
 const models = catalog.models;
@@ -272,4 +272,32 @@ test('BWD-1: dA is positive for a value along dH[t] (more weight raises the loss
   const text = stageById('d_weights').explanation({ config: trace.config, stage, tokens: [], preset: null, models });
   quotes(text, 'A key whose value points along dH[t] gets a positive dA (more weight on it would raise the loss)');
   quotes(text, 'one pointing against dH[t], where the loss wants the output to go, gets a negative dA');
+});
+
+// POS-2: the formula names what the engine read, over every recorded trace: the scores of the
+// turned rows under RoPE (its operands q_rot and k_rot), the projections of X + PE under the
+// sinusoidal encoding (their operand x_pos).
+test('POS-2: scores and projections name the operands the engine read, in every recorded trace', () => {
+  let turned = 0;
+  let added = 0;
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    const { config } = trace;
+    for (const stage of trace.stages) {
+      const names = stage.operands?.map((o) => o.name) ?? [];
+      const where = `${JSON.stringify(spec)} ${stage.id}`;
+      if (stage.id === 'scores') {
+        const rot = names.includes('q_rot');
+        turned += rot;
+        assert.equal(/\\hat\{Q\}\\,\\hat\{K\}/.test(stageById('scores').formula(config)), rot, where);
+        assert.equal(stageById('scores').figure(config)[2].label.includes('\u0302'), rot, where);
+      }
+      if (stage.id === 'q' && config.kind !== 'kv-cache') {
+        const pos = names[0] === 'x_pos';
+        added += pos;
+        assert.equal(stageById('q').formula(config).includes('(X + PE)'), pos, where);
+      }
+    }
+  }
+  assert.ok(turned > 0 && added > 0, `RoPE scores ${turned}, X + PE projections ${added}`);
 });

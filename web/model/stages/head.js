@@ -145,8 +145,13 @@ export const HEAD_STAGES = [
     group: 'head',
     title: 'Scores',
     result: 'scores',
-    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K\u1d40' }],
-    formula: () => 'S = Q\\,K^{\\top}',
+    // Under RoPE the engine scores the turned rows (its operands q_rot and k_rot): Q̂ and K̂.
+    figure: (c) => [
+      { operand: 0 },
+      { glyph: '@' },
+      { operand: 1, transpose: true, label: c.rope ? 'K\u0302\u1d40' : 'K\u1d40' },
+    ],
+    formula: (c) => (c.rope ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
     explanation: ({ config: c, models }) => {
       if (c.kind === 'kv-cache')
         return (
@@ -163,7 +168,10 @@ export const HEAD_STAGES = [
       }`;
     },
     explain: {
-      symbolic: (i, j) => `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
+      symbolic: (i, j, c) =>
+        c.rope
+          ? `S_{${i},${j}} = \\hat q_{${i}} \\cdot \\hat k_{${j}} = \\sum_d \\hat Q_{${i},d}\\,\\hat K_{${j},d}`
+          : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
     },
     highlight: dot,

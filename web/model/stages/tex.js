@@ -40,6 +40,6 @@ export const logitsSymbol = (c) => (c.masked ? 'L' : '\\tilde S');
 
 /** The input matrix of a projection: X, or X_q / X_kv in cross-attention. */
 export function sourceOf(c, letter) {
-  if (c.kind !== 'cross') return 'X';
+  if (c.kind !== 'cross') return c.positionalEncoding ? '(X + PE)' : 'X';
   return letter === 'Q' ? 'X_q' : 'X_{kv}';
 }
