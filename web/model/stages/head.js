@@ -8,7 +8,7 @@ import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion }
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
-import { filledDot, logitsSymbol, n, f, shortList } from './tex.js';
+import { filledDot, logitsSymbol, maskedInput, n, f, shortList } from './tex.js';
 
 // The masks M can be, the first that applies: its title, the cases of M_tj and what it means.
 const MASKS = [
@@ -240,12 +240,15 @@ export const HEAD_STAGES = [
     optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: (c) => `L = \\tilde S + M, \\quad M_{ij} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
+    formula: (c) => `L = ${maskedInput(c)} + M, \\quad M_{ij} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
     explanation: ({ config: c }) =>
       `${maskOf(c).text(c)} Code often adds \u22121e9 where the formula says \u2212\u221e: both give ` +
       `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
     explain: {
-      symbolic: (i, j) => `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
+      symbolic: (i, j, c) =>
+        c.alibi
+          ? `L_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}} + M_{${i},${j}}`
+          : `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
       filled: (e, { i: r, j: c }) =>
         e.masked
           ? `M_{${r},${c}} = -\\infty, \\quad L_{${r},${c}} = ${n(e.input)} + (-\\infty) = -\\infty`
