@@ -301,3 +301,34 @@ test('POS-2: scores and projections name the operands the engine read, in every 
   }
   assert.ok(turned > 0 && added > 0, `RoPE scores ${turned}, X + PE projections ${added}`);
 });
+
+// MSK-1: the mask stage names every rule M combines. Over every recorded trace with a mask: a key
+// column hidden from every row (padding) is named iff it is there, and a hidden future key iff it
+// is there; the Padding preset, causal and padded, says both.
+test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M shows them', () => {
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    const stage = trace.stages.find((s) => s.id === 'masked');
+    if (!stage) continue;
+    const { config } = trace;
+    const title = stageById('masked').title(config);
+    const [rows, keys] = stage.shape;
+    const m = stage.operands[1].values;
+    const hidden = (t, j) => m[t * keys + j] === -Infinity;
+    const padded = Array.from({ length: keys }, (_, j) => j).some((j) =>
+      Array.from({ length: rows }, (_, t) => t).every((t) => hidden(t, j)),
+    );
+    const valid = config.validKeys ?? keys; // past it, keys are padding
+    const future = Array.from({ length: rows }, (_, t) => t).some((t) =>
+      Array.from({ length: Math.max(0, valid - t - 1) }, (_, k) => t + 1 + k).some((j) => hidden(t, j)),
+    );
+    const where = `${JSON.stringify(spec)}: ${title}`;
+    assert.equal(/padding/i.test(title), config.validKeys !== null, where);
+    if (config.validKeys !== null) assert.ok(padded, where);
+    if (config.kind !== 'cross') assert.equal(/Causal|causal|window|documents|prefix/i.test(title), future, where);
+  }
+  const padding = traceOf({ preset: 'masks-padding' }).config;
+  assert.equal(stageById('masked').title(padding), 'Causal and padding mask');
+  assert.match(stageById('masked').formula(padding), /j \\le t \\text\{ and \} j < \\text\{valid\}/);
+  quotes(say({ preset: 'masks-padding' }, 'masked'), `Key positions from ${padding.validKeys} on are padding`);
+});

@@ -10,12 +10,23 @@ import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, maskedInput, n, f, shortList } from './tex.js';
 
-// The masks M can be, the first that applies: its title, the cases of M_tj and what it means.
-const MASKS = [
+// The rules M combines, in the engine's order (mask.cpp, visible_keys): a key j is seen from row t
+// when every active rule allows it. Each gives its name, its condition on j and what it means; the
+// stage's title, cases and text are all the active ones (the Padding preset is causal and padded).
+const MASK_RULES = [
+  {
+    applies: (c) => c.causal && c.window === null && c.prefix === null && c.documents.length === 0,
+    name: 'causal',
+    when: () => 'j \\le t',
+    text: () =>
+      'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at every future position ' +
+      '(j > t), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
+      'every position of a sequence at once.',
+  },
   {
     applies: (c) => c.window !== null,
-    title: 'Sliding-window mask',
-    cases: '0 & t - W < j \\le t \\\\ -\\infty & \\text{otherwise}',
+    name: 'sliding-window',
+    when: () => 't - W < j \\le t',
     text: (c) =>
       `A token looks only at itself and the ${c.window - 1} tokens before it (a window of W = ${c.window}): ` +
       'M holds \u2212\u221e at every future position and at every position more than W \u2212 1 back, so ' +
@@ -23,8 +34,8 @@ const MASKS = [
   },
   {
     applies: (c) => c.documents.length > 0,
-    title: 'Packed documents mask',
-    cases: '0 & j \\le t \\text{ in } t\\text{\u2019s document} \\\\ -\\infty & \\text{otherwise}',
+    name: 'packed-documents',
+    when: () => 'j \\le t \\text{ in } t\\text{\u2019s document}',
     text: (c) =>
       `${c.documents.length} sequences are packed into one row of T = ${c.seqLen} tokens (lengths ` +
       `${c.documents.join(', ')}): each token looks at the earlier tokens of its own document only, so one ` +
@@ -32,31 +43,35 @@ const MASKS = [
   },
   {
     applies: (c) => c.prefix !== null,
-    title: 'Prefix-LM mask',
-    cases: '0 & j \\le t \\text{ or } j < P \\\\ -\\infty & \\text{otherwise}',
+    name: 'prefix-LM',
+    when: () => '(j \\le t \\text{ or } j < P)',
     text: (c) =>
       `The first P = ${c.prefix} tokens (a prompt, say) all see each other, both ways; every later token ` +
       'sees the whole prefix and the tokens before it, as a decoder would.',
   },
   {
-    applies: (c) => c.causal,
-    title: 'Causal mask',
-    cases: '0 & j \\le t \\\\ -\\infty & j > t',
-    text: () =>
-      'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at every future position ' +
-      '(j > t), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
-      'every position of a sequence at once.',
-  },
-  {
-    applies: () => true,
-    title: 'Padding mask',
-    cases: '0 & j < \\text{valid} \\\\ -\\infty & j \\ge \\text{valid}',
+    applies: (c) => c.validKeys !== null,
+    name: 'padding',
+    when: () => 'j < \\text{valid}',
     text: (c) =>
-      `Source positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
+      `Key positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
       'length): M holds \u2212\u221e there, so no query reads them.',
   },
 ];
-const maskOf = (c) => MASKS.find((m) => m.applies(c));
+
+const capital = (s) => s[0].toUpperCase() + s.slice(1);
+
+// The mask of this config: every active rule's name in the title, their conditions joined in the
+// cases, their sentences in the text. No rule (the stage shown off): the causal mask it would be.
+function maskOf(c) {
+  const active = MASK_RULES.filter((r) => r.applies(c));
+  const rules = active.length > 0 ? active : [MASK_RULES[0]];
+  return {
+    title: `${capital(rules.map((r) => r.name).join(' and '))} mask`,
+    cases: `0 & ${rules.map((r) => r.when()).join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
+    text: (config) => rules.map((r) => r.text(config)).join(' '),
+  };
+}
 
 const STORED =
   'Stored whole (standard attention) it needs memory growing with T\u00b2; FlashAttention (its own chapter) ' +
