@@ -42,7 +42,7 @@ test('opened cold: the forward pass is one folded group, the gradients are liste
   const listed = await page.$$eval('.group-gradient-head .stage-item', (b) => b.map((x) => x.textContent));
   assert.deepEqual(listed, [
     'Gradient of the head\u2019s output',
-    'Gradient of the weights',
+    'Gradient of the attention weights A',
     'Gradient of V',
     'Through the softmax',
     'Through the \u221ad_k scaling',

@@ -332,3 +332,15 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
   assert.match(stageById('masked').formula(padding), /j \\le t \\text\{ and \} j < \\text\{valid\}/);
   quotes(say({ preset: 'masks-padding' }, 'masked'), `Key positions from ${padding.validKeys} on are padding`);
 });
+
+test('BWD-5: dW_Q\u2019s text and explain line sum over the projection\u2019s input, X + PE under the encoding', () => {
+  const pe = (c) => ({ ...c, positionalEncoding: 'sinusoidal' });
+  const config = traceOf({ preset: 'backward-causal' }).config;
+  quotes(say({ preset: 'backward-causal' }, 'd_w_q'), 'its gradient sums X[t, a]\u00b7dQ[t, b]');
+  quotes(say({ preset: 'backward-causal' }, 'd_w_q', undefined, pe), 'its gradient sums (X + PE)[t, a]\u00b7dQ[t, b]');
+  assert.equal(stageById('d_w_q').explain.symbolic(0, 1, config), 'dW^{Q}_{0,1} = \\sum_t X_{t,0}\\,dQ_{t,1}');
+  assert.equal(
+    stageById('d_w_q').explain.symbolic(0, 1, pe(config)),
+    'dW^{Q}_{0,1} = \\sum_t (X + PE)_{t,0}\\,dQ_{t,1}',
+  );
+});

@@ -105,7 +105,7 @@ export const HEAD_GRADIENTS = [
   entry({
     id: 'd_weights',
     group: 'gradient-head',
-    title: 'Gradient of the weights',
+    title: 'Gradient of the attention weights A',
     result: 'dA',
     figure: () => [{ operand: 0 }, { glyph: '@' }, transposed(1, 'V\u1d40')],
     formula: (c) => `${sub(c, 'dA')} = ${sub(c, 'dH')}\\, V^{\\top}`,

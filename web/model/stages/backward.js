@@ -26,13 +26,14 @@ const weightGradient = (letter, of, per) => ({
   },
   explanation: ({ config: c }) =>
     `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
-    `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums X[t, a]\u00b7d${of}[t, b] over ` +
+    `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums ` +
+    `${sourceTex(c)}[t, a]\u00b7d${of}[t, b] over ` +
     `the ${c.seqLen} tokens. This is what a training step subtracts (times the learning rate) from W_${letter}` +
     (per === 'kv' && c.numKvHeads < c.numHeads
       ? `; one W_${letter} serves ${c.numHeads / c.numKvHeads} query heads, and its gradient collects all of them.`
       : '.'),
   explain: {
-    symbolic: (i, j) => `dW^{${letter}}_{${i},${j}} = \\sum_t X_{t,${i}}\\,d${of}_{t,${j}}`,
+    symbolic: (i, j, c) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceTex(c)}_{t,${i}}\\,d${of}_{t,${j}}`,
     filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
   },
   highlight: dot,
