@@ -7,10 +7,9 @@ import { HEAD_GRADIENTS, kvSub, sub, transposed } from './backward-head.js';
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
-import { filledDot, n, f, shortList } from './tex.js';
+import { filledDot, n, f, shortList, sourceOf } from './tex.js';
 
 const sourceName = (c) => (c.positionalEncoding ? 'X + PE' : 'X');
-const sourceTex = (c) => (c.positionalEncoding ? '(X + PE)' : 'X');
 
 const weightGradient = (letter, of, per) => ({
   id: `d_w_${letter.toLowerCase()}`,
@@ -22,18 +21,18 @@ const weightGradient = (letter, of, per) => ({
   formula: (c) => {
     const w = per === 'kv' ? kvSub(c, `dW^{${letter}}`) : sub(c, `dW^{${letter}}`);
     const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);
-    return `${w} = ${sourceTex(c)}^{\\top} ${d}`;
+    return `${w} = ${sourceOf(c, letter)}^{\\top} ${d}`;
   },
   explanation: ({ config: c }) =>
     `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
     `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums ` +
-    `${sourceTex(c)}[t, a]\u00b7d${of}[t, b] over ` +
+    `${sourceOf(c, letter)}[t, a]\u00b7d${of}[t, b] over ` +
     `the ${c.seqLen} tokens. This is what a training step subtracts (times the learning rate) from W_${letter}` +
     (per === 'kv' && c.numKvHeads < c.numHeads
       ? `; one W_${letter} serves ${c.numHeads / c.numKvHeads} query heads, and its gradient collects all of them.`
       : '.'),
   explain: {
-    symbolic: (i, j, c) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceTex(c)}_{t,${i}}\\,d${of}_{t,${j}}`,
+    symbolic: (i, j, c) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceOf(c, letter)}_{t,${i}}\\,d${of}_{t,${j}}`,
     filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
   },
   highlight: dot,
