@@ -59,7 +59,7 @@ norm_parts norm_of_row(const matrix &x, std::size_t row) {
 
 constexpr double hidden = -std::numeric_limits<double>::infinity();
 
-const matrix &op(const stage &s, std::size_t i) {
+const matrix &arg(const stage &s, std::size_t i) {
     return s.operands.at(i).values;
 }
 
@@ -70,30 +70,30 @@ namespace rules {
 void none(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t) {}
 
 void dot(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    dot_terms(e, op(s, 0), op(s, 1), row, col, false);
+    dot_terms(e, arg(s, 0), arg(s, 1), row, col, false);
 }
 
 void dot_rows(cell_explanation &e, const trace &, const stage &s, std::size_t row,
               std::size_t col) {
-    dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+    dot_terms(e, arg(s, 0), arg(s, 1), row, col, true);
 }
 
 void scaled_dot(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
                 std::size_t col) {
     const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
-    dot_terms(e, op(scores, 0), op(scores, 1), row, col, true);
+    dot_terms(e, arg(scores, 0), arg(scores, 1), row, col, true);
     e.divisor = score_divisor(t.config);
 }
 
 void mask(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.input = op(s, 0)(row, col);
-    e.mask = op(s, 1)(row, col);
+    e.input = arg(s, 0)(row, col);
+    e.mask = arg(s, 1)(row, col);
     e.masked = *e.mask == hidden;
 }
 
 void softmax(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.softmax = softmax_of_row(op(s, 0), row);
-    e.masked = op(s, 0)(row, col) == hidden;
+    e.softmax = softmax_of_row(arg(s, 0), row);
+    e.masked = arg(s, 0)(row, col) == hidden;
 }
 
 void copy_column(cell_explanation &e, const trace &t, const stage &, std::size_t, std::size_t col) {
@@ -107,78 +107,78 @@ void sum(cell_explanation &e, const trace &, const stage &s, std::size_t row, st
 }
 
 void norm(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.input = op(s, 0)(row, col);
-    e.norm = norm_of_row(op(s, 0), row);
+    e.input = arg(s, 0)(row, col);
+    e.norm = norm_of_row(arg(s, 0), row);
 }
 
 void affine(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    dot_terms(e, op(s, 0), op(s, 1), row, col, false);
-    e.bias = op(s, 2)(0, col);
+    dot_terms(e, arg(s, 0), arg(s, 1), row, col, false);
+    e.bias = arg(s, 2)(0, col);
 }
 
 void relu(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.input = op(s, 0)(row, col);
+    e.input = arg(s, 0)(row, col);
 }
 
 void scaled_dot_rows(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
                      std::size_t col) {
-    dot_terms(e, op(s, 0), op(s, 1), row, col, true);
+    dot_terms(e, arg(s, 0), arg(s, 1), row, col, true);
     e.divisor = score_divisor(t.config);
     e.masked = s.values(row, col) == hidden;
 }
 
 void running_max(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
-    e.previous = op(s, 0)(row, 0);
+    e.previous = arg(s, 0)(row, 0);
     e.row_max = hidden;
-    for (std::size_t j = 0; j < cols(op(s, 1)); ++j)
-        e.row_max = std::max(*e.row_max, op(s, 1)(row, j));
+    for (std::size_t j = 0; j < cols(arg(s, 1)); ++j)
+        e.row_max = std::max(*e.row_max, arg(s, 1)(row, j));
 }
 
 void running_sum(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
-    e.previous = op(s, 0)(row, 0);
-    e.alpha = op(s, 1)(row, 0);
-    for (std::size_t j = 0; j < cols(op(s, 2)); ++j) {
-        e.row.push_back(op(s, 2)(row, j));
+    e.previous = arg(s, 0)(row, 0);
+    e.alpha = arg(s, 1)(row, 0);
+    for (std::size_t j = 0; j < cols(arg(s, 2)); ++j) {
+        e.row.push_back(arg(s, 2)(row, j));
         e.sum += e.row.back();
     }
 }
 
 void running_out(cell_explanation &e, const trace &, const stage &s, std::size_t row,
                  std::size_t col) {
-    e.previous = op(s, 0)(row, col);
-    e.alpha = op(s, 1)(row, 0);
-    dot_terms(e, op(s, 2), op(s, 3), row, col, false);
+    e.previous = arg(s, 0)(row, col);
+    e.alpha = arg(s, 1)(row, 0);
+    dot_terms(e, arg(s, 2), arg(s, 3), row, col, false);
 }
 
 void gate(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.input = op(s, 0)(row, col);
-    e.gate = op(s, 1)(0, col);
+    e.input = arg(s, 0)(row, col);
+    e.gate = arg(s, 1)(0, col);
 }
 
 void divide_rows(cell_explanation &e, const trace &, const stage &s, std::size_t row,
                  std::size_t col) {
-    e.input = op(s, 0)(row, col);
-    e.divisor = op(s, 1)(row, 0);
+    e.input = arg(s, 0)(row, col);
+    e.divisor = arg(s, 1)(row, 0);
 }
 
 void dot_cols(cell_explanation &e, const trace &, const stage &s, std::size_t row,
               std::size_t col) {
-    const matrix at = xt::transpose(op(s, 0)); // column `row` of op0 as a row
-    dot_terms(e, at, op(s, 1), row, col, false);
+    const matrix at = xt::transpose(arg(s, 0)); // column `row` of op0 as a row
+    dot_terms(e, at, arg(s, 1), row, col, false);
 }
 
 void group_dot_cols(cell_explanation &e, const trace &, const stage &s, std::size_t row,
                     std::size_t col) {
     const std::size_t g = s.operands.size() / 2;
     for (std::size_t h = 0; h < g; ++h) {
-        const matrix at = xt::transpose(op(s, h));
-        dot_terms(e, at, op(s, g + h), row, col, false);
+        const matrix at = xt::transpose(arg(s, h));
+        dot_terms(e, at, arg(s, g + h), row, col, false);
     }
 }
 
 void softmax_backward(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
                       std::size_t col) {
-    const matrix &a = op(s, 0), &d_a = op(s, 1);
+    const matrix &a = arg(s, 0), &d_a = arg(s, 1);
     for (std::size_t k = 0; k < cols(a); ++k) {
         e.terms.push_back({d_a(row, k), a(row, k), d_a(row, k) * a(row, k)});
         e.sum += d_a(row, k) * a(row, k);
@@ -190,7 +190,7 @@ void softmax_backward(cell_explanation &e, const trace &t, const stage &s, std::
 }
 
 void divide(cell_explanation &e, const trace &t, const stage &s, std::size_t row, std::size_t col) {
-    e.input = op(s, 0)(row, col);
+    e.input = arg(s, 0)(row, col);
     e.divisor = score_divisor(t.config);
 }
 
@@ -201,12 +201,12 @@ void head_column(cell_explanation &e, const trace &t, const stage &s, std::size_
 }
 
 void neg_log(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
-    e.next_token = op(s, 1)(row, 0);
-    e.input = op(s, 0)(row, std::size_t(*e.next_token));
+    e.next_token = arg(s, 1)(row, 0);
+    e.input = arg(s, 0)(row, std::size_t(*e.next_token));
 }
 
 void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::size_t) {
-    const matrix &x = op(s, 0), &counted = op(s, 1); // (n − 1, 1) each
+    const matrix &x = arg(s, 0), &counted = arg(s, 1); // (n − 1, 1) each
     e.divisor = 0;
     for (std::size_t k = 0; k < rows(x); ++k) {
         if (counted(k, 0) == 0)

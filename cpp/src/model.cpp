@@ -162,7 +162,7 @@ next_token next_token_losses(const matrix &logits, const std::vector<std::size_t
 
 namespace {
 
-std::vector<std::size_t> inputs_of(const std::vector<std::size_t> &tokens) {
+std::vector<std::size_t> context_of(const std::vector<std::size_t> &tokens) {
     return {tokens.begin(), tokens.end() - 1};
 }
 
@@ -187,7 +187,7 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b) {
     loss_gradients out{0, zeros_like(m.config)};
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {
         const std::vector<std::size_t> &tokens = b.tokens[s];
-        const sequence_pass pass = forward_sequence(m, inputs_of(tokens));
+        const sequence_pass pass = forward_sequence(m, context_of(tokens));
         next_token next = next_token_losses(pass.logits, tokens);
         matrix &d_logits = next.probabilities; // (T, V): becomes (softmax − one-hot) · w_t / Σ w
         for (std::size_t t = 0; t + 1 < tokens.size(); ++t) {
@@ -218,7 +218,7 @@ double loss_of(const model &m, const token_batch &b) {
     const double counted = mask_total(b);
     double loss = 0;
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {
-        const sequence_pass pass = forward_sequence(m, inputs_of(b.tokens[s]));
+        const sequence_pass pass = forward_sequence(m, context_of(b.tokens[s]));
         const next_token next = next_token_losses(pass.logits, b.tokens[s]);
         for (std::size_t t = 0; t < m.config.seq_len; ++t)
             loss += b.mask(s, t) / counted * next.losses[t];

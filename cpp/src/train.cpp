@@ -10,8 +10,8 @@ namespace attention {
 
 namespace {
 
-model_config sized(std::size_t vocab, std::size_t seq_len, std::size_t d_model, std::size_t layers,
-                   std::size_t heads) {
+model_config model_shape(std::size_t vocab, std::size_t seq_len, std::size_t d_model,
+                         std::size_t layers, std::size_t heads) {
     return {vocab, seq_len, d_model, layers, heads, d_model / heads, d_model / heads};
 }
 
@@ -45,11 +45,11 @@ train_spec default_train_spec(task_kind t) {
     s.task = t;
     s.batch = 32, s.checkpoint_every = 25, s.learning_rate = 3e-3;
     if (t == task_kind::induction)
-        s.config = sized(32, 24, 32, 2, 2), s.steps = 1000;
+        s.config = model_shape(32, 24, 32, 2, 2), s.steps = 1000;
     else if (t == task_kind::previous_token)
-        s.config = sized(32, 23, 32, 1, 1), s.steps = 300;
+        s.config = model_shape(32, 23, 32, 1, 1), s.steps = 300;
     else
-        s.config = sized(30, 22, 32, 1, 2), s.steps = 1000;
+        s.config = model_shape(30, 22, 32, 1, 2), s.steps = 1000;
     return s;
 }
 

@@ -12,7 +12,7 @@ namespace attention {
 
 namespace {
 
-std::string shape_text(std::size_t r, std::size_t c) {
+std::string dims_text(std::size_t r, std::size_t c) {
     return "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
 }
 
@@ -97,7 +97,7 @@ matrix checked_matrix(const std::string &field, const row_list &m, std::size_t m
 void require_shape(const std::string &field, const matrix &m, std::size_t r, std::size_t c,
                    const std::string &why) {
     if (rows(m) != r || cols(m) != c)
-        reject(field, "shape " + shape_text(rows(m), cols(m)) + " should be " + shape_text(r, c) +
+        reject(field, "shape " + dims_text(rows(m), cols(m)) + " should be " + dims_text(r, c) +
                           " " + why);
 }
 

@@ -67,3 +67,53 @@ describe('includes: the C++ core stays plain C++', () => {
     assert.ok(/^\s*#\s*include\s*[<"]emscripten/m.test(textOf('cpp/bindings/value_from_js.cpp')));
   });
 });
+
+// The core is compiled a few sources to a translation unit (CMakeLists: ATTENTION_CORE_UNITY), so
+// a helper local to one source sees another's of the same name: with the same parameters that is
+// a compile error, with others an overload that a call could silently pick. So each name is one
+// file's. A local helper: a function defined at the start of a line inside `namespace {`, or
+// declared static there.
+export function localFunctions(text) {
+  const names = [];
+  let depth = 0;
+  let anonymous = [];
+  for (const line of text.split('\n')) {
+    if (/^namespace\s*\{/.test(line)) anonymous.push(depth);
+    const inside = anonymous.length > 0 || /^static\b/.test(line);
+    const head =
+      /^(?!namespace|using|struct|class|enum|template|return|\}|#|\/)[A-Za-z_][\w:<>,\s*&]*?[\s*&](\w+)\(/.exec(line);
+    if (inside && head && !/;\s*$/.test(line)) names.push(head[1]);
+    depth += (line.match(/\{/g) ?? []).length - (line.match(/\}/g) ?? []).length;
+    if (anonymous.length && depth <= anonymous.at(-1)) anonymous.pop();
+  }
+  return names;
+}
+
+describe('the core\u2019s local helpers have names of their own', () => {
+  const sources = filesUnder('cpp/src', /\.cpp$/);
+  const owners = new Map();
+  for (const f of sources)
+    for (const name of new Set(localFunctions(textOf(f)))) owners.set(name, [...(owners.get(name) ?? []), f]);
+  test('no two sources of cpp/src define a local function of the same name', () => {
+    assert.ok(owners.size > 100, `${owners.size} local functions read`);
+    assert.deepEqual(
+      [...owners].filter(([, files]) => files.length > 1),
+      [],
+    );
+  });
+  test('the reader sees a local helper and a clash', () => {
+    const text = [
+      'namespace attention {',
+      'namespace {',
+      'std::string shape_text(const matrix &m) {',
+      '  return {};',
+      '}',
+      '}  // namespace',
+      'void f() {',
+      '}',
+      '}',
+    ].join('\n');
+    assert.deepEqual(localFunctions(text), ['shape_text']);
+    assert.deepEqual(localFunctions('static double dot(const a &x, int n) {\n}\n'), ['dot']);
+  });
+});
