@@ -1,6 +1,6 @@
 // A static server for dist/ on 127.0.0.1: used by `npm start` and by the browser tests.
 import http from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,10 +35,18 @@ export function startServer({ root = DIST, port = 0, csp = null } = {}) {
     try {
       const file = resolveInside(root, req.url); // throws on a malformed %-escape
       if (!file) throw new Error('outside root');
-      const body = await readFile(file);
-      const headers = { 'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream' };
+      const { size, mtimeMs } = await stat(file);
+      // Asked again at every load (no-cache) and answered 304 while the file is as it was: the
+      // browser then reuses what it compiled of it (V8's code cache, WebAssembly's compiled module).
+      const etag = `"${size.toString(36)}-${Math.floor(mtimeMs).toString(36)}"`;
+      const headers = {
+        'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'no-cache',
+        ETag: etag,
+      };
       if (csp) headers['Content-Security-Policy'] = csp;
-      res.writeHead(200, headers).end(body);
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+      res.writeHead(200, headers).end(await readFile(file));
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
-import { axeBuilder, useEnv, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
+import { useEnv, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
 
 const SERIOUS = new Set(['serious', 'critical']);
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -17,14 +17,9 @@ const describe = (where) => (v) =>
     .map((n) => n.target.join(' '))
     .join(' | ')}`;
 
-// The full AxeBuilder run (@axe-core/playwright), used on the views with the most going on.
-async function builderViolations(page, where) {
-  const { violations } = await axeBuilder(page).analyze();
-  return violations.filter((v) => SERIOUS.has(v.impact)).map(describe(where));
-}
-
-// The same axe-core, injected once per page and run at each stage of the walk: AxeBuilder
-// re-injects axe (half a megabyte) at every call, which would double the suite's time.
+// axe-core (the rules @axe-core/playwright runs), injected once per page and run at each stage of
+// the walk and at each explain view: AxeBuilder re-injects axe (half a megabyte) at every call,
+// which would double the suite's time.
 //
 // At each stage axe checks what is new in the document: a part of the page (a child of <body>,
 // of the stage column or of the sidebar) whose markup, and its ancestors' tags and attributes,
@@ -176,7 +171,7 @@ export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTE
       (sid) => document.body.dataset.stage === sid && document.querySelector('.explain-panel:not([hidden]) .katex'),
       id,
     );
-    if (axe) found.push(...(await builderViolations(page, `${name} ${colorScheme}`)));
+    if (axe) found.push(...(await stageViolations(page, `${name} ${colorScheme}`)));
     await page.screenshot({ path: path.join(SHOTS, `${name}-${suffix}.png`), fullPage: true });
   }
   found.push(...page.problems);

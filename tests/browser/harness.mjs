@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { STRICT_CSP, launchChromium } from '../../scripts/chromium.mjs';
+import { STRICT_CSP, connectChromium } from '../../scripts/chromium.mjs';
 import { startServer, DIST } from '../../scripts/serve.mjs';
 import { formatCell } from '../../web/model/format.js';
 
@@ -37,7 +37,7 @@ export async function setup() {
   requireDist();
   const { createEngine } = await import(path.join(DIST, 'engine.js'));
   const [browser, server, engine] = await Promise.all([
-    launchChromium(),
+    connectChromium(),
     startServer({ root: DIST, csp: CSP }),
     createEngine(),
   ]);
@@ -59,6 +59,14 @@ export function useEnv() {
 // page that axe is injected into again: 2.5-3 times slower, over a minute on training.html).
 // Violations come in full; of the other result types, that nothing reads, one node a rule.
 export const axeBuilder = (page) => new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
+
+// A download's text, read through Playwright (its path() exists only where the browser was
+// launched by this process).
+export async function downloadedText(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 // Every CSP violation in the context's pages (and their frames) becomes a console error.
 export function reportViolations(context) {

@@ -6,12 +6,11 @@
 // brings keeps the contract its stand-in forwards. A first view beyond the opening stages waits
 // for the later script and is whole when it is first painted.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { VIEW_METHODS } from '../../web/later/deferred-view.js';
 import { watchFirstStage } from '../../scripts/bench/first-stage.js';
-import { CSP, newPage, useEnv, shownCells } from './harness.mjs';
+import { CSP, downloadedText, newPage, useEnv, shownCells } from './harness.mjs';
 
 const env = useEnv();
 
@@ -104,7 +103,7 @@ test(INDEX, async () => {
   await page.waitForSelector('body[data-ready="true"]');
   await page.waitForSelector('.export-panel:not([hidden]) .export-file[data-format="json"]');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.export-file[data-format="json"]')]);
-  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const doc = JSON.parse(await downloadedText(download));
   assert.deepEqual(
     [doc.id, doc.shape, doc.values.flat()],
     ['x', [...x.shape], Array.from(x.values)],
@@ -216,7 +215,7 @@ test(COURSE, async () => {
     page.waitForEvent('download'),
     page.click('#s .export-file[data-format="json"]'),
   ]);
-  const doc = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  const doc = JSON.parse(await downloadedText(download));
   assert.deepEqual([doc.id, doc.values.flat()], ['scores', Array.from(scores.values)]);
   await page.click('#s .step-next');
   await page.waitForSelector('#s[data-stage="scaled"]');

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { formatCell } from '../../web/model/format.js';
 import { readCheckpoint } from '../../web/training/checkpoint.js';
-import { axeBuilder, openPage, resultFulls, useEnv, shownCells } from './harness.mjs';
+import { axeBuilder, downloadedText, openPage, resultFulls, useEnv, shownCells } from './harness.mjs';
 
 const SHIPPED = readCheckpoint(
   JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url))),
@@ -262,12 +262,12 @@ test('a bad seed is refused by the engine, named, and the page can train again',
 test('the take-away files are the model shown: its JSON in full, the script for its sequence', async () => {
   await withPage(async (page) => {
     const [json] = await Promise.all([page.waitForEvent('download'), page.click('#training-json')]);
-    const model = JSON.parse(readFileSync(await json.path(), 'utf8'));
+    const model = JSON.parse(await downloadedText(json));
     assert.equal(json.suggestedFilename(), 'trained-model.json');
     assert.deepEqual(model.params.W_U.values, Array.from(SHIPPED.model.params.W_U.values));
     const [script] = await Promise.all([page.waitForEvent('download'), page.click('#training-script')]);
     const tokens = env.engine.taskBatch(SHIPPED.spec, { count: 1 }).tokens[0].slice(0, 24);
-    assert.match(readFileSync(await script.path(), 'utf8'), new RegExp(`tokens = \\[${tokens.join(', ')}\\]`));
+    assert.match(await downloadedText(script), new RegExp(`tokens = \\[${tokens.join(', ')}\\]`));
     await page.click('.training-npy summary');
     const [npy] = await Promise.all([page.waitForEvent('download'), page.click('#training-npy button >> nth=0')]);
     assert.equal(npy.suggestedFilename(), 'W_E.npy');
