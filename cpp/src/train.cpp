@@ -101,8 +101,14 @@ std::vector<checkpoint> train(const train_spec &spec, const checkpoint *from, st
     validate_task(spec.task, spec.config);
     if (from && !same_config(from->trained.config, spec.config))
         reject("from", "the checkpoint's model has another config than the spec's");
-    if (from)
+    if (from) {
         validate_model(from->trained, "from.model");
+        if (from->optimizer.step != from->step)
+            reject("from.optimizer.step", std::to_string(from->optimizer.step) +
+                                              ", but the checkpoint is at step " +
+                                              std::to_string(from->step) + " (one update a step)");
+        validate_adam_state(from->optimizer, from->trained.config, "from.optimizer");
+    }
     const std::size_t start = from ? from->step : 0;
     if (steps == 0)
         steps = spec.steps > start ? spec.steps - start : 0;

@@ -65,10 +65,49 @@ std::size_t count_at(const value &v, const char *key, const std::string &path) {
     return whole_number(path + "." + key, std::get<double>(n.v), 0, 100000);
 }
 
+// An array of exactly `want` entries, each a `what` (layer, head) that config.<count> gives.
+const value &counted(const value &v, std::size_t want, const std::string &path, const char *what,
+                     const char *count) {
+    if (type_of(v) != "array")
+        reject(path, "must be an array, got " + type_of(v));
+    const std::size_t n = checked_length(v, path, what, 65536);
+    if (n != want)
+        reject(path, std::to_string(n) + " " + what + (n == 1 ? "" : "s") + ", but config." +
+                         count + " is " + std::to_string(want));
+    return v;
+}
+
+// params holds the matrices its config names and nothing else: no other key, no layer or head
+// more (the core reads what the config names; anything beside it would be dropped unread).
+void require_only_the_model(const value &params, const model_config &c, const std::string &field) {
+    static const std::vector<field_rule> parts{{"W_E", field_type::matrix},
+                                               {"W_P", field_type::matrix},
+                                               {"layers", field_type::object},
+                                               {"W_U", field_type::matrix}};
+    static const std::vector<field_rule> layer_parts{{"W_Q", field_type::matrices},
+                                                     {"W_K", field_type::matrices},
+                                                     {"W_V", field_type::matrices},
+                                                     {"W_O", field_type::matrix}};
+    reject_unknown_fields(params, parts, "a model's params", field);
+    const std::string path = field + ".layers";
+    const value &layers =
+        counted(member_at(params, "layers", field), c.num_layers, path, "layer", "numLayers");
+    for (std::size_t l = 0; l < c.num_layers; ++l) {
+        value held;
+        const std::string at = path + "[" + std::to_string(l) + "]";
+        const value &layer = element_at(layers, l, path, held);
+        require_object(layer, at, "an object { W_Q, W_K, W_V, W_O }");
+        reject_unknown_fields(layer, layer_parts, "a layer", at);
+        for (const char *w : {"W_Q", "W_K", "W_V"})
+            counted(member_at(layer, w, at), c.num_heads, at + "." + w, "head", "numHeads");
+    }
+}
+
 } // namespace
 
 model_params params_from(const value &params, const model_config &c, const std::string &field) {
     require_object(params, field, "an object { W_E, W_P, layers, W_U }");
+    require_only_the_model(params, c, field);
     const model_params shapes = zeros_like(c);
     const std::vector<const matrix *> slots = matrices_of(shapes);
     const std::vector<std::string> names = matrix_names(c);
@@ -113,6 +152,10 @@ checkpoint checkpoint_from(const value &v, const std::string &field) {
     c.trained = model_from(member_at(v, "model", field), field + ".model");
     const value &optimizer = member_at(v, "optimizer", field);
     const std::string opt = field + ".optimizer";
+    static const std::vector<field_rule> moments{
+        {"step", field_type::number}, {"m", field_type::object}, {"v", field_type::object}};
+    require_object(optimizer, opt, "an object { step, m, v }");
+    reject_unknown_fields(optimizer, moments, "an optimizer's state", opt);
     c.optimizer.step = count_at(optimizer, "step", opt);
     c.optimizer.m = params_from(member_at(optimizer, "m", opt), c.trained.config, opt + ".m");
     c.optimizer.v = params_from(member_at(optimizer, "v", opt), c.trained.config, opt + ".v");

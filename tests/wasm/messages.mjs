@@ -205,6 +205,7 @@ export const LONE_SURROGATES = [
 // checkpoint, read by cpp/src/train_reader.cpp.
 const MODEL = { vocab: 5, seqLen: 4, dModel: 6, numLayers: 2, numHeads: 2, seed: 3 };
 const TOKENS = { tokens: [[0, 1, 2, 3, 4]] };
+const TRAIN = { task: 'previous-token', seed: 1, steps: 4, dModel: 8, numHeads: 1, numLayers: 1, batch: 2 };
 const withParams = (e, params) => {
   const m = e.initModel(MODEL);
   return { ...m, params: { ...m.params, ...params(m.params) } };
@@ -224,7 +225,7 @@ export const TRAINING_MESSAGES = [
         withParams(e, (p) => ({ layers: [p.layers[0], { ...p.layers[1], W_Q: [p.layers[1].W_Q[0]] }] })),
         TOKENS,
       ),
-    'model.params.layers[1].W_Q[1]: is missing',
+    'model.params.layers[1].W_Q: 1 head, but config.numHeads is 2',
   ),
   once(
     'layers that are no array',
@@ -234,6 +235,140 @@ export const TRAINING_MESSAGES = [
         TOKENS,
       ),
     'model.params.layers: must be an array, got number',
+  ),
+  // The hostile review's rows A1–A13: params hold the model the config describes and nothing else.
+  once(
+    'config.numLayers 1 and two layers (A1)',
+    (e) => {
+      const m = e.initModel(MODEL);
+      return e.lossAndGradients({ ...m, config: { ...m.config, numLayers: 1 } }, { tokens: [[0, 1, 2, 3, 4]] });
+    },
+    'model.params.layers: 2 layers, but config.numLayers is 1',
+  ),
+  once(
+    'a third layer (A2)',
+    (e) =>
+      e.lossAndGradients(
+        withParams(e, (p) => ({ layers: [...p.layers, p.layers[0]] })),
+        TOKENS,
+      ),
+    'model.params.layers: 3 layers, but config.numLayers is 2',
+  ),
+  ...['W_Q', 'W_K', 'W_V'].map((w) =>
+    once(
+      `a third head in ${w} (A3, A4)`,
+      (e) =>
+        e.lossAndGradients(
+          withParams(e, (p) => ({
+            layers: [p.layers[0], { ...p.layers[1], [w]: [...p.layers[1][w], p.layers[1][w][0]] }],
+          })),
+          TOKENS,
+        ),
+      `model.params.layers[1].${w}: 3 heads, but config.numHeads is 2`,
+    ),
+  ),
+  once(
+    'an unknown key in params (A5)',
+    (e) =>
+      e.lossAndGradients(
+        withParams(e, () => ({ bogus: 1 })),
+        TOKENS,
+      ),
+    'model.params: unknown field "bogus" for a model\'s params (known: W_E, W_P, W_U, layers)',
+  ),
+  once(
+    'an own key __proto__ in params (A6)',
+    (e) => {
+      const m = e.initModel(MODEL);
+      const params = { ...m.params };
+      Object.defineProperty(params, '__proto__', { value: 1, enumerable: true });
+      return e.lossAndGradients({ ...m, params }, TOKENS);
+    },
+    'model.params: unknown field "__proto__" for a model\'s params (known: W_E, W_P, W_U, layers)',
+  ),
+  once(
+    'a layer with a key constructor (A7)',
+    (e) =>
+      e.lossAndGradients(
+        withParams(e, (p) => ({ layers: [{ ...p.layers[0], constructor: 1 }, p.layers[1]] })),
+        TOKENS,
+      ),
+    'model.params.layers[0]: unknown field "constructor" for a layer (known: W_K, W_O, W_Q, W_V)',
+  ),
+  once(
+    'headScores of a model with a third layer (A8)',
+    (e) =>
+      e.headScores(
+        withParams(e, (p) => ({ layers: [...p.layers, p.layers[0]] })),
+        TOKENS.tokens,
+      ),
+    'model.params.layers: 3 layers, but config.numLayers is 2',
+  ),
+  once(
+    'kind model with a third head in W_V (A10)',
+    (e) =>
+      e.run({
+        kind: 'model',
+        model: withParams(e, (p) => ({
+          layers: [{ ...p.layers[0], W_V: [...p.layers[0].W_V, p.layers[0].W_V[0]] }, p.layers[1]],
+        })),
+        tokens: [0, 1, 2],
+      }),
+    'model.params.layers[0].W_V: 3 heads, but config.numHeads is 2',
+  ),
+  once(
+    'kind model, forward, with an unknown key in params (A11)',
+    (e) => e.forward({ kind: 'model', model: withParams(e, () => ({ bogus: 1 })), tokens: [0, 1, 2] }),
+    'model.params: unknown field "bogus" for a model\'s params (known: W_E, W_P, W_U, layers)',
+  ),
+  once(
+    'a checkpoint whose model has an extra layer (A12)',
+    (e) => {
+      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
+      const params = c.model.params;
+      return e.train(TRAIN, {
+        from: { ...c, model: { ...c.model, params: { ...params, layers: [...params.layers, params.layers[0]] } } },
+      });
+    },
+    'from.model.params.layers: 2 layers, but config.numLayers is 1',
+  ),
+  once(
+    'a checkpoint whose optimizer has an unknown key (A13)',
+    (e) => {
+      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
+      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, bogus: 0 } } });
+    },
+    'from.optimizer: unknown field "bogus" for an optimizer\'s state (known: m, step, v)',
+  ),
+  // Rows B14, B15: an optimizer state that Adam cannot reach is refused before a step runs.
+  once(
+    'a second moment v below 0 (B14)',
+    (e) => {
+      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
+      const W_E = { ...c.optimizer.v.W_E, values: c.optimizer.v.W_E.values.map(() => -1) };
+      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, v: { ...c.optimizer.v, W_E } } } });
+    },
+    'from.optimizer.v.W_E[0][0]: -1 is no mean of squared gradients (finite and \u2265 0)',
+  ),
+  once(
+    'm = 1e6 beside v = 0 (B15)',
+    (e) => {
+      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
+      const set = (m, x) => ({ ...m, values: m.values.map(() => x) });
+      const m = { ...c.optimizer.m, W_P: set(c.optimizer.m.W_P, 1e6) };
+      const v = { ...c.optimizer.v, W_P: set(c.optimizer.v.W_P, 0) };
+      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, m, v } } });
+    },
+    'from.optimizer.m.W_P[0][0]: 1000000 is more than 2 Adam steps can give beside v = 0 ' +
+      '(m\u00b2 \u2264 18.108108108108084 \u00b7 v)',
+  ),
+  once(
+    'an optimizer a step behind its checkpoint',
+    (e) => {
+      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
+      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, step: 1 } } });
+    },
+    'from.optimizer.step: 1, but the checkpoint is at step 2 (one update a step)',
   ),
   once(
     'a batch that is null',

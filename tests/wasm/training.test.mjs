@@ -203,3 +203,36 @@ test('bad models, batches, specs and checkpoints are refused by the field they n
   ];
   for (const [call, field] of cases) assertRefused(engine, call, field);
 });
+
+// Adam from zero gives m = (1 − β₁)·Σ β₁^(t−i)·g_i and v = (1 − β₂)·Σ β₂^(t−i)·g_i², so by Cauchy–Schwarz
+// m² ≤ (1 − β₁)²/(1 − β₂)·Σ_{i<t} (β₁²/β₂)^i · v: the engine takes every state a run reaches and
+// refuses one past that bound.
+test('a checkpoint resumes from every step of a run; its m at the bound of Adam is taken, past it refused', () => {
+  const spec = { ...TINY, steps: 12, checkpointEvery: 3 };
+  const run = engine.train(spec).checkpoints;
+  for (const c of run.slice(1)) {
+    const resumed = engine.train({ ...spec, steps: c.step + 1 }, { from: c }).checkpoints;
+    assert.deepEqual(
+      resumed.map((r) => r.step),
+      [c.step + 1],
+    );
+  }
+  const c = run.at(-1);
+  const r = 0.9 ** 2 / 0.999;
+  const bound = ((0.1 ** 2 / 0.001) * (1 - r ** c.step)) / (1 - r);
+  const v0 = c.optimizer.v.W_E.values[0];
+  const withM = (m0) => {
+    const values = Float64Array.from(c.optimizer.m.W_E.values);
+    values[0] = m0;
+    const m = { ...c.optimizer.m, W_E: { ...c.optimizer.m.W_E, values } };
+    return { ...c, optimizer: { ...c.optimizer, m } };
+  };
+  assert.ok(v0 > 0, `v = ${v0}`);
+  const taken = engine.train({ ...spec, steps: c.step + 1 }, { from: withM(Math.sqrt(bound * v0) * (1 - 1e-7)) });
+  assert.equal(taken.checkpoints.length, 1);
+  assertRefused(
+    engine,
+    () => engine.train({ ...spec, steps: c.step + 1 }, { from: withM(-Math.sqrt(bound * v0) * (1 + 1e-7)) }),
+    'from.optimizer.m.W_E[0][0]',
+  );
+});
