@@ -128,9 +128,18 @@ std::vector<cell_explanation> explain(const problem &p, const std::vector<cell_r
 
 std::vector<cell_explanation> explain(const trace &t, const std::vector<cell_request> &cells) {
     std::vector<cell_explanation> out;
-    for (const cell_request &c : cells)
+    std::size_t parts = 0; // the numbers the explanations hold so far
+    for (const cell_request &c : cells) {
         out.push_back(in_cell(
             out.size(), [&] { return explain_cell(t, c.stage, c.head, c.row, c.col, c.step); }));
+        parts += numbers_in(out.back());
+        if (parts > limits::max_explained_values)
+            reject("cells", "the first " + std::to_string(out.size()) + " of " +
+                                std::to_string(cells.size()) + " cells take " +
+                                std::to_string(parts) + " numbers apart, more than the limit " +
+                                std::to_string(limits::max_explained_values) +
+                                "; ask for fewer cells at a time");
+    }
     return out;
 }
 

@@ -219,6 +219,12 @@ void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::
 
 } // namespace rules
 
+std::size_t numbers_in(const cell_explanation &e) {
+    const std::size_t softmax = e.softmax ? e.softmax->logits.size() + e.softmax->exps.size() : 0;
+    const std::size_t norm = e.norm ? e.norm->row.size() : 0;
+    return 16 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
+}
+
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,
                               std::size_t col, int step) {
     const stage &s = find_stage(t, id, head, step);

@@ -212,6 +212,13 @@ void require_object(const value &v, const std::string &field, const std::string 
         reject(field, "must be " + should);
 }
 
+void reject_numbers_read(const std::string &path, double limit) {
+    reject(path.empty() ? "value" : path,
+           "the argument holds more than " + js_number(limit) +
+               " numbers by here, more than every limit allows together (the weights of a " +
+               "spec: 16777216); nothing was run");
+}
+
 void reject_unknown_fields(const value &v, const std::vector<field_rule> &rules,
                            const std::string &what, const std::string &field) {
     std::set<std::string> known; // listed in alphabetical order

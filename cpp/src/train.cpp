@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "attention/model_work.hpp"
 #include "attention/validation.hpp"
 
 namespace attention {
@@ -56,6 +57,9 @@ train_spec default_train_spec(task_kind t) {
 std::vector<head_score> head_scores(const model &m,
                                     const std::vector<std::vector<std::size_t>> &tokens) {
     const model_config &c = m.config;
+    const double n = double(tokens.size());
+    check_work(n * forward_work(c), "tokens", js_number(n) + " sequences of this model",
+               "give fewer sequences");
     std::vector<head_score> out;
     for (std::size_t l = 0; l < c.num_layers; ++l)
         for (std::size_t h = 0; h < c.num_heads; ++h)
@@ -96,6 +100,32 @@ checkpoint measured(const train_spec &spec, std::size_t step, double train_loss,
     return {step, loss, train_loss, std::move(m), std::move(optimizer), std::move(scores)};
 }
 
+namespace {
+
+// Refuses a run that would take longer than a call may (steps of the batch, forward and backward,
+// and each checkpoint's held-out loss and head scores), or whose checkpoints would not fit.
+void check_train_budget(const train_spec &spec, bool resumed, std::size_t start,
+                        std::size_t steps) {
+    const double f = forward_work(spec.config);
+    const std::size_t end = start + steps, every = spec.checkpoint_every;
+    const double kept =
+        double((resumed ? 0 : 1) + end / every - start / every + (end % every ? 1 : 0));
+    check_work(double(steps) * double(spec.batch) * 3 * f + kept * 2 * held_out_sequences * f,
+               "steps",
+               js_number(double(steps)) + " steps of " + js_number(double(spec.batch)) +
+                   " sequences of this model",
+               "train in parts of fewer steps, each from the last one's checkpoint");
+    const double values = kept * 3 * parameter_count(spec.config);
+    if (values > work_limits::max_checkpoint_values)
+        reject("checkpointEvery",
+               js_number(kept) + " checkpoints of this model hold " + js_number(values) +
+                   " numbers, more than the limit " +
+                   js_number(work_limits::max_checkpoint_values) +
+                   "; keep fewer (a larger checkpointEvery) or train fewer steps");
+}
+
+} // namespace
+
 std::vector<checkpoint> train(const train_spec &spec, const checkpoint *from, std::size_t steps) {
     validate_config(spec.config, "spec");
     validate_task(spec.task, spec.config);
@@ -115,6 +145,7 @@ std::vector<checkpoint> train(const train_spec &spec, const checkpoint *from, st
     if (steps == 0)
         reject("steps", "nothing to run: the checkpoint is at step " + std::to_string(start) +
                             " and spec.steps is " + std::to_string(spec.steps));
+    check_train_budget(spec, from != nullptr, start, steps);
     model m = from ? from->trained : init_model(spec.config, spec.seed);
     adam_state adam = from ? from->optimizer : adam_start(spec.config);
     std::vector<checkpoint> out;

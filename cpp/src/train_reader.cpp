@@ -3,6 +3,7 @@
 // checkpoint read (reader.hpp), the core called, and its answer as a plain value.
 #include "attention/answers.hpp"
 
+#include "attention/model_work.hpp"
 #include "attention/reader.hpp"
 #include "attention/train_api.hpp"
 #include "attention/validation.hpp"
@@ -173,6 +174,10 @@ value loss_and_gradients_answer(const value &m, const value &batch) {
     const token_batch b =
         batch_of(trained.config,
                  read(batch, "batch", "an object { tokens, mask? }", batch_fields(), "a batch"));
+    const double n = double(b.tokens.size());
+    check_work(3 * n * forward_work(trained.config), "tokens", // backward: about twice the forward
+               js_number(n) + " sequences of this model, forward and backward,",
+               "give fewer sequences");
     return describe(loss_and_gradients(trained, b));
 }
 

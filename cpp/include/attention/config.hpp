@@ -94,11 +94,12 @@ struct limits {
     static constexpr std::size_t max_heads = 64;
     static constexpr std::size_t max_head_dim = 1024; // d_k and d_v
     static constexpr std::size_t max_d_ff = 4096;
-    static constexpr std::size_t max_weight_values = 1u << 24; // all of the layer's weights
-    static constexpr std::size_t max_trace_values = 1u << 24;  // 16 Mi doubles = 128 MiB
-    static constexpr std::size_t max_skip = 1u << 24;          // normals drawn and discarded
-    static constexpr std::size_t max_designed_tokens = 128;    // kind designed: d_model ≤ 2T + 1
-    static constexpr double max_abs_value = 1e6;               // entries of explicit matrices
+    static constexpr std::size_t max_weight_values = 1u << 24;    // all of the layer's weights
+    static constexpr std::size_t max_trace_values = 1u << 24;     // 16 Mi doubles = 128 MiB
+    static constexpr std::size_t max_explained_values = 1u << 22; // explain's cells' parts: 32 MiB
+    static constexpr std::size_t max_skip = 1u << 24;             // normals drawn and discarded
+    static constexpr std::size_t max_designed_tokens = 128; // kind designed: d_model ≤ 2T + 1
+    static constexpr double max_abs_value = 1e6;            // entries of explicit matrices
 };
 
 } // namespace attention

@@ -51,6 +51,9 @@ struct cell_explanation {
     std::optional<double> next_token;     // token_loss: the token that came next (input: its p)
 };
 
+// How many numbers e holds: its scalars and every part of its lists.
+std::size_t numbers_in(const cell_explanation &e);
+
 // Explains t's stage `id` of `head` (at decode step or tile `step`) at (row, col); throws
 // std::invalid_argument naming the field when the stage, head or cell does not exist.
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,

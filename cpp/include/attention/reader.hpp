@@ -26,6 +26,10 @@ const value *member(const value &record, const std::string &key);
 // Refuses anything but a record, naming the argument and what it should hold.
 void require_object(const value &v, const std::string &field, const std::string &should);
 
+// Refuses an argument holding more than `limit` numbers in all, at `path`, where the crossing
+// passed the limit: more than every field's limit allows together, so nothing past it is read.
+[[noreturn]] void reject_numbers_read(const std::string &path, double limit);
+
 // Refuses a key of the record v no rule names, naming it and listing the known ones
 // (alphabetically); field: the argument's name in messages (spec, query, cell); what: whose
 // fields these are.
