@@ -329,7 +329,7 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
   }
   const padding = traceOf({ preset: 'masks-padding' }).config;
   assert.equal(stageById('masked').title(padding), 'Causal and padding mask');
-  assert.match(stageById('masked').formula(padding), /j \\le t \\text\{ and \} j < \\text\{valid\}/);
+  assert.match(stageById('masked').formula(padding), /j \\le i \\text\{ and \} j < \\text\{valid\}/);
   quotes(say({ preset: 'masks-padding' }, 'masked'), `Key positions from ${padding.validKeys} on are padding`);
 });
 

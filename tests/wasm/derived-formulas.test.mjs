@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
+import { buildSteps, findStepIndex } from '../../web/model/navigation.js';
+import { panelView } from '../../web/model/panels.js';
+import { cacheRowsQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
 
 let engine;
@@ -37,3 +40,47 @@ for (const spec of SPECS)
       assert.equal(/e\^\{\\tilde S_\{ij\}/.test(weights), !biased, weights);
     }
   });
+
+// POS-5: the slopes' rule the biased stage writes, read back as numbers, gives the engine's slopes for
+// every head count: Press et al.'s 2^(−8(n+1)/h) when h is a power of two, else the power of two p
+// below h, then every other slope of 2p heads.
+test('POS-5: the ALiBi formula states the rule that gives the engine\u2019s slopes, for 1 to 9 heads', () => {
+  for (let h = 1; h <= 9; h++) {
+    const { config } = engine.run({ seed: 1, seqLen: 3, dModel: 4, numHeads: h, dK: 2, dV: 2, alibi: true });
+    const formula = stageById('biased').formula(config);
+    const first = /m_n = 2\^\{-8\(n\+1\)\/(\d+)\}/.source;
+    const then = /\\ \(n < (\d+)\),\\ \\text\{then every other \} 2\^\{-8\(k\+1\)\/(\d+)\}/.source;
+    const rule = new RegExp(`${first}(?:${then})?`).exec(formula);
+    assert.ok(rule, formula);
+    const [p, below, twice] = [Number(rule[1]), rule[2] && Number(rule[2]), rule[3] && Number(rule[3])];
+    const slopes = Array.from({ length: Math.min(h, p) }, (_, n) => 2 ** ((-8 * (n + 1)) / p));
+    if (below !== undefined) {
+      assert.equal(below, p);
+      for (let k = 0; slopes.length < h; k += 2) slopes.push(2 ** ((-8 * (k + 1)) / twice));
+    } else assert.equal(p, h, `${h} heads: a power of two`);
+    // The engine computes Press et al.'s powers their way (start · ratioⁿ): equal to within an ulp.
+    assert.equal(config.alibi.length, h);
+    config.alibi.forEach((m, n) => assert.ok(Math.abs(m - slopes[n]) <= 2e-16 * m, `${h} heads, m_${n}: ${m}`));
+  }
+});
+
+// KV-1: with a window, a decode step's row holds min(t + 1, W) scores and reads min(t, W − 1) earlier
+// keys from a cache of at most W rows; the scores' text, the panel and the quiz say so from the trace.
+test('KV-1: a windowed KV cache: the scores text, the panel\u2019s count and the quiz follow the ring', () => {
+  const trace = engine.run({ kind: 'kv-cache', seed: 4, seqLen: 6, dModel: 4, numHeads: 1, window: 3 });
+  const steps = buildSteps(trace);
+  const tokens = { T: ['a', 'b', 'c', 'd', 'e', 'f'] };
+  assert.match(stageById('scores').explanation({ config: trace.config, models: [] }), /min\(t\+1, W\) scores, W = 3/);
+  for (let t = 0; t < 6; t++) {
+    const scores = trace.stages.find((s) => s.id === 'scores' && s.step === t);
+    const cache = trace.stages.find((s) => s.id === 'k_cache' && s.step === t);
+    assert.equal(scores.shape[1], Math.min(t + 1, 3), `step ${t}: the row the engine scored`);
+    const index = findStepIndex(steps, 'scores', 0, t);
+    const panel = panelView({ chapterId: 'kv-cache', config: trace.config, steps, index, tokens });
+    assert.equal(panel.cached, scores.shape[1] - 1, `step ${t}: earlier keys read`);
+    const kNew = findStepIndex(steps, 'k_new', 0, t);
+    const question = cacheRowsQuestion(steps[kNew], { trace, tokens });
+    assert.equal(question.expected.value, cache.shape[0]);
+    assert.match(question.hint, /the last W = 3 keys at most/);
+  }
+});

@@ -236,3 +236,12 @@ test('a checkpoint resumes from every step of a run; its m at the bound of Adam 
     'from.optimizer.m.W_E[0][0]',
   );
 });
+
+// TP-4: the recipe training.html states is the engine's default training spec.
+test('training.html states the engine\u2019s default learning rate and batch', () => {
+  const html = readFileSync(new URL('../../web/training.html', import.meta.url), 'utf8');
+  const { spec } = engine.train({ task: 'induction', steps: 1 });
+  const [, mantissa, exponent] = /learning rate (\d+)·10⁻([⁰¹²³⁴⁵⁶⁷⁸⁹])/.exec(html);
+  assert.equal(Number(mantissa) * 10 ** -'⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(exponent), spec.learningRate);
+  assert.equal(Number(/on batches of (\d+) sequences/.exec(html)[1]), spec.batch);
+});

@@ -148,10 +148,12 @@ export const CHAPTERS = [
       'alibi',
     ],
     lead:
-      'Attention alone does not know where a token is: shuffle the rows of X and every output row moves ' +
-      'with its token, unchanged. Models add positions in one of three places: into X (the sinusoidal ' +
-      'encoding), into q and k (RoPE turns each by its position, so a query meets a key at an angle set ' +
-      'by how far apart they are), or into the scores (ALiBi subtracts a penalty growing with the distance).',
+      'Without a mask, attention does not know where a token is: shuffle the rows of X and every output row ' +
+      'moves with its token, unchanged. A causal mask breaks that symmetry but gives no sense of distance ' +
+      '(Haviv et al. 2022). Models add positions in one of three places: into X, fixed (the sinusoidal ' +
+      'encoding) or learned (GPT-2, BERT, the Trained heads model\u2019s W_P); into q and k (RoPE turns each ' +
+      'by its position, so a query meets a key at an angle set by how far apart they are); or into the scores ' +
+      '(ALiBi subtracts a penalty growing with the distance).',
     panel: 'positions',
   },
   {

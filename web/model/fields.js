@@ -208,7 +208,9 @@ export const FIELDS = [
     choices: ['interleaved', 'half-split'],
     default: 'interleaved',
     label: 'RoPE pairs',
-    hint: 'interleaved: (2i, 2i+1), GPT-J and LLaMA; half-split: (i, i + d/2), GPT-NeoX and Hugging Face',
+    hint:
+      'interleaved: (2i, 2i+1), RoFormer, GPT-J, Meta\u2019s LLaMA code; half-split: (i, i + d/2), GPT-NeoX, ' +
+      'Hugging Face\u2019s LLaMA',
   },
   {
     field: 'ropeOffset',

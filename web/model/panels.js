@@ -161,11 +161,13 @@ function trainedPanel(config) {
       'Trained, one layer-0 head puts most of its weight one position back: it copies the previous token into ' +
       'each row of the stream. Layer 1\u2019s heads then match their queries against those copies: in the ' +
       'repeated block they attend to the token just after the earlier occurrence of the current one, and the ' +
-      'logits predict that ' +
-      'token. Untrained, every head is nearly uniform and the loss is close to ln V.',
+      'logits predict that token. This is K-composition (Elhage et al. 2021): layer 1\u2019s keys read what the ' +
+      'previous-token head wrote, its queries carry the current token. Untrained, every head is nearly uniform ' +
+      'and the loss is close to ln V.',
     more:
-      'charts every head\u2019s scores as they form: the induction head appears suddenly, a phase change, not ' +
-      'gradually.',
+      'charts every head\u2019s scores as they form: after a plateau the induction score climbs over a few hundred ' +
+      'steps, together with the previous-token score, a small-scale analogue of the phase change Olsson et al. ' +
+      '(2022) saw.',
   };
 }
 
@@ -213,7 +215,7 @@ function decodePanel(config, steps, index, tokens) {
     kind: 'decode',
     step: t,
     token: tokens.T?.[t] ?? String(t),
-    cached: t,
+    cached: config.window === null ? t : Math.min(t, config.window - 1), // a window keeps W − 1 earlier
     macs: {
       headers: ['multiply-adds', 'with the cache', 'recomputing K and V'],
       rows: [

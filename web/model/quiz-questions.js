@@ -127,10 +127,21 @@ export function cacheRowsQuestion(step, ctx) {
     help: 'A whole number, for example 3.',
     expected: { value: cache.shape[0] },
     answer: String(cache.shape[0]),
-    hint:
-      `The cache keeps one key for every token so far: each ` +
-      `earlier token\u2019s, and now \u201c${token}\u201d\u2019s.`,
-    why: 'keys never change once computed, so each step appends just one row.',
+    ...(ctx.trace.config.window === null
+      ? {
+          hint:
+            'The cache keeps one key for every token so far: each earlier token\u2019s, ' +
+            `and now \u201c${token}\u201d\u2019s.`,
+          why: 'keys never change once computed, so each step appends just one row.',
+        }
+      : {
+          hint:
+            `The cache keeps the last W = ${ctx.trace.config.window} keys at most: once it is full, the new ` +
+            `key of \u201c${token}\u201d takes the slot of the oldest.`,
+          why:
+            'keys never change once computed: each step appends one row until the window is full, ' +
+            'then overwrites the oldest.',
+        }),
   };
 }
 

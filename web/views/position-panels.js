@@ -29,9 +29,10 @@ export function positions(root, p) {
       el(
         'p',
         'panel-note',
-        'Interleaved (GPT-J, Meta\u2019s LLaMA) pairs columns (2i, 2i+1); half-split (GPT-NeoX, Hugging Face) ' +
-          'pairs (i, i + d/2). The two are the same rotation on permuted columns: column 2i of one is column i of ' +
-          'the other, 2i+1 is i + d/2, so a checkpoint converted between them must permute W_Q and W_K.',
+        'Interleaved (GPT-J, Meta\u2019s LLaMA) pairs columns (2i, 2i+1); half-split (GPT-NeoX, ' +
+          'Hugging Face\u2019s LLaMA) pairs (i, i + d/2). The two are the same rotation on permuted columns: ' +
+          'column 2i of one is column i of the other, 2i+1 is i + d/2, so a checkpoint converted between them ' +
+          'must permute W_Q and W_K.',
       ),
     );
     if (p.rope.shift)
@@ -60,7 +61,8 @@ export function positions(root, p) {
       el(
         'p',
         'panel-label',
-        'ALiBi: one slope a head (Press et al.\u2019s m_n = 2^(\u22128(n+1)/h) for h a power of two):',
+        'ALiBi: one slope a head (Press et al.\u2019s m_n = 2^(\u22128(n+1)/h) for h a power of two; else the ' +
+          'slopes of the power of two p below h, then every other one of 2p heads):',
       ),
       list,
       el(
@@ -79,8 +81,9 @@ export function masks(root, p) {
       el(
         'p',
         'panel-note',
-        `A window of W = ${p.window}: each row keeps at most W keys, so the work grows with T\u00b7W, not ` +
-          'T\u00b2, and a decoder\u2019s cache needs only the last W keys (the KV-cache chapter keeps a ring of W).',
+        `A window of W = ${p.window}: each row keeps at most W keys, so a kernel that skips hidden keys does ` +
+          'work growing with T\u00b7W, not T\u00b2 (the trace here computes every score, then masks it), and a ' +
+          'decoder\u2019s cache needs only the last W keys (the KV-cache chapter keeps a ring of W).',
       ),
     );
   if (!p.rows) {

@@ -27,7 +27,8 @@ const weightGradient = (letter, of, per) => ({
     `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
     `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums ` +
     `${sourceOf(c, letter)}[t, a]\u00b7d${of}[t, b] over ` +
-    `the ${c.seqLen} tokens. This is what a training step subtracts (times the learning rate) from W_${letter}` +
+    `the ${c.seqLen} tokens. Plain gradient descent subtracts it, times the learning rate, from W_${letter}; ` +
+    `Adam (Heads that learn) rescales each entry first` +
     (per === 'kv' && c.numKvHeads < c.numHeads
       ? `; one W_${letter} serves ${c.numHeads / c.numKvHeads} query heads, and its gradient collects all of them.`
       : '.'),
@@ -123,7 +124,8 @@ export const BACKWARD_STAGES = [
     explanation: ({ config: c }) =>
       `X fed all three projections of every head, so its gradient adds ${c.numHeads + 2 * c.numKvHeads} parts: ` +
       `one through each W_Q (${c.numHeads}), and one through each W_K and W_V (${c.numKvHeads} each). In a deeper ` +
-      'model this dX is the dO of the layer below' +
+      'model this dX is the attention branch\u2019s share: with a residual connection x + MHA(x), the layer below ' +
+      'receives dX plus the gradient carried along the residual path' +
       (c.positionalEncoding ? '; PE is a constant added to X, so the gradient of X + PE is the gradient of X.' : '.'),
     explain: {
       symbolic: (i, j) => `dX_{${i},${j}} = \\sum_{\\text{parts}} (\\cdot)_{${i},${j}}`,

@@ -10,44 +10,49 @@ import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, maskedInput, n, f, shortList } from './tex.js';
 
-// The rules M combines, in the engine's order (mask.cpp, visible_keys): a key j is seen from row t
+// The rules M combines, in the engine's order (mask.cpp, visible_keys): a key j is seen from row i
 // when every active rule allows it. Each gives its name, its condition on j and what it means; the
 // stage's title, cases and text are all the active ones (the Padding preset is causal and padded).
 const MASK_RULES = [
   {
     applies: (c) => c.causal && c.window === null && c.prefix === null && c.documents.length === 0,
     name: 'causal',
-    when: () => 'j \\le t',
+    when: () => 'j \\le i',
     text: () =>
       'A token may look only at itself and at earlier tokens: M holds \u2212\u221e at every future position ' +
-      '(j > t), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
+      '(j > i), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
       'every position of a sequence at once.',
   },
   {
     applies: (c) => c.window !== null,
     name: 'sliding-window',
-    when: () => 't - W < j \\le t',
+    when: () => 'i - W < j \\le i',
     text: (c) =>
       `A token looks only at itself and the ${c.window - 1} tokens before it (a window of W = ${c.window}): ` +
       'M holds \u2212\u221e at every future position and at every position more than W \u2212 1 back, so ' +
-      'each row of weights has at most W nonzero entries, whatever the length of the sequence.',
+      'each row of weights has at most W nonzero entries, whatever the length of the sequence. Sources count ' +
+      'W differently (Mistral\u2019s code keeps W tokens with the current one, as here; Longformer\u2019s w is ' +
+      'two-sided). Stacked, L windowed layers reach about L\u00b7W tokens back (Jiang et al. 2023, \u00a72).',
   },
   {
     applies: (c) => c.documents.length > 0,
     name: 'packed-documents',
-    when: () => 'j \\le t \\text{ in } t\\text{\u2019s document}',
+    when: () => 'j \\le i \\text{ in } i\\text{\u2019s document}',
     text: (c) =>
       `${c.documents.length} sequences are packed into one row of T = ${c.seqLen} tokens (lengths ` +
-      `${c.documents.join(', ')}): each token looks at the earlier tokens of its own document only, so one ` +
-      'pass trains on all of them as if each ran alone, and no document reads another.',
+      `${c.documents.join(', ')}): each token looks at itself and the earlier tokens of its own document only, ` +
+      'so no document reads another; with positions restarted per document (or relative ones, RoPE and ALiBi) ' +
+      'one pass trains each as if it ran alone. Many pipelines pack under a plain causal mask instead, with ' +
+      'separator tokens; Llama 3 uses this block-diagonal mask.',
   },
   {
     applies: (c) => c.prefix !== null,
     name: 'prefix-LM',
-    when: () => '(j \\le t \\text{ or } j < P)',
+    when: () => '(j \\le i \\text{ or } j < P)',
     text: (c) =>
       `The first P = ${c.prefix} tokens (a prompt, say) all see each other, both ways; every later token ` +
-      'sees the whole prefix and the tokens before it, as a decoder would.',
+      'sees the whole prefix, itself and the tokens before it, as a decoder would. The loss is usually taken ' +
+      'only after the prefix (the prefix LM of Raffel et al. 2020, \u00a73.2.1; UniLM, Dong et al. 2019).',
   },
   {
     applies: (c) => c.validKeys !== null,
@@ -55,7 +60,8 @@ const MASK_RULES = [
     when: () => 'j < \\text{valid}',
     text: (c) =>
       `Key positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
-      'length): M holds \u2212\u221e there, so no query reads them.',
+      'length): M holds \u2212\u221e there, so no query reads them. The pad rows still get outputs, which ' +
+      'the loss then leaves out.',
   },
 ];
 
@@ -154,6 +160,14 @@ function atGpt3(m) {
   );
 }
 
+// Press et al.'s slopes for h heads: 2^(−8(n+1)/h) when h is a power of two; else the slopes of the
+// power of two below h, then every other slope of twice that many (their get_slopes).
+function slopeRule(h) {
+  const p = 2 ** Math.floor(Math.log2(h));
+  if (p === h) return `m_n = 2^{-8(n+1)/${h}}`;
+  return `m_n = 2^{-8(n+1)/${p}}\\ (n < ${p}),\\ \\text{then every other } 2^{-8(k+1)/${2 * p}}`;
+}
+
 export const HEAD_STAGES = [
   entry({
     id: 'scores',
@@ -169,10 +183,12 @@ export const HEAD_STAGES = [
     formula: (c) => (c.rope ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
     explanation: ({ config: c, models }) => {
       if (c.kind === 'kv-cache')
-        return (
-          'The new token\u2019s query meets every cached key, its own included: one ' +
-          'row of t+1 scores. No causal mask is needed: the cache holds only the past.'
-        );
+        return c.window === null
+          ? 'The new token\u2019s query meets every cached key, its own included: one row of t+1 scores. No ' +
+              'causal mask is needed: the cache holds only the past.'
+          : 'The new token\u2019s query meets every cached key, its own included: one row of min(t+1, W) ' +
+              `scores, W = ${c.window}, for the cache keeps only the last W keys. No causal mask is needed: the ` +
+              'cache holds only the past.';
       const size =
         c.kind === 'cross'
           ? 'a T_q × T_kv matrix: one row per target token, one column per source token.'
@@ -231,13 +247,17 @@ export const HEAD_STAGES = [
     result: 'S\u0303 + B',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c) =>
-      `\\tilde S + B, \\quad B_{ij} = -m_n ${c.masked ? '(i - j)' : '|i - j|'}, \\quad ` +
-      'm_n = 2^{-8(n+1)/h} \\ (h \\text{ a power of } 2)',
+      `\\tilde S + B, \\quad B_{ij} = -m_n ${c.masked ? '(i - j)' : '|i - j|'}, \\quad ` + slopeRule(c.numHeads),
     explanation: ({ config: c, stage }) =>
       `ALiBi puts no position into X, q or k. Instead each head adds a penalty that grows with the distance ` +
       `from query to key: this head\u2019s slope is m = ${formatCell(c.alibi[stage.head])}, so a key ` +
-      `d tokens back loses ${formatCell(c.alibi[stage.head])}\u00b7d before the softmax. Heads with small slopes ` +
-      'look far back, heads with large ones stay close; a constant added to a whole row would change no weight.',
+      `\u0394 tokens back loses ${formatCell(c.alibi[stage.head])}\u00b7\u0394 before the softmax. A head with a ` +
+      'small slope can look far back, one with a large slope favours near keys; that shows in the weights when ' +
+      'the scores are small beside B (a small weight scale). A constant added to a whole row would change no weight. ' +
+      (c.masked
+        ? 'Above the diagonal B is positive, but the mask hides those keys.'
+        : 'Press et al. (2022) define ALiBi for causal models; the symmetric |i \u2212 j| here is a later extension ' +
+          'for encoders.'),
     explain: {
       symbolic: (i, j) => `(\\tilde S + B)_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}}`,
       filled: (e, { i: r, j: c }) =>
