@@ -344,3 +344,25 @@ test('BWD-5: dW_Q\u2019s text and explain line sum over the projection\u2019s in
     'dW^{Q}_{0,1} = \\sum_t (X + PE)_{t,0}\\,dQ_{t,1}',
   );
 });
+
+// POS-7: the turned Q and K are Q̂ and K̂ in every formula and explain line (the tilde is S̃'s and
+// Õ's); the offset o of the angle is defined where it is used.
+test('POS-7: the turned Q and K are written Q\u0302 and K\u0302 in every formula and explain line', () => {
+  let turned = 0;
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    for (const stage of trace.stages) {
+      const entry = stageById(stage.id);
+      const texts = [entry.formula(trace.config), entry.explain?.symbolic?.(0, 1, trace.config) ?? ''];
+      for (const text of texts) assert.doesNotMatch(text, /\\tilde\{?[QK]\b/, `${stage.id}: ${text}`);
+      if (stage.id === 'q_rot' || stage.id === 'k_rot') {
+        turned++;
+        const letter = stage.id[0].toUpperCase();
+        assert.match(texts[0], new RegExp(`\\\\hat\\{${letter}\\}_\\{p,a\\}`));
+        assert.match(texts[1], new RegExp(`^\\\\hat\\{${letter}\\}_\\{0,1\\}`));
+        quotes(entry.explanation({ config: trace.config, stage, tokens: [], models }), 'o being the position of row 0');
+      }
+    }
+  }
+  assert.ok(turned > 0, 'some recorded trace turns Q and K');
+});

@@ -59,21 +59,22 @@ function turned(id, letter, title) {
     result: `${letter}_rot`,
     figure: () => [{ operand: 0 }, { glyph: 'turned by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
     formula: () =>
-      `\\begin{pmatrix} \\tilde{${letter}}_{p,a} \\\\ \\tilde{${letter}}_{p,b} \\end{pmatrix} = ` +
+      `\\begin{pmatrix} \\hat{${letter}}_{p,a} \\\\ \\hat{${letter}}_{p,b} \\end{pmatrix} = ` +
       `\\begin{pmatrix} \\cos\\varphi_{p,i} & -\\sin\\varphi_{p,i} \\\\ \\sin\\varphi_{p,i} & \\cos\\varphi_{p,i} ` +
       `\\end{pmatrix} \\begin{pmatrix} ${letter}_{p,a} \\\\ ${letter}_{p,b} \\end{pmatrix}, \\quad ` +
       `\\varphi_{p,i} = (o + p)\\,\\theta_i, \\ \\theta_i = \\text{base}^{-2i/d}`,
     explanation: ({ stage }) =>
       `Rotary position embedding: row p of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
       `${row0(stage).join(' and ')}; the pairs operand lists them all), pair i by the angle (o + p)\u00b7\u03b8_i, ` +
-      'fast for the first pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
+      'o being the position of row 0 (the offset, for a sequence that continues another), fast for the first ' +
+      'pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
       'meet at an angle that depends on their positions only through how far apart they are.',
     explain: {
       symbolic: (i, j) =>
-        `\\tilde{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,c_1 + ${letter}_{${i},b}\\,c_2, \\quad (c_1, c_2) = ` +
+        `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,c_1 + ${letter}_{${i},b}\\,c_2, \\quad (c_1, c_2) = ` +
         '(\\cos\\varphi, -\\sin\\varphi) \\text{ in the first column of a pair, } ' +
         '(\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
-      filled: (e, { i: r, j: c }) => filledDot(e, `\\tilde{${letter}}_{${r},${c}}`),
+      filled: (e, { i: r, j: c }) => filledDot(e, `\\hat{${letter}}_{${r},${c}}`),
     },
     highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
     operands: {
