@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainView } from '../../web/model/explain-view.js';
 import { formatBillions, formatCount, formatPlain, formatSci, rowsText } from '../../web/model/format.js';
-import { divisorQuestion } from '../../web/model/quiz-questions.js';
+import { divisorQuestion, rowSumQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
-import { catalog, explainOf, SPECS, traceOf } from './fixtures.mjs';
+import { catalog, explainOf, SPECS, tokensFor, traceOf } from './fixtures.mjs';
 import { CUSTOM_SPECS } from '../../scripts/record-traces.mjs';
 
 const models = catalog.models;
@@ -365,4 +365,22 @@ test('POS-7: the turned Q and K are written Q\u0302 and K\u0302 in every formula
     }
   }
   assert.ok(turned > 0, 'some recorded trace turns Q and K');
+});
+
+// TRN-9: the row-sum question asks about what the stage's rows are: queries over keys for weights,
+// positions over the vocabulary for a model's probabilities; the answer is the engine's row total.
+test('TRN-9: the row-sum question names a model\u2019s rows as positions and its columns as next tokens', () => {
+  const model = traceOf({ preset: 'trained-induction' });
+  const attention = traceOf({ preset: 'lesson-causal' });
+  const ask = (trace, id) => {
+    const stage = trace.stages.find((s) => s.id === id);
+    return { stage, q: rowSumQuestion({ stage }, { tokens: tokensFor(trace.config) }) };
+  };
+  const p = ask(model, 'probabilities');
+  assert.match(p.q.prompt, /^What do the probabilities in row \d+ \(position of “[^”]+”\) add up to\?$/);
+  assert.match(p.q.why, /over the next token/);
+  assert.equal(p.q.expected.value, p.stage.totals[Math.floor((p.stage.shape[0] - 1) / 2)]);
+  const w = ask(attention, 'weights');
+  assert.match(w.q.prompt, /^What do the weights in row \d+ \(query “[^”]+”\) add up to\?$/);
+  assert.match(w.q.why, /over the keys/);
 });

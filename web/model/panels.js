@@ -131,6 +131,19 @@ export const FURTHER_READING = [
     'Thread): attention-only models, the residual stream, and the induction head.',
   'Catherine Olsson et al. (2022), \u201cIn-context Learning and Induction Heads\u201d (Transformer Circuits ' +
     'Thread): the phase change in which induction heads form.',
+  'Ashish Vaswani et al. (2017), \u201cAttention Is All You Need\u201d (NeurIPS): scaled dot-product attention, ' +
+    '\u00f7\u221ad_k, multi-head attention and the sinusoidal encoding.',
+  'Jianlin Su et al. (2021), \u201cRoFormer: Enhanced Transformer with Rotary Position Embedding\u201d (arXiv ' +
+    '2104.09864): RoPE.',
+  'Ofir Press, Noah A. Smith, Mike Lewis (2022), \u201cTrain Short, Test Long: Attention with Linear Biases ' +
+    'Enables Input Length Extrapolation\u201d (ICLR): ALiBi.',
+  'Iz Beltagy, Matthew E. Peters, Arman Cohan (2020), \u201cLongformer: The Long-Document Transformer\u201d ' +
+    '(arXiv 2004.05150): sliding-window attention.',
+  'Albert Q. Jiang et al. (2023), \u201cMistral 7B\u201d (arXiv 2310.06825): a sliding window in a released model.',
+  'Colin Raffel et al. (2020), \u201cExploring the Limits of Transfer Learning with a Unified Text-to-Text ' +
+    'Transformer\u201d (JMLR): the prefix LM (\u00a73.2.1).',
+  'Diederik P. Kingma, Jimmy Ba (2015), \u201cAdam: A Method for Stochastic Optimization\u201d (ICLR): the ' +
+    'optimiser of Heads that learn.',
 ];
 
 // The designed heads as the engine describes them (designed.hpp), the current one marked.

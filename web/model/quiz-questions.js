@@ -73,16 +73,22 @@ export function rowSumQuestion(step, ctx) {
   const { stage } = step;
   if (!stage.totals) return null;
   const r = Math.floor((stage.shape[0] - 1) / 2);
-  const query = labelsOf(ctx.tokens, stage, stage.axes[0], stage.shape[0])[r];
+  const label = labelsOf(ctx.tokens, stage, stage.axes[0], stage.shape[0])[r];
+  // A model's probabilities: rows are positions, columns the vocabulary's tokens.
+  const tokens = stage.id === 'probabilities';
   return {
     id: 'row-sum',
     kind: 'number',
-    prompt: `What do the weights in row ${r} (query \u201c${query}\u201d) add up to?`,
+    prompt: tokens
+      ? `What do the probabilities in row ${r} (position of \u201c${label}\u201d) add up to?`
+      : `What do the weights in row ${r} (query \u201c${label}\u201d) add up to?`,
     help: 'A number, for example 0.5.',
     expected: { value: stage.totals[r] },
     answer: formatCell(stage.totals[r]),
     hint: 'The softmax divides each exponential by the sum of all the exponentials in its row.',
-    why: 'every row of weights is a probability distribution over the keys.',
+    why: tokens
+      ? 'every row is a probability distribution over the next token.'
+      : 'every row of weights is a probability distribution over the keys.',
   };
 }
 
