@@ -5,7 +5,8 @@ import { stageCsv } from '../../web/model/export/csv.js';
 import { formatCell, parseCell } from '../../web/model/format.js';
 import { matrixView } from '../../web/model/matrix-view.js';
 import { panelView } from '../../web/model/panels.js';
-import { catalog, traceOf } from './fixtures.mjs';
+import { buildSteps } from '../../web/model/navigation.js';
+import { catalog, tokensFor, traceOf } from './fixtures.mjs';
 
 test('numbers: three decimals with a real minus, \u2212\u221e, and back', () => {
   assert.equal(formatCell(0.4967141530112327), '0.497');
@@ -72,4 +73,20 @@ test('CSV export: a token a spreadsheet would read as a formula stays text; numb
     'T',
   );
   assert.equal(csv, "T,'+x,cat\r\n'=1+2,-0.5,1\r\n'@SUM(A1),-Infinity,0\r\n");
+});
+
+// POS-10: the RoPE table's angle columns name the row and, with an offset, the position o + p the
+// engine turned it by: each column's φ is that position times θ_i.
+test('the RoPE table heads each angle column with its row and its position, o + p', () => {
+  const trace = traceOf({ preset: 'positions-rope-half-split' });
+  const steps = buildSteps(trace);
+  const tokens = tokensFor(trace.config);
+  const panel = panelView({ chapterId: 'positions', config: trace.config, steps, head: 0, tokens, index: 0 });
+  const { headers, rows } = panel.rope.table;
+  const o = trace.config.rope.offset;
+  assert.ok(o > 0, `offset ${o}`);
+  headers.slice(3).forEach((h, p) => {
+    assert.equal(h, `\u03c6, row ${p} (${tokens.T[p]}), position ${o + p}`);
+    rows.forEach((r) => assert.equal(Number(r[3 + p]), Number(formatCell((o + p) * Number(r[2])))));
+  });
 });

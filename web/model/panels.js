@@ -303,7 +303,13 @@ function positionsPanel(config, steps, head, tokens) {
           'pair i',
           'columns (a, b)',
           '\u03b8_i',
-          ...Array.from({ length: positions }, (_, p) => `\u03c6 at ${p}${labels[p] ? ` (${labels[p]})` : ''}`),
+          // Row p of the sequence sits at position o + p (the offset o: config.rope.offset).
+          ...Array.from(
+            { length: positions },
+            (_, p) =>
+              `\u03c6, row ${p}${labels[p] ? ` (${labels[p]})` : ''}` +
+              (config.rope.offset ? `, position ${config.rope.offset + p}` : ''),
+          ),
         ],
         rows: Array.from({ length: count }, (_, i) => [
           String(i),
