@@ -152,5 +152,5 @@ test('another chapter and back: the trained preset again, the same numbers', asy
   await waitForStage(page, 'x'); // the stage the designed heads showed, here layer 0's input: x₀
   assert.deepEqual(await resultTexts(page), cells(stageOf(trace, 'x', null, 0)));
   assert.deepEqual(cells(stageOf(trace, 'x', null, 0)), cells(stageOf(trace, 'embedded')));
-  assert.match(await page.textContent('.chapter-panel'), /V = 32 token ids, L = 2 layers of 2 heads/);
+  assert.match(await page.textContent('.chapter-panel'), /n_vocab = 32 token ids, N = 2 layers of 2 heads/);
 });

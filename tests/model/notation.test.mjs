@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildSteps } from '../../web/model/navigation.js';
 import { notationView } from '../../web/model/notation.js';
+import { stageById } from '../../web/model/stage-table.js';
 import { SPECS, traceOf } from './fixtures.mjs';
 
 test('notation: a row per quantity the trace holds, its shape the trace\u2019s axes', () => {
@@ -29,4 +30,21 @@ test('notation: a row per quantity the trace holds, its shape the trace\u2019s a
   for (const [symbol, defs] of symbols) if (symbol !== 'O') assert.equal(defs.size, 1, `${symbol}: ${[...defs]}`);
   const note = notationView(buildSteps(traceOf(SPECS[0]))).note;
   assert.match(note, /number head_1 \u2026 head_h are heads 0 \u2026 h \u2212 1, the first token is position 0/);
+});
+
+// TRN-6, TRN-7: the trained model's own symbols are in the table, and none is used twice in its
+// chapter: N counts the layers (L is the masked logits), n_vocab the vocabulary (V is the values), y the
+// token ids (x is the residual stream).
+test('notation: the trained model\u2019s own symbols are in the table, none of them reused', () => {
+  const trace = traceOf({ preset: 'trained-induction' });
+  const { rows } = notationView(buildSteps(trace)).table;
+  const symbols = rows.map((r) => r[0]);
+  for (const s of ['x\u2080', 'x\u2097\u208a\u2081', 'z', 'p', '\u2113\u209c', '\u2112'])
+    assert.ok(symbols.includes(s), s);
+  for (const id of ['logits', 'token_loss']) {
+    const entry = stageById(id);
+    const texts = [entry.formula(trace.config), entry.explain.symbolic(1, 2, trace.config)];
+    for (const text of texts) assert.doesNotMatch(text, /x_L|x_\{\S*\+1\}(?!\s*=)/, `${id}: ${text}`);
+  }
+  assert.match(stageById('token_loss').formula(trace.config), /p_\{t,\\,y_\{t\+1\}\}/);
 });

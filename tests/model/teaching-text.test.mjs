@@ -151,7 +151,7 @@ test('further reading: the lesson\u2019s list in the last chapter\u2019s panel, 
   const c = traceOf({ preset: 'trained-induction' }).config;
   quotes(
     p.sizes,
-    `V = ${c.vocab} token ids, L = ${c.numLayers} layers of ${c.numHeads} heads (d_k = ${c.dK}, d_v = ${c.dV})`,
+    `n_vocab = ${c.vocab} token ids, N = ${c.numLayers} layers of ${c.numHeads} heads (d_k = ${c.dK}, d_v = ${c.dV})`,
   );
   quotes(p.sizes, `d_model = ${c.dModel}`);
   quotes(p.sizes, `T = ${c.seqLen} tokens`);

@@ -166,7 +166,7 @@ function trainedPanel(config) {
     kind: 'trained',
     reading: FURTHER_READING,
     sizes:
-      `The model: a vocabulary of V = ${config.vocab} token ids, L = ${config.numLayers} layers of ` +
+      `The model: a vocabulary of n_vocab = ${config.vocab} token ids, N = ${config.numLayers} layers of ` +
       `${config.numHeads} heads (d_k = ${config.dK}, d_v = ${config.dV}) writing into a residual stream of ` +
       `d_model = ${config.dModel}, causal, \u00f7\u221ad_k, W_O; no MLP, no layer norm, no biases. Here it reads ` +
       `T = ${config.seqLen} tokens.`,

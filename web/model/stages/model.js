@@ -35,6 +35,11 @@ export const EMBEDDING_STAGES = [
     group: 'inputs',
     title: 'Token and position embeddings',
     result: 'x\u2080',
+    notation: [
+      'x\u2080',
+      'W_E[y] + W_P',
+      'the residual stream before layer 0: each token\u2019s row of W_E plus its position\u2019s row of W_P',
+    ],
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: () => 'x_0 = W_E[\\text{tokens}] + W_P',
     explanation: () =>
@@ -54,6 +59,11 @@ export const MODEL_STAGES = [
     group: 'layer',
     title: (c) => (c.numLayers > 1 ? 'Residual: the stream plus this layer' : 'Residual: the stream plus attention'),
     result: 'x\u2097\u208a\u2081',
+    notation: [
+      'x\u2097\u208a\u2081',
+      'x\u2097 + MultiHead(x\u2097)',
+      'the residual stream after layer l (x_N after the last of N)',
+    ],
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: () => 'x_{l+1} = x_l + \\text{MultiHead}(x_l)',
     explanation: () =>
@@ -71,17 +81,18 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Logits: the stream read out as tokens',
     result: 'z',
+    notation: ['z', 'x_N W_U', 'the logits: one score per position and vocabulary token'],
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: () => 'z = x_L\\,W_U',
+    formula: () => 'z = x_N\\,W_U',
     explanation: ({ config: c }) =>
       `The unembedding W_U turns each position\u2019s final stream row into one score per token of the ` +
       `vocabulary (${c.vocab} of them): row t scores every candidate for the token after position t.`,
     explain: {
-      symbolic: (i, j) => `z_{${i},${j}} = \\sum_d (x_L)_{${i},d}\\,(W_U)_{d,${j}}`,
+      symbolic: (i, j) => `z_{${i},${j}} = \\sum_d (x_N)_{${i},d}\\,(W_U)_{d,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `z_{${r},${c}}`),
     },
     highlight: dot,
-    operands: { X: 'x_L', W_U: 'W_U' },
+    operands: { X: 'x_N', W_U: 'W_U' },
     numpy: named({ model: 'logits' }),
   }),
   entry({
@@ -89,6 +100,7 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Next-token probabilities',
     result: 'p',
+    notation: ['p', 'softmax(z)', 'each position\u2019s probabilities for the next token'],
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
     formula: () => 'p_{t,v} = \\frac{e^{z_{t,v} - m_t}}{\\sum_{u} e^{z_{t,u} - m_t}}, \\quad m_t = \\max_u z_{t,u}',
     explanation: () =>
@@ -116,14 +128,16 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Each position\u2019s loss',
     result: '\u2113',
+    notation: ['\u2113\u209c', '\u2212ln p_{t, y_{t+1}}', 'position t\u2019s loss; y: the token ids'],
     figure: () => [{ glyph: '\u2212ln' }, { operand: 0 }, { glyph: 'at' }, { operand: 1 }],
-    formula: () => '\\ell_t = -\\ln p_{t,\\,x_{t+1}}, \\quad t = 0, \\ldots, T-2',
+    formula: () => '\\ell_t = -\\ln p_{t,\\,y_{t+1}}, \\quad t = 0, \\ldots, T-2',
     explanation: () =>
-      'The loss at position t is \u2212ln of the probability the model gave the token that actually came ' +
-      'next: 0 when it was certain and right, large when it gave that token little weight. The last position ' +
-      'has no next token, so it has no loss. The next stage averages the positions the spec scores.',
+      'The loss at position t is \u2212ln of the probability the model gave y_{t+1}, the token that actually ' +
+      'came next (y_t: the token at position t): 0 when it was certain and right, large when it gave that ' +
+      'token little weight. The last position has no next token, so it has no loss. The next stage averages ' +
+      'the positions the spec scores.',
     explain: {
-      symbolic: (i) => `\\ell_{${i}} = -\\ln p_{${i},\\,x_{${i}+1}}`,
+      symbolic: (i) => `\\ell_{${i}} = -\\ln p_{${i},\\,y_{${i}+1}}`,
       filled: (e, { i: r }) => `\\ell_{${r}} = -\\ln p_{${r},${e.next}} = -\\ln ${n(e.input)} = ${n(e.value)}`,
     },
     // The cell lit in p is the next token's column: the id stored in row r of `next`.
@@ -138,6 +152,7 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'The loss: the mean over the scored positions',
     result: '\u2112',
+    notation: ['\u2112', 'mean of \u2113\u209c', 'the loss over the scored positions'],
     figure: () => [{ glyph: 'mean' }, { operand: 0 }, { glyph: 'where' }, { operand: 1 }],
     formula: () =>
       '\\mathcal{L} = \\frac{\\sum_t c_t\\,\\ell_t}{\\sum_t c_t}, \\quad c_t = 1 \\text{ where position } t ' +
