@@ -68,7 +68,7 @@ describe('includes: the C++ core stays plain C++', () => {
   });
 });
 
-// The core is compiled a few sources to a translation unit (CMakeLists: ATTENTION_CORE_UNITY), so
+// The core is compiled a few sources to a translation unit (the native builds; CMakeLists: ATTENTION_CORE_UNITY), so
 // a helper local to one source sees another's of the same name: with the same parameters that is
 // a compile error, with others an overload that a call could silently pick. So each name is one
 // file's. A local helper: a function defined at the start of a line inside `namespace {`, or
