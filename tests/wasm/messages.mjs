@@ -206,6 +206,18 @@ export const LONE_SURROGATES = [
 const MODEL = { vocab: 5, seqLen: 4, dModel: 6, numLayers: 2, numHeads: 2, seed: 3 };
 const TOKENS = { tokens: [[0, 1, 2, 3, 4]] };
 const TRAIN = { task: 'previous-token', seed: 1, steps: 4, dModel: 8, numHeads: 1, numLayers: 1, batch: 2 };
+// TRAIN resumed from its step-2 checkpoint as change(checkpoint) gives it.
+const resumed = (e, change) => e.train(TRAIN, { from: change(e.train(TRAIN, { steps: 2 }).checkpoints.at(-1)) });
+// The checkpoint c with every value of the named moments' matrices set: { m: { W_P: 1e6 }, v: { W_P: 0 } }.
+const withMoments = (c, set) => {
+  const optimizer = { ...c.optimizer };
+  for (const [moment, matrices] of Object.entries(set))
+    for (const [name, x] of Object.entries(matrices)) {
+      const m = optimizer[moment][name];
+      optimizer[moment] = { ...optimizer[moment], [name]: { ...m, values: m.values.map(() => x) } };
+    }
+  return { ...c, optimizer };
+};
 const withParams = (e, params) => {
   const m = e.initModel(MODEL);
   return { ...m, params: { ...m.params, ...params(m.params) } };
@@ -323,51 +335,33 @@ export const TRAINING_MESSAGES = [
   ),
   once(
     'a checkpoint whose model has an extra layer (A12)',
-    (e) => {
-      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
-      const params = c.model.params;
-      return e.train(TRAIN, {
-        from: { ...c, model: { ...c.model, params: { ...params, layers: [...params.layers, params.layers[0]] } } },
-      });
-    },
+    (e) =>
+      resumed(e, (c) => {
+        const params = c.model.params;
+        return { ...c, model: { ...c.model, params: { ...params, layers: [...params.layers, params.layers[0]] } } };
+      }),
     'from.model.params.layers: 2 layers, but config.numLayers is 1',
   ),
   once(
     'a checkpoint whose optimizer has an unknown key (A13)',
-    (e) => {
-      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
-      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, bogus: 0 } } });
-    },
+    (e) => resumed(e, (c) => ({ ...c, optimizer: { ...c.optimizer, bogus: 0 } })),
     'from.optimizer: unknown field "bogus" for an optimizer\'s state (known: m, step, v)',
   ),
   // Rows B14, B15: an optimizer state that Adam cannot reach is refused before a step runs.
   once(
     'a second moment v below 0 (B14)',
-    (e) => {
-      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
-      const W_E = { ...c.optimizer.v.W_E, values: c.optimizer.v.W_E.values.map(() => -1) };
-      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, v: { ...c.optimizer.v, W_E } } } });
-    },
+    (e) => resumed(e, (c) => withMoments(c, { v: { W_E: -1 } })),
     'from.optimizer.v.W_E[0][0]: -1 is no mean of squared gradients (finite and \u2265 0)',
   ),
   once(
     'm = 1e6 beside v = 0 (B15)',
-    (e) => {
-      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
-      const set = (m, x) => ({ ...m, values: m.values.map(() => x) });
-      const m = { ...c.optimizer.m, W_P: set(c.optimizer.m.W_P, 1e6) };
-      const v = { ...c.optimizer.v, W_P: set(c.optimizer.v.W_P, 0) };
-      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, m, v } } });
-    },
+    (e) => resumed(e, (c) => withMoments(c, { m: { W_P: 1e6 }, v: { W_P: 0 } })),
     'from.optimizer.m.W_P[0][0]: 1000000 is more than 2 Adam steps can give beside v = 0 ' +
       '(m\u00b2 \u2264 18.108108108108084 \u00b7 v)',
   ),
   once(
     'an optimizer a step behind its checkpoint',
-    (e) => {
-      const c = e.train(TRAIN, { steps: 2 }).checkpoints.at(-1);
-      return e.train(TRAIN, { from: { ...c, optimizer: { ...c.optimizer, step: 1 } } });
-    },
+    (e) => resumed(e, (c) => ({ ...c, optimizer: { ...c.optimizer, step: 1 } })),
     'from.optimizer.step: 1, but the checkpoint is at step 2 (one update a step)',
   ),
   once(
