@@ -126,7 +126,7 @@ export function wrapEngine(wasm) {
     explain: (specOrTrace, cell) => explainOf(wasm, specOrTrace, cell),
     /** numpy's np.random.seed(seed); np.random.randn(rows, cols), row-major. */
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
-    /** The examples, defined once in the engine: [{ id, chapter, title, fromLesson, spec, tokens, keyTokens }]. */
+    /** The examples, defined once in the engine: [{ id, chapter, title, seed42, spec, tokens, keyTokens }]. */
     presets: () => wasm.presets(),
     /** Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. */
     kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),

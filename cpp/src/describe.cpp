@@ -240,7 +240,7 @@ value describe_presets() {
             value_record{{"id", p.id},
                          {"chapter", p.chapter},
                          {"title", p.title},
-                         {"fromLesson", p.from_lesson},
+                         {"seed42", p.seed42},
                          {"spec", with_fields(describe_spec(p.spec), nested(p.positions))},
                          {"tokens", text_list(p.tokens)},
                          {"keyTokens", p.key_tokens.empty() ? value() : text_list(p.key_tokens)}});

@@ -19,9 +19,9 @@ value floats_value(const attention_config &c) {
     const flash_floats lesson = floats_held(lesson_t, c.block_rows, c.block_cols);
     return value_record{{"standard", now.standard},
                         {"tiled", now.tiled},
-                        {"lessonSeqLen", lesson_t},
-                        {"lessonStandard", lesson.standard},
-                        {"lessonTiled", lesson.tiled}};
+                        {"exampleSeqLen", lesson_t},
+                        {"exampleStandard", lesson.standard},
+                        {"exampleTiled", lesson.tiled}};
 }
 
 value costs_value(const pass_costs &p) {
@@ -40,12 +40,12 @@ value traffic_value(const attention_config &c) {
     const slow_memory_traffic now = memory_traffic(c), big = memory_traffic(lesson);
     return value_record{{"standard", now.standard},
                         {"tiled", now.tiled},
-                        {"lessonSeqLen", 2048},
-                        {"lessonDk", 64},
-                        {"lessonBlock", 256},
-                        {"lessonMemory", 4 * 64 * 256},
-                        {"lessonStandard", big.standard},
-                        {"lessonTiled", big.tiled}};
+                        {"exampleSeqLen", 2048},
+                        {"exampleDk", 64},
+                        {"exampleBlock", 256},
+                        {"exampleMemory", 4 * 64 * 256},
+                        {"exampleStandard", big.standard},
+                        {"exampleTiled", big.tiled}};
 }
 
 // Each head's var(S) and var(S̃) over the scores its queries see, in head order.
@@ -95,9 +95,9 @@ void add_costs(value_record &o, const trace &t) {
     o.emplace_back("trainingPasses", value_record{{"batch", lesson_batch},
                                                   {"withoutMask", now.without_mask},
                                                   {"withMask", now.with_mask},
-                                                  {"lessonSeqLen", lesson_t},
-                                                  {"lessonWithoutMask", lesson.without_mask},
-                                                  {"lessonWithMask", lesson.with_mask}});
+                                                  {"exampleSeqLen", lesson_t},
+                                                  {"exampleWithoutMask", lesson.without_mask},
+                                                  {"exampleWithMask", lesson.with_mask}});
 }
 
 // The √d_k study's points: at each d_k and weight scale, the scores' spread and the gradients.

@@ -410,7 +410,7 @@ test(FLASH_TILE_GRID_TITLE, async () => {
   ]);
   const floats = await page.$$eval('.floats-table tbody td', (t) => t.map((x) => x.textContent.replace(/,/g, '')));
   const f = trace.config.floats;
-  assert.deepEqual(floats, [f.standard, f.lessonStandard, f.tiled, f.lessonTiled].map(String));
+  assert.deepEqual(floats, [f.standard, f.exampleStandard, f.tiled, f.exampleTiled].map(String));
   assert.ok(trace.config.maxDifference <= 1e-12);
   await page.click('.tile-grid .tile:has-text("4")');
   await page.waitForFunction(() => document.body.dataset.step === '4');

@@ -52,7 +52,7 @@ test('flash chapter: slow-memory traffic of this head and of the lesson\u2019s 2
   await waitForStage(page, 'tile_out', 0);
   const m = env.engine.run({ preset: 'flash-causal' }).config.memoryTraffic;
   const note = await page.textContent('.memory-traffic');
-  for (const v of [m.standard, m.tiled, m.lessonStandard, m.lessonTiled])
+  for (const v of [m.standard, m.tiled, m.exampleStandard, m.exampleTiled])
     assert.ok(note.includes(formatCount(v)), `${v}`);
   assert.deepEqual(page.problems, []);
 });

@@ -127,7 +127,7 @@ TEST_CASE("presets: the chapters' examples have their defining sizes", "[presets
     CHECK((!full.causal && full.block_rows == 2 && full.block_cols == 3));
     CHECK(std::fmod(causal.seq_len, causal.block_rows) != 0); // the last block is short
     for (const preset_info &info : presets())
-        CHECK(info.from_lesson == (info.id.rfind("lesson-", 0) == 0));
+        CHECK(info.seed42 == (info.id.rfind("lesson-", 0) == 0));
 }
 
 TEST_CASE("presets: lesson-causal draws after the multi-head example's 1104 normals",

@@ -56,9 +56,9 @@ test('causalPrefix: every causal preset without a prefix, each row its own prefi
       batch: 32,
       withoutMask: 32 * c.seqLen,
       withMask: 32,
-      lessonSeqLen: 1024,
-      lessonWithoutMask: 32768,
-      lessonWithMask: 32,
+      exampleSeqLen: 1024,
+      exampleWithoutMask: 32768,
+      exampleWithMask: 32,
     });
   }
   assert.ok(
@@ -74,7 +74,14 @@ test('memoryTraffic: standard attention against the tiles FlashAttention keeps',
   assert.equal(full.tiled, 5 * 4 + 3 * 5 * 8 + 5 * 4);
   // The lesson's 2048 tokens at d = 64 in tiles of 256 (M = 4 · 64 · 256 values on chip).
   assert.deepEqual(
-    [full.lessonSeqLen, full.lessonDk, full.lessonBlock, full.lessonMemory, full.lessonStandard, full.lessonTiled],
+    [
+      full.exampleSeqLen,
+      full.exampleDk,
+      full.exampleBlock,
+      full.exampleMemory,
+      full.exampleStandard,
+      full.exampleTiled,
+    ],
     [2048, 64, 256, 65536, 4 * 2048 * 64 + 4 * 2048 ** 2, 2048 * 64 + 8 * 2048 * 128 + 2048 * 64],
   );
 });

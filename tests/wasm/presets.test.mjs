@@ -27,9 +27,9 @@ describe('presets() and models()', () => {
     const presets = engine.presets();
     assert.equal(new Set(presets.map((p) => p.id)).size, presets.length, 'distinct ids');
     for (const p of presets) {
-      assert.deepEqual(Object.keys(p).sort(), ['chapter', 'fromLesson', 'id', 'keyTokens', 'spec', 'title', 'tokens']);
+      assert.deepEqual(Object.keys(p).sort(), ['chapter', 'id', 'keyTokens', 'seed42', 'spec', 'title', 'tokens']);
       assert.ok(CHAPTERS[p.chapter].includes(p.spec.kind), `${p.id}: kind ${p.spec.kind} in chapter ${p.chapter}`);
-      assert.equal(p.fromLesson, p.id.startsWith('lesson-'), `${p.id}: fromLesson`);
+      assert.equal(p.seed42, p.id.startsWith('lesson-'), `${p.id}: seed42`);
       const byId = engine.run({ preset: p.id });
       const bySpec = engine.run(p.spec);
       assert.deepEqual(bySpec.config, byId.config, `${p.id}: config`);

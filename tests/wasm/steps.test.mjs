@@ -233,9 +233,9 @@ function tilingChecks(trace) {
     assert.deepEqual(config.floats, {
       standard: here.standard,
       tiled: here.tiled,
-      lessonSeqLen: 2048,
-      lessonStandard: lesson.standard,
-      lessonTiled: lesson.tiled,
+      exampleSeqLen: 2048,
+      exampleStandard: lesson.standard,
+      exampleTiled: lesson.tiled,
     });
     for (const absent of ['stepDifferences', 'cacheBytes', 'macs']) assert.equal(config[absent], undefined);
   });
@@ -263,9 +263,9 @@ describe("FlashAttention's tiles", () => {
     assert.deepEqual(trace.config.floats, {
       standard: 25,
       tiled: 2 * 2 + 2 * 2,
-      lessonSeqLen: 2048,
-      lessonStandard: 2048 * 2048,
-      lessonTiled: 2 * 2 + 2 * 2,
+      exampleSeqLen: 2048,
+      exampleStandard: 2048 * 2048,
+      exampleTiled: 2 * 2 + 2 * 2,
     });
   });
 

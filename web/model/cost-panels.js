@@ -53,8 +53,8 @@ function causalTraining(config, tokens) {
       'One pass therefore gives a prediction at every position. Without the mask each position would need ' +
       `its own pass over its prefix: ${formatCount(config.seqLen)} passes for these ${config.seqLen} tokens ` +
       `against 1, ${formatCount(p.withoutMask)} against ${formatCount(p.withMask)} for a batch of ${p.batch}, ` +
-      `and for a batch of ${p.batch} sequences of ${formatCount(p.lessonSeqLen)} tokens ` +
-      `${formatCount(p.lessonWithoutMask)} against ${formatCount(p.lessonWithMask)}.`,
+      `and for a batch of ${p.batch} sequences of ${formatCount(p.exampleSeqLen)} tokens ` +
+      `${formatCount(p.exampleWithoutMask)} against ${formatCount(p.exampleWithMask)}.`,
   };
 }
 
@@ -75,9 +75,9 @@ export function trafficNote(config) {
     `Slow memory (the GPU\u2019s HBM), in values moved for this head: standard attention writes S and P out and ` +
     `reads them back, ${formatCount(m.standard)} here (Θ(N\u00b7d + N\u00b2)); the tiles read Q once, K_j and ` +
     `V_j for each tile kept and write O once, ${formatCount(m.tiled)}. At ` +
-    `${formatCount(m.lessonSeqLen)} tokens with d = ${m.lessonDk} in tiles of ${m.lessonBlock} (an on-chip ` +
-    `memory of M = ${formatCount(m.lessonMemory)} values, blocks of M / 4d): ${formatCount(m.lessonStandard)} ` +
-    `against ${formatCount(m.lessonTiled)}, Θ(N\u00b2\u00b7d\u00b2/M) (Dao et al. 2022, Theorem 2). Fewer ` +
+    `${formatCount(m.exampleSeqLen)} tokens with d = ${m.exampleDk} in tiles of ${m.exampleBlock} (an on-chip ` +
+    `memory of M = ${formatCount(m.exampleMemory)} values, blocks of M / 4d): ${formatCount(m.exampleStandard)} ` +
+    `against ${formatCount(m.exampleTiled)}, Θ(N\u00b2\u00b7d\u00b2/M) (Dao et al. 2022, Theorem 2). Fewer ` +
     'slow-memory trips, not fewer multiply-adds, is why it is faster.'
   );
 }

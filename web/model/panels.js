@@ -267,14 +267,14 @@ function tilesPanel(config, steps, index) {
       headers: [
         'score floats one head holds at once',
         `T = ${config.seqLen}`,
-        `T = ${formatCount(f.lessonSeqLen)} (GPT-3\u2019s context)`,
+        `T = ${formatCount(f.exampleSeqLen)} (GPT-3\u2019s context)`,
       ],
       rows: [
-        ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.lessonStandard)],
+        ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.exampleStandard)],
         [
           `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l for its ${config.blockRows} rows`,
           formatCount(f.tiled),
-          formatCount(f.lessonTiled),
+          formatCount(f.exampleTiled),
         ],
       ],
     },

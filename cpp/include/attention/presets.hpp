@@ -15,7 +15,7 @@ struct preset_info {
     std::string id;
     std::string chapter; // attention, cross, gqa, encoder-layer, kv-cache, flash, positions, …
     std::string title;
-    bool from_lesson; // the very numbers the lesson's program draws
+    bool seed42; // the very numbers of the seed-42 examples (numpy seeded with 42)
     generated_spec spec;
     std::vector<std::string> tokens;     // row labels of X (X_q in cross-attention)
     std::vector<std::string> key_tokens; // cross-attention: row labels of X_kv

@@ -8,15 +8,14 @@ import { cell } from './highlight.js';
 import { f, n, shortList } from './tex.js';
 
 function drawnFrom({ config: c, preset }) {
-  if (preset?.fromLesson && preset.spec.skip) {
+  if (preset?.seed42 && preset.spec.skip) {
     return (
       `These are the very numbers numpy draws when this causal example runs after the ` +
       `multi-head one without reseeding: X continues numpy\u2019s seed-${c.seed} ` +
       `stream after the ${preset.spec.skip} numbers the multi-head example drew.`
     );
   }
-  if (preset?.fromLesson)
-    return `These are the very numbers numpy draws: np.random.seed(${c.seed}), then np.random.randn.`;
+  if (preset?.seed42) return `These are the very numbers numpy draws: np.random.seed(${c.seed}), then np.random.randn.`;
   return c.seed === null
     ? 'These rows were given directly.'
     : `They are drawn like numpy\u2019s np.random.randn with seed ${c.seed}.`;
