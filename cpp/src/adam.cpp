@@ -19,16 +19,19 @@ void validate_adam_state(const adam_state &s, const model_config &c, const std::
     for (std::size_t i = 0; i < m.size(); ++i)
         for (std::size_t k = 0; k < m[i]->size(); ++k) {
             const double mk = m[i]->flat(k), vk = v[i]->flat(k);
-            const std::string at = "[" + std::to_string(k / cols(*m[i])) + "][" +
-                                   std::to_string(k % cols(*m[i])) + "]";
+            // "v.W_E[r][c]": built only for the entry refused.
+            const auto at = [&](const char *moment) {
+                return field + moment + names[i] + "[" + std::to_string(k / cols(*m[i])) + "][" +
+                       std::to_string(k % cols(*m[i])) + "]";
+            };
             if (!std::isfinite(vk) || vk < 0)
-                reject(field + ".v." + names[i] + at,
+                reject(at(".v."),
                        js_number(vk) + " is no mean of squared gradients (finite and ≥ 0)");
             if (!std::isfinite(mk) || mk * mk > reach * vk * (1 + 1e-9))
-                reject(field + ".m." + names[i] + at,
-                       js_number(mk) + " is more than " + std::to_string(s.step) + " Adam step" +
-                           (s.step == 1 ? "" : "s") + " can give beside v = " + js_number(vk) +
-                           " (m² ≤ " + js_number(reach) + " · v)");
+                reject(at(".m."), js_number(mk) + " is more than " + std::to_string(s.step) +
+                                      " Adam step" + (s.step == 1 ? "" : "s") +
+                                      " can give beside v = " + js_number(vk) + " (m² ≤ " +
+                                      js_number(reach) + " · v)");
         }
 }
 

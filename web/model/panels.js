@@ -221,6 +221,7 @@ function decodePanel(config, steps, index, tokens) {
   const t = nearestTime(steps, index);
   const out = steps.find((s) => s.step === t && s.id === (config.outputProjection ? 'output' : 'concat')) ?? null;
   const causal = steps.find((s) => s.id === 'causal_reference');
+  const scoresAt = steps.find((s) => s.step === t && s.id === 'scores');
   const width = causal.stage.shape[1];
   const rowOf = (values, r) => Array.from(values.slice(r * width, (r + 1) * width), formatCell);
   const m = config.macs;
@@ -228,7 +229,7 @@ function decodePanel(config, steps, index, tokens) {
     kind: 'decode',
     step: t,
     token: tokens.T?.[t] ?? String(t),
-    cached: config.window === null ? t : Math.min(t, config.window - 1), // a window keeps W − 1 earlier
+    cached: scoresAt.stage.shape[1] - 1, // the keys the step's one row of scores read, its own aside
     macs: {
       headers: ['multiply-adds', 'with the cache', 'recomputing K and V'],
       rows: [
