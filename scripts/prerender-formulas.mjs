@@ -46,7 +46,7 @@ export function firstFormulas(engine) {
   for (const id of CORE_PRESETS) {
     const trace = engine.run({ preset: id });
     for (const stage of trace.stages.filter((st) => FIRST_STAGES.includes(st.id)))
-      texs.add(byId.get(stage.id).formula(trace.config));
+      texs.add(byId.get(stage.id).formula(trace.config, stage));
   }
   return [...texs];
 }
@@ -58,7 +58,7 @@ export function prerenderFormulas(engine) {
   const byId = new Map(STAGES.map((s) => [s.id, s]));
   for (const trace of traces(engine)) {
     for (const stage of trace.stages) {
-      const tex = byId.get(stage.id)?.formula(trace.config);
+      const tex = byId.get(stage.id)?.formula(trace.config, stage);
       if (tex === undefined || tex in formulas) continue;
       formulas[tex] = katex.renderToString(tex, OPTIONS).replace(STYLE, (_, a, b) => ` data-s="${a ?? b}"`);
     }

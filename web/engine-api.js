@@ -31,6 +31,7 @@ function unpackTrace({ config, layout, values }, spec) {
     values: slice(s),
     totals: s.totals ? slice(s.totals) : null,
     operands: s.operands.map((o) => ({ name: o.name, head: o.head, shape: o.shape, axes: o.axes, values: slice(o) })),
+    terms: s.terms,
   }));
   const trace = { config, stages };
   buffers.set(trace, values);
@@ -112,7 +113,7 @@ export function wrapEngine(wasm) {
   const engine = Object.freeze({
     /**
      * Every stage of a spec: { config, stages: [{ id, head, kvHead, step, tile, shape, axes, equation,
-     * symbolic, values, totals, operands }] }. With { reuse: trace }, the new trace is written into the
+     * symbolic, values, totals, operands, terms }] }. With { reuse: trace }, the new trace is written into the
      * memory of an earlier one the caller no longer needs (faster for large traces); once the run has
      * succeeded, every array of that earlier trace is empty (length 0). A refused spec leaves it whole.
      */

@@ -74,6 +74,8 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
         record(&t.out, stage_id::masked, t.at, {t.t, t.tkv}, logits,
                operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
                operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
+        for (const mask_rule r : mask_rules(c))
+            t.out.stages.back().terms.push_back(name_of(r));
         logits_stage = stage_id::masked;
     }
     const shared_matrix a = std::move(weights);

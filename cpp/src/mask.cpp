@@ -7,28 +7,86 @@
 
 namespace attention {
 
-key_span visible_keys(const attention_config &c, std::size_t i) {
-    key_span s{0, c.kv_len};
+const char *name_of(mask_rule r) {
+    switch (r) {
+    case mask_rule::causal:
+        return "causal";
+    case mask_rule::prefix:
+        return "prefix";
+    case mask_rule::window:
+        return "window";
+    case mask_rule::documents:
+        return "documents";
+    case mask_rule::padding:
+        return "padding";
+    }
+    return "?";
+}
+
+std::vector<mask_rule> mask_rules(const attention_config &c) {
+    std::vector<mask_rule> rules;
     if (causal_mask(c))
-        s.end = std::min(s.end, i + 1);
-    if (c.prefix && i < *c.prefix) // the prefix sees all of itself
-        s.end = *c.prefix;
-    if (c.window && i + 1 > *c.window) // the W latest keys, this one included
-        s.begin = i + 1 - *c.window;
-    for (std::size_t start = 0, k = 0; k < c.documents.size(); start += c.documents[k++])
-        if (i < start + c.documents[k]) { // i's own document, from its first token
-            s.begin = std::max(s.begin, start);
-            break;
-        }
+        rules.push_back(c.prefix ? mask_rule::prefix : mask_rule::causal);
+    if (c.window)
+        rules.push_back(mask_rule::window);
+    if (!c.documents.empty())
+        rules.push_back(mask_rule::documents);
     if (c.valid_keys)
+        rules.push_back(mask_rule::padding);
+    return rules;
+}
+
+namespace {
+
+// The first key of query i's document (its documents partition the T positions).
+std::size_t document_start(const attention_config &c, std::size_t i) {
+    std::size_t start = 0;
+    for (std::size_t k = 0; k < c.documents.size() && i >= start + c.documents[k]; ++k)
+        start += c.documents[k];
+    return start;
+}
+
+// The span s with rule r applied for query i.
+key_span narrow(mask_rule r, const attention_config &c, std::size_t i, key_span s) {
+    switch (r) {
+    case mask_rule::causal:
+        s.end = std::min(s.end, i + 1);
+        break;
+    case mask_rule::prefix:
+        s.end = std::min(s.end, std::max(i + 1, *c.prefix));
+        break;
+    case mask_rule::window: // the W latest keys, this one included
+        s.begin = std::max(s.begin, i + 1 > *c.window ? i + 1 - *c.window : 0);
+        break;
+    case mask_rule::documents:
+        s.begin = std::max(s.begin, document_start(c, i));
+        break;
+    case mask_rule::padding:
         s.end = std::min(s.end, *c.valid_keys);
+        break;
+    }
     return s;
 }
 
+key_span visible_under(const std::vector<mask_rule> &rules, const attention_config &c,
+                       std::size_t i) {
+    key_span s{0, c.kv_len};
+    for (const mask_rule r : rules)
+        s = narrow(r, c, i, s);
+    return s;
+}
+
+} // namespace
+
+key_span visible_keys(const attention_config &c, std::size_t i) {
+    return visible_under(mask_rules(c), c, i);
+}
+
 row_spans visible_spans(const attention_config &c) {
+    const std::vector<mask_rule> rules = mask_rules(c);
     row_spans spans(c.seq_len);
     for (std::size_t i = 0; i < c.seq_len; ++i)
-        spans[i] = visible_keys(c, i);
+        spans[i] = visible_under(rules, c, i);
     return spans;
 }
 

@@ -60,9 +60,17 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
     const auto number = [](const dim &d) { return std::to_string(d.size); };
     const auto symbol = [](const dim &d) { return d.symbol; };
     const equation eq{fill(e.equation, dims, scale, number), fill(e.equation, dims, scale, symbol)};
-    stage s{id,      at.head, at.kv_head,        at.step,
-            at.tile, eq,      std::move(values), axes_of(dims[e.rows], dims[e.cols]),
-            {},      {}};
+    stage s{id,
+            at.head,
+            at.kv_head,
+            at.step,
+            at.tile,
+            eq,
+            std::move(values),
+            axes_of(dims[e.rows], dims[e.cols]),
+            {},
+            {},
+            {}};
     if (e.row_totals)
         s.totals = row_sums(s.values);
     return s;

@@ -119,6 +119,14 @@ std::string operands_json(const stage &s, trace_packer &packer) {
     return out + "]";
 }
 
+// ["causal","padding"]: a stage's terms as a JSON list of strings.
+std::string terms_json(const std::vector<std::string> &terms) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < terms.size(); ++i)
+        out += (i ? "," : "") + json_string(terms[i]);
+    return out + "]";
+}
+
 // One stage's entry, placing its values, totals and operands in that order (separate
 // statements: the operands of + are evaluated in no set order, and g++ and clang differ).
 std::string stage_json(const stage &s, trace_packer &packer) {
@@ -129,7 +137,8 @@ std::string stage_json(const stage &s, trace_packer &packer) {
            ",\"kvHead\":" + head_json(s.kv_head) + ",\"step\":" + head_json(s.step) +
            ",\"tile\":" + tile_json(s.tile) + ",\"equation\":" + json_string(s.eq.numeric) +
            ",\"symbolic\":" + json_string(s.eq.symbolic) + "," + axes_json(s.ax) + "," + values +
-           ",\"totals\":" + totals + ",\"operands\":" + operands + "}";
+           ",\"totals\":" + totals + ",\"operands\":" + operands +
+           ",\"terms\":" + terms_json(s.terms) + "}";
 }
 
 } // namespace

@@ -42,8 +42,8 @@ test('notation: the trained model\u2019s own symbols are in the table, none of t
   for (const s of ['x\u2080', 'x\u2097\u208a\u2081', 'z', 'p', '\u2113\u209c', '\u2112'])
     assert.ok(symbols.includes(s), s);
   for (const id of ['logits', 'token_loss']) {
-    const entry = stageById(id);
-    const texts = [entry.formula(trace.config), entry.explain.symbolic(1, 2, trace.config)];
+    const [entry, stage] = [stageById(id), trace.stages.find((s) => s.id === id)];
+    const texts = [entry.formula(trace.config, stage), entry.explain.symbolic(1, 2, trace.config, stage)];
     for (const text of texts) assert.doesNotMatch(text, /x_L|x_\{\S*\+1\}(?!\s*=)/, `${id}: ${text}`);
   }
   assert.match(stageById('token_loss').formula(trace.config), /p_\{t,\\,y_\{t\+1\}\}/);

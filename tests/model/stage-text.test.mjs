@@ -22,7 +22,13 @@ function say(spec, id, where = () => true, change = (c) => c) {
   const preset = catalog.presets.find((p) => p.id === spec.preset) ?? null;
   return stageById(id).explanation({ config, stage, tokens: [], preset, models });
 }
-const formula = (spec, id) => stageById(id).formula(traceOf(spec).config);
+const formula = (spec, id) => {
+  const trace = traceOf(spec);
+  return stageById(id).formula(
+    trace.config,
+    trace.stages.find((s) => s.id === id),
+  );
+};
 const quotes = (text, part) => assert.ok(text.includes(part), `${JSON.stringify(part)} not in: ${text}`);
 
 test('3: the T² memory is the stored matrix, and FlashAttention never stores it', () => {
@@ -289,13 +295,13 @@ test('POS-2: scores and projections name the operands the engine read, in every 
       if (stage.id === 'scores') {
         const rot = names.includes('q_rot');
         turned += rot;
-        assert.equal(/\\hat\{Q\}\\,\\hat\{K\}/.test(stageById('scores').formula(config)), rot, where);
+        assert.equal(/\\hat\{Q\}\\,\\hat\{K\}/.test(stageById('scores').formula(config, stage)), rot, where);
         assert.equal(stageById('scores').figure(config)[2].label.includes('\u0302'), rot, where);
       }
       if (stage.id === 'q' && config.kind !== 'kv-cache') {
         const pos = names[0] === 'x_pos';
         added += pos;
-        assert.equal(stageById('q').formula(config).includes('(X + PE)'), pos, where);
+        assert.equal(stageById('q').formula(config, stage).includes('(X + PE)'), pos, where);
       }
     }
   }
@@ -311,7 +317,7 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
     const stage = trace.stages.find((s) => s.id === 'masked');
     if (!stage) continue;
     const { config } = trace;
-    const title = stageById('masked').title(config);
+    const title = stageById('masked').title(config, stage);
     const [rows, keys] = stage.shape;
     const m = stage.operands[1].values;
     const hidden = (t, j) => m[t * keys + j] === -Infinity;
@@ -327,9 +333,10 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
     if (config.validKeys !== null) assert.ok(padded, where);
     if (config.kind !== 'cross') assert.equal(/Causal|causal|window|documents|prefix/i.test(title), future, where);
   }
-  const padding = traceOf({ preset: 'masks-padding' }).config;
-  assert.equal(stageById('masked').title(padding), 'Causal and padding mask');
-  assert.match(stageById('masked').formula(padding), /j \\le i \\text\{ and \} j < \\text\{valid\}/);
+  const padded = traceOf({ preset: 'masks-padding' });
+  const [padding, paddedMask] = [padded.config, padded.stages.find((s) => s.id === 'masked')];
+  assert.equal(stageById('masked').title(padding, paddedMask), 'Causal and padding mask');
+  assert.match(stageById('masked').formula(padding, paddedMask), /j \\le i \\text\{ and \} j < \\text\{valid\}/);
   quotes(say({ preset: 'masks-padding' }, 'masked'), `Key positions from ${padding.validKeys} on are padding`);
 });
 
@@ -353,7 +360,7 @@ test('POS-7: the turned Q and K are written Q\u0302 and K\u0302 in every formula
     const trace = traceOf(spec);
     for (const stage of trace.stages) {
       const entry = stageById(stage.id);
-      const texts = [entry.formula(trace.config), entry.explain?.symbolic?.(0, 1, trace.config) ?? ''];
+      const texts = [entry.formula(trace.config, stage), entry.explain?.symbolic?.(0, 1, trace.config, stage) ?? ''];
       for (const text of texts) assert.doesNotMatch(text, /\\tilde\{?[QK]\b/, `${stage.id}: ${text}`);
       if (stage.id === 'q_rot' || stage.id === 'k_rot') {
         turned++;

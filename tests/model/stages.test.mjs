@@ -33,6 +33,7 @@ test('stage table: every stage the engine traces has an entry, and explainable o
           config: trace.config,
           keyTokens: [],
           label: entry.result,
+          stage,
         });
         assert.match(view.filledTex, /=/, `${stage.id}: filled formula`);
         assert.ok(
@@ -51,7 +52,7 @@ test('TeX: every formula and every explain line of every spec typesets in KaTeX 
     const trace = traceOf(spec);
     for (const stage of trace.stages) {
       const entry = stageById(stage.id);
-      typeset(entry.formula(trace.config), `${stage.id} formula`);
+      typeset(entry.formula(trace.config, stage), `${stage.id} formula`);
       if (!entry.explain) continue;
       const [rows, cols] = stage.shape;
       for (const [row, col] of [
@@ -68,6 +69,7 @@ test('TeX: every formula and every explain line of every spec typesets in KaTeX 
           config: trace.config,
           keyTokens: [],
           label: entry.result,
+          stage,
         });
         typeset(view.symbolicTex, `${stage.id} symbolic`);
         typeset(view.filledTex, `${stage.id} filled`);

@@ -10,8 +10,8 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
-#include "attention/spec_reader.hpp"
 #include "attention/mask.hpp"
+#include "attention/spec_reader.hpp"
 #include "check.hpp"
 
 using namespace attention;
@@ -20,7 +20,8 @@ namespace {
 
 problem masked(double t, double d, double h, field_values masks, bool causal = false) {
     field_values v{{"seqLen", t}, {"dModel", d}, {"numHeads", h}, {"causal", causal}};
-    v.merge(masks);
+    for (auto &[name, value] : masks) // a mask's own causal overrides the default
+        v.insert_or_assign(name, value);
     return problem_of(problem_kind::self, false, v, true);
 }
 
@@ -184,7 +185,8 @@ TEST_CASE("window in FlashAttention: tiles outside the band are skipped on both 
 // The hostile review of 2026-12-06, section C: validKeys ending before the first key a window or
 // a document lets a query see. Each row of that section is refused, naming validKeys, the rule
 // that starts the query's keys, and the least validKeys that leaves every query a key.
-TEST_CASE("validKeys before a query's first visible key is refused by name", "[masks][validation]") {
+TEST_CASE("validKeys before a query's first visible key is refused by name",
+          "[masks][validation]") {
     using docs = std::vector<double>;
     const auto self = [](double t, double d, field_values masks) {
         field_values v{{"seqLen", t}, {"dModel", d}, {"numHeads", 1.0}};
@@ -199,8 +201,12 @@ TEST_CASE("validKeys before a query's first visible key is refused by name", "[m
     const std::string doc1_at = "its document, documents[1], starts it at key ";
     // 16: documents [2, 3] with validKeys 2 (T 5, 2 heads): rows 2–4 would see no key.
     refuses(problem_kind::self, false,
-            {{"seqLen", 5.0}, {"dModel", 8.0}, {"numHeads", 2.0}, {"seed", 3.0},
-             {"documents", docs{2, 3}}, {"validKeys", 2.0}},
+            {{"seqLen", 5.0},
+             {"dModel", 8.0},
+             {"numHeads", 2.0},
+             {"seed", 3.0},
+             {"documents", docs{2, 3}},
+             {"validKeys", 2.0}},
             "validKeys: 2 leaves query 2 no key: " + doc1_at +
                 "2, but only keys 0 to 1 are valid; give validKeys of at least 3, or leave it out");
     // 17: a window of 1 over 2 tokens with validKeys 1.
@@ -258,7 +264,8 @@ TEST_CASE("validKeys before a query's first visible key is refused by name", "[m
             "it out");
 }
 
-TEST_CASE("validKeys at the least the message names leaves every query a key", "[masks][property]") {
+TEST_CASE("validKeys at the least the message names leaves every query a key",
+          "[masks][property]") {
     // The edge of each refusal above is accepted: every row of weights sums to 1.
     const std::vector<field_values> edges{
         {{"documents", std::vector<double>{2, 3}}, {"validKeys", 3.0}},
@@ -278,4 +285,68 @@ TEST_CASE("validKeys at the least the message names leaves every query a key", "
             }
         }
     }
+}
+
+// M's cell (i, j) under one named rule, written from the rule's definition (not from mask.cpp):
+// the conjunction of a stage's terms must be its M, cell for cell.
+namespace {
+bool allows(const std::string &rule, std::size_t i, std::size_t j, const attention_config &c) {
+    if (rule == "causal")
+        return j <= i;
+    if (rule == "prefix")
+        return j <= i || j < *c.prefix;
+    if (rule == "window")
+        return j + *c.window > i;
+    if (rule == "padding")
+        return j < *c.valid_keys;
+    REQUIRE(rule == "documents");
+    std::size_t doc_of_i = 0, doc_of_j = 0, end = 0;
+    for (const std::size_t len : c.documents) {
+        end += len;
+        doc_of_i += i >= end;
+        doc_of_j += j >= end;
+    }
+    return doc_of_i == doc_of_j;
+}
+} // namespace
+
+TEST_CASE("the masked stage names its rules, and M is their conjunction cell for cell",
+          "[masks][terms]") {
+    using rules = std::vector<std::string>;
+    // Every mask field alone and in pairs (and one triple), with the rules the engine must name.
+    const std::vector<std::pair<field_values, rules>> cases{
+        {{{"causal", true}}, {"causal"}},
+        {{{"window", 3.0}}, {"causal", "window"}},
+        {{{"prefix", 3.0}}, {"prefix"}},
+        {{{"documents", std::vector<double>{3, 4}}}, {"causal", "documents"}},
+        {{{"causal", true}, {"validKeys", 5.0}}, {"causal", "padding"}},
+        {{{"window", 2.0}, {"documents", std::vector<double>{4, 3}}},
+         {"causal", "window", "documents"}},
+        {{{"prefix", 2.0}, {"validKeys", 6.0}}, {"prefix", "padding"}},
+        {{{"window", 3.0}, {"validKeys", 6.0}}, {"causal", "window", "padding"}},
+        {{{"documents", std::vector<double>{2, 5}}, {"validKeys", 6.0}},
+         {"causal", "documents", "padding"}},
+        {{{"causal", true}, {"window", 4.0}, {"validKeys", 6.0}}, {"causal", "window", "padding"}},
+    };
+    for (const auto &[fields, named] : cases) {
+        const problem p = masked(7, 8, 2, fields);
+        const trace t = run_traced(p);
+        for (int h : {0, 1}) {
+            const stage &s = check::stage_of(t, stage_id::masked, h);
+            CAPTURE(named, h);
+            CHECK(s.terms == named);
+            const matrix &m = s.operands.at(1).values;
+            for (std::size_t i = 0; i < 7; ++i)
+                for (std::size_t j = 0; j < 7; ++j) {
+                    bool seen = true;
+                    for (const std::string &r : s.terms)
+                        seen = seen && allows(r, i, j, p.config);
+                    CAPTURE(i, j);
+                    CHECK(m(i, j) == (seen ? 0.0 : -check::inf));
+                }
+        }
+    }
+    // Only the masked stage has terms.
+    for (const stage &s : run_traced(masked(7, 8, 2, {{"window", 3.0}})).stages)
+        CHECK((s.id == stage_id::masked) == !s.terms.empty());
 }

@@ -173,13 +173,14 @@ TEST_CASE("trace_pack: a hand-made trace's layout, written out in full", "[trace
     const std::string want =
         R"j([{"id":"x","head":null,"kvHead":null,"step":null,"tile":null,)j"
         R"j("equation":"(2, 2)","symbolic":"(T, d_model)","axes":["T","d_model"],)j"
-        R"j("shape":[2,2],"offset":0,"totals":null,"operands":[]},)j"
+        R"j("shape":[2,2],"offset":0,"totals":null,"operands":[],"terms":[]},)j"
         R"j({"id":"q","head":0,"kvHead":0,"step":null,"tile":null,)j"
         R"j("equation":"(2, 2) @ (2, 1) → (2, 1)",)j"
         R"j("symbolic":"(T, d_model) @ (d_model, d_k) → (T, d_k)","axes":["T","d_k"],)j"
         R"j("shape":[2,1],"offset":4,"totals":{"shape":[2,1],"offset":4},)j"
         R"j("operands":[{"name":"X","head":null,"axes":["T","d_model"],"shape":[2,2],"offset":0},)j"
-        R"j({"name":"W_Q","head":0,"axes":["d_model","d_k"],"shape":[2,1],"offset":6}]}])j";
+        R"j({"name":"W_Q","head":0,"axes":["d_model","d_k"],"shape":[2,1],"offset":6}],)j"
+        R"j("terms":[]}])j";
     CHECK(layout.json == want);
     CHECK(valid_json(layout.json));
     REQUIRE(layout.value_count == 8);
@@ -188,19 +189,20 @@ TEST_CASE("trace_pack: a hand-made trace's layout, written out in full", "[trace
     CHECK(same_bits(values.data(), expected.data(), expected.size())); // −0 kept as −0
 }
 
-TEST_CASE("trace_pack: a tile and a step appear in the layout", "[trace_pack]") {
+TEST_CASE("trace_pack: a tile, a step and terms appear in the layout", "[trace_pack]") {
     trace t;
     stage s =
         hand_stage(stage_id::tile_scores, m({{0.25}}), {"B_r", "B_c"}, {"(1, 1)", "(B_r, B_c)"});
     s.head = 0;
     s.step = 3;
     s.tile = tile_span{2, 3, 0, 1};
+    s.terms = {"causal", "pad\"ding"}; // a quote in a term is escaped
     t.stages.push_back(std::move(s));
     const std::string json = layout_of(t).json;
     CHECK(json == R"j([{"id":"tile_scores","head":0,"kvHead":null,"step":3,)j"
                   R"j("tile":{"queryRows":[2,3],"keyRows":[0,1]},"equation":"(1, 1)",)j"
                   R"j("symbolic":"(B_r, B_c)","axes":["B_r","B_c"],"shape":[1,1],"offset":0,)j"
-                  R"j("totals":null,"operands":[]}])j");
+                  R"j("totals":null,"operands":[],"terms":["causal","pad\"ding"]}])j");
     CHECK(valid_json(json));
 }
 

@@ -27,10 +27,11 @@ const SPECS = [
 for (const spec of SPECS)
   test(`POS-1: ${JSON.stringify(spec)}: the mask and the softmax name the logits the engine read`, () => {
     const { config, stages } = engine.run(spec);
-    const reads = (id) => stages.find((s) => s.id === id)?.operands[0].name;
-    const weights = stageById('weights').formula(config);
+    const at = (id) => stages.find((s) => s.id === id);
+    const reads = (id) => at(id)?.operands[0].name;
+    const weights = stageById('weights').formula(config, at('weights'));
     if (reads('masked')) {
-      const masked = stageById('masked').formula(config);
+      const masked = stageById('masked').formula(config, at('masked'));
       assert.equal(masked.startsWith('L = \\tilde S + B + M'), reads('masked') === 'biased', masked);
       assert.equal(masked.startsWith('L = \\tilde S + M'), reads('masked') === 'scaled', masked);
       assert.match(weights, /e\^\{L_\{ij\}/);

@@ -68,7 +68,7 @@ export function explainView(explained, ctx) {
   return {
     title: `${ctx.label}[${i}, ${j}]${where}`,
     value: cellText(explained.value),
-    symbolicTex: explain.symbolic(i, j, config),
+    symbolicTex: explain.symbolic(i, j, config, ctx.stage),
     filledTex: explain.filled(explained, { row, col, i, j, config }),
     table: termsTable(stageId, explained, ctx.keyTokens),
     raw: explained,

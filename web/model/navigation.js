@@ -109,7 +109,7 @@ function groupTitle(groupId, head, config, now) {
 function itemLabel(step, config) {
   const entry = stageById(step.id);
   const shared = entry.sharedByGroup && config.numKvHeads < config.numHeads ? ` (K/V head ${step.kvHead}, shared)` : '';
-  return `${titleOf(entry, config)}${shared}`;
+  return `${titleOf(entry, config, step.stage)}${shared}`;
 }
 
 const TABLE_ORDER = new Map(STAGES.map((s, i) => [s.id, i]));
@@ -186,7 +186,7 @@ export function progressView(steps, index, config) {
     text: `Stage ${index + 1} of ${steps.length}`,
     atStart: index === 0,
     atEnd: index === steps.length - 1,
-    title: entry ? titleOf(entry, config) : step.id,
+    title: entry ? titleOf(entry, config, step.stage) : step.id,
   };
 }
 

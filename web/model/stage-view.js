@@ -204,14 +204,14 @@ export function stageView(steps, index, ctx) {
     id: step.id,
     head: step.head,
     step: step.step,
-    title: titleOf(entry, context.config),
+    title: titleOf(entry, context.config, step.stage),
     headLabel: headLabel(entry, step.stage, context.config),
     equation: {
       text: step.stage.equation,
       symbolic: step.stage.symbolic,
       tokens: alignEquation(step.stage.equation, step.stage.symbolic),
     },
-    formula: entry.formula(context.config),
+    formula: entry.formula(context.config, step.stage),
     explanation: entry.explanation({
       config: context.config,
       stage: step.stage,

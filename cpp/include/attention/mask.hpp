@@ -7,7 +7,21 @@
 #include "attention/gemm.hpp"
 #include "attention/matrix.hpp"
 
+#include <vector>
+
 namespace attention {
+
+// The rules a mask combines, in the order visible_keys applies them, each narrowing the keys a
+// query sees: causal (j ≤ i), prefix (causal, but the first P see each other: j ≤ i or j < P),
+// window (j > i − W), documents (j from the first token of i's document), padding (j < valid).
+enum class mask_rule { causal, prefix, window, documents, padding };
+
+// "causal", "prefix", "window", "documents", "padding": a stage's terms (trace.hpp) name them so.
+const char *name_of(mask_rule r);
+
+// The rules of c's mask in force, in visible_keys' order: a prefix replaces the causal rule it
+// widens; window and documents come with it (causal_mask). None without a mask.
+std::vector<mask_rule> mask_rules(const attention_config &c);
 
 // The keys query i sees under c's mask: [0, i + 1) when causal, [i + 1 − W, i + 1) in a window
 // of W, [0, P) for the first P under a prefix, [start of i's document, i + 1) in packed

@@ -99,6 +99,9 @@ struct stage {
     axes ax;
     std::vector<operand> operands;
     shared_matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
+    // What the pass applied beside its operands, in its order: masked, the rules M combines
+    // (mask.hpp's names: "causal", "prefix", "window", "documents", "padding"). Else none.
+    std::vector<std::string> terms;
 };
 
 // RoPE's promise checked on head 0: every position shifted by `shift` moves q_rot (its largest

@@ -25,7 +25,8 @@ struct placed_matrix {
 // repeating a stage, e.g. X beside every Q) is placed once and its offset shared.
 struct trace_layout {
     // [{"id","head","kvHead","step","tile","equation","symbolic","axes","shape","offset",
-    //   "totals":{"shape","offset"}|null,"operands":[{"name","head","axes","shape","offset"}]}]
+    //   "totals":{"shape","offset"}|null,"operands":[{"name","head","axes","shape","offset"}],
+    //   "terms":["causal",…]}]
     std::string json;
     std::vector<placed_matrix> placed; // the distinct matrices, in buffer order, contiguous
     std::size_t value_count = 0;       // N = Σ of the placed matrices' R · C

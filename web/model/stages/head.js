@@ -10,12 +10,11 @@ import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, maskedInput, n, f, shortList } from './tex.js';
 
-// The rules M combines, in the engine's order (mask.cpp, visible_keys): a key j is seen from row i
-// when every active rule allows it. Each gives its name, its condition on j and what it means; the
-// stage's title, cases and text are all the active ones (the Padding preset is causal and padded).
-const MASK_RULES = [
-  {
-    applies: (c) => c.causal && c.window === null && c.prefix === null && c.documents.length === 0,
+// The rules M combines, by the names the engine gives them in the masked stage's terms (mask.cpp:
+// M is their conjunction). Each gives its name in the title, its condition on key j for query i
+// and what it means; the stage's title, cases and text are those of every rule the engine names.
+const MASK_RULES = {
+  causal: {
     name: 'causal',
     when: () => 'j \\le i',
     text: () =>
@@ -23,30 +22,7 @@ const MASK_RULES = [
       '(j > i), so after the softmax its weight is exactly 0. Because of this mask one forward pass trains ' +
       'every position of a sequence at once.',
   },
-  {
-    applies: (c) => c.window !== null,
-    name: 'sliding-window',
-    when: () => 'i - W < j \\le i',
-    text: (c) =>
-      `A token looks only at itself and the ${c.window - 1} tokens before it (a window of W = ${c.window}): ` +
-      'M holds \u2212\u221e at every future position and at every position more than W \u2212 1 back, so ' +
-      'each row of weights has at most W nonzero entries, whatever the length of the sequence. Sources count ' +
-      'W differently (Mistral\u2019s code keeps W tokens with the current one, as here; Longformer\u2019s w is ' +
-      'two-sided). Stacked, L windowed layers reach about L\u00b7W tokens back (Jiang et al. 2023, \u00a72).',
-  },
-  {
-    applies: (c) => c.documents.length > 0,
-    name: 'packed-documents',
-    when: () => 'j \\le i \\text{ in } i\\text{\u2019s document}',
-    text: (c) =>
-      `${c.documents.length} sequences are packed into one row of T = ${c.seqLen} tokens (lengths ` +
-      `${c.documents.join(', ')}): each token looks at itself and the earlier tokens of its own document only, ` +
-      'so no document reads another; with positions restarted per document (or relative ones, RoPE and ALiBi) ' +
-      'one pass trains each as if it ran alone. Many pipelines pack under a plain causal mask instead, with ' +
-      'separator tokens; Llama 3 uses this block-diagonal mask.',
-  },
-  {
-    applies: (c) => c.prefix !== null,
+  prefix: {
     name: 'prefix-LM',
     when: () => '(j \\le i \\text{ or } j < P)',
     text: (c) =>
@@ -54,8 +30,26 @@ const MASK_RULES = [
       'sees the whole prefix, itself and the tokens before it, as a decoder would. The loss is usually taken ' +
       'only after the prefix (the prefix LM of Raffel et al. 2020, \u00a73.2.1; UniLM, Dong et al. 2019).',
   },
-  {
-    applies: (c) => c.validKeys !== null,
+  window: {
+    name: 'sliding-window',
+    when: () => 'j > i - W',
+    text: (c) =>
+      `The window keeps no key more than W \u2212 1 = ${c.window - 1} tokens back (W = ${c.window}), so each ` +
+      'row of weights has at most W nonzero entries, whatever the length of the sequence. Sources count W ' +
+      'differently (Mistral\u2019s code keeps W tokens with the current one, as here; Longformer\u2019s w is ' +
+      'two-sided). Stacked, L windowed layers reach about L\u00b7W tokens back (Jiang et al. 2023, \u00a72).',
+  },
+  documents: {
+    name: 'packed-documents',
+    when: () => 'j \\text{ in } i\\text{\u2019s document}',
+    text: (c) =>
+      `${c.documents.length} sequences are packed into one row of T = ${c.seqLen} tokens (lengths ` +
+      `${c.documents.join(', ')}): no token sees a key of another document, so no document reads another; ` +
+      'with positions restarted per document (or relative ones, RoPE and ALiBi) one pass trains each as if ' +
+      'it ran alone. Many pipelines pack under a plain causal mask instead, with separator tokens; Llama 3 ' +
+      'uses this block-diagonal mask.',
+  },
+  padding: {
     name: 'padding',
     when: () => 'j < \\text{valid}',
     text: (c) =>
@@ -63,17 +57,27 @@ const MASK_RULES = [
       'length): M holds \u2212\u221e there, so no query reads them. The pad rows still get outputs, which ' +
       'the loss then leaves out.',
   },
-];
+};
+
+// Whether the scores were taken of RoPE's turned rows: the engine's operands q_rot and k_rot.
+const turned = (stage) => stage.operands[0].name === 'q_rot';
 
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
 
-// The mask of this config: every active rule's name in the title, their conditions joined in the
-// cases, their sentences in the text. No rule (the stage shown off): the causal mask it would be.
-function maskOf(c) {
-  const active = MASK_RULES.filter((r) => r.applies(c));
-  const rules = active.length > 0 ? active : [MASK_RULES[0]];
+// "a", "a and b", "a, b and c".
+const joined = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
+
+// The mask the engine applied at this masked stage: its terms' names in the title, their conditions
+// joined in the cases, their sentences in the text. No stage (the stage listed while its checkbox is
+// off): the causal mask it would be.
+function maskOf(stage) {
+  const rules = (stage?.terms ?? ['causal']).map((term) => {
+    const rule = MASK_RULES[term];
+    if (!rule) throw new Error(`masked: the engine applied "${term}", which no mask rule here renders`);
+    return rule;
+  });
   return {
-    title: `${capital(rules.map((r) => r.name).join(' and '))} mask`,
+    title: `${capital(joined(rules.map((r) => r.name)))} mask`,
     cases: `0 & ${rules.map((r) => r.when()).join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
     text: (config) => rules.map((r) => r.text(config)).join(' '),
   };
@@ -180,7 +184,7 @@ export const HEAD_STAGES = [
       { glyph: '@' },
       { operand: 1, transpose: true, label: c.rope ? 'K\u0302\u1d40' : 'K\u1d40' },
     ],
-    formula: (c) => (c.rope ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
+    formula: (c, stage) => (turned(stage) ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
     explanation: ({ config: c, models }) => {
       if (c.kind === 'kv-cache')
         return c.window === null
@@ -199,8 +203,8 @@ export const HEAD_STAGES = [
       }`;
     },
     explain: {
-      symbolic: (i, j, c) =>
-        c.rope
+      symbolic: (i, j, c, stage) =>
+        turned(stage)
           ? `S_{${i},${j}} = \\hat q_{${i}} \\cdot \\hat k_{${j}} = \\sum_d \\hat Q_{${i},d}\\,\\hat K_{${j},d}`
           : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
@@ -271,17 +275,18 @@ export const HEAD_STAGES = [
   entry({
     id: 'masked',
     group: 'head',
-    title: (c) => maskOf(c).title,
+    title: (c, stage) => maskOf(stage).title,
     optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: (c) => `L = ${maskedInput(c)} + M, \\quad M_{ij} = \\begin{cases} ${maskOf(c).cases} \\end{cases}`,
-    explanation: ({ config: c }) =>
-      `${maskOf(c).text(c)} Code often adds \u22121e9 where the formula says \u2212\u221e: both give ` +
+    formula: (c, stage) =>
+      `L = ${maskedInput(stage)} + M, \\quad M_{ij} = \\begin{cases} ${maskOf(stage).cases} \\end{cases}`,
+    explanation: ({ config: c, stage }) =>
+      `${maskOf(stage).text(c)} Code often adds \u22121e9 where the formula says \u2212\u221e: both give ` +
       `exactly 0 after the softmax in float64, and \u22121e9 keeps a fully masked row from becoming NaN.`,
     explain: {
-      symbolic: (i, j, c) =>
-        c.alibi
+      symbolic: (i, j, c, stage) =>
+        maskedInput(stage) === '\\tilde S + B'
           ? `L_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}} + M_{${i},${j}}`
           : `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
       filled: (e, { i: r, j: c }) =>
@@ -300,8 +305,8 @@ export const HEAD_STAGES = [
     title: 'Attention weights',
     result: 'weights',
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
-    formula: (c) => {
-      const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(c)]; // a decode step's one row is token t
+    formula: (c, stage) => {
+      const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(stage)]; // a decode step's one row is token t
       return (
         `A_{${i}j} = \\frac{e^{${L}_{${i}j} - m_${i}}}{\\sum_{j'} e^{${L}_{${i}j'} - m_${i}}}, ` +
         `\\quad m_${i} = \\max_{j'} ${L}_{${i}j'}`
@@ -314,9 +319,9 @@ export const HEAD_STAGES = [
       `beside it). Subtracting the row maximum first keeps the exponentials ` +
       `from overflowing and does not change the result.`,
     explain: {
-      symbolic: (i, j, c) =>
-        `A_{${i},${j}} = \\frac{e^{${logitsSymbol(c)}_{${i},${j}} - ` +
-        `m_{${i}}}}{\\sum_k e^{${logitsSymbol(c)}_{${i},k} - m_{${i}}}}`,
+      symbolic: (i, j, c, stage) =>
+        `A_{${i},${j}} = \\frac{e^{${logitsSymbol(stage)}_{${i},${j}} - ` +
+        `m_{${i}}}}{\\sum_k e^{${logitsSymbol(stage)}_{${i},k} - m_{${i}}}}`,
       filled: (e, { col, i: r, j: c }) => {
         const s = e.softmax;
         if (e.masked) return `e^{-\\infty} = 0, \\quad A_{${r},${c}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;

@@ -35,12 +35,20 @@ export const weightOf = (c, letter) => (multi(c) ? `W^{${letter}}_n` : `W^{${let
 /** K and V are per K/V head g when heads share them. */
 export const grouped = (c) => c.numKvHeads < c.numHeads;
 
-/** The symbol of the logits the softmax reads: L when a mask was added (the engine's config.masked), else S̃,
- * with ALiBi's bias B added. */
-export const logitsSymbol = (c) => (c.masked ? 'L' : c.alibi ? '(\\tilde S + B)' : '\\tilde S');
+// The logits a pass read, named after the stage it read them from (its first operand): L after
+// the mask, S̃ + B after ALiBi's bias, else S̃.
+const READ = { masked: 'L', biased: '\\tilde S + B', scaled: '\\tilde S' };
+function logitsRead(stage) {
+  const name = stage.operands[0]?.name;
+  if (!(name in READ)) throw new Error(`${stage.id}: reads ${name}, not logits`);
+  return READ[name];
+}
 
-/** What the mask is added to: S̃, or S̃ + B under ALiBi (the masked stage's operand `biased`). */
-export const maskedInput = (c) => (c.alibi ? '\\tilde S + B' : '\\tilde S');
+/** What the softmax at this weights stage read, as a symbol to subscript: L, (S̃ + B) or S̃. */
+export const logitsSymbol = (stage) => (logitsRead(stage).includes('+') ? `(${logitsRead(stage)})` : logitsRead(stage));
+
+/** What the mask at this masked stage is added to: S̃, or S̃ + B under ALiBi. */
+export const maskedInput = (stage) => logitsRead(stage);
 
 /** The input matrix of a projection: X, or X_q / X_kv in cross-attention. */
 export function sourceOf(c, letter) {
