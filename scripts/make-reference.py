@@ -18,6 +18,10 @@ drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head
 the output `case:contribution/h`, a pruned case's `case:outputChange` (1 × 1), and the row
 totals of the backward pass's d_scaled under the stage (`case:d_scaled/h:totals`).
 
+Writes tests/fixtures/pairwise-reference.json too: every feature alone and in pairs in each kind
+(scripts/combinations.mjs, the ones the engine runs), {name: {spec, sizes}} under "cases" and
+their stages' matrices keyed as above under "matrices" (no operands: is_stage_key).
+
 Writes tests/fixtures/model-reference.json too: the attention-only model's cases (MODELS;
 scripts/numpy_model.py, its gradients checked against central differences first) and the
 tasks' batches (TASK_CASES), under "models", "tasks" and "matrices". A model case's keys:
@@ -134,6 +138,14 @@ TASK_CASES = {
 def engine_presets():
     """[{id, spec, …}] as dist/engine.js lists them."""
     script = ROOT / "scripts" / "print-presets.mjs"
+    printed = subprocess.run(["node", str(script)], check=True, capture_output=True, text=True)
+    return json.loads(printed.stdout)
+
+
+def pairwise_specs():
+    """[{name, spec}]: every feature alone and in pairs, in each kind, that the engine runs
+    (scripts/combinations.mjs, which tests/wasm/combinations.test.mjs runs too)."""
+    script = ROOT / "scripts" / "combinations.mjs"
     printed = subprocess.run(["node", str(script)], check=True, capture_output=True, text=True)
     return json.loads(printed.stdout)
 
@@ -433,6 +445,23 @@ def write(sizes, custom, matrices):
         {**META, "presets": sizes, "custom": custom, "matrices": json_rows(matrices)}) + "\n")
 
 
+# Operands numpy keys beside the stages (drawn, built, or one head's share): the pairwise reference
+# keeps the stages alone, which every operand reaches (the presets' own check the draws bit for bit).
+OPERAND_KEYS = {"W_Q", "W_K", "W_V", "W_O", "contribution", "M", "gate", "outputChange", "B", "PE"}
+
+
+def is_stage_key(key):
+    """Whether `case:label` names a stage: no operand, no operand of a step (`case:label:name`)."""
+    label = key.split(":", 1)[1]
+    return ":" not in label and label.split("/")[0].split("@")[0] not in OPERAND_KEYS
+
+
+def write_pairwise(cases, matrices):
+    """tests/fixtures/pairwise-reference.json: the feature combinations and their matrices."""
+    (OUT / "pairwise-reference.json").write_text(json.dumps(
+        {**META, "cases": cases, "matrices": json_rows(matrices)}) + "\n")
+
+
 def write_models(matrices):
     """tests/fixtures/model-reference.json: MODELS, TASK_CASES and their matrices."""
     (OUT / "model-reference.json").write_text(json.dumps(
@@ -450,6 +479,13 @@ def main():
     matrices.update(randn_cases())
     write(sizes, custom, matrices)
     print(f"{len(sizes)} presets, {len(custom)} custom specs, {len(matrices)} matrices")
+    cases, pairwise = {}, {}
+    for case in pairwise_specs():
+        cases[case["name"]] = {"spec": case["spec"], "sizes": sizes_of(case["spec"])}
+        matrices_of_case = case_matrices(case["name"], case["spec"], cases[case["name"]]["sizes"])
+        pairwise.update({k: m for k, m in matrices_of_case.items() if is_stage_key(k)})
+    write_pairwise(cases, pairwise)
+    print(f"{len(cases)} feature combinations, {len(pairwise)} matrices")
     model_cases = {}
     for name, fields in MODELS.items():
         cases, worst = model_matrices(name, fields)

@@ -156,6 +156,8 @@ def multi_head_attention(s, p, out):
                     f"head/{i}": heads[-1]})
     concat = np.concatenate(heads, axis=-1)
     if not s["outputProjection"]:
+        if s["numHeads"] > 1:  # the engine records the concat as the output of several heads
+            out["concat"] = concat
         return concat
     return project_out(s, concat, p["W_O"], out)
 
@@ -177,7 +179,8 @@ def decode_step(s, p, t, cache, out):
     has written token t's key and value. cache: per K/V head [K (n, DK), V (n, DV), positions
     (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W. Under
     RoPE the query is turned at t and each key at its own position before it is cached."""
-    group, x_t = s["numHeads"] // s["numKvHeads"], p["x"][t:t + 1]  # (1, D)
+    x = p["x"] + sinusoidal(s["seqLen"], s["dModel"]) if s["positionalEncoding"] == "sinusoidal" else p["x"]
+    group, x_t = s["numHeads"] // s["numKvHeads"], x[t:t + 1]  # (1, D): row t of X (+ PE)
     out[at("x_t", None, t)], heads = x_t, []
     slot = t % s["window"] if s["window"] and t >= s["window"] else t
     for i in range(s["numHeads"]):
@@ -205,6 +208,8 @@ def decode_step(s, p, t, cache, out):
         out[at("head", i, t)] = heads[-1]
     concat = np.concatenate(heads, axis=-1)  # (1, H·DV)
     if not s["outputProjection"]:
+        if s["numHeads"] > 1:  # as multi_head_attention's
+            out[at("concat", None, t)] = concat
         return concat
     out[at("concat", None, t)], out[at("output", None, t)] = concat, concat @ p["W_O"]
     return out[at("output", None, t)]
@@ -223,17 +228,17 @@ def decode_with_cache(s, p, out):
     out.update({k: m for k, m in whole.items() if k[0] == "W"})
 
 
-def flash_tile(s, q_i, k_j, v_j, corner, running, out, key):
-    """One tile of the online softmax (corner: its first query and key): the block's running
+def flash_tile(s, q_i, k_j, v_j, hidden, running, out, key):
+    """One tile of the online softmax (hidden: the mask's cells over it): the block's running
     row max m, sum l and output O after it."""
     m, l, o = running
     scores = q_i @ k_j.T / np.sqrt(s["dK"]) if s["scaleScores"] else q_i @ k_j.T
-    if s["causal"]:
-        rows, cols = np.indices(scores.shape)
-        scores = np.where(corner[1] + cols > corner[0] + rows, -np.inf, scores)
+    scores = np.where(hidden, -np.inf, scores)
     m_new = np.maximum(m, scores.max(axis=1, keepdims=True))
-    p = np.exp(scores - m_new)
-    alpha = np.exp(m - m_new)  # rescales what was summed under the old max
+    none = np.isneginf(m_new)  # a row whose window starts in a later tile: nothing to add yet
+    with np.errstate(invalid="ignore"):
+        p = np.where(none, 0.0, np.exp(scores - m_new))
+        alpha = np.where(none, 0.0, np.exp(m - m_new))  # rescales what was summed under the old max
     l_new = alpha * l + p.sum(axis=1, keepdims=True)
     o_new = alpha * o + p @ v_j
     record(out, f"tile_scores/{key}", scores, Q_i=q_i, K_j=k_j)
@@ -250,17 +255,17 @@ def flash_attention(s, p, out):
     q, k, v = x @ p["W_Q"][0], x @ p["W_K"][0], x @ p["W_V"][0]
     out.update({"x": x, "W_Q/0": p["W_Q"][0], "W_K/0": p["W_K"][0], "W_V/0": p["W_V"][0],
                 "q/0": q, "k/0": k, "v/0": v})
-    step, blocks = 0, []
+    step, blocks, hidden = 0, [], hidden_keys(s)[0]
     for i0 in range(0, t, br):
         i1 = min(i0 + br, t)
         rows = i1 - i0
         m, l, o = np.full((rows, 1), -np.inf), np.zeros((rows, 1)), np.zeros((rows, s["dV"]))
         for j0 in range(0, t, bc):
-            if s["causal"] and j0 > i1 - 1:
-                break  # every key from here on comes after the block's last query
             j1 = min(j0 + bc, t)
-            m, l, o = flash_tile(s, q[i0:i1], k[j0:j1], v[j0:j1], (i0, j0), (m, l, o), out,
-                                 f"0@{step}")
+            if hidden[i0:i1, j0:j1].all():
+                continue  # the mask hides every key of it from every query of the block: skipped
+            m, l, o = flash_tile(s, q[i0:i1], k[j0:j1], v[j0:j1], hidden[i0:i1, j0:j1], (m, l, o),
+                                 out, f"0@{step}")
             step += 1
         blocks.append(o / l)
         record(out, f"block_out/0@{step - 1}", blocks[-1], O=o, l=l)

@@ -101,8 +101,11 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
     const named_dims n(c);
     const dim one{1, "1"};
     const matrix x_t = row_of(x, t); // (1, D)
-    if (out)
+    if (out) {
         record(out, stage_id::x_t, {no_head, no_head, int(t), {}}, {one, n.d}, x_t);
+        if (c.sinusoidal) // x_t is row t of X + PE: the encoding was added before the steps
+            out->stages.back().terms.push_back("sinusoidal");
+    }
     const std::optional<rope_table> turns =
         c.rope ? std::optional(rope_table_of(*c.rope, t, 1)) : std::nullopt;
     std::vector<shared_matrix> queries(c.num_heads); // (1, DK) each, as the scores read them

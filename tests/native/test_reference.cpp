@@ -19,9 +19,9 @@
 
 #include "attention/engine.hpp"
 #include "attention/fields.hpp"
-#include "attention/spec_reader.hpp"
 #include "attention/presets.hpp"
 #include "attention/spec.hpp"
+#include "attention/spec_reader.hpp"
 #include "attention/validation.hpp"
 #include "check.hpp"
 #include "reference.hpp"
@@ -337,6 +337,39 @@ TEST_CASE("reference: the fixture was made from these presets, with these sizes"
         CAPTURE(key);
         CHECK((key.rfind("randn/", 0) == 0 || ids.count(key.substr(0, key.find(':'))) == 1));
     }
+}
+
+// numpy's pairwise reference (tests/fixtures/pairwise-reference.json): every feature alone and in
+// pairs, in each kind, that the engine runs (scripts/combinations.mjs). Each case's sizes are the
+// engine's, and every stage it records, and the weights' row totals, match numpy's to 1e-12 (the
+// drawn inputs exactly, but a decode step's x_t that holds X + PE), with every matrix numpy wrote
+// compared.
+TEST_CASE("reference: every feature combination matches numpy stage by stage",
+          "[reference][pairwise]") {
+    const nlohmann::json all = reference::read_json("pairwise-reference.json");
+    const std::map<std::string, matrix> matrices = reference::matrices_of(all.at("matrices"));
+    std::size_t compared = 0;
+    const auto compare = [&](const std::string &key, bool exact, const matrix &got) {
+        INFO("fixture " << key);
+        REQUIRE(matrices.count(key) == 1);
+        check::tensor(key, got, matrices.at(key), exact ? 0.0 : 1e-12);
+        ++compared;
+    };
+    REQUIRE(all.at("cases").size() >= 200);
+    for (const auto &[name, c] : all.at("cases").items()) {
+        CAPTURE(name);
+        const problem p = problem_of_custom(reference::fields_of(c.at("spec")));
+        check_sizes(reference::fields_of(c.at("sizes")), p);
+        const trace t = run_traced(p);
+        for (const stage &s : t.stages) {
+            const bool encoded = !s.terms.empty() && s.id == stage_id::x_t; // X + PE: computed
+            compare(key_of(name, name_of(s.id), s.head, s.step), is_drawn(s.id) && !encoded,
+                    s.values);
+            if (s.id == stage_id::weights)
+                compare(key_of(name, "totals", s.head, s.step), false, s.totals);
+        }
+    }
+    CHECK(compared == matrices.size());
 }
 
 TEST_CASE("reference: numKvHeads = numHeads is exactly multi-head attention", "[reference][gqa]") {

@@ -5,53 +5,21 @@
 // that names one of the pair's fields, and the engine runs the next spec as before. What should
 // be in force is read from the spec here, not from the engine or the page.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { before, test } from 'node:test';
 import katex from 'katex';
 
 import { createEngine } from '../../dist/engine.js';
+import { FEATURES, KINDS, combinations } from '../../scripts/combinations.mjs';
 import { buildSteps } from '../../web/model/navigation.js';
 import { notationView } from '../../web/model/notation.js';
 import { stageById, titleOf } from '../../web/model/stage-table.js';
+import { assertClose, labelOf } from './support.mjs';
 
 let engine;
 before(async () => {
   engine = await createEngine();
 });
-
-const KINDS = {
-  self: { seed: 5, seqLen: 6, dModel: 8, numHeads: 2 },
-  cross: { kind: 'cross', seed: 5, queryLen: 3, keyLen: 6, dModel: 8, numHeads: 2 },
-  'kv-cache': { kind: 'kv-cache', seed: 5, seqLen: 6, dModel: 8, numHeads: 2 },
-  flash: { kind: 'flash', seed: 5, seqLen: 6, dModel: 8, dK: 4, dV: 4, blockRows: 2, blockCols: 3 },
-  backward: { kind: 'backward', seed: 5, seqLen: 6, dModel: 8, numHeads: 2 },
-};
-
-const FEATURES = {
-  causal: { causal: true },
-  window: { window: 3 },
-  prefix: { prefix: 2 },
-  documents: { documents: [2, 4] },
-  padding: { validKeys: 5 },
-  sinusoidal: { positionalEncoding: 'sinusoidal' },
-  'rope interleaved': { rope: { convention: 'interleaved' } },
-  'rope half-split': { rope: { convention: 'half-split' } },
-  alibi: { alibi: true },
-  'grouped K/V': { numKvHeads: 1 },
-  'no W_O': { outputProjection: false },
-  unscaled: { scaleScores: false },
-};
-
-// Each feature alone, then every pair, in every kind: [name, spec].
-function combinations() {
-  const names = Object.keys(FEATURES);
-  const sets = [[], ...names.map((a) => [a]), ...names.flatMap((a, i) => names.slice(i + 1).map((b) => [a, b]))];
-  return Object.entries(KINDS).flatMap(([kind, base]) =>
-    sets.map((set) => [
-      `${kind}${set.map((f) => ` + ${f}`).join('')}`,
-      Object.assign({}, base, ...set.map((f) => FEATURES[f])),
-    ]),
-  );
-}
 
 // The rules M must combine, from the spec: a window, a prefix and documents keep the causal rule
 // (a prefix in its own widened form), padding adds its own. A KV cache holds only the past (no M).
@@ -95,6 +63,10 @@ function checkStages(name, spec, trace) {
         assert.equal(named.test(title), rules.includes(rule), `${where}: ${rule} in "${title}"`);
       }
       assert.equal(formula.startsWith('L = \\tilde S + B + M'), Boolean(spec.alibi), `${where}: B in ${formula}`);
+    } else if (stage.id === 'x_t') {
+      const encoded = spec.positionalEncoding === 'sinusoidal';
+      assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);
+      assert.equal(formula.includes('(X + PE)_{t,:}'), encoded, `${where}: ${formula}`);
     } else assert.deepEqual(stage.terms, [], `${where}: no terms`);
     if (stage.id === 'weights') {
       const read = rules.length > 0 ? 'L' : spec.alibi ? '(\\tilde S + B)' : '\\tilde S';
@@ -144,4 +116,48 @@ test('the model presets: no masked stage names a rule the model does not apply',
     const trace = engine.run({ preset });
     checkStages(preset, { kind: 'model', causal: true }, trace);
   }
+});
+
+// numpy's pairwise reference (scripts/make-reference.py): every combination the engine runs, each
+// stage's values within 1e-12 (the inputs exactly, −∞ where numpy masked), every stage numpy
+// computed compared.
+const PAIRWISE = JSON.parse(readFileSync(new URL('../fixtures/pairwise-reference.json', import.meta.url), 'utf8'));
+
+// One matrix of the reference as assertClose takes it, null (masked) read back as −∞.
+function numpy(key) {
+  const rows = PAIRWISE.matrices[key];
+  assert.ok(rows, `${key}: numpy has no such matrix`);
+  return { shape: [rows.length, rows[0].length], values: Float64Array.from(rows.flat(), (v) => v ?? -Infinity) };
+}
+
+test('numpy\u2019s pairwise reference: every combination the engine runs, every stage to 1e-12', () => {
+  assert.equal(PAIRWISE.version, 7, 'pairwise-reference.json: regenerate it with scripts/make-reference.py');
+  const ran = combinations().filter(([, spec]) => {
+    try {
+      return Boolean(engine.run(spec));
+    } catch {
+      return false;
+    }
+  });
+  assert.deepEqual(
+    Object.keys(PAIRWISE.cases),
+    ran.map(([name]) => name),
+    'the reference holds every one that runs',
+  );
+  let compared = 0;
+  for (const [name, spec] of ran) {
+    assert.deepEqual(PAIRWISE.cases[name].spec, spec, `${name}: numpy's spec`);
+    for (const stage of engine.run(spec).stages) {
+      // The inputs are drawn, exact; but a decode step's x_t under the encoding is X + PE, computed.
+      const exact = ['x', 'x_q', 'x_kv', 'x_t', 'd_output'].includes(stage.id) && stage.terms.length === 0;
+      assertClose(`${name}:${labelOf(stage)}`, stage, numpy(`${name}:${labelOf(stage)}`), exact ? 0 : 1e-12);
+      compared++;
+      if (stage.id !== 'weights') continue;
+      const key = `${name}:${labelOf({ ...stage, id: 'totals' })}`; // the row sums
+      assertClose(key, { shape: [stage.shape[0], 1], values: stage.totals }, numpy(key), 1e-12);
+      compared++;
+    }
+  }
+  assert.equal(compared, Object.keys(PAIRWISE.matrices).length, 'every matrix numpy wrote was compared');
+  console.log(`# ${ran.length} combinations, ${compared} stages within 1e-12 of numpy`);
 });

@@ -100,7 +100,8 @@ struct stage {
     std::vector<operand> operands;
     shared_matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
     // What the pass applied beside its operands, in its order: masked, the rules M combines
-    // (mask.hpp's names: "causal", "prefix", "window", "documents", "padding"). Else none.
+    // (mask.hpp's names: "causal", "prefix", "window", "documents", "padding"); a decode step's
+    // x_t, "sinusoidal" when it is row t of X + PE. Else none.
     std::vector<std::string> terms;
 };
 

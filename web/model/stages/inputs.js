@@ -7,6 +7,9 @@ import { named, ofLayer } from './numpy-paths.js';
 import { cell } from './highlight.js';
 import { f, n, shortList } from './tex.js';
 
+// Whether the engine added the positions' encoding to this stage's rows (its term "sinusoidal").
+const encoded = (stage) => stage?.terms?.includes('sinusoidal') ?? false;
+
 function drawnFrom({ config: c, preset }) {
   if (preset?.seed42 && preset.spec.skip) {
     return (
@@ -150,10 +153,13 @@ export const INPUT_STAGES = [
     title: (c) => (c.kind === 'kv-cache' ? 'The new token x_t' : 'x_t'),
     result: 'x_t',
     figure: () => [],
-    formula: () => 'x_t = X_{t,:} \\in \\mathbb{R}^{1 \\times d_{\\text{model}}}',
+    // Under the sinusoidal encoding the engine's x_t is row t of X + PE (its term "sinusoidal").
+    formula: (c, stage) =>
+      `x_t = ${encoded(stage) ? '(X + PE)_{t,:}' : 'X_{t,:}'} \\in \\mathbb{R}^{1 \\times d_{\\text{model}}}`,
     explanation: ({ stage, config: c }) =>
       `Decode step t = ${stage.step} (of t = 0\u2026${c.seqLen - 1}): the decoder sees one new token, ` +
-      `row ${stage.step} of X. It is the only token whose query, key and value are computed this step.`,
+      `row ${stage.step} of X${encoded(stage) ? ' with its position\u2019s encoding added (X + PE)' : ''}. ` +
+      'It is the only token whose query, key and value are computed this step.',
     explain: null,
     highlight: null,
     notation: ['x_t', 'row t of X', 'the token decoded at step t'],
