@@ -4,6 +4,7 @@
 #include <string>
 
 #include "attention/presets.hpp"
+#include "fuzz_values.hpp"
 
 namespace fuzz {
 
@@ -167,7 +168,10 @@ generated_spec read_preset(byte_reader &in) {
 } // namespace
 
 any_spec read_spec(byte_reader &in) {
-    const auto m = mode(in.byte() % mode_count);
+    const std::uint8_t first = in.byte();
+    if (is_value_mode(first))
+        return read_value_spec(in);
+    const auto m = mode(first % mode_count);
     switch (m) {
     case mode::explicit_self:
     case mode::explicit_cross:

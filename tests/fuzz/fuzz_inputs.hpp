@@ -8,6 +8,7 @@
 
 #include "attention/kv_size.hpp"
 #include "attention/spec.hpp"
+#include "attention/value.hpp"
 #include "byte_reader.hpp"
 
 namespace fuzz {
@@ -26,11 +27,13 @@ enum class mode : std::uint8_t {
 };
 inline constexpr unsigned mode_count = 9;
 
-// A generated spec (presets too) or an explicit one.
-using any_spec = std::variant<attention::generated_spec, attention::explicit_spec>;
+// A generated spec (presets too), an explicit one, or one as JS gives it (fuzz_values.hpp).
+using any_spec =
+    std::variant<attention::generated_spec, attention::explicit_spec, attention::value>;
 
-// Byte 0 picks the mode; the rest fill its fields in the order the spec declares them. A preset
-// id that names no preset throws std::invalid_argument, as preset() does for a caller.
+// Byte 0 picks the mode (10–23: a spec as JS gives it, fuzz_values.hpp); the rest fill its fields
+// in the order the spec declares them. A preset id that names no preset throws
+// std::invalid_argument, as preset() does for a caller.
 any_spec read_spec(byte_reader &in);
 
 attention::kv_cache_query read_kv_query(byte_reader &in);

@@ -10,6 +10,7 @@
 #include <typeinfo>
 
 #include "attention/explain.hpp"
+#include "attention/spec_reader.hpp"
 #include "fuzz_checks.hpp"
 #include "fuzz_inputs.hpp"
 
@@ -34,6 +35,8 @@ problem problem_of(const fuzz::any_spec &spec, bool *skipped) {
         *skipped = fuzz::draws_if_valid(*g) > max_draws;
         return *skipped ? problem{} : make_problem(*g, true);
     }
+    if (const auto *v = std::get_if<value>(&spec)) // the trace budget is checked before drawing
+        return problem_from(*v, true);
     return make_problem(std::get<explicit_spec>(spec));
 }
 

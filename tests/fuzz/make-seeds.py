@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the hand-made seeds of tests/fuzz/corpus (seed-*): one small valid spec of every kind
-and switch, each preset, and hostile values in every kind's fields, in the byte layout that
-byte_reader.hpp and fuzz_inputs.cpp read. Inputs the fuzzer found itself (the other files)
+and switch, each preset, hostile values in every kind's fields, and specs as JS gives them with
+the fields added since (js-*), in the byte layout that byte_reader.hpp, fuzz_inputs.cpp and
+fuzz_values.cpp read. Inputs the fuzzer found itself (the other files)
 are kept beside them. Run: /usr/bin/python3 tests/fuzz/make-seeds.py"""
 import math
 import pathlib
@@ -92,6 +93,43 @@ def preset(index, which=12, payload=b'', cells=((3, 0, 1, 0),)):
     return bytes([8, index]) + bytes([which]) + payload + tail(cells)
 
 
+def string_table(name):
+    """A const char *const table of fuzz_values.cpp, in its order."""
+    text = (HERE / 'fuzz_values.cpp').read_text()
+    body = re.search(name + r'\[\] = \{(.*?)\};', text, re.S).group(1)
+    return re.findall(r'"([^"]*)"', body)
+
+
+FIELDS, JS_KINDS, KNOWN_WORDS = (string_table(n) for n in ('field_names', 'kinds', 'known_words'))
+
+
+def js_value(v):
+    """A value as fuzz_values.cpp's any_value reads it: its type byte, then the value."""
+    if isinstance(v, bool):
+        return bytes([0, int(v)])
+    if v is None:
+        return bytes([2])
+    if isinstance(v, str):
+        known = KNOWN_WORDS.index(v) if v in KNOWN_WORDS else None
+        return bytes([1, known]) if known is not None else bytes([1, 255]) + word(v)
+    if isinstance(v, dict):  # RoPE's record: each of its four fields present or not
+        return bytes([6]) + b''.join(b'\1' + js_value(v[k]) if k in v else b'\0'
+                                     for k in ('base', 'convention', 'dims', 'offset'))
+    if isinstance(v, list) and v and isinstance(v[0], list):  # a matrix of entries
+        return bytes([4, len(v), len(v[0])]) + matrix(len(v), len(v[0]), sum(v, []))[1:]
+    if isinstance(v, list):
+        return bytes([3, len(v)]) + b''.join(num(x) for x in v)
+    return bytes([8]) + num(v)
+
+
+def js_spec(kind, fields, cells=((0, 0, 0, 0),)):
+    """A spec as JS gives it (mode byte 10): its kind, then each field by its index and value."""
+    out = bytes([10, JS_KINDS.index(kind), len(fields)])
+    for name, v in fields.items():
+        out += bytes([FIELDS.index(name)]) + js_value(v)
+    return out + tail(cells)
+
+
 SEEDS = {
     'self': generated('self'),
     'self-causal-gqa': generated('self', h=4, h_kv=2, causal=True, t=5),
@@ -126,6 +164,28 @@ SEEDS = {
     'kv-bytes-over-2^53': generated('self', kv=(4294967295.0, 4294967295.0, 8, 8, 8, 8)),
     'kv-bytes-fractional': generated('self', kv=(8, 0.5, 2, 3, 2, 1)),
 }
+# The fields added since the modes above were written, each in a spec as JS gives it.
+SEEDS.update({
+    'js-window-causal': js_spec('self', {'seqLen': 6, 'dModel': 8, 'numHeads': 2, 'window': 3,
+                                         'causal': True}),
+    'js-prefix-documents': js_spec('self', {'seqLen': 6, 'dModel': 8, 'prefix': 2,
+                                            'documents': [3, 3]}),
+    'js-rope-half-split': js_spec('self', {'seqLen': 5, 'dModel': 8, 'numHeads': 2, 'causal': True,
+                                           'rope': {'convention': 'half-split', 'offset': 3}}),
+    'js-rope-nan-base': js_spec('backward', {'seqLen': 4, 'dModel': 8, 'rope': {'base': NAN}}),
+    'js-alibi-padding': js_spec('self', {'seqLen': 6, 'dModel': 8, 'numHeads': 2, 'alibi': True,
+                                         'validKeys': 5, 'causal': True}),
+    'js-window-1-valid-keys-1': js_spec('self', {'seqLen': 5, 'dModel': 4, 'window': 1,
+                                                 'validKeys': 1}),
+    'js-sinusoidal-kv-cache': js_spec('kv-cache', {'seqLen': 5, 'dModel': 8, 'numHeads': 2,
+                                                   'positionalEncoding': 'sinusoidal', 'window': 2}),
+    'js-backward-d-output': js_spec('backward', {'seqLen': 2, 'dModel': 2, 'numHeads': 1,
+                                                 'dOutput': [[0.5, -1.0], [2.0, 0.25]]}),
+    'js-model-trained': js_spec('model', {'checkpoint': 'trained', 'tokens': [1, 2, 3, 1, 2]}),
+    'js-flash-window': js_spec('flash', {'seqLen': 6, 'dModel': 8, 'blockRows': 2, 'blockCols': 3,
+                                         'window': 2}),
+    'js-bogus-field': js_spec('cross', {'queryLen': 2, 'keyLen': 3, 'dModel': 4, 'bogus': True}),
+})
 SEEDS.update({f'preset-{i:02}': preset(i) for i in range(15)})
 SEEDS['preset-unknown'] = bytes([8, 15]) + word('no-such-preset') + bytes([12]) + tail()
 SEEDS['preset-seqlen-1025'] = preset(0, 2, num(1025.0))
