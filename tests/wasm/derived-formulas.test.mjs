@@ -9,6 +9,8 @@ import { buildSteps, findStepIndex } from '../../web/model/navigation.js';
 import { panelView } from '../../web/model/panels.js';
 import { cacheRowsQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
+import { slotTokens, stageView } from '../../web/model/stage-view.js';
+import { explainView } from '../../web/model/explain-view.js';
 
 let engine;
 before(async () => {
@@ -84,4 +86,42 @@ test('KV-1: a windowed KV cache: the scores text, the panel\u2019s count and the
     assert.equal(question.expected.value, cache.shape[0]);
     assert.match(question.hint, /the last W = 3 keys at most/);
   }
+});
+
+// KV-2: once a windowed cache's ring is full, its rows are slots: the figure labels each with the
+// token it holds, and explain names the slot and its token. Which token a slot holds is checked
+// against the cache itself: slot s's key row equals k_new of the step that wrote it.
+test('KV-2: a full ring\u2019s slots are labelled with the tokens they hold, in the figure and in explain', () => {
+  const spec = { kind: 'kv-cache', seed: 4, seqLen: 6, dModel: 4, numHeads: 1, window: 3 };
+  const trace = engine.run(spec);
+  const steps = buildSteps(trace);
+  const tokens = { T: ['a', 'b', 'c', 'd', 'e', 'f'] };
+  const row = (m, r) => Array.from(m.values.slice(r * m.shape[1], (r + 1) * m.shape[1]));
+  let full = 0;
+  for (let t = 0; t < 6; t++) {
+    const cache = trace.stages.find((s) => s.id === 'k_cache' && s.step === t);
+    const held = slotTokens(trace.config, t);
+    if (cache.axes[0] !== 'W') continue;
+    full++;
+    for (let s = 0; s < 3; s++) {
+      const written = trace.stages.find((x) => x.id === 'k_new' && x.step === held[s]);
+      assert.deepEqual(row(cache, s), row(written, 0), `step ${t}: slot ${s} holds token ${held[s]}'s key`);
+    }
+    const index = findStepIndex(steps, 'weights', 0, t);
+    const view = stageView(steps, index, { trace, tokens, theme: 'light', selection: null, preset: null });
+    const result = view.figure.find((i) => i.result).data;
+    assert.deepEqual(
+      result.colLabels,
+      held.map((j) => tokens.T[j]),
+      `step ${t}: the slots' tokens`,
+    );
+    const explained = engine.explain(trace, { stage: 'weights', head: 0, step: t, row: 0, col: 0 });
+    const panel = explainView(explained, {
+      ...{ stageId: 'weights', head: 0, row: 0, col: 0, config: trace.config, keyTokens: tokens.T },
+      ...{ label: 'A', stage: steps[index].stage },
+    });
+    assert.equal(panel.title, `A[${t}, ${held[0]}], cache slot 0 (token ${held[0]})`);
+    assert.match(panel.symbolicTex, new RegExp(`^A_\\{${t},${held[0]}\\}`));
+  }
+  assert.equal(full, 4, 'steps 2 to 5 hold a full ring');
 });

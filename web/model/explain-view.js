@@ -4,6 +4,7 @@
 
 import { formatCell, formatFull } from './format.js';
 import { stageById } from './stage-table.js';
+import { slotTokens } from './stage-view.js';
 
 const cellText = (v) => ({ text: formatCell(v), full: formatFull(v) });
 
@@ -53,8 +54,11 @@ export function placeOf(stage, row, col, config) {
     const keys = stage.id === 'tile_scores' ? stage.tile.keyRows[0] : 0;
     return { i: stage.tile.queryRows[0] + row, j: keys + col };
   }
-  if (config.kind === 'kv-cache' && stage?.step !== null && stage?.step !== undefined && stage.shape[0] === 1)
+  if (config.kind === 'kv-cache' && stage?.step !== null && stage?.step !== undefined && stage.shape[0] === 1) {
+    // In a full ring of W cache rows a column is a slot: its key is the token the slot holds.
+    if (stage.axes[1] === 'W') return { i: stage.step, j: slotTokens(config, stage.step)[col], slot: col };
     return { i: stage.step, j: col };
+  }
   return { i: row, j: col };
 }
 
@@ -64,9 +68,10 @@ export function explainView(explained, ctx) {
   const explain = stageById(stageId)?.explain;
   if (!explain) throw new Error(`explain: stage ${stageId} has no formula to explain`);
   const where = ctx.head !== null && ctx.head !== undefined && config.numHeads > 1 ? `, head ${ctx.head}` : '';
-  const { i, j } = placeOf(ctx.stage, row, col, config);
+  const { i, j, slot } = placeOf(ctx.stage, row, col, config);
+  const held = slot === undefined ? '' : `, cache slot ${slot} (token ${j})`;
   return {
-    title: `${ctx.label}[${i}, ${j}]${where}`,
+    title: `${ctx.label}[${i}, ${j}]${where}${held}`,
     value: cellText(explained.value),
     symbolicTex: explain.symbolic(i, j, config, ctx.stage),
     filledTex: explain.filled(explained, { row, col, i, j, config }),

@@ -168,13 +168,22 @@ function headLabel(entry, stage, c) {
   return `K/V head ${stage.kvHead} (heads ${stage.head}\u2013${stage.head + size - 1})`;
 }
 
+/** The token each row of a decode step's ring of W cache rows holds: row s holds the latest token
+ * whose step wrote slot s (the engine's config.cacheSlots, the slot each step wrote). */
+export function slotTokens(config, step) {
+  return Array.from({ length: config.window }, (_, s) => config.cacheSlots.slice(0, step + 1).lastIndexOf(s));
+}
+
 // Token labels for the axes of this step: a decode step's single row is token t and its cache
-// rows tokens 0 … t; a tile's rows and columns are the tokens its query and key rows cover.
-function tokensAt(tokens, stage) {
+// rows tokens 0 … t (in a full ring of W, each slot's token); a tile's rows and columns are the
+// tokens its query and key rows cover.
+function tokensAt(tokens, stage, config) {
   const all = tokens.T ?? [];
   const at = { ...tokens };
   if (stage.step !== null && stage.step !== undefined && !stage.tile) {
     Object.assign(at, { 1: [all[stage.step]], t: all.slice(0, stage.step), 't+1': all.slice(0, stage.step + 1) });
+    if (config.kind === 'kv-cache' && config.window !== null)
+      at.W = slotTokens(config, stage.step).map((j) => all[j] ?? String(j));
   }
   if (stage.tile) {
     Object.assign(at, { B_r: all.slice(...stage.tile.queryRows), B_c: all.slice(...stage.tile.keyRows) });
@@ -190,7 +199,7 @@ export function stageView(steps, index, ctx) {
   const step = steps[index];
   const entry = stageById(step.id);
   if (!entry) throw new Error(`stage ${step.id}: not in the stage table`);
-  const context = { ...ctx, config: ctx.trace.config, tokens: tokensAt(ctx.tokens, step.stage) };
+  const context = { ...ctx, config: ctx.trace.config, tokens: tokensAt(ctx.tokens, step.stage, ctx.trace.config) };
   const view = entry.view ?? {};
   const figure = figureItems(step, entry, entry.figure(context.config), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
