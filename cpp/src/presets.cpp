@@ -120,9 +120,11 @@ generated_spec unscaled(generated_spec s) {
     return s;
 }
 
-// Padding in self-attention: keys from 6 on are pad tokens, under the causal mask.
+// Padding in self-attention without a causal mask (an encoder, as BERT pads its batches): keys
+// from 6 on are pad tokens. (Under a causal mask, pads at the end would hide nothing from a real
+// token that the causal mask did not.)
 generated_spec padded() {
-    generated_spec s = positioned(8, true);
+    generated_spec s = positioned(8, false);
     s.valid_keys = 6;
     return s;
 }
@@ -292,7 +294,7 @@ const std::vector<preset_info> &presets() {
          {{"documents", std::vector<double>{3, 3, 2}}}},
         {"masks-padding",
          "masks",
-         "Padding: the last 2 of 8 positions are pad tokens",
+         "Padding: an encoder (as in BERT) whose last 2 of 8 positions are pad tokens",
          false,
          padded(),
          {"the", "cat", "sat", "on", "the", "mat", "<pad>", "<pad>"},

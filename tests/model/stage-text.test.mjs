@@ -310,7 +310,7 @@ test('POS-2: scores and projections name the operands the engine read, in every 
 
 // MSK-1: the mask stage names every rule M combines. Over every recorded trace with a mask: a key
 // column hidden from every row (padding) is named iff it is there, and a hidden future key iff it
-// is there; the Padding preset, causal and padded, says both.
+// is there (combinations.test.mjs: every pair of rules).
 test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M shows them', () => {
   for (const spec of SPECS) {
     const trace = traceOf(spec);
@@ -335,9 +335,14 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
   }
   const padded = traceOf({ preset: 'masks-padding' });
   const [padding, paddedMask] = [padded.config, padded.stages.find((s) => s.id === 'masked')];
-  assert.equal(stageById('masked').title(padding, paddedMask), 'Causal and padding mask');
-  assert.match(stageById('masked').formula(padding, paddedMask), /j \\le i \\text\{ and \} j < \\text\{valid\}/);
-  quotes(say({ preset: 'masks-padding' }, 'masked'), `Key positions from ${padding.validKeys} on are padding`);
+  // MSK-2: the Padding preset is an encoder's (no causal mask), where padding is the whole mask.
+  assert.equal(padding.causal, false);
+  assert.equal(stageById('masked').title(padding, paddedMask), 'Padding mask');
+  assert.match(stageById('masked').formula(padding, paddedMask), /\{cases\} 0 & j < \\text\{valid\} \\\\/);
+  const text = say({ preset: 'masks-padding' }, 'masked');
+  quotes(text, `Key positions from ${padding.validKeys} on are padding`);
+  quotes(text, 'Without a causal mask the padding is the whole mask');
+  quotes(text, 'rows are still computed, and their outputs discarded');
 });
 
 test('BWD-5: dW_Q\u2019s text and explain line sum over the projection\u2019s input, X + PE under the encoding', () => {

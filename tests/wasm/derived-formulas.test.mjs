@@ -122,6 +122,22 @@ test('KV-2: a full ring\u2019s slots are labelled with the tokens they hold, in 
     });
     assert.equal(panel.title, `A[${t}, ${held[0]}], cache slot 0 (token ${held[0]})`);
     assert.match(panel.symbolicTex, new RegExp(`^A_\\{${t},${held[0]}\\}`));
+    const keys = panel.table.rows.map((r) => r[0].text);
+    assert.deepEqual(
+      keys,
+      held.map((j) => `${j} ${tokens.T[j]}`),
+      `step ${t}: the softmax's keys are the slots' tokens`,
+    );
+    const head = findStepIndex(steps, 'head', 0, t);
+    const summed = explainView(engine.explain(trace, { stage: 'head', head: 0, step: t, row: 0, col: 0 }), {
+      ...{ stageId: 'head', head: 0, row: 0, col: 0, config: trace.config, keyTokens: tokens.T },
+      ...{ label: 'H', stage: steps[head].stage },
+    });
+    assert.deepEqual(
+      summed.table.rows.map((r) => r[0].text),
+      keys,
+      `step ${t}: A·V sums over the slots' tokens`,
+    );
   }
   assert.equal(full, 4, 'steps 2 to 5 hold a full ring');
 });

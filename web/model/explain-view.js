@@ -8,17 +8,32 @@ import { slotTokens } from './stage-view.js';
 
 const cellText = (v) => ({ text: formatCell(v), full: formatFull(v) });
 
-// Row labels of a table whose index runs over tokens (the softmax's keys, weights · V).
-function indexLabel(k, tokens) {
-  return tokens && tokens[k] !== undefined ? `${k} ${tokens[k]}` : String(k);
+// Row labels of a table whose index runs over tokens (the softmax's keys, weights · V): index k
+// is the token at positions[k] (a full ring's slot k), else token k.
+function indexLabel(k, tokens, positions = null) {
+  const j = positions ? positions[k] : k;
+  return tokens && tokens[j] !== undefined ? `${j} ${tokens[j]}` : String(j);
 }
 
-function termsTable(stageId, e, keyTokens) {
+// The token each key index of a decode step's stage stands for, when its keys are a full ring of W
+// cache slots (an axis W, on the stage or on the weights it reads); else null.
+function ringPositions(stage, config) {
+  const ring = [stage?.axes, stage?.operands?.[0]?.axes].some((axes) => axes?.[1] === 'W');
+  return config.kind === 'kv-cache' && ring ? slotTokens(config, stage.step) : null;
+}
+
+function termsTable(stageId, e, keyTokens, positions) {
   if (e.terms) {
     const labels = stageId === 'head' ? keyTokens : null;
+    const at = stageId === 'head' ? positions : null;
     return {
       headers: ['index', 'a', 'b', 'a · b'],
-      rows: e.terms.map((t, k) => [{ text: indexLabel(k, labels) }, cellText(t.a), cellText(t.b), cellText(t.product)]),
+      rows: e.terms.map((t, k) => [
+        { text: indexLabel(k, labels, at) },
+        cellText(t.a),
+        cellText(t.b),
+        cellText(t.product),
+      ]),
       footer: [{ text: 'Σ' }, { text: '' }, { text: '' }, cellText(e.sum)],
     };
   }
@@ -26,7 +41,11 @@ function termsTable(stageId, e, keyTokens) {
     const s = e.softmax;
     return {
       headers: ['key', 'logit', 'e^(logit − max)'],
-      rows: Array.from(s.logits, (l, k) => [{ text: indexLabel(k, keyTokens) }, cellText(l), cellText(s.exps[k])]),
+      rows: Array.from(s.logits, (l, k) => [
+        { text: indexLabel(k, keyTokens, positions) },
+        cellText(l),
+        cellText(s.exps[k]),
+      ]),
       footer: [{ text: 'Σ' }, { text: '' }, cellText(s.expSum)],
     };
   }
@@ -75,7 +94,7 @@ export function explainView(explained, ctx) {
     value: cellText(explained.value),
     symbolicTex: explain.symbolic(i, j, config, ctx.stage),
     filledTex: explain.filled(explained, { row, col, i, j, config }),
-    table: termsTable(stageId, explained, ctx.keyTokens),
+    table: termsTable(stageId, explained, ctx.keyTokens, ringPositions(ctx.stage, config)),
     raw: explained,
   };
 }

@@ -54,8 +54,13 @@ const MASK_RULES = {
     when: () => 'j < \\text{valid}',
     text: (c) =>
       `Key positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
-      'length): M holds \u2212\u221e there, so no query reads them. The pad rows still get outputs, which ' +
-      'the loss then leaves out.',
+      'length): M holds \u2212\u221e in their columns, so no query reads them. The pad positions\u2019 own ' +
+      'rows are still computed, and their outputs discarded (no loss reads them). ' +
+      (c.causal
+        ? 'Under a causal mask, pads at the end are after every real token already: the padding hides them ' +
+          'only from the pad rows.'
+        : 'Without a causal mask the padding is the whole mask: every query sees every real key, before and ' +
+          'after it, and no pad (an encoder such as BERT pads its batches so).'),
   },
 };
 
