@@ -114,6 +114,19 @@ value gradient_scaling_value(const std::vector<scaling_point> &points) {
     return out;
 }
 
+// Each weight matrix's gradient entry beside the loss's slope along it.
+value gradient_checks_value(const std::vector<gradient_check> &checks) {
+    value_list out;
+    for (const gradient_check &g : checks)
+        out.push_back(value_record{{"matrix", g.matrix},
+                                   {"row", g.row},
+                                   {"col", g.col},
+                                   {"step", g.step},
+                                   {"analytic", g.analytic},
+                                   {"numeric", g.numeric}});
+    return out;
+}
+
 } // namespace
 
 void add_checks(value_record &o, const trace &t) {
@@ -136,6 +149,8 @@ void add_checks(value_record &o, const trace &t) {
         o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
     if (!k.gradient_scaling.empty())
         o.emplace_back("gradientScaling", gradient_scaling_value(k.gradient_scaling));
+    if (!k.gradient_checks.empty())
+        o.emplace_back("gradientChecks", gradient_checks_value(k.gradient_checks));
 }
 
 } // namespace attention

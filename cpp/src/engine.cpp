@@ -9,6 +9,7 @@
 #include "attention/encoder.hpp"
 #include "attention/field_ranges.hpp"
 #include "attention/flash.hpp"
+#include "attention/gradient_check.hpp"
 #include "attention/gradient_scaling.hpp"
 #include "attention/message_text.hpp"
 #include "attention/model_pass.hpp"
@@ -52,9 +53,11 @@ trace run_traced(const problem &p) {
     if (prefix_free && (kind == problem_kind::self || kind == problem_kind::designed))
         t.checks.causal_prefix = causal_prefix_differences(p.params, p.config, output);
     t.checks.score_variance = score_variances(t);
-    if (kind == problem_kind::backward) // seeded as the run was; 42 when nothing was drawn
+    if (kind == problem_kind::backward) { // seeded as the run was; 42 when nothing was drawn
         t.checks.gradient_scaling =
             gradient_scaling(std::uint32_t(std::isnan(p.seed) ? 42 : p.seed));
+        t.checks.gradient_checks = check_gradients(p.params, p.d_output, p.config, t);
+    }
     return t;
 }
 

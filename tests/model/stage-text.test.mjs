@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainView } from '../../web/model/explain-view.js';
-import { formatBillions, formatCount, formatPlain, formatSci, rowsText } from '../../web/model/format.js';
+import { formatBillions, formatCount, formatFull, formatPlain, formatSci, rowsText } from '../../web/model/format.js';
 import { divisorQuestion, rowSumQuestion } from '../../web/model/quiz-questions.js';
 import { stageById } from '../../web/model/stage-table.js';
 import { catalog, explainOf, SPECS, tokensFor, traceOf } from './fixtures.mjs';
@@ -395,4 +395,25 @@ test('TRN-9: the row-sum question names a model\u2019s rows as positions and its
   const w = ask(attention, 'weights');
   assert.match(w.q.prompt, /^What do the weights in row \d+ \(query “[^”]+”\) add up to\?$/);
   assert.match(w.q.why, /over the keys/);
+});
+
+// BWD-6: every weight gradient's stage (head 0's, and W_O's) shows the engine's check that dW is the
+// loss's slope: its entry, read back from the stage's own values, and the central difference beside it.
+test('BWD-6: the weight gradients quote the engine\u2019s central difference beside their own entry', () => {
+  let quoted = 0;
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    if (trace.config.kind !== 'backward') continue;
+    for (const g of trace.config.gradientChecks) {
+      const id = `d_${g.matrix.toLowerCase()}`;
+      const stage = trace.stages.find((s) => s.id === id && (s.head === 0 || s.head === null));
+      assert.equal(stage.values[g.row * stage.shape[1] + g.col], g.analytic, `${id}: the entry is the stage's`);
+      assert.ok(Math.abs(g.numeric - g.analytic) <= 1e-7 * Math.max(1, Math.abs(g.analytic)), `${id}: the slope`);
+      const text = say(spec, id, (s) => s.head === stage.head);
+      quotes(text, `${g.matrix}[${g.row}, ${g.col}] (the largest |dW| here)`);
+      quotes(text, `= ${formatFull(g.numeric)}, and d${g.matrix}[${g.row}, ${g.col}] = ${formatFull(g.analytic)}`);
+      quoted++;
+    }
+  }
+  assert.ok(quoted >= 8, `${quoted} checks quoted`);
 });

@@ -74,8 +74,8 @@ const resultOf = ({ stages }) =>
 
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), the designed heads' descriptions, the RoPE and ALiBi checks
-// (position-checks.test.mjs), the costs and the causal prefix check (costs.test.mjs), and each
-// head's score variance (score-variance.test.mjs).
+// (position-checks.test.mjs), the costs and the causal prefix check (costs.test.mjs), each head's
+// score variance (score-variance.test.mjs) and the weight gradients' slope checks (below).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -93,6 +93,7 @@ const CHECKS = [
   'memoryTraffic',
   'scoreVariance',
   'gradientScaling',
+  'gradientChecks',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
@@ -179,6 +180,24 @@ describe('run: every preset and custom spec against numpy', () => {
       test('config holds the sizes numpy used, the seed, the K/V counts (designed: the heads)', () => {
         assertConfig(trace, sizes);
       });
+
+      if (sizes.kind === 'backward') {
+        test('each weight gradient\u2019s largest entry is the central difference of \u27e8O, dO\u27e9', () => {
+          const checks = trace.config.gradientChecks;
+          assert.deepEqual(
+            checks.map((g) => g.matrix),
+            sizes.outputProjection ? ['W_Q', 'W_K', 'W_V', 'W_O'] : ['W_Q', 'W_K', 'W_V'],
+          );
+          for (const g of checks) {
+            const id = `d_${g.matrix.toLowerCase()}`;
+            const stage = trace.stages.find((s) => s.id === id && (s.head === 0 || s.head === null));
+            const entries = Array.from(stage.values, Math.abs);
+            assert.equal(stage.values[g.row * stage.shape[1] + g.col], g.analytic, `${id}: the stage's entry`);
+            assert.equal(Math.abs(g.analytic), Math.max(...entries), `${id}: the largest`);
+            assert.ok(Math.abs(g.numeric - g.analytic) <= 1e-7 * Math.max(1, Math.abs(g.analytic)), `${id}`);
+          }
+        });
+      }
 
       if (PRESETS[name]) {
         test("the preset's spec, run as given, is the preset", () => {

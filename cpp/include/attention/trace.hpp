@@ -134,6 +134,15 @@ struct scaling_point {
     double mean_abs_d_scores; // mean |dS|: what reaches Q·Kᵀ (dS̃ ÷ √d_k)
 };
 
+// One entry of a weight gradient beside the slope of the loss along it (gradient_check.hpp).
+struct gradient_check {
+    std::string matrix;   // "W_Q", "W_K", "W_V" (head and K/V head 0) or "W_O"
+    std::size_t row, col; // the entry: dW's largest in magnitude
+    double step;          // ε
+    double analytic;      // dW[row, col], as the backward pass computed it
+    double numeric;       // (ℒ(W + εE) − ℒ(W − εE)) / 2ε
+};
+
 // What a run checks about itself, for the chapters that compute one thing two ways.
 struct trace_checks {
     std::optional<double> output_change;  // pruning: ‖Δoutput‖ / ‖output‖ (Frobenius)
@@ -151,6 +160,7 @@ struct trace_checks {
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
     std::vector<double> causal_prefix; // causal: max |Δ| of row t against tokens 0 … t alone
     std::vector<scaling_point> gradient_scaling; // backward: the √d_k study (gradient_scaling.hpp)
+    std::vector<gradient_check> gradient_checks; // backward: dW against ℒ's slope, per matrix
 };
 
 struct trace {

@@ -7,9 +7,24 @@ import { HEAD_GRADIENTS, kvSub, sub, transposed } from './backward-head.js';
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
+import { formatFull } from '../format.js';
 import { filledDot, n, f, shortList, sourceOf } from './tex.js';
 
 const sourceName = (c) => (c.positionalEncoding ? 'X + PE' : 'X');
+
+// BWD-6: the engine's check that dW is the slope of the loss (config.gradientChecks): its entry of
+// this matrix (head and K/V head 0's W_Q, W_K, W_V, or W_O) beside the central difference.
+function slopeCheck(c, matrix, stage) {
+  const g = c.gradientChecks?.find((x) => x.matrix === matrix);
+  if (!g || (stage.head ?? 0) !== 0) return '';
+  const at = `${matrix}[${g.row}, ${g.col}]`;
+  const whose = matrix === 'W_O' || c.numHeads === 1 ? '' : matrix === 'W_Q' ? 'head 0\u2019s ' : 'K/V head 0\u2019s ';
+  return (
+    ` Checked on the loss itself: nudging ${whose}${at} (the largest |dW| here) by \u00b1\u03b5 = ${g.step} moves ` +
+    `\u2112 = \u27e8O, dO\u27e9 with slope (\u2112(W + \u03b5E) \u2212 \u2112(W \u2212 \u03b5E)) / 2\u03b5 = ` +
+    `${formatFull(g.numeric)}, and d${at} = ${formatFull(g.analytic)}: the gradient is that slope.`
+  );
+}
 
 const weightGradient = (letter, of, per) => ({
   id: `d_w_${letter.toLowerCase()}`,
@@ -23,7 +38,7 @@ const weightGradient = (letter, of, per) => ({
     const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);
     return `${w} = ${sourceOf(c, letter)}^{\\top} ${d}`;
   },
-  explanation: ({ config: c }) =>
+  explanation: ({ config: c, stage }) =>
     `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
     `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums ` +
     `${sourceOf(c, letter)}[t, a]\u00b7d${of}[t, b] over ` +
@@ -31,7 +46,8 @@ const weightGradient = (letter, of, per) => ({
     `Adam (Heads that learn) rescales each entry first` +
     (per === 'kv' && c.numKvHeads < c.numHeads
       ? `; one W_${letter} serves ${c.numHeads / c.numKvHeads} query heads, and its gradient collects all of them.`
-      : '.'),
+      : '.') +
+    slopeCheck(c, `W_${letter}`, stage),
   explain: {
     symbolic: (i, j, c) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceOf(c, letter)}_{t,${i}}\\,d${of}_{t,${j}}`,
     filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
@@ -72,9 +88,10 @@ export const BACKWARD_STAGES = [
     result: 'dW_O',
     figure: () => [transposed(0, 'concat\u1d40'), { glyph: '@' }, { operand: 1 }],
     formula: () => 'dW^{O} = \\text{concat}^{\\top}\\, dO',
-    explanation: ({ config: c }) =>
+    explanation: ({ config: c, stage }) =>
       `O = concat \u00b7 W_O, so W_O[m, j] meets column m of the concat in every one of the ${c.seqLen} ` +
-      'output rows: its gradient is the sum over tokens of concat[t, m]\u00b7dO[t, j].',
+      'output rows: its gradient is the sum over tokens of concat[t, m]\u00b7dO[t, j].' +
+      slopeCheck(c, 'W_O', stage),
     explain: {
       symbolic: (i, j) => `dW^{O}_{${i},${j}} = \\sum_t \\text{concat}_{t,${i}}\\,dO_{t,${j}}`,
       filled: (e, { i, j }) => filledDot(e, `dW^{O}_{${i},${j}}`),
