@@ -21,7 +21,9 @@ export function checkpointFile(checkpoints) {
   const last = checkpoints.at(-1);
   return {
     spec: SPEC,
-    history: checkpoints.map(({ step, loss, trainLoss, headScores }) => ({ step, loss, trainLoss, headScores })),
+    history: checkpoints.map(({ step, loss, trainLoss, headScores, uniformScores }) => ({
+      ...{ step, loss, trainLoss, headScores, uniformScores },
+    })),
     model: { config: last.model.config, params: packed(last.model.params) },
   };
 }

@@ -92,12 +92,38 @@ std::vector<head_score> head_scores(const model &m,
     return out;
 }
 
+head_score uniform_scores(const std::vector<std::vector<std::size_t>> &tokens) {
+    head_score u{0, 0, 0, 0, 0, std::nullopt};
+    double queries = 0, repeats = 0, induction = 0;
+    for (const std::vector<std::size_t> &sequence : tokens) {
+        const std::vector<std::size_t> inputs(sequence.begin(), sequence.end() - 1);
+        const auto targets = after_previous(inputs);
+        for (std::size_t t = 1; t < inputs.size(); ++t) {
+            const double share = 1.0 / double(t + 1); // each of keys 0 … t
+            u.previous_token += share, u.first_token += share, u.self += share;
+            if (targets[t])
+                induction += share, repeats += 1;
+            queries += 1;
+        }
+    }
+    u.previous_token /= queries, u.first_token /= queries, u.self /= queries;
+    if (repeats > 0)
+        u.induction = induction / repeats;
+    return u;
+}
+
 checkpoint measured(const train_spec &spec, std::size_t step, double train_loss, model m,
                     adam_state optimizer) {
     const token_batch held_out = task_batch(spec, 0, held_out_sequences);
     const double loss = loss_of(m, held_out);
     std::vector<head_score> scores = head_scores(m, held_out.tokens);
-    return {step, loss, train_loss, std::move(m), std::move(optimizer), std::move(scores)};
+    return {step,
+            loss,
+            train_loss,
+            std::move(m),
+            std::move(optimizer),
+            std::move(scores),
+            uniform_scores(held_out.tokens)};
 }
 
 namespace {

@@ -143,9 +143,10 @@ field_value model_field(const value &v, const std::string &name) {
 
 checkpoint checkpoint_from(const value &v, const std::string &field) {
     static const std::vector<field_rule> names{
-        {"step", field_type::number},      {"model", field_type::object},
-        {"optimizer", field_type::object}, {"loss", field_type::number},
-        {"trainLoss", field_type::number}, {"headScores", field_type::object}};
+        {"step", field_type::number},         {"model", field_type::object},
+        {"optimizer", field_type::object},    {"loss", field_type::number},
+        {"trainLoss", field_type::number},    {"headScores", field_type::object},
+        {"uniformScores", field_type::object}};
     require_object(v, field, "an object { step, model, optimizer }");
     reject_unknown_fields(v, names, "a checkpoint", field);
     checkpoint c{};

@@ -114,7 +114,11 @@ value describe(const checkpoint &c) {
                         {"optimizer", value_record{{"step", c.optimizer.step},
                                                    {"m", describe(c.optimizer.m)},
                                                    {"v", describe(c.optimizer.v)}}},
-                        {"headScores", describe(c.scores)}};
+                        {"headScores", describe(c.scores)},
+                        {"uniformScores", value_record{{"previousToken", c.uniform.previous_token},
+                                                       {"firstToken", c.uniform.first_token},
+                                                       {"induction", c.uniform.induction},
+                                                       {"self", c.uniform.self}}}};
 }
 
 value describe(const loss_gradients &g) {

@@ -12,6 +12,7 @@ import {
   inductionFormed,
   predictionTable,
   progressText,
+  SCORES,
   trainingCharts,
   typedTokens,
 } from '../../web/model/training-view.js';
@@ -25,10 +26,12 @@ const scores = (layer, head, induction, previousToken = 0.1) => ({
   firstToken: 0.05,
   self: 0.2,
 });
+// What uniform attention scores on the sequences (the engine's uniformScores, the same each checkpoint).
+const uniformScores = { previousToken: 0.12, firstToken: 0.12, induction: 0.07, self: 0.12 };
 const HISTORY = [
-  { step: 0, loss: 3.5, trainLoss: null, headScores: [scores(0, 0, 0.07), scores(1, 0, 0.07)] },
-  { step: 25, loss: 2.0, trainLoss: 2.5, headScores: [scores(0, 0, 0.1, 0.6), scores(1, 0, 0.3)] },
-  { step: 50, loss: 0.5, trainLoss: 0.9, headScores: [scores(0, 0, 0.1, 0.7), scores(1, 0, 0.62)] },
+  { step: 0, loss: 3.5, trainLoss: null, headScores: [scores(0, 0, 0.07), scores(1, 0, 0.07)], uniformScores },
+  { step: 25, loss: 2.0, trainLoss: 2.5, headScores: [scores(0, 0, 0.1, 0.6), scores(1, 0, 0.3)], uniformScores },
+  { step: 50, loss: 0.5, trainLoss: 0.9, headScores: [scores(0, 0, 0.1, 0.7), scores(1, 0, 0.62)], uniformScores },
 ];
 
 test('the progress line gives the step, the rate, the time left and the loss once known', () => {
@@ -71,7 +74,7 @@ test('a chart maps step 0 … last to the plot box and 0 … top to its height',
   );
 });
 
-test('the charts: the loss against ln V, one line per head and score, a second run dashed', () => {
+test('the charts: the loss against ln V, one line per head and score, a second run dashed, the floor dotted', () => {
   const { loss, scores: charts } = trainingCharts(
     [
       { label: 'two', history: HISTORY },
@@ -91,7 +94,18 @@ test('the charts: the loss against ln V, one line per head and score, a second r
   );
   assert.deepEqual(
     charts[0].chart.lines.map((l) => l.name),
-    ['two: layer 0, head 0', 'two: layer 1, head 0', 'one: layer 0, head 0', 'one: layer 1, head 0'],
+    [
+      'two: layer 0, head 0',
+      'two: layer 1, head 0',
+      'one: layer 0, head 0',
+      'one: layer 1, head 0',
+      'uniform attention: 0.070',
+    ],
+  );
+  assert.equal(charts[0].title, `${SCORES[0][1]} (uniform attention scores 0.070)`);
+  assert.deepEqual(
+    charts[0].chart.lines.map((l) => l.baseline),
+    [false, false, false, false, true],
   );
 });
 
@@ -157,9 +171,46 @@ test('typed tokens: numbers split on spaces and commas, blank for none; the engi
   assert.deepEqual(typedTokens('3 x'), [3, NaN]);
 });
 
-test("each head's strongest score at a checkpoint, named in words", () => {
+test("each head's strongest score at a checkpoint against uniform attention's, named from twice that", () => {
   assert.deepEqual(headSummary(HISTORY[2]), [
-    { name: 'layer 0, head 0', score: 'previous token', value: 0.7 },
-    { name: 'layer 1, head 0', score: 'induction', value: 0.62 },
+    { name: 'layer 0, head 0', score: 'previous token', value: 0.7, named: true },
+    { name: 'layer 1, head 0', score: 'induction', value: 0.62, named: true },
   ]);
+  // At step 0 layer 1's head scores 0.07 on induction, what uniform attention does: 1×, not named.
+  assert.deepEqual(headSummary(HISTORY[0])[1], {
+    name: 'layer 1, head 0',
+    score: 'induction',
+    value: 0.07,
+    named: false,
+  });
+});
+
+// TP-1: the shipped run (the engine's numbers): uniform attention scores about 0.12 on key t − 1 and
+// key 0 and 0.07 on induction; at step 0 no head is named, at step 1000 all four are, by the
+// scores the review read off the same file.
+test('TP-1: the shipped run names no head at step 0 and each head by its score at step 1000', () => {
+  const file = JSON.parse(readFileSync(new URL('../../web/checkpoints/induction.json', import.meta.url), 'utf8'));
+  const u = file.history[0].uniformScores;
+  assert.equal(u.previousToken.toFixed(2), '0.12');
+  assert.equal(u.induction.toFixed(2), '0.07');
+  assert.ok(
+    file.history.every((c) => c.uniformScores.induction === u.induction),
+    'one floor for the run',
+  );
+  assert.deepEqual(
+    headSummary(file.history[0]).map((h) => h.named),
+    [false, false, false, false],
+  );
+  const last = headSummary(file.history.at(-1)).map((h) => [h.name, h.score, h.value.toFixed(2), h.named]);
+  assert.deepEqual(last, [
+    ['layer 0, head 0', 'previous token', '0.75', true],
+    ['layer 0, head 1', 'previous token', '0.44', true],
+    ['layer 1, head 0', 'induction', '0.64', true],
+    ['layer 1, head 1', 'induction', '0.60', true],
+  ]);
+  const { scores: charts } = trainingCharts([{ label: 'run', history: file.history }], 1000, 32);
+  for (const chart of charts) {
+    const floor = chart.chart.lines.find((l) => l.baseline);
+    assert.ok(floor && floor.name.startsWith('uniform attention'), `${chart.key}: the floor drawn`);
+  }
 });

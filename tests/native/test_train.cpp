@@ -113,7 +113,9 @@ TEST_CASE("adam: the first step moves each weight by lr against its gradient's s
     CHECK(worst <= 1e-15); // m̂ = g and √v̂ = |g| at t = 1
 }
 
-TEST_CASE("head scores: a model that attends uniformly scores the means of 1/(t + 1)", "[train]") {
+TEST_CASE("head scores: a model that attends uniformly scores the means of 1/(t + 1), the "
+          "checkpoints' floor",
+          "[train]") {
     model m = init_model({6, 5, 4, 2, 2, 2, 2}, 3);
     for (attention_params &layer : m.params.layers)
         for (matrix &w : layer.w_q)
@@ -131,6 +133,19 @@ TEST_CASE("head scores: a model that attends uniformly scores the means of 1/(t 
         CHECK(h.self == Approx(mean).epsilon(1e-14));
         REQUIRE(h.induction);
         CHECK(*h.induction == Approx(on_repeats / repeats).epsilon(1e-14));
+    }
+    // The floor every checkpoint reports is that model's scores, computed without one.
+    const head_score u = uniform_scores(tokens);
+    CHECK(u.previous_token == Approx(mean).epsilon(1e-14));
+    CHECK(u.first_token == Approx(mean).epsilon(1e-14));
+    CHECK(u.self == Approx(mean).epsilon(1e-14));
+    REQUIRE(u.induction);
+    CHECK(*u.induction == Approx(on_repeats / repeats).epsilon(1e-14));
+    const std::vector<checkpoint> run = train(tiny_spec(), nullptr, 20);
+    const head_score floor = uniform_scores(task_batch(tiny_spec(), 0, held_out_sequences).tokens);
+    for (const checkpoint &c : run) {
+        CHECK(c.uniform.previous_token == floor.previous_token);
+        CHECK(c.uniform.induction == floor.induction);
     }
 }
 

@@ -53,15 +53,21 @@ export function chartOf({ series, lastStep, top, yTicks }) {
       name: s.name,
       colour: s.colour,
       dashed: Boolean(s.dashed),
+      baseline: Boolean(s.baseline),
       points: s.points.map(([step, v]) => `${px(step).toFixed(1)},${py(v).toFixed(1)}`).join(' '),
     })),
   };
 }
 
+/** What a head attending uniformly scores (the engine's checkpoint.uniformScores): every score's
+ * floor on these sequences, the same at every checkpoint. */
+export const uniformOf = (history) => history[0]?.uniformScores ?? null;
+
 /**
- * The charts of one or more runs (runs: [{ label, history: [{ step, loss, headScores }] }], the
- * first drawn solid, the second dashed), over steps 0 … lastStep: the held-out loss against
- * ln(vocab), then one chart per score of SCORES with a line per head.
+ * The charts of one or more runs (runs: [{ label, history: [{ step, loss, headScores,
+ * uniformScores }] }], the first drawn solid, the second dashed), over steps 0 … lastStep: the
+ * held-out loss against ln(vocab), then one chart per score of SCORES with a line per head and a
+ * dotted line at what uniform attention scores (the first run's held-out sequences).
  */
 export function trainingCharts(runs, lastStep, vocab) {
   const top = Math.log(vocab);
@@ -76,18 +82,36 @@ export function trainingCharts(runs, lastStep, vocab) {
     top,
     yTicks: [0, 1, 2, 3].filter((v) => v <= top),
   });
+  const uniform = runs.length > 0 ? uniformOf(runs[0].history) : null;
+  const floor = (key) =>
+    uniform?.[key] == null
+      ? []
+      : [
+          {
+            name: `uniform attention: ${formatCell(uniform[key])}`,
+            colour: 'var(--muted)',
+            baseline: true,
+            points: [
+              [0, uniform[key]],
+              [lastStep, uniform[key]],
+            ],
+          },
+        ];
   const scores = SCORES.map(([key, title]) => ({
     key,
-    title,
+    title: uniform?.[key] == null ? title : `${title} (uniform attention scores ${formatCell(uniform[key])})`,
     chart: chartOf({
-      series: runs.flatMap((r, i) =>
-        (r.history[0]?.headScores ?? []).map((h, k) => ({
-          name: `${r.label}: ${headName(h)}`,
-          colour: `var(--head-${k % 8})`,
-          dashed: i > 0,
-          points: r.history.map((c) => [c.step, c.headScores[k][key] ?? 0]),
-        })),
-      ),
+      series: [
+        ...runs.flatMap((r, i) =>
+          (r.history[0]?.headScores ?? []).map((h, k) => ({
+            name: `${r.label}: ${headName(h)}`,
+            colour: `var(--head-${k % 8})`,
+            dashed: i > 0,
+            points: r.history.map((c) => [c.step, c.headScores[k][key] ?? 0]),
+          })),
+        ),
+        ...floor(key),
+      ],
       lastStep,
       top: 1,
       yTicks: [0, 0.5, 1],
@@ -123,11 +147,21 @@ export function inductionFormed(history) {
   return { step: c.step, head: headName(best), value: best.induction };
 }
 
-/** Each head's strongest score at a checkpoint: { name: "layer 1, head 0", score: "induction", value }. */
+/** How many times what uniform attention scores a head's score must reach before the page names
+ * the head by it: below, its weights say nothing a uniform head's would not. */
+export const NAMED_ABOVE = 2;
+
+/** Each head's strongest score at a checkpoint, against what uniform attention scores (the engine's
+ * uniformScores): { name: "layer 1, head 0", score: "induction", value, named }, named when the
+ * value is at least NAMED_ABOVE times the floor. */
 export function headSummary(checkpoint) {
+  const floor = checkpoint.uniformScores;
+  const over = (h, key) => (h[key] ?? 0) / floor[key];
   return checkpoint.headScores.map((h) => {
-    const [key, , words] = SCORES.reduce((best, s) => ((h[s[0]] ?? 0) > (h[best[0]] ?? 0) ? s : best));
-    return { name: headName(h), score: words, value: h[key] };
+    const [key, , words] = SCORES.filter(([k]) => floor[k] != null).reduce((best, s) =>
+      over(h, s[0]) > over(h, best[0]) ? s : best,
+    );
+    return { name: headName(h), score: words, value: h[key], named: over(h, key) >= NAMED_ABOVE };
   });
 }
 

@@ -4,20 +4,30 @@
 // of that number in `explain`. Every number is the engine's.
 import { explainView } from '../model/explain-view.js';
 import { matrixView } from '../model/matrix-view.js';
-import { headSummary, predictionTable } from '../model/training-view.js';
+import { NAMED_ABOVE, headSummary, predictionTable } from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { historyTableEl } from '../views/training-chart.js';
 
 const theme = () => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
 
-// "At step 1000 each head's strongest score …" for the checkpoint at `step` of the run.
+// "At step 1000 …" for the checkpoint at `step` of the run: each head named by the score it holds
+// farthest above uniform attention's, once that is at least NAMED_ABOVE times as much.
 function summaryText(run, step) {
   const last = run.history.find((c) => c.step === step);
-  const strongest = headSummary(last)
-    .map((h) => `${h.name}: ${h.score} ${h.value.toFixed(2)}`)
+  const heads = headSummary(last)
+    .map((h) =>
+      h.named
+        ? `${h.name}: ${h.score} ${h.value.toFixed(2)}`
+        : `${h.name}: no pattern yet (${h.score} ${h.value.toFixed(2)}, under ${NAMED_ABOVE}\u00d7 uniform)`,
+    )
     .join('; ');
-  return `At step ${last.step} each head\u2019s strongest score on the 64 held-out sequences: ${strongest}.`;
+  const u = last.uniformScores;
+  return (
+    `At step ${last.step}, on the 64 held-out sequences, against what a head attending uniformly scores ` +
+    `(previous token ${u.previousToken.toFixed(2)}, first token ${u.firstToken.toFixed(2)}, induction ` +
+    `${u.induction.toFixed(2)}): ${heads}.`
+  );
 }
 
 function predictions(tokens, pass, counted) {

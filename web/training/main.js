@@ -154,7 +154,9 @@ const trainer = createTrainer(new URL('./attention-stepper-training-worker.js', 
     const run = runs.find((r) => !r.done);
     run.spec = spec;
     run.history.push(
-      ...checkpoints.map(({ step, loss, trainLoss, headScores }) => ({ step, loss, trainLoss, headScores })),
+      ...checkpoints.map(({ step, loss, trainLoss, headScores, uniformScores }) => ({
+        ...{ step, loss, trainLoss, headScores, uniformScores },
+      })),
     );
     run.models.push(...checkpoints.map(({ step, model }) => ({ step, model })));
     const last = run.history.at(-1);

@@ -37,13 +37,14 @@ export function chartFigure(title, chart) {
   axes(svg, chart);
   const legend = el('ul', 'chart-legend');
   for (const line of chart.lines) {
-    const poly = svgEl('polyline', { points: line.points, class: `series${line.dashed ? ' is-dashed' : ''}` });
+    const style = `${line.dashed ? ' is-dashed' : ''}${line.baseline ? ' is-baseline' : ''}`;
+    const poly = svgEl('polyline', { points: line.points, class: `series${style}` });
     poly.style.stroke = line.colour; // CSSOM, which the page's CSP allows (a style attribute it would not)
     const name = svgEl('title');
     name.textContent = line.name;
     poly.append(name);
     svg.append(poly);
-    const item = el('li', `legend-item${line.dashed ? ' is-dashed' : ''}`);
+    const item = el('li', `legend-item${style}`);
     const swatch = el('span', 'swatch');
     swatch.style.borderColor = line.colour;
     item.append(swatch, document.createTextNode(line.name));

@@ -44,6 +44,11 @@ struct head_score {
 std::vector<head_score> head_scores(const model &m,
                                     const std::vector<std::vector<std::size_t>> &tokens);
 
+// What a head attending uniformly would score on the same sequences: weight 1/(t + 1) on each of
+// the t + 1 keys the causal mask leaves query t. Every head's floor: a score near it says nothing
+// about the head (layer and head 0; induction empty as head_scores leaves it).
+head_score uniform_scores(const std::vector<std::vector<std::size_t>> &tokens);
+
 struct checkpoint {
     std::size_t step;     // updates taken
     double loss;          // on the held-out sequences' counted positions
@@ -51,6 +56,7 @@ struct checkpoint {
     model trained;        // the model after `step` updates
     adam_state optimizer; // Adam's state then: training resumes from it bit for bit
     std::vector<head_score> scores; // on the held-out sequences
+    head_score uniform;             // uniform_scores on them: the scores' floor
 };
 
 // The spec's run, from step 0 (its model init_model(config, seed), checkpoint 0 included) or from
