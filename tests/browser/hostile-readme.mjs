@@ -1,5 +1,6 @@
-// docs/bad-input.md's table, generated from hostile-cases.mjs (hostile.test.mjs checks that
-// docs/bad-input.md holds exactly this):
+// docs/bad-input.md's tables, generated from hostile-cases.mjs and, for models, checkpoints and
+// training, from tests/wasm/messages.mjs's TRAINING_MESSAGES (hostile.test.mjs checks that
+// docs/bad-input.md holds exactly these):
 //   node tests/browser/hostile-readme.mjs           prints the table
 //   node tests/browser/hostile-readme.mjs --write   puts it into docs/bad-input.md between the markers
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -7,11 +8,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { fieldById } from '../../web/model/fields.js';
+import { TRAINING_MESSAGES } from '../wasm/messages.mjs';
 import { ALL_CASES, escaped } from './hostile-cases.mjs';
 
 export const TABLE_DOC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'bad-input.md');
 export const START = '<!-- bad-input table: node tests/browser/hostile-readme.mjs --write -->';
 export const END = '<!-- end of the bad-input table -->';
+export const TRAINING_START = '<!-- training table: node tests/browser/hostile-readme.mjs --write -->';
+export const TRAINING_END = '<!-- end of the training table -->';
 
 // As the table shows it: escaped, a run of one character as c×n, of a pair as (ab)×n.
 const shown = (text) =>
@@ -53,19 +57,40 @@ export function table() {
   return ['| # | where | input | message (… : the rest is elided here) |', '|---:|---|---|---|', ...rows].join('\n');
 }
 
-/** docs/bad-input.md's text between the markers, or null without them. */
-export function tableInReadme(text = readFileSync(TABLE_DOC, 'utf8')) {
-  const a = text.indexOf(START);
-  const b = text.indexOf(END);
-  return a < 0 || b < a ? null : text.slice(a + START.length, b).trim();
+// run(spec) for a spec run and forward both refuse, its fields written as the source would.
+const specCall = (spec) =>
+  `run(${JSON.stringify(spec)
+    .replace(/"(\w+)":/g, '$1: ')
+    .replace(/,/g, ', ')}) and forward(…)`;
+
+const inputOfCall = (call) => (call.spec ? specCall(call.spec) : oneLine(String(call)));
+
+/** The training table's markdown: a row for each of TRAINING_MESSAGES (its title, call, message). */
+export function trainingTable() {
+  const rows = TRAINING_MESSAGES.map(
+    ([title, call, message], i) => `| ${i + 1} | ${prose(title)} | ${code(inputOfCall(call))} | ${prose(message)} |`,
+  );
+  return ['| # | case | input | message (… : the rest is elided here) |', '|---:|---|---|---|', ...rows].join('\n');
 }
 
+/** docs/bad-input.md's text between a pair of markers (the bad-input table's by default), or null
+ * without them. */
+export function tableInReadme(text = readFileSync(TABLE_DOC, 'utf8'), start = START, end = END) {
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  return a < 0 || b < a ? null : text.slice(a + start.length, b).trim();
+}
+
+// text with what lies between start and end replaced by body.
+const between = (text, start, end, body) => {
+  if (tableInReadme(text, start, end) === null) throw new Error(`docs/bad-input.md has no ${start} … ${end} markers`);
+  return text.slice(0, text.indexOf(start) + start.length) + `\n${body}\n` + text.slice(text.indexOf(end));
+};
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (!process.argv.includes('--write')) console.log(table());
+  if (!process.argv.includes('--write')) console.log(`${table()}\n\n${trainingTable()}`);
   else {
-    const text = readFileSync(TABLE_DOC, 'utf8');
-    if (tableInReadme(text) === null) throw new Error(`docs/bad-input.md has no ${START} … ${END} markers`);
-    const out = text.slice(0, text.indexOf(START) + START.length) + `\n${table()}\n` + text.slice(text.indexOf(END));
-    writeFileSync(TABLE_DOC, out);
+    const text = between(readFileSync(TABLE_DOC, 'utf8'), START, END, table());
+    writeFileSync(TABLE_DOC, between(text, TRAINING_START, TRAINING_END, trainingTable()));
   }
 }

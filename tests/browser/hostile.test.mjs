@@ -22,7 +22,7 @@ import {
   inBrowser,
   sameMessage,
 } from './hostile-cases.mjs';
-import { table, tableInReadme } from './hostile-readme.mjs';
+import { TRAINING_END, TRAINING_START, table, tableInReadme, trainingTable } from './hostile-readme.mjs';
 
 const SINKS = new RegExp(
   String.raw`\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|` +
@@ -262,5 +262,6 @@ describe('hostile: no HTML sinks, and the bad-input table', () => {
   // node tests/browser/hostile-readme.mjs --write rewrites it.
   test('docs/bad-input.md holds the table hostile-readme.mjs prints', () => {
     assert.equal(tableInReadme(), table());
+    assert.equal(tableInReadme(undefined, TRAINING_START, TRAINING_END), trainingTable());
   });
 });

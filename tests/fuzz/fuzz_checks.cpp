@@ -22,10 +22,12 @@ namespace {
 
 constexpr double minus_inf = -std::numeric_limits<double>::infinity();
 
-// −∞ belongs to the masked logits and what holds them: M, the tiles' scores, the running max m
-// before a row has seen a key.
+// −∞ belongs to the masked logits and what holds them: M, the tiles' scores, and the running max
+// (m before a tile, tile_max after it) of a row that has seen no key yet: under a window a block's
+// first tiles may all lie before a row's window.
 bool may_be_minus_inf(const std::string &name) {
-    return name == "masked" || name == "M" || name == "tile_scores" || name == "m";
+    return name == "masked" || name == "M" || name == "tile_scores" || name == "m" ||
+           name == "tile_max";
 }
 
 void check_values(const matrix &m, const std::string &where, bool minus_inf_ok) {

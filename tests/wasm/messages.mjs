@@ -15,7 +15,13 @@ const LESSON = { preset: 'lesson-multi-head' };
 
 // [title, call, the message (a prefix when it ends in …), the call through forward or null]:
 // a spec alone is sent through run and forward (`both`), anything else once.
-const both = (title, spec, message) => [title, (e) => e.run(spec), message, (e) => e.forward(spec)];
+// A spec refused alike by run and forward; the run carries its spec for docs/bad-input.md's table.
+const both = (title, spec, message) => [
+  title,
+  Object.assign((e) => e.run(spec), { spec }),
+  message,
+  (e) => e.forward(spec),
+];
 const once = (title, call, message) => [title, call, message, null];
 
 export const BINDING_MESSAGES = [
