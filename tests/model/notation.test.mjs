@@ -48,3 +48,34 @@ test('notation: the trained model\u2019s own symbols are in the table, none of t
   }
   assert.match(stageById('token_loss').formula(trace.config), /p_\{t,\\,y_\{t\+1\}\}/);
 });
+
+// POS-8: one letter, one meaning. A RoPE or PE pair is c (i stays a query), the rotated width d_rot
+// and PE's d_model are written out, a product's summed feature is a (d names sizes), the softmax's
+// row max is μ (m_n is ALiBi's slope; FlashAttention keeps its m), and the notation lists the
+// symbols of the positions and masks a trace uses, and only those.
+test('POS-8: pair index c, μ for the row max, m_n for the slope, and the notation lists what the trace uses', () => {
+  const seen = { rope: 0, pe: 0, alibi: 0 };
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    const { config } = trace;
+    for (const stage of trace.stages) {
+      const entry = stageById(stage.id);
+      const texts = [entry.formula(config, stage), entry.explain?.symbolic?.(1, 2, config, stage) ?? ''];
+      const where = `${JSON.stringify(spec)} ${stage.id}`;
+      for (const text of texts) {
+        assert.doesNotMatch(text, /\\theta_i|\\varphi_\{p,i\}|2i\b|\\sum_d\b/, `${where}: ${text}`);
+        if (stage.id === 'weights' || stage.id === 'probabilities') assert.doesNotMatch(text, /\bm_/, where);
+      }
+      if (stage.id === 'q_rot') seen.rope += /\\theta_c = \\text\{base\}\^\{-2c\/d_\{\\text\{rot\}\}\}/.test(texts[0]);
+      if (stage.id === 'x_pos') seen.pe += /10000\^\{2c\/d_\{\\text\{model\}\}\}/.test(texts[0]);
+      if (stage.id === 'biased') seen.alibi += /m_n/.test(texts[0]);
+    }
+    const listed = notationView(buildSteps(trace), config).indices.rows.map((r) => r[0]);
+    assert.equal(listed.includes('c'), Boolean(config.rope), `${JSON.stringify(spec)}: c`);
+    assert.equal(listed.includes('m_n, B'), Boolean(config.alibi), `${JSON.stringify(spec)}: m_n`);
+    assert.equal(listed.includes('W'), config.window !== null, `${JSON.stringify(spec)}: W`);
+    assert.equal(listed.includes('P'), config.prefix !== null, `${JSON.stringify(spec)}: P`);
+    assert.ok(listed.includes('\u03bc\u1d62'), 'μ_i, the row max');
+  }
+  assert.ok(seen.rope > 0 && seen.pe > 0 && seen.alibi > 0, JSON.stringify(seen));
+});

@@ -155,10 +155,10 @@ test('8: a decode step\u2019s one row is token t, a tile\u2019s rows and columns
   starts(scores.filledTex, `S_{${t},3} =`);
   assert.equal(scores.title, `scores[${t}, 3], head 0`);
   const q = explained({ preset: 'kv-cache-gqa' }, 'q', step, [0, 0]);
-  starts(q.symbolicTex, `q_{${t},0} = \\sum_d x_{${t},d}`);
+  starts(q.symbolicTex, `q_{${t},0} = \\sum_a x_{${t},a}`);
   starts(q.filledTex, `q_{${t},0} =`);
   const kNew = explained({ preset: 'kv-cache-gqa' }, 'k_new', step, [0, 0]);
-  starts(kNew.symbolicTex, `k_{${t},0} = \\sum_d x_{${t},d}`);
+  starts(kNew.symbolicTex, `k_{${t},0} = \\sum_a x_{${t},a}`);
   starts(kNew.filledTex, `k_{${t},0} =`);
   // The tile of query block [2, 4) against key block [2, 4): its cell (1, 1) is query 3, key 3.
   const tile = (s) => s.tile?.queryRows[0] === 2 && s.tile.keyRows[0] === 2;

@@ -76,7 +76,7 @@ test('CSV export: a token a spreadsheet would read as a formula stays text; numb
 });
 
 // POS-10: the RoPE table's angle columns name the row and, with an offset, the position o + p the
-// engine turned it by: each column's φ is that position times θ_i.
+// engine turned it by: each column's φ is that position times θ_c.
 test('the RoPE table heads each angle column with its row and its position, o + p', () => {
   const trace = traceOf({ preset: 'positions-rope-half-split' });
   const steps = buildSteps(trace);

@@ -209,7 +209,7 @@ export const FIELDS = [
     default: 'interleaved',
     label: 'RoPE pairs',
     hint:
-      'interleaved: (2i, 2i+1), RoFormer, GPT-J, Meta\u2019s LLaMA code; half-split: (i, i + d/2), GPT-NeoX, ' +
+      'interleaved: (2c, 2c+1), RoFormer, GPT-J, Meta\u2019s LLaMA code; half-split: (c, c + d_rot/2), GPT-NeoX, ' +
       'Hugging Face\u2019s LLaMA',
   },
   {

@@ -288,7 +288,7 @@ function tilesPanel(config, steps, index) {
 const SHOWN_POSITIONS = 8;
 
 // RoPE's pairs for the current head, read from its q_rot stage's operands: each pair's columns,
-// θ_i, and the angle at each position (the engine's); the shift check; ALiBi's slopes per head.
+// θ_c, and the angle at each position (the engine's); the shift check; ALiBi's slopes per head.
 function positionsPanel(config, steps, head, tokens) {
   const turned = steps.find((s) => s.id === 'q_rot' && s.head === head)?.stage;
   const labels = tokens.T ?? [];
@@ -301,9 +301,9 @@ function positionsPanel(config, steps, head, tokens) {
       convention: config.rope.convention,
       table: {
         headers: [
-          'pair i',
+          'pair c',
           'columns (a, b)',
-          '\u03b8_i',
+          '\u03b8_c',
           // Row p of the sequence sits at position o + p (the offset o: config.rope.offset).
           ...Array.from(
             { length: positions },

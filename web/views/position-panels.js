@@ -21,7 +21,7 @@ export function positions(root, p) {
         'p',
         'panel-label',
         `RoPE, ${p.rope.convention} pairs: each pair of columns of q and k turns by the angle \u03c6 = ` +
-          '(offset + p)\u00b7\u03b8_i at position p (this head, the engine\u2019s numbers):',
+          '(o + p)\u00b7\u03b8_c for pair c at row p, o the offset (this head, the engine\u2019s numbers):',
       ),
     );
     root.append(scrolling(table(p.rope.table, 'compare-table rope-table'), 'RoPE pairs, their rates and angles'));
@@ -29,9 +29,10 @@ export function positions(root, p) {
       el(
         'p',
         'panel-note',
-        'Interleaved (GPT-J, Meta\u2019s LLaMA) pairs columns (2i, 2i+1); half-split (GPT-NeoX, ' +
-          'Hugging Face\u2019s LLaMA) pairs (i, i + d/2). The two are the same rotation on permuted columns: ' +
-          'column 2i of one is column i of the other, 2i+1 is i + d/2, so a checkpoint converted between them ' +
+        'Interleaved (GPT-J, Meta\u2019s LLaMA) pairs columns (2c, 2c+1); half-split (GPT-NeoX, ' +
+          'Hugging Face\u2019s LLaMA) pairs (c, c + d_rot/2), d_rot the columns turned. The two are the same ' +
+          'rotation on permuted columns: column 2c of one is column c of the other, 2c+1 is c + d_rot/2, so a ' +
+          'checkpoint converted between them ' +
           'must permute W_Q and W_K.',
       ),
     );

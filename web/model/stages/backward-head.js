@@ -50,7 +50,7 @@ function turnedBack(id, letter, per) {
     figure: () => [{ operand: 0 }, { glyph: 'turned back by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
     formula: () =>
       `\\begin{pmatrix} d${letter}_{p,a} \\\\ d${letter}_{p,b} \\end{pmatrix} = ` +
-      '\\begin{pmatrix} \\cos\\varphi_{p,i} & \\sin\\varphi_{p,i} \\\\ -\\sin\\varphi_{p,i} & \\cos\\varphi_{p,i} ' +
+      '\\begin{pmatrix} \\cos\\varphi_{p,c} & \\sin\\varphi_{p,c} \\\\ -\\sin\\varphi_{p,c} & \\cos\\varphi_{p,c} ' +
       `\\end{pmatrix} \\begin{pmatrix} d\\hat{${letter}}_{p,a} \\\\ d\\hat{${letter}}_{p,b} \\end{pmatrix}`,
     explanation: ({ stage }) =>
       `RoPE turned each row of ${letter} by the angles φ of its position before the scores read it. A ` +

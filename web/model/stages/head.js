@@ -210,8 +210,8 @@ export const HEAD_STAGES = [
     explain: {
       symbolic: (i, j, c, stage) =>
         turned(stage)
-          ? `S_{${i},${j}} = \\hat q_{${i}} \\cdot \\hat k_{${j}} = \\sum_d \\hat Q_{${i},d}\\,\\hat K_{${j},d}`
-          : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_d Q_{${i},d}\\,K_{${j},d}`,
+          ? `S_{${i},${j}} = \\hat q_{${i}} \\cdot \\hat k_{${j}} = \\sum_a \\hat Q_{${i},a}\\,\\hat K_{${j},a}`
+          : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_a Q_{${i},a}\\,K_{${j},a}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
     },
     highlight: dot,
@@ -313,8 +313,8 @@ export const HEAD_STAGES = [
     formula: (c, stage) => {
       const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(stage)]; // a decode step's one row is token t
       return (
-        `A_{${i}j} = \\frac{e^{${L}_{${i}j} - m_${i}}}{\\sum_{j'} e^{${L}_{${i}j'} - m_${i}}}, ` +
-        `\\quad m_${i} = \\max_{j'} ${L}_{${i}j'}`
+        `A_{${i}j} = \\frac{e^{${L}_{${i}j} - \\mu_${i}}}{\\sum_{j'} e^{${L}_{${i}j'} - \\mu_${i}}}, ` +
+        `\\quad \\mu_${i} = \\max_{j'} ${L}_{${i}j'}`
       );
     },
     explanation: ({ config: c }) =>
@@ -326,13 +326,13 @@ export const HEAD_STAGES = [
     explain: {
       symbolic: (i, j, c, stage) =>
         `A_{${i},${j}} = \\frac{e^{${logitsSymbol(stage)}_{${i},${j}} - ` +
-        `m_{${i}}}}{\\sum_k e^{${logitsSymbol(stage)}_{${i},k} - m_{${i}}}}`,
+        `\\mu_{${i}}}}{\\sum_{j'} e^{${logitsSymbol(stage)}_{${i},j'} - \\mu_{${i}}}}`,
       filled: (e, { col, i: r, j: c }) => {
         const s = e.softmax;
         if (e.masked) return `e^{-\\infty} = 0, \\quad A_{${r},${c}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;
         const denominator = shortList(Array.from(s.exps, (x) => n(x)));
         return (
-          `m_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[col])} - ` +
+          `\\mu_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[col])} - ` +
           `${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[col])}}{${n(s.expSum)}} = ${n(e.value)}`
         );
       },

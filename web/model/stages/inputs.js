@@ -86,7 +86,8 @@ const POSITIONED = entry({
   result: 'X + PE',
   figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
   formula: () =>
-    'X + PE, \\quad PE_{p,2i} = \\sin\\frac{p}{10000^{2i/d}}, \\quad PE_{p,2i+1} = \\cos\\frac{p}{10000^{2i/d}}',
+    'X + PE, \\quad PE_{p,2c} = \\sin\\frac{p}{10000^{2c/d_{\\text{model}}}}, \\quad ' +
+    'PE_{p,2c+1} = \\cos\\frac{p}{10000^{2c/d_{\\text{model}}}}',
   explanation: () =>
     'Without a mask, attention does not know the order of the tokens: shuffle the rows of X and every output ' +
     'row moves with its token, unchanged. The original Transformer adds a fixed pattern to each row once, a sine ' +

@@ -88,7 +88,7 @@ export const MODEL_STAGES = [
       `The unembedding W_U turns each position\u2019s final stream row into one score per token of the ` +
       `vocabulary (${c.vocab} of them): row t scores every candidate for the token after position t.`,
     explain: {
-      symbolic: (i, j) => `z_{${i},${j}} = \\sum_d (x_N)_{${i},d}\\,(W_U)_{d,${j}}`,
+      symbolic: (i, j) => `z_{${i},${j}} = \\sum_a (x_N)_{${i},a}\\,(W_U)_{a,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `z_{${r},${c}}`),
     },
     highlight: dot,
@@ -102,17 +102,19 @@ export const MODEL_STAGES = [
     result: 'p',
     notation: ['p', 'softmax(z)', 'each position\u2019s probabilities for the next token'],
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
-    formula: () => 'p_{t,v} = \\frac{e^{z_{t,v} - m_t}}{\\sum_{u} e^{z_{t,u} - m_t}}, \\quad m_t = \\max_u z_{t,u}',
+    formula: () =>
+      'p_{t,v} = \\frac{e^{z_{t,v} - \\mu_t}}{\\sum_{u} e^{z_{t,u} - \\mu_t}}, \\quad \\mu_t = \\max_u z_{t,u}',
     explanation: () =>
       'The same row softmax as the attention weights, over the vocabulary instead of the keys: row t is the ' +
       'model\u2019s distribution for the token after position t, and each row sums to 1 (the row sums are ' +
       'printed beside it).',
     explain: {
-      symbolic: (i, j) => `p_{${i},${j}} = \\frac{e^{z_{${i},${j}} - m_{${i}}}}{\\sum_u e^{z_{${i},u} - m_{${i}}}}`,
+      symbolic: (i, j) =>
+        `p_{${i},${j}} = \\frac{e^{z_{${i},${j}} - \\mu_{${i}}}}{\\sum_u e^{z_{${i},u} - \\mu_{${i}}}}`,
       filled: (e, { col: c, i: r, j }) => {
         const s = e.softmax;
         return (
-          `m_{${r}} = ${n(s.max)}, \\quad p_{${r},${j}} = \\dfrac{e^{${n(s.logits[c])} - ${f(s.max)}}}` +
+          `\\mu_{${r}} = ${n(s.max)}, \\quad p_{${r},${j}} = \\dfrac{e^{${n(s.logits[c])} - ${f(s.max)}}}` +
           `{${shortList(Array.from(s.exps, (x) => n(x)))}} = \\dfrac{${n(s.exps[c])}}{${n(s.expSum)}} = ${n(e.value)}`
         );
       },

@@ -39,8 +39,8 @@ function projection(id, letter, title, what) {
       // A decode step's one row is token t's: q_t and x_t, indexed by its position.
       symbolic: (i, j, c) =>
         c.kind === 'kv-cache'
-          ? `q_{${i},${j}} = \\sum_d x_{${i},d}\\,W^{${letter}}_{d,${j}}`
-          : `${letter}_{${i},${j}} = \\sum_d {${sourceOf(c, letter)}}_{${i},d}\\,W^{${letter}}_{d,${j}}`,
+          ? `q_{${i},${j}} = \\sum_a x_{${i},a}\\,W^{${letter}}_{a,${j}}`
+          : `${letter}_{${i},${j}} = \\sum_a {${sourceOf(c, letter)}}_{${i},a}\\,W^{${letter}}_{a,${j}}`,
       filled: (e, { i: r, j: c, config }) => filledDot(e, `${config.kind === 'kv-cache' ? 'q' : letter}_{${r},${c}}`),
     },
     highlight: dot,
@@ -60,18 +60,19 @@ function turned(id, letter, title) {
     figure: () => [{ operand: 0 }, { glyph: 'turned by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
     formula: () =>
       `\\begin{pmatrix} \\hat{${letter}}_{p,a} \\\\ \\hat{${letter}}_{p,b} \\end{pmatrix} = ` +
-      `\\begin{pmatrix} \\cos\\varphi_{p,i} & -\\sin\\varphi_{p,i} \\\\ \\sin\\varphi_{p,i} & \\cos\\varphi_{p,i} ` +
+      `\\begin{pmatrix} \\cos\\varphi_{p,c} & -\\sin\\varphi_{p,c} \\\\ \\sin\\varphi_{p,c} & \\cos\\varphi_{p,c} ` +
       `\\end{pmatrix} \\begin{pmatrix} ${letter}_{p,a} \\\\ ${letter}_{p,b} \\end{pmatrix}, \\quad ` +
-      `\\varphi_{p,i} = (o + p)\\,\\theta_i, \\ \\theta_i = \\text{base}^{-2i/d}`,
+      `\\varphi_{p,c} = (o + p)\\,\\theta_c, \\ \\theta_c = \\text{base}^{-2c/d_{\\text{rot}}}`,
     explanation: ({ stage }) =>
       `Rotary position embedding: row p of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
-      `${row0(stage).join(' and ')}; the pairs operand lists them all), pair i by the angle (o + p)\u00b7\u03b8_i, ` +
-      'o being the position of row 0 (the offset, for a sequence that continues another), fast for the first ' +
-      'pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
+      `${row0(stage).join(' and ')}; the pairs operand lists them all), pair c by the angle (o + p)\u00b7\u03b8_c, ` +
+      'o being the position of row 0 (the offset, for a sequence that continues another) and d_rot the columns ' +
+      'turned, fast for the first pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
       'meet at an angle that depends on their positions only through how far apart they are.',
     explain: {
       symbolic: (i, j) =>
-        `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,c_1 + ${letter}_{${i},b}\\,c_2, \\quad (c_1, c_2) = ` +
+        `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,\\rho_1 + ${letter}_{${i},b}\\,\\rho_2, \\quad ` +
+        '(\\rho_1, \\rho_2) = ' +
         '(\\cos\\varphi, -\\sin\\varphi) \\text{ in the first column of a pair, } ' +
         '(\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
       filled: (e, { i: r, j: c }) => filledDot(e, `\\hat{${letter}}_{${r},${c}}`),
@@ -114,7 +115,7 @@ function fresh(id, letter, title) {
       'so a new token leaves it as it was. A bidirectional encoder could not cache: there a new token would ' +
       'change the keys and values of every earlier token from the second layer on.',
     explain: {
-      symbolic: (i, j) => `${letter.toLowerCase()}_{${i},${j}} = \\sum_d x_{${i},d}\\,W^{${letter}}_{d,${j}}`,
+      symbolic: (i, j) => `${letter.toLowerCase()}_{${i},${j}} = \\sum_a x_{${i},a}\\,W^{${letter}}_{a,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `${letter.toLowerCase()}_{${r},${c}}`),
     },
     highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),

@@ -71,7 +71,7 @@ export const TILE_STAGES = [
         `The softmax subtracts it before exponentiating, so nothing overflows; when it grows, what ` +
         `was summed under the old max is rescaled by \u03b1 = e^(m \u2212 m_new).`,
       explain: {
-        symbolic: (i) => `m_{${i}}^{\\text{new}} = \\max\\left(m_{${i}}, \\max_c S_{${i},c}\\right)`,
+        symbolic: (i) => `m_{${i}}^{\\text{new}} = \\max\\left(m_{${i}}, \\max_{j} S_{${i},j}\\right)`,
         filled: (e, { i: r }) =>
           `m_{${r}}^{\\text{new}} = \\max\\left(${n(e.previous)}, ${n(e.rowMax)}\\right) = ${n(e.value)}`,
       },
