@@ -72,8 +72,12 @@ void check_rule(const trace &t, const stage &s, const cell_explanation &e, std::
                         : near(e.softmax->exps[col] / e.softmax->exp_sum, v, 1, what);
     if (is({rules::copy_column}))
         return check_copy(t, s, e, row, what);
-    if (is({rules::sum}))
-        return near(e.addends[0] + e.addends[1], v, std::fabs(e.addends[0]) + 1, what);
+    if (is({rules::sum})) { // a residual's two parts, or dX's parts: one a projection and head
+        double total = 0, size = 1;
+        for (const double part : e.addends)
+            total += part, size += std::fabs(part);
+        return near(total, v, size, what);
+    }
     if (is({rules::norm}))
         return near((*e.input - e.norm->mean) / (e.norm->std_dev + e.norm->eps), v,
                     (std::fabs(*e.input) + std::fabs(e.norm->mean) + 1) / (e.norm->std_dev + 1e-6),
