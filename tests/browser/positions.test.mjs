@@ -32,7 +32,9 @@ const cellsOf = (stage) => Array.from(stage.values, formatCell);
 const tableRows = (selector) =>
   page.$$eval(`${selector} tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 
-test('RoPE: the pair table is the engine\u2019s, half-split pairs (c, c + d_rot/2), the shift check in words', async () => {
+const ROPE_TITLE =
+  'RoPE: the pair table is the engine\u2019s, half-split pairs (c, c + d_rot/2), the shift check in words';
+test(ROPE_TITLE, async () => {
   const trace = env.engine.run({ preset: 'positions-rope' });
   await goToHash(page, '#chapter=positions&preset=positions-rope&stage=q_rot&head=1');
   await waitForStage(page, 'q_rot', 1);
