@@ -58,6 +58,8 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     shared_matrix logits = std::move(s.scaled);
     record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
            operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
+    if (c.scale_scores) // the ablation divides by nothing
+        t.out.stages.back().terms.push_back("scale");
     stage_id logits_stage = stage_id::scaled;
     if (s.bias) {
         const shared_matrix scaled = logits;
@@ -66,6 +68,8 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
                operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
                operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
                        axes_of(t.t, t.tkv)});
+        // B = −m·(i − j) when no key lies ahead of its query, else −m·|i − j| (alibi.hpp).
+        t.out.stages.back().terms.push_back(s.bias->causal ? "one-sided" : "symmetric");
         logits_stage = stage_id::biased;
     }
     if (t.mask.size()) {

@@ -346,7 +346,9 @@ TEST_CASE("the masked stage names its rules, and M is their conjunction cell for
                 }
         }
     }
-    // Only the masked stage has terms.
+    // Beside the masked stage, only scaled holds a term here ("scale": ÷√d_k).
     for (const stage &s : run_traced(masked(7, 8, 2, {{"window", 3.0}})).stages)
-        CHECK((s.id == stage_id::masked) == !s.terms.empty());
+        CHECK(s.terms == (s.id == stage_id::masked   ? std::vector<std::string>{"causal", "window"}
+                          : s.id == stage_id::scaled ? std::vector<std::string>{"scale"}
+                                                     : std::vector<std::string>{}));
 }

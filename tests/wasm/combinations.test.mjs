@@ -67,13 +67,22 @@ function checkStages(name, spec, trace) {
       const encoded = spec.positionalEncoding === 'sinusoidal';
       assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);
       assert.equal(formula.includes('(X + PE)_{t,:}'), encoded, `${where}: ${formula}`);
-    } else assert.deepEqual(stage.terms, [], `${where}: no terms`);
+    } else if (!['scaled', 'biased'].includes(stage.id)) assert.deepEqual(stage.terms, [], `${where}: no terms`);
     if (stage.id === 'weights') {
       const read = rules.length > 0 ? 'L' : spec.alibi ? '(\\tilde S + B)' : '\\tilde S';
       assert.ok(formula.includes(`e^{${read}_{`), `${where}: the softmax reads ${read}: ${formula}`);
     }
     if (stage.id === 'scores') assert.equal(formula.includes('\\hat{Q}'), Boolean(spec.rope), `${where}: ${formula}`);
-    if (stage.id === 'scaled') assert.equal(formula.includes('\\text{no}'), spec.scaleScores === false, where);
+    if (stage.id === 'scaled') {
+      assert.deepEqual(stage.terms, spec.scaleScores === false ? [] : ['scale'], `${where}: the engine's terms`);
+      assert.equal(formula.includes('\\text{no}'), spec.scaleScores === false, where);
+    }
+    if (stage.id === 'biased') {
+      // No key lies ahead of its query under a causal rule or in a decode step: B = −m(i − j).
+      const oneSided = rules.some((r) => r === 'causal' || r === 'prefix') || spec.kind === 'kv-cache';
+      assert.deepEqual(stage.terms, [oneSided ? 'one-sided' : 'symmetric'], `${where}: the engine's terms`);
+      assert.equal(formula.includes('B_{ij} = -m_n (i - j)'), oneSided, `${where}: ${formula}`);
+    }
     if (stage.id === 'q' && config.kind !== 'kv-cache')
       assert.equal(formula.includes('(X + PE)'), spec.positionalEncoding === 'sinusoidal', `${where}: ${formula}`);
   }

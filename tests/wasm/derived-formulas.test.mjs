@@ -49,8 +49,11 @@ for (const spec of SPECS)
 // below h, then every other slope of 2p heads.
 test('POS-5: the ALiBi formula states the rule that gives the engine\u2019s slopes, for 1 to 9 heads', () => {
   for (let h = 1; h <= 9; h++) {
-    const { config } = engine.run({ seed: 1, seqLen: 3, dModel: 4, numHeads: h, dK: 2, dV: 2, alibi: true });
-    const formula = stageById('biased').formula(config);
+    const { config, stages } = engine.run({ seed: 1, seqLen: 3, dModel: 4, numHeads: h, dK: 2, dV: 2, alibi: true });
+    const formula = stageById('biased').formula(
+      config,
+      stages.find((s) => s.id === 'biased'),
+    );
     const first = /m_n = 2\^\{-8\(n\+1\)\/(\d+)\}/.source;
     const then = /\\ \(n < (\d+)\),\\ \\text\{then every other \} 2\^\{-8\(k\+1\)\/(\d+)\}/.source;
     const rule = new RegExp(`${first}(?:${then})?`).exec(formula);

@@ -100,8 +100,9 @@ struct stage {
     std::vector<operand> operands;
     shared_matrix totals; // (rows, 1) Σ of each row, for stages whose entry asks; else empty
     // What the pass applied beside its operands, in its order: masked, the rules M combines
-    // (mask.hpp's names: "causal", "prefix", "window", "documents", "padding"); a decode step's
-    // x_t, "sinusoidal" when it is row t of X + PE. Else none.
+    // (mask.hpp's names: "causal", "prefix", "window", "documents", "padding"); scaled, "scale"
+    // (÷√d_k; none in the ablation); biased, ALiBi's distance, "one-sided" (i − j) or "symmetric"
+    // (|i − j|); a decode step's x_t, "sinusoidal" when it is row t of X + PE. Else none.
     std::vector<std::string> terms;
 };
 

@@ -64,6 +64,10 @@ const MASK_RULES = {
   },
 };
 
+// The engine's terms: whether it divided by √d_k, and whether ALiBi's distance was one-sided.
+const scaled = (stage) => stage.terms.includes('scale');
+const oneSided = (stage) => stage.terms.includes('one-sided');
+
 // Whether the scores were taken of RoPE's turned rows: the engine's operands q_rot and k_rot.
 const turned = (stage) => stage.operands[0].name === 'q_rot';
 
@@ -226,12 +230,13 @@ export const HEAD_STAGES = [
     title: 'Scaled scores',
     result: 'scaled',
     figure: (c) => [{ operand: 0 }, { glyph: c.scaleScores ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
-    formula: (c) =>
-      c.scaleScores ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
-    explanation: ({ config: c, stage }) => (c.scaleScores ? SCALE_REASON : UNSCALED) + measured(c, stage),
+    // Whether the engine divided is its term "scale" (none in the ablation).
+    formula: (c, stage) =>
+      scaled(stage) ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
+    explanation: ({ config: c, stage }) => (scaled(stage) ? SCALE_REASON : UNSCALED) + measured(c, stage),
     explain: {
-      symbolic: (i, j, c) =>
-        c.scaleScores
+      symbolic: (i, j, c, stage) =>
+        scaled(stage)
           ? `\\tilde S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{\\sqrt{d_k}}`
           : `\\tilde S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} \\quad (\\text{no} \\div \\sqrt{d_k})`,
       filled: (e, { i: r, j: c, config }) => {
@@ -255,16 +260,19 @@ export const HEAD_STAGES = [
     optional: { flag: 'alibi', after: 'scaled' },
     result: 'S\u0303 + B',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: (c) =>
-      `\\tilde S + B, \\quad B_{ij} = -m_n ${c.masked ? '(i - j)' : '|i - j|'}, \\quad ` + slopeRule(c.numHeads),
+    // The engine's term says which distance B used: one-sided (no key ahead of its query) or symmetric.
+    formula: (c, stage) =>
+      `\\tilde S + B, \\quad B_{ij} = -m_n ${oneSided(stage) ? '(i - j)' : '|i - j|'}, \\quad ` + slopeRule(c.numHeads),
     explanation: ({ config: c, stage }) =>
       `ALiBi puts no position into X, q or k. Instead each head adds a penalty that grows with the distance ` +
       `from query to key: this head\u2019s slope is m = ${formatCell(c.alibi[stage.head])}, so a key ` +
       `\u0394 tokens back loses ${formatCell(c.alibi[stage.head])}\u00b7\u0394 before the softmax. A head with a ` +
       'small slope can look far back, one with a large slope favours near keys; that shows in the weights when ' +
       'the scores are small beside B (a small weight scale). A constant added to a whole row would change no weight. ' +
-      (c.masked
-        ? 'Above the diagonal B is positive, but the mask hides those keys.'
+      (oneSided(stage)
+        ? c.masked
+          ? 'Above the diagonal B is positive, but the mask hides those keys.'
+          : 'A decode step\u2019s keys are all behind its query, so i \u2212 j is never negative.'
         : 'Press et al. (2022) define ALiBi for causal models; the symmetric |i \u2212 j| here is a later extension ' +
           'for encoders.'),
     explain: {
