@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
+import { stageById, titleOf } from '../../web/model/stage-table.js';
 import {
   SHOTS,
   goToHash,
   openPage,
   pagePerTest,
   resultTexts,
+  stageHash,
   useEnv,
   urlMatching,
   waitForStage,
@@ -148,4 +150,43 @@ test('masks: packed documents typed in, then the link opened cold; nothing cross
   await cold.page.screenshot({ path: path.join(SHOTS, 'masks-documents-1280.png'), fullPage: true });
   assert.deepEqual(cold.page.problems, []);
   await cold.context.close();
+});
+
+// Issue 34's evidence: every preset of the Positions, Masks, Backpropagation and Trained heads
+// chapters opened from a link in a fresh document, as a learner's link opens it; at each stage
+// whose formula states what the engine applied (scores, scaled, ALiBi's bias, the mask, the
+// softmax), the page shows the title and formula that the stage table writes for the engine's own
+// stage (its operands and terms), and its numbers. Screenshots of the mask stages at 1280 px.
+const STATED = new Set(['scores', 'scaled', 'biased', 'masked', 'weights']);
+const LINKED_CHAPTERS = ['positions', 'masks', 'backward', 'trained-heads'];
+test('every preset of four chapters from a link: the formula and title are the engine\u2019s terms', async () => {
+  let checked = 0;
+  for (const preset of env.engine.presets().filter((p) => LINKED_CHAPTERS.includes(p.chapter))) {
+    const trace = env.engine.run({ preset: preset.id });
+    const firsts = []; // the first stage of each kind: the first head's, the first layer's
+    for (const s of trace.stages) if (STATED.has(s.id) && !firsts.some((f) => f.id === s.id)) firsts.push(s);
+    for (const [n, stage] of firsts.entries()) {
+      const step = stage.step === null ? '' : `&step=${stage.step}`;
+      const hash = `#chapter=${preset.chapter}&${stageHash(preset.id, stage).slice(1)}${step}`;
+      if (n === 0) {
+        await page.goto('about:blank');
+        await page.goto(env.server.url + hash);
+        await page.waitForSelector('body[data-ready="true"]');
+      } else await goToHash(page, hash);
+      await waitForStage(page, stage.id, stage.head);
+      const entry = stageById(stage.id);
+      const where = `${preset.id} ${stage.id}/${stage.head}@${stage.step}`;
+      await page.waitForFunction(
+        (tex) => document.querySelector('#formula > .formula')?.dataset.tex === tex,
+        entry.formula(trace.config, stage),
+      );
+      assert.equal(await page.textContent('#stage-title'), titleOf(entry, trace.config, stage), where);
+      const want = stage.id === 'weights' ? weightTexts(stage) : cellsOf(stage);
+      assert.deepEqual(await resultTexts(page), want, `${where}: the engine's numbers`);
+      if (stage.id === 'masked') await page.screenshot({ path: path.join(SHOTS, `linked-${preset.id}-masked.png`) });
+      checked++;
+    }
+  }
+  assert.ok(checked >= 40, `${checked} stages checked`);
+  assert.deepEqual(page.problems, []);
 });
