@@ -66,6 +66,14 @@ export const CUSTOM_SPECS = {
     causal: false,
     outputProjection: false,
   },
+  'custom-backward-sinusoidal': {
+    kind: 'backward',
+    seed: 9,
+    seqLen: 4,
+    dModel: 8,
+    numHeads: 2,
+    positionalEncoding: 'sinusoidal',
+  },
 };
 
 // Presets whose trace is not recorded, to keep the fixtures small (about 300 KiB each); the

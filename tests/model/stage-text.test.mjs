@@ -345,16 +345,19 @@ test('MSK-1: the mask stage names every rule M combines, as the engine\u2019s M 
   quotes(text, 'rows are still computed, and their outputs discarded');
 });
 
+// The engine's own runs, with and without the encoding: dW_Q's operand is X or x_pos (X + PE).
 test('BWD-5: dW_Q\u2019s text and explain line sum over the projection\u2019s input, X + PE under the encoding', () => {
-  const pe = (c) => ({ ...c, positionalEncoding: 'sinusoidal' });
-  const config = traceOf({ preset: 'backward-causal' }).config;
+  const symbolic = (spec) => {
+    const trace = traceOf(spec);
+    const stage = trace.stages.find((s) => s.id === 'd_w_q');
+    return stageById('d_w_q').explain.symbolic(0, 1, trace.config, stage);
+  };
+  const encoded = CUSTOM_SPECS['custom-backward-sinusoidal'];
   quotes(say({ preset: 'backward-causal' }, 'd_w_q'), 'its gradient sums X[t, a]\u00b7dQ[t, b]');
-  quotes(say({ preset: 'backward-causal' }, 'd_w_q', undefined, pe), 'its gradient sums (X + PE)[t, a]\u00b7dQ[t, b]');
-  assert.equal(stageById('d_w_q').explain.symbolic(0, 1, config), 'dW^{Q}_{0,1} = \\sum_t X_{t,0}\\,dQ_{t,1}');
-  assert.equal(
-    stageById('d_w_q').explain.symbolic(0, 1, pe(config)),
-    'dW^{Q}_{0,1} = \\sum_t (X + PE)_{t,0}\\,dQ_{t,1}',
-  );
+  quotes(say(encoded, 'd_w_q'), 'Q = (X + PE) \u00b7 W_Q');
+  quotes(say(encoded, 'd_w_q'), 'its gradient sums (X + PE)[t, a]\u00b7dQ[t, b]');
+  assert.equal(symbolic({ preset: 'backward-causal' }), 'dW^{Q}_{0,1} = \\sum_t X_{t,0}\\,dQ_{t,1}');
+  assert.equal(symbolic(encoded), 'dW^{Q}_{0,1} = \\sum_t (X + PE)_{t,0}\\,dQ_{t,1}');
 });
 
 // POS-7: the turned Q and K are Q̂ and K̂ in every formula and explain line (the tilde is S̃'s and

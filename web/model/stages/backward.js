@@ -10,8 +10,6 @@ import { ofGradient } from './numpy-paths.js';
 import { formatFull } from '../format.js';
 import { filledDot, n, f, shortList, sourceOf } from './tex.js';
 
-const sourceName = (c) => (c.positionalEncoding ? 'X + PE' : 'X');
-
 // BWD-6: the engine's check that dW is the slope of the loss (config.gradientChecks): its entry of
 // this matrix (head and K/V head 0's W_Q, W_K, W_V, or W_O) beside the central difference.
 function slopeCheck(c, matrix, stage) {
@@ -33,15 +31,15 @@ const weightGradient = (letter, of, per) => ({
   title: `Gradient of W_${letter}`,
   result: `dW_${letter}`,
   figure: (c) => [transposed(0, c.positionalEncoding ? '(X + PE)\u1d40' : 'X\u1d40'), { glyph: '@' }, { operand: 1 }],
-  formula: (c) => {
+  formula: (c, stage) => {
     const w = per === 'kv' ? kvSub(c, `dW^{${letter}}`) : sub(c, `dW^{${letter}}`);
     const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);
-    return `${w} = ${sourceOf(c, letter)}^{\\top} ${d}`;
+    return `${w} = ${sourceOf(stage)}^{\\top} ${d}`;
   },
   explanation: ({ config: c, stage }) =>
-    `${of} = ${sourceName(c)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
+    `${of} = ${sourceOf(stage)} \u00b7 W_${letter}, so entry (a, b) of W_${letter} reaches every token\u2019s ` +
     `column b of ${of}, scaled by that token\u2019s feature a: its gradient sums ` +
-    `${sourceOf(c, letter)}[t, a]\u00b7d${of}[t, b] over ` +
+    `${sourceOf(stage)}[t, a]\u00b7d${of}[t, b] over ` +
     `the ${c.seqLen} tokens. Plain gradient descent subtracts it, times the learning rate, from W_${letter}; ` +
     `Adam (Heads that learn) rescales each entry first` +
     (per === 'kv' && c.numKvHeads < c.numHeads
@@ -49,7 +47,7 @@ const weightGradient = (letter, of, per) => ({
       : '.') +
     slopeCheck(c, `W_${letter}`, stage),
   explain: {
-    symbolic: (i, j, c) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceOf(c, letter)}_{t,${i}}\\,d${of}_{t,${j}}`,
+    symbolic: (i, j, c, stage) => `dW^{${letter}}_{${i},${j}} = \\sum_t ${sourceOf(stage)}_{t,${i}}\\,d${of}_{t,${j}}`,
     filled: (e, { i, j }) => filledDot(e, `dW^{${letter}}_{${i},${j}}`),
   },
   highlight: dot,

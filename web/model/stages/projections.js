@@ -10,10 +10,10 @@ import { ofHead, ofKvHead } from './numpy-paths.js';
 import { filledDot, grouped, perHead, sourceOf, weightOf } from './tex.js';
 
 function projection(id, letter, title, what) {
-  const tex = (c) => {
+  const tex = (c, stage) => {
     if (c.kind === 'kv-cache') return `q_t = x_t\\,${weightOf(c, letter)}`;
-    if (letter !== 'Q' && grouped(c)) return `${letter}_g = ${sourceOf(c, letter)}\\,W^{${letter}}_g`;
-    return `${perHead(c, letter)} = ${sourceOf(c, letter)}\\,${weightOf(c, letter)}`;
+    if (letter !== 'Q' && grouped(c)) return `${letter}_g = ${sourceOf(stage)}\\,W^{${letter}}_g`;
+    return `${perHead(c, letter)} = ${sourceOf(stage)}\\,${weightOf(c, letter)}`;
   };
   const shared = (c, stage) => {
     if (letter === 'Q' || !grouped(c))
@@ -37,10 +37,10 @@ function projection(id, letter, title, what) {
         : `${what(c)}${shared(c, stage)}`,
     explain: {
       // A decode step's one row is token t's: q_t and x_t, indexed by its position.
-      symbolic: (i, j, c) =>
+      symbolic: (i, j, c, stage) =>
         c.kind === 'kv-cache'
           ? `q_{${i},${j}} = \\sum_a x_{${i},a}\\,W^{${letter}}_{a,${j}}`
-          : `${letter}_{${i},${j}} = \\sum_a {${sourceOf(c, letter)}}_{${i},a}\\,W^{${letter}}_{a,${j}}`,
+          : `${letter}_{${i},${j}} = \\sum_a {${sourceOf(stage)}}_{${i},a}\\,W^{${letter}}_{a,${j}}`,
       filled: (e, { i: r, j: c, config }) => filledDot(e, `${config.kind === 'kv-cache' ? 'q' : letter}_{${r},${c}}`),
     },
     highlight: dot,

@@ -50,8 +50,13 @@ export const logitsSymbol = (stage) => (logitsRead(stage).includes('+') ? `(${lo
 /** What the mask at this masked stage is added to: S̃, or S̃ + B under ALiBi. */
 export const maskedInput = (stage) => logitsRead(stage);
 
-/** The input matrix of a projection: X, or X_q / X_kv in cross-attention. */
-export function sourceOf(c, letter) {
-  if (c.kind !== 'cross') return c.positionalEncoding ? '(X + PE)' : 'X';
-  return letter === 'Q' ? 'X_q' : 'X_{kv}';
+// What a projection (or its weight's gradient) read, named after the engine's operand.
+const SOURCES = { X: 'X', x_pos: '(X + PE)', X_q: 'X_q', X_kv: 'X_{kv}' };
+
+/** The input matrix of a projection stage, or of its weight's gradient: X, (X + PE) where the engine
+ * read X + PE (its operand x_pos), or X_q / X_kv in cross-attention. */
+export function sourceOf(stage) {
+  const name = stage.operands[0]?.name;
+  if (!(name in SOURCES)) throw new Error(`${stage.id}: reads ${name}, no projection's input`);
+  return SOURCES[name];
 }
