@@ -143,7 +143,8 @@ export function wrapEngine(wasm) {
      * weightScale: { above, max } }; words and wordLength bound the designed heads' tokens.
      */
     limits: () => wasm.limits(),
-    /** Every stage the engine can record, in its table's order: [{ id, operands: [{ names, perHead }] }]. */
+    /** Every stage the engine can record, in its table's order: [{ id, operands: [{ names, perHead }], terms }]
+     * (terms: those its pass may report, as trace stages' terms). */
     stages: () => wasm.stages(),
     /**
      * An attention-only model drawn from its seed, { vocab, seqLen, dModel, numLayers, numHeads, dK?, dV?,

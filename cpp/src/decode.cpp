@@ -104,7 +104,7 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
     if (out) {
         record(out, stage_id::x_t, {no_head, no_head, int(t), {}}, {one, n.d}, x_t);
         if (c.sinusoidal) // x_t is row t of X + PE: the encoding was added before the steps
-            out->stages.back().terms.push_back("sinusoidal");
+            add_term(out->stages.back(), "sinusoidal");
     }
     const std::optional<rope_table> turns =
         c.rope ? std::optional(rope_table_of(*c.rope, t, 1)) : std::nullopt;

@@ -277,7 +277,11 @@ value describe_stages() {
                 names.emplace_back(name);
             operands.push_back(value_record{{"names", names}, {"perHead", per_head}});
         }
-        out.push_back(value_record{{"id", e.name}, {"operands", operands}});
+        value_list terms;
+        std::istringstream declared_terms(e.terms);
+        for (std::string term; declared_terms >> term;)
+            terms.emplace_back(term);
+        out.push_back(value_record{{"id", e.name}, {"operands", operands}, {"terms", terms}});
     }
     return out;
 }

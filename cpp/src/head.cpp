@@ -59,7 +59,7 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
            operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
     if (c.scale_scores) // the ablation divides by nothing
-        t.out.stages.back().terms.push_back("scale");
+        add_term(t.out.stages.back(), "scale");
     stage_id logits_stage = stage_id::scaled;
     if (s.bias) {
         const shared_matrix scaled = logits;
@@ -69,7 +69,7 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
                operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
                        axes_of(t.t, t.tkv)});
         // B = −m·(i − j) when no key lies ahead of its query, else −m·|i − j| (alibi.hpp).
-        t.out.stages.back().terms.push_back(s.bias->causal ? "one-sided" : "symmetric");
+        add_term(t.out.stages.back(), s.bias->causal ? "one-sided" : "symmetric");
         logits_stage = stage_id::biased;
     }
     if (t.mask.size()) {
@@ -79,7 +79,7 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
                operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
                operand{"M", no_head, t.mask, axes_of(t.t, t.tkv)});
         for (const mask_rule r : mask_rules(c))
-            t.out.stages.back().terms.push_back(name_of(r));
+            add_term(t.out.stages.back(), name_of(r));
         logits_stage = stage_id::masked;
     }
     const shared_matrix a = std::move(weights);

@@ -1,6 +1,7 @@
 #include "attention/trace.hpp"
 
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace attention {
@@ -74,6 +75,17 @@ stage make_stage(const trace &t, stage_id id, stage_at at, const std::vector<dim
     if (e.row_totals)
         s.totals = row_sums(s.values);
     return s;
+}
+
+void add_term(stage &s, const char *term) {
+    std::istringstream declared(entry(s.id).terms);
+    for (std::string t; declared >> t;)
+        if (t == term) {
+            s.terms.emplace_back(term);
+            return;
+        }
+    throw std::logic_error(std::string("stage ") + entry(s.id).name + ": term \"" + term +
+                           "\" is not declared in its entry");
 }
 
 void check_operands(const stage &s, const std::vector<dim> &dims) {

@@ -352,3 +352,13 @@ TEST_CASE("the masked stage names its rules, and M is their conjunction cell for
                           : s.id == stage_id::scaled ? std::vector<std::string>{"scale"}
                                                      : std::vector<std::string>{}));
 }
+
+TEST_CASE("add_term: only a term the stage's entry declares", "[masks][terms]") {
+    const trace t = run_traced(masked(5, 4, 1, {{"window", 2.0}}));
+    stage x = t.stages.front(), m = check::stage_of(t, stage_id::masked, 0);
+    CHECK_THROWS_WITH(add_term(x, "causal"),
+                      "stage x: term \"causal\" is not declared in its entry");
+    CHECK_THROWS_AS(add_term(m, "sinusoidal"), std::logic_error);
+    add_term(m, "padding");
+    CHECK(m.terms == std::vector<std::string>{"causal", "window", "padding"});
+}

@@ -20,6 +20,22 @@ test('the page declares exactly the engine\u2019s stages, each once', () => {
   assert.deepEqual([...ids].sort(), declared.map((s) => s.id).sort());
 });
 
+// A term the engine may report is rendered by its stage's entry, and the entry renders no other:
+// adding a term means declaring it in the C++ table and writing its renderer once.
+test('every term the engine declares for a stage, its entry renders, and no other', () => {
+  for (const { id, terms } of declared) {
+    const own = STAGES.find((s) => s.id === id);
+    assert.deepEqual([...own.terms].sort(), [...terms].sort(), `${id}: terms`);
+  }
+  assert.deepEqual(declared.find((s) => s.id === 'masked').terms, [
+    'causal',
+    'prefix',
+    'window',
+    'documents',
+    'padding',
+  ]);
+});
+
 test('every entry states every field it must', () => {
   for (const stage of STAGES)
     for (const field of ENTRY_FIELDS) assert.notEqual(stage[field], undefined, `${stage.id}: ${field}`);
@@ -53,7 +69,12 @@ test('every entry is complete: its numpy path, and the fields entry() fills, of 
     assert.equal(typeof stage.nonNegative, 'boolean', `${stage.id}: nonNegative`);
     assert.equal(typeof stage.firstView, 'boolean', `${stage.id}: firstView`);
     assert.equal(Object.getPrototypeOf(stage.operands), Object.prototype, `${stage.id}: operands`);
+    assert.ok(Array.isArray(stage.terms) && stage.terms.every((t) => typeof t === 'string'), `${stage.id}: terms`);
   }
   const filled = Object.keys(entry({}));
-  assert.deepEqual(filled.sort(), ['firstView', 'nonNegative', 'operands', 'quiz'], 'the fields checked above');
+  assert.deepEqual(
+    filled.sort(),
+    ['firstView', 'nonNegative', 'operands', 'quiz', 'terms'],
+    'the fields checked above',
+  );
 });

@@ -2,7 +2,7 @@
 // web/model/stages/ and listed here in the lesson's order (the files in order, each file's
 // entries in order). The stage list, Prev/Next, the figures, the explanations, the explain
 // panel, the quiz, the first view, the numpy export and the browser tests all read this table.
-// Each entry is made by entry() (stages/entry.js), which fills the defaults of the four fields
+// Each entry is made by entry() (stages/entry.js), which fills the defaults of the five fields
 // most entries leave out. tests/wasm/stage-declarations.test.mjs holds its ids equal to
 // engine.stages() and checks that every entry states every field of the first list below.
 //
@@ -33,6 +33,8 @@
 //   quiz          the value questions the stage asks after its shape (model/quiz-questions.js) ([])
 //   firstView     the stage may open a first view from the first bundles (web/later/first-view.js)
 //                 (false)
+//   terms         the terms of the engine's stage (engine.stages()) its title, formula and text render
+//                 ([]): exactly those the engine declares for it
 // Optional:
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache

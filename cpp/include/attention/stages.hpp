@@ -162,6 +162,9 @@ struct stage_entry {
     // ($a, $b) (a name* list). record() checks each operand against it; the trace budget counts
     // a stage's values from it (stage_values).
     const char *shapes;
+    // The terms the pass may report beside its operands (trace.hpp's stage::terms), space-
+    // separated; add_term refuses any other. Most stages report none.
+    const char *terms = "";
 };
 
 namespace detail {
@@ -199,10 +202,11 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false,
      "Q|q_rot K|k_rot", "01 21"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
-     false, "scores", "01"},
-    {detail::s::biased, "biased", detail::sum, 0, 1, detail::cell::sum, false, "scaled B", "01 01"},
+     false, "scores", "01", "scale"},
+    {detail::s::biased, "biased", detail::sum, 0, 1, detail::cell::sum, false, "scaled B", "01 01",
+     "one-sided symmetric"},
     {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled|biased M",
-     "01 01"},
+     "01 01", "causal prefix window documents padding"},
     {detail::s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, detail::cell::softmax, true,
      "masked|biased|scaled", "01"},
     {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V",
@@ -225,7 +229,7 @@ inline constexpr stage_entry stage_table[] = {
      "norm1 ffn_out", "01 01"},
     {detail::s::norm2, "norm2", "norm($0, $1) → ($0, $1)", 0, 1, detail::cell::norm, false,
      "residual2", "01"},
-    {detail::s::x_t, "x_t", detail::input, 0, 1, detail::cell::none, false, "", ""},
+    {detail::s::x_t, "x_t", detail::input, 0, 1, detail::cell::none, false, "", "", "sinusoidal"},
     {detail::s::k_new, "k_new", detail::product, 0, 2, detail::cell::dot, false, "x_t W_K",
      "01 12"},
     {detail::s::v_new, "v_new", detail::product, 0, 2, detail::cell::dot, false, "x_t W_V",

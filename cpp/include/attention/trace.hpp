@@ -201,6 +201,10 @@ void record(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
     out->stages.push_back(std::move(s));
 }
 
+// Adds a term the pass applied to the stage it just recorded (stage::terms). Throws
+// std::logic_error unless the stage's entry declares it (stages.hpp).
+void add_term(stage &s, const char *term);
+
 // The axes of a matrix whose rows and columns are these dimensions.
 inline axes axes_of(const dim &r, const dim &c) {
     return {r.symbol, c.symbol};

@@ -2,5 +2,5 @@
 // states only what it says about its stage (every field: ../stage-table.js). Each entry gets an
 // operands record and a quiz list of its own.
 export function entry(fields) {
-  return { operands: {}, nonNegative: false, quiz: [], firstView: false, ...fields };
+  return { operands: {}, nonNegative: false, quiz: [], firstView: false, terms: [], ...fields };
 }

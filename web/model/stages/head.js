@@ -229,6 +229,7 @@ export const HEAD_STAGES = [
     group: 'head',
     title: 'Scaled scores',
     result: 'scaled',
+    terms: ['scale'],
     figure: (c) => [{ operand: 0 }, { glyph: c.scaleScores ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
     // Whether the engine divided is its term "scale" (none in the ablation).
     formula: (c, stage) =>
@@ -259,6 +260,7 @@ export const HEAD_STAGES = [
     title: 'ALiBi distance bias',
     optional: { flag: 'alibi', after: 'scaled' },
     result: 'S\u0303 + B',
+    terms: ['one-sided', 'symmetric'],
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     // The engine's term says which distance B used: one-sided (no key ahead of its query) or symmetric.
     formula: (c, stage) =>
@@ -291,6 +293,7 @@ export const HEAD_STAGES = [
     title: (c, stage) => maskOf(stage).title,
     optional: { flag: 'causal', after: 'scaled' },
     result: 'L',
+    terms: Object.keys(MASK_RULES),
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
     formula: (c, stage) =>
       `L = ${maskedInput(stage)} + M, \\quad M_{ij} = \\begin{cases} ${maskOf(stage).cases} \\end{cases}`,

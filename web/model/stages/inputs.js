@@ -153,6 +153,7 @@ export const INPUT_STAGES = [
     decodeStep: true,
     title: (c) => (c.kind === 'kv-cache' ? 'The new token x_t' : 'x_t'),
     result: 'x_t',
+    terms: ['sinusoidal'],
     figure: () => [],
     // Under the sinusoidal encoding the engine's x_t is row t of X + PE (its term "sinusoidal").
     formula: (c, stage) =>
