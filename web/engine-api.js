@@ -134,7 +134,7 @@ export function wrapEngine(wasm) {
     /** For each head alone, ‖Δoutput‖ / ‖output‖ when it is pruned: [{ head, change }]. */
     pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
     /**
-     * The lesson's real models:
+     * The real models the engine describes:
      * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].
      */
     models: () => wasm.models(),

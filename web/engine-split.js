@@ -1,6 +1,6 @@
 // The engine's WebAssembly in two parts, for browsers that fetch it (scripts/split-wasm.mjs cuts
 // attention-wasm.wasm with Binaryen's wasm-split): the core holds every function the first view
-// of the lesson's examples runs, the rest everything else (other kinds, explain, forward, …).
+// of the seed-42 examples runs, the rest everything else (other kinds, explain, forward, …).
 // The core imports a placeholder for each function it lacks; the rest, once instantiated, writes
 // its functions into the shared table over them. loadRest() fetches it after the first paint;
 // a placeholder called before that loads it synchronously, so every call still works, only later.
@@ -9,7 +9,7 @@ export const CORE_FILE = 'attention-wasm.core.wasm';
 export const REST_FILE = 'attention-wasm.rest.wasm';
 
 // The examples whose first view (as they open, before any edit) scripts/split-wasm.mjs runs to
-// choose the core's functions: the lesson's three. Their first view needs nothing from the rest;
+// choose the core's functions: the three seed-42 examples. Their first view needs nothing from the rest;
 // any other first view waits for the rest before running (else its first call of a function
 // the core lacks would fetch the rest synchronously).
 export const CORE_PRESETS = ['lesson-multi-head', 'lesson-self-attention', 'lesson-causal'];

@@ -1,4 +1,4 @@
-// What a first view paints from the first bundles alone: one of the lesson's three examples
+// What a first view paints from the first bundles alone: one of the three seed-42 examples
 // (their runs are in the engine's core: CORE_PRESETS) at one of its opening stages (their
 // formulas are typeset in the first bundles, and none of the views that come with the later
 // script shows there), with no cell explained. Any other first view waits for the engine's rest

@@ -1,4 +1,4 @@
-// The lesson's counts beside the numbers they are about, every count the engine's (config's
+// The chapters' counts beside the numbers they are about, every count the engine's (config's
 // headSplit, causalPrefix, trainingPasses, memoryTraffic): h heads against one head as wide as
 // all of them; why a causal mask trains every position in one pass; what FlashAttention saves
 // in slow memory. Text and tables only: views/cost-panels.js draws them.

@@ -2,7 +2,7 @@
 
 const MINUS = '\u2212';
 
-// Three decimals, as the lesson prints them; a typographic minus; ±∞ for masked logits.
+// Three decimals; a typographic minus; ±∞ for masked logits.
 export function formatCell(v) {
   if (v === -Infinity) return `${MINUS}\u221e`;
   if (v === Infinity) return '\u221e';

@@ -1,4 +1,4 @@
-// The KV-cache size calculator's data: which caches to size (the lesson's five models, a custom
+// The KV-cache size calculator's data: which caches to size (the engine's five real models, a custom
 // row, the chapter's own layer) as engine.kvCacheBytes queries, and the table that shows the
 // engine's answers. Pure: the bytes come from the engine.
 

@@ -146,7 +146,7 @@ function itemOf(step, index, config) {
 }
 
 // → { groups: [{ id, title, items: [{ index, label, current, done }] }] }, each group in the
-// stage table's order (a shared K/V step comes after its head's Q, as the lesson computes them).
+// stage table's order (a shared K/V step comes after its head's Q, as the engine computes them).
 // offered (offeredStages): optional stages the form can add; one it leaves out is listed in its
 // place, as "Causal mask (off)", with index null.
 export function stageListView(steps, index, pickedHead, config, { offered = [] } = {}) {

@@ -109,7 +109,7 @@ export function panelView(ctx) {
   return null;
 }
 
-// The lesson's further reading, then the papers these chapters cite: plain text, nothing loaded.
+// Further reading and the papers these chapters cite: plain text, nothing loaded.
 export const FURTHER_READING = [
   'Jay Alammar (2018), \u201cThe Illustrated Transformer\u201d (blog post): multi-head attention drawn step by step.',
   'Kevin Clark, Urvashi Khandelwal, Omer Levy, Christopher D. Manning (2019), \u201cWhat Does BERT Look At? ' +

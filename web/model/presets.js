@@ -1,4 +1,4 @@
-// The examples the engine defines (engine.presets()) and the real models of the lesson's table
+// The examples the engine defines (engine.presets()) and the real models the engine describes (engine.models())
 // (engine.models()), read once into a catalog the page passes around. The page adds nothing to
 // them but lookups.
 

@@ -1,5 +1,5 @@
 // Every stage the stepper can show, as data: one entry per engine stage id, declared once in
-// web/model/stages/ and listed here in the lesson's order (the files in order, each file's
+// web/model/stages/ and listed here in the engine's order (the files in order, each file's
 // entries in order). The stage list, Prev/Next, the figures, the explanations, the explain
 // panel, the quiz, the first view, the numpy export and the browser tests all read this table.
 // Each entry is made by entry() (stages/entry.js), which fills the defaults of the five fields

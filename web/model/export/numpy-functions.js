@@ -1,4 +1,4 @@
-// The Python functions an exported numpy script defines, written the lesson's way (softmax,
+// The Python functions an exported numpy script defines, written in plain numpy (softmax,
 // self_attention, multi_head_attention, layer_norm, …) and extended only as far as the
 // stepper's chapters need: every function also returns its intermediates by the stepper's
 // stage names, so the script can print any stage. numpy-script.js picks the ones a kind needs.

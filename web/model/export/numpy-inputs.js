@@ -1,4 +1,4 @@
-// The inputs section of an exported numpy script: the lesson's draws (np.random.seed, randn,
+// The inputs section of an exported numpy script: numpy's draws (np.random.seed, randn,
 // weights · 0.1, in the engine's order; a backward pass's dO last, not scaled) for a seeded spec,
 // or the matrices themselves copied from the trace for given matrices (explicit or designed; a
 // backward pass's dO too, given or drawn). Pure text.
@@ -25,7 +25,7 @@ export function pyArray(shape, values, { indent = '', vector = false } = {}) {
   return `np.array([\n${lines.join('\n')}\n${indent}], dtype=float).reshape(${rows}, ${cols})`;
 }
 
-// The lesson's draws. s: the script's sizes (see numpy-script.js); structure: the kind of pass.
+// numpy's draws, as the engine makes them. s: the script's sizes (see numpy-script.js); structure: the kind of pass.
 export function drawLines(s, structure) {
   const w = (shape) => `np.random.randn(${shape}) * ${pyNumber(s.weightScale)}`;
   const lines = [`np.random.seed(${s.seed})`];

@@ -1,6 +1,6 @@
 // The tiny attention-only model's forward pass as Python, written once for the two scripts that
 // rebuild it: the stepper's numpy export of kind "model" (numpy-script.js) and the training page's
-// take-away script (../training-export.js). Its layer is the lesson's multi_head_attention, the
+// take-away script (../training-export.js). Its layer is the exported multi_head_attention, the
 // one every chapter's script defines (numpy-functions.js).
 
 import { SOFTMAX, attentionMask, multiHeadAttention, selfAttention } from './numpy-functions.js';
@@ -22,7 +22,7 @@ const MODEL_FORWARD = `def model_forward(E, P, layers, W_U):
     return embedded, passes, x @ W_U       # logits (T, vocab)`;
 
 /** The Python functions that run the model: model_forward(E, P, layers, W_U) → (x_0, each layer's
- *  stages, logits) and the lesson's functions it calls, in the order a script defines them. */
+ *  stages, logits) and the exported functions it calls, in the order a script defines them. */
 export const modelFunctions = () => [
   SOFTMAX,
   attentionMask(),

@@ -1,9 +1,9 @@
 // A short, runnable Python script (numpy only) that rebuilds the current configuration the
-// lesson's way and prints the current stage at full precision: for a seeded spec the same
+// plain numpy way and prints the current stage at full precision: for a seeded spec the same
 // draws in the same order (np.random.seed, randn · 0.1), for a spec without a seed the trace's
 // own matrices; then the chapter's pass (self-/cross-/grouped-query attention, the encoder
 // layer, KV-cache decoding, FlashAttention, self-attention's backward pass from dO) written with
-// the lesson's functions. Pure text: nothing is computed here, the sizes and switches come from
+// the exported functions. Pure text: nothing is computed here, the sizes and switches come from
 // the trace's config.
 
 import { stageById } from '../stage-table.js';

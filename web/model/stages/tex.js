@@ -1,5 +1,5 @@
 // TeX pieces shared by the stage entries' formulas and their explain-a-number lines. Numbers are
-// only formatted here (three decimals, as the lesson prints them), never computed.
+// only formatted here (three decimals), never computed.
 
 import { texNumber } from '../format.js';
 
