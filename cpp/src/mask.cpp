@@ -23,20 +23,20 @@ const char *name_of(mask_rule r) {
     return "?";
 }
 
-std::vector<mask_rule> mask_rules(const attention_config &c) {
-    std::vector<mask_rule> rules;
-    if (causal_mask(c))
-        rules.push_back(c.prefix ? mask_rule::prefix : mask_rule::causal);
-    if (c.window)
-        rules.push_back(mask_rule::window);
-    if (!c.documents.empty())
-        rules.push_back(mask_rule::documents);
-    if (c.valid_keys)
-        rules.push_back(mask_rule::padding);
-    return rules;
-}
-
 namespace {
+
+// Calls f(r) for each rule of c's mask in force, in visible_keys' order (no list is made: the
+// spans call it once a query).
+template <class F> void each_rule(const attention_config &c, F f) {
+    if (causal_mask(c))
+        f(c.prefix ? mask_rule::prefix : mask_rule::causal);
+    if (c.window)
+        f(mask_rule::window);
+    if (!c.documents.empty())
+        f(mask_rule::documents);
+    if (c.valid_keys)
+        f(mask_rule::padding);
+}
 
 // The first key of query i's document (its documents partition the T positions).
 std::size_t document_start(const attention_config &c, std::size_t i) {
@@ -68,25 +68,24 @@ key_span narrow(mask_rule r, const attention_config &c, std::size_t i, key_span 
     return s;
 }
 
-key_span visible_under(const std::vector<mask_rule> &rules, const attention_config &c,
-                       std::size_t i) {
+} // namespace
+
+std::vector<mask_rule> mask_rules(const attention_config &c) {
+    std::vector<mask_rule> rules;
+    each_rule(c, [&](mask_rule r) { rules.push_back(r); });
+    return rules;
+}
+
+key_span visible_keys(const attention_config &c, std::size_t i) {
     key_span s{0, c.kv_len};
-    for (const mask_rule r : rules)
-        s = narrow(r, c, i, s);
+    each_rule(c, [&](mask_rule r) { s = narrow(r, c, i, s); });
     return s;
 }
 
-} // namespace
-
-key_span visible_keys(const attention_config &c, std::size_t i) {
-    return visible_under(mask_rules(c), c, i);
-}
-
 row_spans visible_spans(const attention_config &c) {
-    const std::vector<mask_rule> rules = mask_rules(c);
     row_spans spans(c.seq_len);
     for (std::size_t i = 0; i < c.seq_len; ++i)
-        spans[i] = visible_under(rules, c, i);
+        spans[i] = visible_keys(c, i);
     return spans;
 }
 

@@ -94,15 +94,26 @@ value describe(const model &m) {
     return value_record{{"config", describe(m.config)}, {"params", describe(m.params)}};
 }
 
+namespace {
+
+// A head's four scores, without its layer and head: what uniform attention scores, as it is.
+value_record scores_of(const head_score &s) {
+    return {{"previousToken", s.previous_token},
+            {"firstToken", s.first_token},
+            {"induction", s.induction},
+            {"self", s.self}};
+}
+
+} // namespace
+
 value describe(const std::vector<head_score> &scores) {
     value_list out;
-    for (const head_score &s : scores)
-        out.push_back(value_record{{"layer", s.layer},
-                                   {"head", s.head},
-                                   {"previousToken", s.previous_token},
-                                   {"firstToken", s.first_token},
-                                   {"induction", s.induction},
-                                   {"self", s.self}});
+    for (const head_score &s : scores) {
+        value_record r{{"layer", s.layer}, {"head", s.head}};
+        for (auto &field : scores_of(s))
+            r.push_back(std::move(field));
+        out.push_back(std::move(r));
+    }
     return out;
 }
 
@@ -115,10 +126,7 @@ value describe(const checkpoint &c) {
                                                    {"m", describe(c.optimizer.m)},
                                                    {"v", describe(c.optimizer.v)}}},
                         {"headScores", describe(c.scores)},
-                        {"uniformScores", value_record{{"previousToken", c.uniform.previous_token},
-                                                       {"firstToken", c.uniform.first_token},
-                                                       {"induction", c.uniform.induction},
-                                                       {"self", c.uniform.self}}}};
+                        {"uniformScores", scores_of(c.uniform)}};
 }
 
 value describe(const loss_gradients &g) {
