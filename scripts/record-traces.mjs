@@ -14,6 +14,17 @@ const GENERATOR = 'scripts/record-traces.mjs';
 // and unscaled scores; 6 query heads over 2 K/V heads, causal; a causal encoder layer with its
 // own d_ff; two heads without W_O (their concat is the output).
 export const CUSTOM_SPECS = {
+  'custom-flash-window': {
+    kind: 'flash',
+    seed: 5,
+    seqLen: 6,
+    dModel: 8,
+    dK: 4,
+    dV: 4,
+    blockRows: 2,
+    blockCols: 3,
+    window: 3,
+  },
   'custom-self-causal-unscaled': {
     seed: 7,
     seqLen: 6,

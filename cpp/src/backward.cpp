@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention/alibi.hpp"
+#include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
 #include "attention/rope.hpp"
@@ -42,6 +44,15 @@ void note(trace *out, stage_id id, stage_at at, const std::vector<dim> &dims,
 
 operand op(const char *name, int head, const shared_matrix &m, const dim &r, const dim &c) {
     return operand{name, head, m, axes_of(r, c)};
+}
+
+// dS̃'s terms: what the forward added to S̃ before the softmax (the mask's rules, ALiBi's B),
+// constants the gradient passes through unchanged.
+void add_logit_terms(stage &s, const attention_config &c, std::size_t head) {
+    for (const mask_rule r : mask_rules(c))
+        add_term(s, name_of(r));
+    if (c.alibi)
+        add_term(s, alibi_of(c, head).causal ? "one-sided" : "symmetric");
 }
 
 } // namespace
@@ -118,9 +129,13 @@ shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::si
     note(b.out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
          op(name_of(stage_id::weights), head, a, n.t, n.tkv),
          op(name_of(stage_id::d_weights), head, d_a, n.t, n.tkv));
+    if (b.out)
+        add_logit_terms(b.out->stages.back(), b.c, i);
     const shared_matrix d_s = matrix(*d_scaled / score_divisor(b.c));
     note(b.out, stage_id::d_scores, at, {n.t, n.tkv, n.dk}, d_s,
          op(name_of(stage_id::d_scaled), head, d_scaled, n.t, n.tkv));
+    if (b.out && b.c.scale_scores)
+        add_term(b.out->stages.back(), "scale");
     // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K, and then 1½: a
     // turn by φ passes its gradient back turned by −φ).
     const shared_matrix d_q_read = matmul(*d_s, f.k[g]); // (T, DK)

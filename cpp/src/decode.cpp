@@ -144,6 +144,16 @@ void check_against_causal(const attention_params &p, const attention_config &c,
     const named_dims n(c);
     const dim width{cols(reference), c.output_projection ? "d_model" : "h·d_v"};
     record(out, stage_id::causal_reference, {}, {n.t, width}, reference);
+    // What the one causal pass applied, for the page to write its formula from.
+    stage &recorded = out->stages.back();
+    if (c.scale_scores)
+        add_term(recorded, "scale");
+    for (const mask_rule r : mask_rules(causal))
+        add_term(recorded, name_of(r));
+    if (c.alibi)
+        add_term(recorded, "one-sided"); // every key at or before its query
+    if (c.rope)
+        add_term(recorded, "rope");
     trace_checks &checks = out->checks;
     checks.max_difference = 0.0;
     for (std::size_t t = 0; t < c.seq_len; ++t) {

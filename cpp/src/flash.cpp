@@ -89,6 +89,10 @@ void record_tile(trace *out, const attention_config &c, stage_at at, const matri
         dv{c.d_v, "d_v"};
     record(out, stage_id::tile_scores, at, {br, dk, bc}, s, operand{"Q_i", 0, q_i, axes_of(br, dk)},
            operand{"K_j", 0, k_j, axes_of(bc, dk)});
+    if (c.scale_scores)
+        add_term(out->stages.back(), "scale");
+    for (const mask_rule r : mask_rules(c)) // −∞ where a rule hides the key
+        add_term(out->stages.back(), name_of(r));
     record(out, stage_id::tile_max, at, {br, bc, one}, after.m,
            operand{"m", 0, before.m, axes_of(br, one)},
            operand{name_of(stage_id::tile_scores), 0, s, axes_of(br, bc)});
@@ -150,6 +154,10 @@ void check_against_reference(const matrix &q, const matrix &k, const matrix &v, 
     const matrix reference =
         attend(q, k, v, visible_spans(c), c.causal, c, nullptr, {}, n.t, n.t).output;
     record(out, stage_id::reference, {}, {n.t, n.dv}, reference);
+    if (c.scale_scores)
+        add_term(out->stages.back(), "scale");
+    for (const mask_rule r : mask_rules(c))
+        add_term(out->stages.back(), name_of(r));
     double scale = 1.0, worst = 0.0;
     for (std::size_t i = 0; i < reference.size(); ++i) {
         scale = std::max(scale, std::fabs(reference.data()[i]));

@@ -164,9 +164,9 @@ test('8: a decode step\u2019s one row is token t, a tile\u2019s rows and columns
   const tile = (s) => s.tile?.queryRows[0] === 2 && s.tile.keyRows[0] === 2;
   const [i, j] = [2 + 1, 2 + 1];
   const s = explained({ preset: 'flash-causal' }, 'tile_scores', tile, [1, 1]);
-  starts(s.symbolicTex, `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}`);
+  starts(s.symbolicTex, `L_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}`);
   const m = explained({ preset: 'flash-causal' }, 'tile_max', tile, [1, 0]);
-  starts(m.symbolicTex, `m_{${i}}^`);
+  starts(m.symbolicTex, `\\mu_{${i}}^`);
   const weights = explained({ preset: 'lesson-multi-head' }, 'weights', () => true, [4, 4]);
   quotes(weights.filledTex, 'A_{4,4}');
 });
@@ -260,15 +260,22 @@ test('4: the quiz\u2019s \u221ad_k answer states the premise instead of promisin
   assert.match(q.why, /^if the components of q and k are independent, with mean 0 and variance 1/);
 });
 
-test('7: a tile\u2019s scores hide what the mask hides, a window too', () => {
-  const c = traceOf({ preset: 'flash-causal' }).config;
-  assert.match(stageById('tile_scores').formula(c), /\\text\{key\} > \\text\{query\}$/);
-  const window = 3;
-  assert.ok(
-    stageById('tile_scores')
-      .formula({ ...c, window })
-      .endsWith(`\\le \\text{query} - ${window}`),
-  );
+test('7: a tile\u2019s logits hide what the mask hides, a window too', () => {
+  assert.match(formula({ preset: 'flash-causal' }, 'tile_scores'), /L_\{ij\} = -\\infty \\text\{ where \} j > i$/);
+  const windowed = traceOf({
+    kind: 'flash',
+    seed: 5,
+    seqLen: 6,
+    dModel: 8,
+    dK: 4,
+    dV: 4,
+    blockRows: 2,
+    blockCols: 3,
+    window: 3,
+  });
+  const tile = windowed.stages.find((s) => s.id === 'tile_scores');
+  assert.deepEqual(tile.terms, ['scale', 'causal', 'window']);
+  assert.ok(stageById('tile_scores').formula(windowed.config, tile).endsWith('j > i \\text{ or } j \\le i - W'));
   assert.doesNotMatch(formula({ preset: 'flash-full' }, 'tile_scores'), /infty/);
 });
 
@@ -296,7 +303,7 @@ test('POS-2: scores and projections name the operands the engine read, in every 
         const rot = names.includes('q_rot');
         turned += rot;
         assert.equal(/\\hat\{Q\}\\,\\hat\{K\}/.test(stageById('scores').formula(config, stage)), rot, where);
-        assert.equal(stageById('scores').figure(config)[2].label.includes('\u0302'), rot, where);
+        assert.equal(stageById('scores').figure(config, stage)[2].label.includes('\u0302'), rot, where);
       }
       if (stage.id === 'q' && config.kind !== 'kv-cache') {
         const pos = names[0] === 'x_pos';
@@ -361,7 +368,7 @@ test('BWD-5: dW_Q\u2019s text and explain line sum over the projection\u2019s in
 });
 
 // POS-7: the turned Q and K are Q̂ and K̂ in every formula and explain line (the tilde is S̃'s and
-// Õ's); the offset o of the angle is defined where it is used.
+// no other's); the offset t₀ of the angle is defined where it is used.
 test('POS-7: the turned Q and K are written Q\u0302 and K\u0302 in every formula and explain line', () => {
   let turned = 0;
   for (const spec of SPECS) {
@@ -373,9 +380,12 @@ test('POS-7: the turned Q and K are written Q\u0302 and K\u0302 in every formula
       if (stage.id === 'q_rot' || stage.id === 'k_rot') {
         turned++;
         const letter = stage.id[0].toUpperCase();
-        assert.match(texts[0], new RegExp(`\\\\hat\\{${letter}\\}_\\{p,a\\}`));
+        assert.match(texts[0], new RegExp(`\\\\hat\\{${letter}\\}_\\{t,a\\}`));
         assert.match(texts[1], new RegExp(`^\\\\hat\\{${letter}\\}_\\{0,1\\}`));
-        quotes(entry.explanation({ config: trace.config, stage, tokens: [], models }), 'o being the position of row 0');
+        quotes(
+          entry.explanation({ config: trace.config, stage, tokens: [], models }),
+          't\u2080 being the position of row 0',
+        );
       }
     }
   }

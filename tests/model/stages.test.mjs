@@ -117,7 +117,7 @@ test('stage views: every step of every spec builds, with operands and a result',
         assert.equal(result.data.cells[0].text, formatCell(step.stage.values[0]));
         const operands = view.figure.filter((i) => i.kind === 'matrix' && !i.result);
         const shown = stageById(step.id)
-          .figure(trace.config)
+          .figure(trace.config, step.stage)
           .filter((i) => i.operand !== undefined || i.list).length;
         assert.ok(operands.length >= shown, `${step.id}: operands in the figure`);
         assert.ok(!/undefined|\bnull\b/.test(view.explanation), `${step.id}: ${view.explanation}`);

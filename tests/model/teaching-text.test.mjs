@@ -30,14 +30,14 @@ const gqaPanel = () =>
     loadedModel: null,
   });
 
-test('flash: the floats row counts one tile and its block\u2019s m and l, as the engine does', () => {
+test('flash: the floats row counts one tile and its block\u2019s \u03bc and Z, as the engine does', () => {
   for (const preset of ['flash-causal', 'flash-full']) {
     const { config } = traceOf({ preset });
     const { blockRows: br, blockCols: bc } = config;
     assert.equal(config.floats.tiled, br * bc + 2 * br, `${preset}: the engine's count`);
     assert.equal(config.floats.exampleTiled, config.floats.tiled, `${preset}: the same at any T`);
     const p = panelView({ chapterId: 'flash', config, steps: buildSteps(traceOf({ preset })), index: 0 });
-    assert.equal(p.floats.rows[1][0], `one ${br} \u00d7 ${bc} tile, m and l for its ${br} rows`);
+    assert.equal(p.floats.rows[1][0], `one ${br} \u00d7 ${bc} tile, \u03bc and Z for its ${br} rows`);
     assert.equal(p.floats.rows[1][1], String(br * bc + 2 * br));
   }
 });

@@ -49,6 +49,11 @@ const typesets = (tex, where) =>
 // Every stage's title and formula against what the spec puts in force.
 function checkStages(name, spec, trace) {
   const rules = maskRules(spec);
+  const scale = spec.scaleScores === false ? [] : ['scale'];
+  // ALiBi's distance is one-sided where no key lies ahead of its query: under a causal rule, or in
+  // a decode step.
+  const oneSided = rules.some((r) => r === 'causal' || r === 'prefix') || spec.kind === 'kv-cache';
+  const bias = spec.alibi ? [oneSided ? 'one-sided' : 'symmetric'] : [];
   const { config } = trace;
   for (const stage of trace.stages) {
     const entry = stageById(stage.id);
@@ -67,7 +72,27 @@ function checkStages(name, spec, trace) {
       const encoded = spec.positionalEncoding === 'sinusoidal';
       assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);
       assert.equal(formula.includes('(X + PE)_{t,:}'), encoded, `${where}: ${formula}`);
+    } else if (stage.id === 'tile_scores' || stage.id === 'reference') {
+      assert.deepEqual(stage.terms, [...scale, ...rules], `${where}: the engine's terms`);
+    } else if (stage.id === 'd_scaled') {
+      assert.deepEqual(stage.terms, [...rules, ...bias], `${where}: the engine's terms`);
+      assert.equal(formula.includes('(= dL)'), rules.length > 0, `${where}: ${formula}`);
+    } else if (stage.id === 'd_scores') {
+      assert.deepEqual(stage.terms, scale, `${where}: the engine's terms`);
+      assert.equal(formula.includes('\\sqrt{d_k}'), scale.length > 0, `${where}: ${formula}`);
+    } else if (stage.id === 'causal_reference') {
+      const decoded = ['causal', ...(spec.window ? ['window'] : [])];
+      const turned = spec.rope ? ['rope'] : [];
+      assert.deepEqual(stage.terms, [...scale, ...decoded, ...bias, ...turned], `${where}: the engine's terms`);
     } else if (!['scaled', 'biased'].includes(stage.id)) assert.deepEqual(stage.terms, [], `${where}: no terms`);
+    if (stage.id === 'tile_scores')
+      assert.equal(formula.includes('W'), rules.includes('window'), `${where}: the window in ${formula}`);
+    if (stage.id === 'reference' || stage.id === 'causal_reference') {
+      assert.equal(formula.includes('+ M'), stage.terms.includes('causal'), `${where}: M in ${formula}`);
+      assert.equal(formula.includes('+ B'), Boolean(spec.alibi), `${where}: B in ${formula}`);
+      assert.equal(formula.includes('\\hat{Q}'), Boolean(spec.rope), `${where}: Q\u0302 in ${formula}`);
+      assert.equal(formula.includes('\\sqrt{d_k}'), scale.length > 0, `${where}: \u221ad_k in ${formula}`);
+    }
     if (stage.id === 'weights') {
       const read = rules.length > 0 ? 'L' : spec.alibi ? '(\\tilde S + B)' : '\\tilde S';
       assert.ok(formula.includes(`e^{${read}_{`), `${where}: the softmax reads ${read}: ${formula}`);
@@ -78,9 +103,7 @@ function checkStages(name, spec, trace) {
       assert.equal(formula.includes('\\text{no}'), spec.scaleScores === false, where);
     }
     if (stage.id === 'biased') {
-      // No key lies ahead of its query under a causal rule or in a decode step: B = −m(i − j).
-      const oneSided = rules.some((r) => r === 'causal' || r === 'prefix') || spec.kind === 'kv-cache';
-      assert.deepEqual(stage.terms, [oneSided ? 'one-sided' : 'symmetric'], `${where}: the engine's terms`);
+      assert.deepEqual(stage.terms, bias, `${where}: the engine's terms`);
       assert.equal(formula.includes('B_{ij} = -m_n (i - j)'), oneSided, `${where}: ${formula}`);
     }
     if (stage.id === 'q' && config.kind !== 'kv-cache')

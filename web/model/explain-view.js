@@ -93,7 +93,7 @@ export function explainView(explained, ctx) {
     title: `${ctx.label}[${i}, ${j}]${where}${held}`,
     value: cellText(explained.value),
     symbolicTex: explain.symbolic(i, j, config, ctx.stage),
-    filledTex: explain.filled(explained, { row, col, i, j, config }),
+    filledTex: explain.filled(explained, { row, col, i, j, config, stage: ctx.stage }),
     table: termsTable(stageId, explained, ctx.keyTokens, ringPositions(ctx.stage, config)),
     raw: explained,
   };

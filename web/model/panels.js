@@ -245,7 +245,7 @@ function decodePanel(config, steps, index, tokens) {
 
 // FlashAttention: the grid of query blocks × key blocks, each tile done, current, still to come
 // or skipped (the causal mask leaves it nothing to do); the floats held (the engine's count:
-// one query block is live at a time, so one tile and that block's m and l); the loop order.
+// one query block is live at a time, so one tile and that block's μ and Z); the loop order.
 function tilesPanel(config, steps, index) {
   const now = nearestTime(steps, index);
   const tiles = steps.filter((s) => s.id === 'tile_scores').map((s) => ({ ordinal: s.step, ...s.stage.tile }));
@@ -273,7 +273,7 @@ function tilesPanel(config, steps, index) {
       rows: [
         ['all scores, T \u00d7 T', formatCount(f.standard), formatCount(f.exampleStandard)],
         [
-          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, m and l for its ${config.blockRows} rows`,
+          `one ${config.blockRows} \u00d7 ${config.blockCols} tile, \u03bc and Z for its ${config.blockRows} rows`,
           formatCount(f.tiled),
           formatCount(f.exampleTiled),
         ],
@@ -304,7 +304,7 @@ function positionsPanel(config, steps, head, tokens) {
           'pair c',
           'columns (a, b)',
           '\u03b8_c',
-          // Row p of the sequence sits at position o + p (the offset o: config.rope.offset).
+          // Row t of the sequence sits at position t₀ + t (the offset t₀: config.rope.offset).
           ...Array.from(
             { length: positions },
             (_, p) =>

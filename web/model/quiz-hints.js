@@ -13,7 +13,7 @@ function figureItems(stage, entry, config) {
     label: item.label ?? operandCaption(entry, op),
     shape: item.transpose ? [op.shape[1], op.shape[0]] : op.shape,
   });
-  for (const item of entry.figure(config)) {
+  for (const item of entry.figure(config, stage)) {
     if (item.list) {
       stage.operands
         .filter((op) => op.name === item.list)

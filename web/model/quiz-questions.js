@@ -160,7 +160,7 @@ export function nextTileQuestion(step, ctx) {
   const next = tiles.find((t) => t.keyRows[0] === keyRows[1])?.keyRows;
   if (!next) return null; // the last key block of the row
   const computed = tiles.some((t) => t.queryRows[0] === queryRows[0] && t.keyRows[0] === next[0]);
-  const causal = ctx.trace.config.causal;
+  const causal = step.stage.terms.includes('causal'); // the engine's: the tile was masked causally
   return {
     id: 'next-tile',
     kind: 'choice',

@@ -14,11 +14,12 @@
 //   title         a string, or (config, stage) → string (stage: the trace's, or null for a stage
 //                 listed while its checkbox leaves it out)
 //   result        the result matrix's label
-//   figure(c)     what stands left of "=": { operand: index (into the stage's operands),
+//   figure(c, stage)  what stands left of "=": { operand: index (into the stage's operands),
 //                 transpose?, label? } | { glyph } | { list: name, glyph } (every operand so named)
 //   formula(c, stage)  TeX; stage: the trace's (its operands and terms say what the engine applied)
 //   explanation(ctx)  text; ctx: { config, stage, tokens (the row labels), preset, models }
-//   explain       null (drawn, not computed) or { symbolic(i, j, c, stage), filled(e, { row, col, i, j, config }) }:
+//   explain       null (drawn, not computed) or { symbolic(i, j, c, stage),
+//                 filled(e, { row, col, i, j, config, stage }) }:
 //                 the explain panel's two TeX lines for a cell and engine.explain's answer e; row and
 //                 col index the stage's matrix, i and j name the positions they stand for (a decode
 //                 step's row is token t, a tile's rows and columns its blocks': explain-view.js)

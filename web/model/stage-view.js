@@ -201,7 +201,7 @@ export function stageView(steps, index, ctx) {
   if (!entry) throw new Error(`stage ${step.id}: not in the stage table`);
   const context = { ...ctx, config: ctx.trace.config, tokens: tokensAt(ctx.tokens, step.stage, ctx.trace.config) };
   const view = entry.view ?? {};
-  const figure = figureItems(step, entry, entry.figure(context.config), context);
+  const figure = figureItems(step, entry, entry.figure(context.config, step.stage), context);
   if (figure.length) figure.push({ kind: 'glyph', text: '=' });
   figure.push(resultItem(step, entry, context));
   // A large view (more tokens than the arcs take): its operands are drawn summarised too.

@@ -179,7 +179,7 @@ function tiles(root, p, on) {
     el(
       'p',
       'panel-note',
-      'Only one query block is live at a time, so the tiled count is one tile of scores and the m and l ' +
+      'Only one query block is live at a time, so the tiled count is one tile of logits and the \u03bc and Z ' +
         'of that block\u2019s rows, the same at any T. Neither count includes Q, K, V or the output O ' +
         '(T \u00d7 d_v), which both ways hold.',
     ),
@@ -188,9 +188,9 @@ function tiles(root, p, on) {
     el(
       'p',
       'panel-note',
-      `Here every query block keeps its own O, m and l while it sweeps all the key blocks ` +
+      `Here every query block keeps its own U, \u03bc and Z while it sweeps all the key blocks ` +
         `(FlashAttention-2\u2019s order). FlashAttention-1 ran the key blocks in the outer loop instead, ` +
-        `reading and writing every block\u2019s O, m and l back to memory at each tile. Either way the result ` +
+        `reading and writing every block\u2019s U, \u03bc and Z back to memory at each tile. Either way the result ` +
         `is ordinary attention: here it differs from it by at most ${p.difference} (absolute while every ` +
         `|value| is at most 1, relative to the largest |value| otherwise).`,
     ),

@@ -11,7 +11,7 @@ export function positions(root, p) {
       el(
         'p',
         'panel-note',
-        'Sinusoidal: PE is fixed, not learned; row p holds sin and cos of p at rates falling from pair to ' +
+        'Sinusoidal: PE is fixed, not learned; row t holds sin and cos of t at rates falling from pair to ' +
           'pair, so every position has a row of its own. It is added to X once, before every projection.',
       ),
     );
@@ -21,7 +21,7 @@ export function positions(root, p) {
         'p',
         'panel-label',
         `RoPE, ${p.rope.convention} pairs: each pair of columns of q and k turns by the angle \u03c6 = ` +
-          '(o + p)\u00b7\u03b8_c for pair c at row p, o the offset (this head, the engine\u2019s numbers):',
+          '(t\u2080 + t)\u00b7\u03b8_c for pair c at row t, t\u2080 the offset (this head, the engine\u2019s numbers):',
       ),
     );
     root.append(scrolling(table(p.rope.table, 'compare-table rope-table'), 'RoPE pairs, their rates and angles'));

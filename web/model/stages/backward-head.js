@@ -8,6 +8,7 @@ import { entry } from './entry.js';
 import { cell, col, dot, row } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
 import { filledDot, n, f, productSum } from './tex.js';
+import { biasAt, maskRulesAt, scaledAt } from './terms.js';
 
 /** Name_n with several heads (Name_g for a shared K/V head's), Name with one. */
 export const sub = (c, name, letter = 'n') => (c.numHeads > 1 ? `${name}_{${letter}}` : name);
@@ -49,9 +50,9 @@ function turnedBack(id, letter, per) {
     result: `d${letter}`,
     figure: () => [{ operand: 0 }, { glyph: 'turned back by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
     formula: () =>
-      `\\begin{pmatrix} d${letter}_{p,a} \\\\ d${letter}_{p,b} \\end{pmatrix} = ` +
-      '\\begin{pmatrix} \\cos\\varphi_{p,c} & \\sin\\varphi_{p,c} \\\\ -\\sin\\varphi_{p,c} & \\cos\\varphi_{p,c} ' +
-      `\\end{pmatrix} \\begin{pmatrix} d\\hat{${letter}}_{p,a} \\\\ d\\hat{${letter}}_{p,b} \\end{pmatrix}`,
+      `\\begin{pmatrix} d${letter}_{t,a} \\\\ d${letter}_{t,b} \\end{pmatrix} = ` +
+      '\\begin{pmatrix} \\cos\\varphi_{t,c} & \\sin\\varphi_{t,c} \\\\ -\\sin\\varphi_{t,c} & \\cos\\varphi_{t,c} ' +
+      `\\end{pmatrix} \\begin{pmatrix} d\\hat{${letter}}_{t,a} \\\\ d\\hat{${letter}}_{t,b} \\end{pmatrix}`,
     explanation: ({ stage }) =>
       `RoPE turned each row of ${letter} by the angles φ of its position before the scores read it. A ` +
       'rotation keeps lengths, and its backward pass is its transpose: the same pair turned by −φ. So ' +
@@ -152,15 +153,19 @@ export const HEAD_GRADIENTS = [
   entry({
     id: 'd_scaled',
     group: 'gradient-head',
+    terms: ['causal', 'prefix', 'window', 'documents', 'padding', 'one-sided', 'symmetric'],
     title: 'Through the softmax',
     result: 'dS\u0303',
     figure: () => [{ operand: 0 }, { glyph: '\u2299' }, { operand: 1 }],
-    formula: (c) =>
-      `d\\tilde S = A \\odot \\bigl(dA - \\operatorname{rowsum}(dA \\odot A)\\bigr)` + (c.masked ? ' \\;(= dL)' : ''),
-    explanation: ({ config: c, stage }) => {
+    // The engine's terms name what the forward added to S̃ (the mask's rules, ALiBi's B): constants,
+    // so the gradient at the logits L is the gradient at S̃.
+    formula: (c, stage) =>
+      `d\\tilde S = A \\odot \\bigl(dA - \\operatorname{rowsum}(dA \\odot A)\\bigr)` +
+      (maskRulesAt(stage).length ? ' \\;(= dL)' : biasAt(stage) ? ' \\;(= d(\\tilde S + B))' : ''),
+    explanation: ({ stage }) => {
       const sums = Array.from(stage.totals ?? []);
       const largest = Math.max(...sums.map(Math.abs));
-      const masked = c.masked
+      const masked = maskRulesAt(stage).length
         ? ' Where the mask hid a key its weight is exactly 0, and so is its gradient: nothing flows back to a ' +
           'key the query never saw.'
         : '';
@@ -169,12 +174,12 @@ export const HEAD_GRADIENTS = [
         'backward pass weighs each dA by A and subtracts the row\u2019s average pull, rowsum(dA \u2299 A), so ' +
         `each row of dS\u0303 sums to 0 (the largest |row sum| here is ${formatCell(largest)}, rounding): adding ` +
         `a constant to every score of a row changes no weight, so no gradient points that way.${masked}` +
-        (c.alibi ? ' ALiBi\u2019s bias B, a constant, passes the gradient on unchanged.' : '')
+        (biasAt(stage) ? ' ALiBi\u2019s bias B, a constant, passes the gradient on unchanged.' : '')
       );
     },
     explain: {
       symbolic: (i, j) =>
-        `d\\tilde S_{${i},${j}} = A_{${i},${j}}\\Bigl(dA_{${i},${j}} - \\sum_k dA_{${i},k} A_{${i},k}\\Bigr)`,
+        `d\\tilde S_{${i},${j}} = A_{${i},${j}}\\Bigl(dA_{${i},${j}} - \\sum_{j'} dA_{${i},j'} A_{${i},j'}\\Bigr)`,
       filled: (e, { i, j }) =>
         `d\\tilde S_{${i},${j}} = ${f(e.weight)}\\cdot\\bigl(${f(e.input)} - (${productSum(e.terms)})\\bigr) = ` +
         `${f(e.weight)}\\cdot\\bigl(${f(e.input)} - ${f(e.sum)}\\bigr) = ${n(e.value)}`,
@@ -191,19 +196,20 @@ export const HEAD_GRADIENTS = [
   entry({
     id: 'd_scores',
     group: 'gradient-head',
-    title: (c) => (c.scaleScores ? 'Through the \u221ad_k scaling' : 'Through the (skipped) scaling'),
+    title: (c, stage) => (scaledAt(stage) ? 'Through the \u221ad_k scaling' : 'Through the (skipped) scaling'),
     result: 'dS',
     figure: () => [{ operand: 0 }, { glyph: '\u00f7' }],
-    formula: (c) => (c.scaleScores ? 'dS = d\\tilde S / \\sqrt{d_k}' : 'dS = d\\tilde S'),
-    explanation: ({ config: c }) =>
-      c.scaleScores
+    terms: ['scale'],
+    formula: (c, stage) => (scaledAt(stage) ? 'dS = d\\tilde S / \\sqrt{d_k}' : 'dS = d\\tilde S'),
+    explanation: ({ config: c, stage }) =>
+      scaledAt(stage)
         ? `S\u0303 = S / \u221ad_k, so the gradient is divided by the same \u221a${c.dK} = ` +
           `${formatCell(Math.sqrt(c.dK))} on the way back. The scaling shrinks the gradient reaching Q\u00b7K\u1d40 ` +
           'as well as the scores; what it buys is a softmax that is not saturated (the panel measures both).'
         : 'Scaling is off (to compare with it on): S\u0303 = S, and the gradient passes unchanged.',
     explain: {
-      symbolic: (i, j, c) =>
-        c.scaleScores
+      symbolic: (i, j, c, stage) =>
+        scaledAt(stage)
           ? `dS_{${i},${j}} = d\\tilde S_{${i},${j}} / \\sqrt{d_k}`
           : `dS_{${i},${j}} = d\\tilde S_{${i},${j}}`,
       filled: (e, { i, j }) => `dS_{${i},${j}} = ${f(e.input)} / ${n(e.divisor)} = ${n(e.value)}`,

@@ -8,7 +8,7 @@ import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofGradient } from './numpy-paths.js';
 import { formatFull } from '../format.js';
-import { filledDot, n, f, shortList, sourceOf } from './tex.js';
+import { filledDot, n, f, shortList, sourceLabel, sourceOf } from './tex.js';
 
 // BWD-6: the engine's check that dW is the slope of the loss (config.gradientChecks): its entry of
 // this matrix (head and K/V head 0's W_Q, W_K, W_V, or W_O) beside the central difference.
@@ -30,7 +30,7 @@ const weightGradient = (letter, of, per) => ({
   sharedByGroup: per === 'kv',
   title: `Gradient of W_${letter}`,
   result: `dW_${letter}`,
-  figure: (c) => [transposed(0, c.positionalEncoding ? '(X + PE)\u1d40' : 'X\u1d40'), { glyph: '@' }, { operand: 1 }],
+  figure: (c, stage) => [transposed(0, `${sourceLabel(stage)}\u1d40`), { glyph: '@' }, { operand: 1 }],
   formula: (c, stage) => {
     const w = per === 'kv' ? kvSub(c, `dW^{${letter}}`) : sub(c, `dW^{${letter}}`);
     const d = per === 'kv' ? kvSub(c, `d${of}`) : sub(c, `d${of}`);

@@ -9,6 +9,7 @@ import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofHead } from './numpy-paths.js';
 import { filledDot, logitsSymbol, maskedInput, n, f, shortList } from './tex.js';
+import { biasAt, scaledAt } from './terms.js';
 
 // The rules M combines, by the names the engine gives them in the masked stage's terms (mask.cpp:
 // M is their conjunction). Each gives its name in the title, its condition on key j for query i
@@ -64,9 +65,8 @@ const MASK_RULES = {
   },
 };
 
-// The engine's terms: whether it divided by √d_k, and whether ALiBi's distance was one-sided.
-const scaled = (stage) => stage.terms.includes('scale');
-const oneSided = (stage) => stage.terms.includes('one-sided');
+const scaled = scaledAt;
+const oneSided = (stage) => biasAt(stage) === 'one-sided';
 
 // Whether the scores were taken of RoPE's turned rows: the engine's operands q_rot and k_rot.
 const turned = (stage) => stage.operands[0].name === 'q_rot';
@@ -188,10 +188,10 @@ export const HEAD_STAGES = [
     title: 'Scores',
     result: 'scores',
     // Under RoPE the engine scores the turned rows (its operands q_rot and k_rot): Q̂ and K̂.
-    figure: (c) => [
+    figure: (c, stage) => [
       { operand: 0 },
       { glyph: '@' },
-      { operand: 1, transpose: true, label: c.rope ? 'K\u0302\u1d40' : 'K\u1d40' },
+      { operand: 1, transpose: true, label: turned(stage) ? 'K\u0302\u1d40' : 'K\u1d40' },
     ],
     formula: (c, stage) => (turned(stage) ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
     explanation: ({ config: c, models }) => {
@@ -230,7 +230,7 @@ export const HEAD_STAGES = [
     title: 'Scaled scores',
     result: 'scaled',
     terms: ['scale'],
-    figure: (c) => [{ operand: 0 }, { glyph: c.scaleScores ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
+    figure: (c, stage) => [{ operand: 0 }, { glyph: scaled(stage) ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
     // Whether the engine divided is its term "scale" (none in the ablation).
     formula: (c, stage) =>
       scaled(stage) ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
@@ -240,9 +240,9 @@ export const HEAD_STAGES = [
         scaled(stage)
           ? `\\tilde S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{\\sqrt{d_k}}`
           : `\\tilde S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} \\quad (\\text{no} \\div \\sqrt{d_k})`,
-      filled: (e, { i: r, j: c, config }) => {
+      filled: (e, { i: r, j: c, config, stage }) => {
         const lead = filledDot(e, `q_{${r}} \\cdot k_{${c}}`);
-        if (!config.scaleScores) return `${lead}, \\quad \\tilde S_{${r},${c}} = ${n(e.value)}`;
+        if (!scaled(stage)) return `${lead}, \\quad \\tilde S_{${r},${c}} = ${n(e.value)}`;
         return (
           `${lead}, \\quad ${n(e.sum)} \\div \\sqrt{${config.dK}} ` +
           `= ${n(e.sum)} \\div ${n(e.divisor)} = ${n(e.value)}`
@@ -272,7 +272,7 @@ export const HEAD_STAGES = [
       'small slope can look far back, one with a large slope favours near keys; that shows in the weights when ' +
       'the scores are small beside B (a small weight scale). A constant added to a whole row would change no weight. ' +
       (oneSided(stage)
-        ? c.masked
+        ? c.kind !== 'kv-cache'
           ? 'Above the diagonal B is positive, but the mask hides those keys.'
           : 'A decode step\u2019s keys are all behind its query, so i \u2212 j is never negative.'
         : 'Press et al. (2022) define ALiBi for causal models; the symmetric |i \u2212 j| here is a later extension ' +
@@ -328,9 +328,9 @@ export const HEAD_STAGES = [
         `\\quad \\mu_${i} = \\max_{j'} ${L}_{${i}j'}`
       );
     },
-    explanation: ({ config: c }) =>
+    explanation: ({ stage }) =>
       `A softmax along each row turns the logits into weights: non-negative${
-        c.masked ? ', exactly 0 where masked' : ''
+        logitsSymbol(stage) === 'L' ? ', exactly 0 where masked' : ''
       }, and each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed ` +
       `beside it). Subtracting the row maximum first keeps the exponentials ` +
       `from overflowing and does not change the result.`,

@@ -86,14 +86,14 @@ const POSITIONED = entry({
   result: 'X + PE',
   figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
   formula: () =>
-    'X + PE, \\quad PE_{p,2c} = \\sin\\frac{p}{10000^{2c/d_{\\text{model}}}}, \\quad ' +
-    'PE_{p,2c+1} = \\cos\\frac{p}{10000^{2c/d_{\\text{model}}}}',
+    'X + PE, \\quad PE_{t,2c} = \\sin\\frac{t}{10000^{2c/d_{\\text{model}}}}, \\quad ' +
+    'PE_{t,2c+1} = \\cos\\frac{t}{10000^{2c/d_{\\text{model}}}}',
   explanation: () =>
     'Without a mask, attention does not know the order of the tokens: shuffle the rows of X and every output ' +
     'row moves with its token, unchanged. The original Transformer adds a fixed pattern to each row once, a sine ' +
     'and a cosine per pair of features, with wavelengths from 2\u03c0 to 10000\u00b72\u03c0, so every position has ' +
-    'a row of its own and PE of position p + k is a linear function of PE of p (Vaswani et al. 2017, \u00a73.5). ' +
-    'Every projection reads X + PE.',
+    'a row of its own and PE of position t + \u0394 is a linear function of PE of t ' +
+    '(Vaswani et al. 2017, \u00a73.5). Every projection reads X + PE.',
   explain: {
     symbolic: (i, j) => `(X + PE)_{${i},${j}} = X_{${i},${j}} + PE_{${i},${j}}`,
     filled: (e, { i: r, j: c }) => `(X + PE)_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,

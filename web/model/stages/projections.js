@@ -59,16 +59,16 @@ function turned(id, letter, title) {
     result: `${letter}_rot`,
     figure: () => [{ operand: 0 }, { glyph: 'turned by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
     formula: () =>
-      `\\begin{pmatrix} \\hat{${letter}}_{p,a} \\\\ \\hat{${letter}}_{p,b} \\end{pmatrix} = ` +
-      `\\begin{pmatrix} \\cos\\varphi_{p,c} & -\\sin\\varphi_{p,c} \\\\ \\sin\\varphi_{p,c} & \\cos\\varphi_{p,c} ` +
-      `\\end{pmatrix} \\begin{pmatrix} ${letter}_{p,a} \\\\ ${letter}_{p,b} \\end{pmatrix}, \\quad ` +
-      `\\varphi_{p,c} = (o + p)\\,\\theta_c, \\ \\theta_c = \\text{base}^{-2c/d_{\\text{rot}}}`,
+      `\\begin{pmatrix} \\hat{${letter}}_{t,a} \\\\ \\hat{${letter}}_{t,b} \\end{pmatrix} = ` +
+      `\\begin{pmatrix} \\cos\\varphi_{t,c} & -\\sin\\varphi_{t,c} \\\\ \\sin\\varphi_{t,c} & \\cos\\varphi_{t,c} ` +
+      `\\end{pmatrix} \\begin{pmatrix} ${letter}_{t,a} \\\\ ${letter}_{t,b} \\end{pmatrix}, \\quad ` +
+      `\\varphi_{t,c} = (t_0 + t)\\,\\theta_c, \\ \\theta_c = \\text{base}^{-2c/d_{\\text{rot}}}`,
     explanation: ({ stage }) =>
-      `Rotary position embedding: row p of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
-      `${row0(stage).join(' and ')}; the pairs operand lists them all), pair c by the angle (o + p)\u00b7\u03b8_c, ` +
-      'o being the position of row 0 (the offset, for a sequence that continues another) and d_rot the columns ' +
-      'turned, fast for the first pairs and slow for the last. The scores read the turned rows, so a query and a key ' +
-      'meet at an angle that depends on their positions only through how far apart they are.',
+      `Rotary position embedding: row t of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
+      `${row0(stage).join(' and ')}; the pairs operand lists them all), pair c by the angle ` +
+      '(t\u2080 + t)\u00b7\u03b8_c, t\u2080 being the position of row 0 (the offset, for a sequence that ' +
+      'continues another) and d_rot the columns turned, fast for the first pairs and slow for the last. The scores ' +
+      'read the turned rows, so a query and a key meet at an angle that depends on their positions only through how far apart they are.',
     explain: {
       symbolic: (i, j) =>
         `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,\\rho_1 + ${letter}_{${i},b}\\,\\rho_2, \\quad ` +

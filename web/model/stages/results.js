@@ -4,12 +4,22 @@
 import { formatSci } from '../format.js';
 import { entry } from './entry.js';
 import { named } from './numpy-paths.js';
+import { biasAt, maskRulesAt, scaledAt, turnedAt } from './terms.js';
 
 // The engine divides the largest |tiled − ordinary| by max(1, max |ordinary|): an absolute
 // difference while every value is within ±1, a relative one otherwise.
 function differenceKind(stage) {
   const big = Array.from(stage.values).some((v) => Math.abs(v) > 1);
   return big ? 'relative to its largest |value|, which exceeds 1' : 'absolute: every |value| here is at most 1';
+}
+
+// softmax(Q Kᵀ / √d_k + B + M) V, as the engine's terms say the ordinary pass computed it: Q̂ and
+// K̂ under RoPE, ÷ 1 in the ablation, B under ALiBi, M under a mask.
+function ordinaryTex(stage) {
+  const [q, k] = turnedAt(stage) ? ['\\hat{Q}', '\\hat{K}'] : ['Q', 'K'];
+  const added = `${biasAt(stage) ? ' + B' : ''}${maskRulesAt(stage).length ? ' + M' : ''}`;
+  const divisor = scaledAt(stage) ? '\\sqrt{d_k}' : '1';
+  return `\\operatorname{softmax}\\!\\left(\\frac{${q} ${k}^{\\top}}{${divisor}}${added}\\right) V`;
 }
 
 export const RESULT_STAGES = [
@@ -39,10 +49,12 @@ export const RESULT_STAGES = [
     title: 'One causal forward pass',
     result: 'causal',
     figure: () => [],
-    formula: () => '\\text{softmax}\\!\\left(\\tfrac{Q K^{\\top}}{\\sqrt{d_k}} + M\\right) V \\ldots',
-    explanation: ({ config: c }) =>
-      `The same weights and tokens as one ordinary causal pass (the causal mask, all rows ` +
-      `at once). Its row t is decode step t\u2019s output: the largest difference over all ` +
+    terms: ['scale', 'causal', 'window', 'one-sided', 'rope'],
+    formula: (c, stage) => `${ordinaryTex(stage)} \\ldots`,
+    explanation: ({ config: c, stage }) =>
+      `The same weights and tokens as one ordinary causal pass (${
+        maskRulesAt(stage).includes('window') ? `the causal mask with a window of W = ${c.window}` : 'the causal mask'
+      }, all rows at once). Its row t is decode step t\u2019s output: the largest difference over all ` +
       `${c.seqLen} rows is ${formatSci(c.maxDifference)} (float64). This is why one masked forward ` +
       `pass can train every position at once, while generation runs one step at a time.`,
     explain: null,
@@ -55,12 +67,11 @@ export const RESULT_STAGES = [
     title: 'Ordinary attention, to compare',
     result: 'reference',
     figure: () => [],
-    formula: (c) =>
-      `\\operatorname{softmax}\\!\\left(\\frac{Q K^{\\top}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}` +
-      `${c.masked ? ' + M' : ''}\\right) V`,
+    terms: ['scale', 'causal', 'window'],
+    formula: (c, stage) => ordinaryTex(stage),
     explanation: ({ config: c, stage }) =>
       `The same Q, K and V through ordinary attention, the whole T \u00d7 T matrix at once${
-        c.masked ? ', with the same mask M' : ''
+        maskRulesAt(stage).length ? ', with the same mask M' : ''
       }. The tiled result differs from it by at most ${formatSci(c.maxDifference)} (${differenceKind(stage)}): ` +
       'rounding, not approximation. FlashAttention changes the order of the arithmetic and the memory it needs, ' +
       'not the math.',

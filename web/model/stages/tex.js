@@ -50,13 +50,22 @@ export const logitsSymbol = (stage) => (logitsRead(stage).includes('+') ? `(${lo
 /** What the mask at this masked stage is added to: S̃, or S̃ + B under ALiBi. */
 export const maskedInput = (stage) => logitsRead(stage);
 
-// What a projection (or its weight's gradient) read, named after the engine's operand.
-const SOURCES = { X: 'X', x_pos: '(X + PE)', X_q: 'X_q', X_kv: 'X_{kv}' };
-
-/** The input matrix of a projection stage, or of its weight's gradient: X, (X + PE) where the engine
- * read X + PE (its operand x_pos), or X_q / X_kv in cross-attention. */
-export function sourceOf(stage) {
+// What a projection (or its weight's gradient) read, named after the engine's operand: [TeX, plain].
+const SOURCES = {
+  X: ['X', 'X'],
+  x_pos: ['(X + PE)', '(X + PE)'],
+  X_q: ['X_q', 'X_q'],
+  X_kv: ['X_{kv}', 'X_kv'],
+};
+function sourceNames(stage) {
   const name = stage.operands[0]?.name;
   if (!(name in SOURCES)) throw new Error(`${stage.id}: reads ${name}, no projection's input`);
   return SOURCES[name];
 }
+
+/** The input matrix of a projection stage, or of its weight's gradient: X, (X + PE) where the engine
+ * read X + PE (its operand x_pos), or X_q / X_kv in cross-attention. */
+export const sourceOf = (stage) => sourceNames(stage)[0];
+
+/** The same input as a figure label (plain text). */
+export const sourceLabel = (stage) => sourceNames(stage)[1];

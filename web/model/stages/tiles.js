@@ -1,5 +1,6 @@
-// FlashAttention's tile stages: per tile the logits, the running max m, the running sum l and
-// the running output; per query block its output, O / l.
+// FlashAttention's tile stages: per tile the logits L_IJ, the running max μ, the running sum Z and
+// the running output U; per query block its output, O_I = U / Z. I and J name a query and a key
+// block; i and j stay positions, as everywhere on the page.
 // Entry fields: see ../stage-table.js.
 
 import { rowsText } from '../format.js';
@@ -9,6 +10,7 @@ import { cell, col, row } from './highlight.js';
 import { nonNegative } from './captions.js';
 import { ofTile } from './numpy-paths.js';
 import { f, n, productSum, shortList } from './tex.js';
+import { maskRulesAt, scaledAt } from './terms.js';
 
 const where = ({ stage }) =>
   `${rowsText('query', stage.tile.queryRows)} against ${rowsText('key', stage.tile.keyRows)}`;
@@ -19,14 +21,16 @@ const IO_NOTE =
   'GPU\u2019s large, slow HBM into its small, fast on-chip SRAM, used there, and the T \u00d7 T scores are ' +
   'never written out and read back (IO-aware tiling).';
 
-// What the mask hides from a query in a tile, in TeX and in words: later keys, and with a window
-// of W those W or more back.
-const hidden = (c) =>
-  c.window !== null
-    ? `\\text{key} > \\text{query or key} \\le \\text{query} - ${c.window}`
-    : '\\text{key} > \\text{query}';
-const hiddenText = (c) =>
-  c.window !== null ? `after their query or ${c.window} or more before it` : 'after their query';
+// The rules of the mask that set a tile's logit to −∞, from the engine's terms (causal: a key after
+// its query; window: a key W or more before it).
+const HIDDEN = {
+  causal: { tex: 'j > i', text: 'after their query' },
+  window: { tex: 'j \\le i - W', text: 'W or more before it' },
+};
+const hiddenBy = (stage) => maskRulesAt(stage).map((t) => HIDDEN[t]);
+// Whether a query block read fewer key blocks than the sequence holds (its keyRows: the first and
+// past-the-last key it read).
+const skippedAny = (stage, c) => stage.tile.keyRows[0] > 0 || stage.tile.keyRows[1] < c.seqLen;
 
 function tileEntry(id, title, fields) {
   return { id, group: 'tile', title, ...fields };
@@ -34,84 +38,97 @@ function tileEntry(id, title, fields) {
 
 export const TILE_STAGES = [
   entry({
-    ...tileEntry('tile_scores', 'Tile scores S', {
-      result: 'S',
-      figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_j\u1d40' }],
-      formula: (c) =>
-        `S_{ij} = \\frac{Q_i K_j^{\\top}}${c.scaleScores ? '{\\sqrt{d_k}}' : '{1}'}${
-          c.masked ? `, \\quad S_{rc} = -\\infty \\text{ where } ${hidden(c)}` : ''
-        }`,
-      explanation: (ctx) =>
-        `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of scores ` +
-        `exists at any time; the full T \u00d7 T matrix is never formed. ${IO_NOTE}${
-          ctx.config.masked ? ` Keys ${hiddenText(ctx.config)} get \u2212\u221e, as the mask would give them.` : ''
-        }`,
+    ...tileEntry('tile_scores', 'Tile logits L_IJ', {
+      result: 'L_IJ',
+      terms: ['scale', 'causal', 'window'],
+      figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1, transpose: true, label: 'K_J\u1d40' }],
+      formula: (c, stage) => {
+        const hidden = hiddenBy(stage);
+        return (
+          `L_{IJ} = \\frac{Q_I K_J^{\\top}}${scaledAt(stage) ? '{\\sqrt{d_k}}' : '{1}'}` +
+          (hidden.length
+            ? `, \\quad L_{ij} = -\\infty \\text{ where } ${hidden.map((h) => h.tex).join(' \\text{ or } ')}`
+            : '')
+        );
+      },
+      explanation: (ctx) => {
+        const hidden = hiddenBy(ctx.stage);
+        return (
+          `One tile: ${where(ctx)}. Only this B_r \u00d7 B_c block of logits ` +
+          `exists at any time; the full T \u00d7 T matrix is never formed. ${IO_NOTE}` +
+          (hidden.length
+            ? ` Keys ${hidden.map((h) => h.text).join(' or ')} get \u2212\u221e, as the mask would give them` +
+              `${ctx.stage.terms.includes('window') ? ` (W = ${ctx.config.window})` : ''}.`
+            : '')
+        );
+      },
       explain: {
-        symbolic: (i, j, c) =>
-          `S_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${c.scaleScores ? '\\sqrt{d_k}' : '1'}}`,
+        symbolic: (i, j, c, stage) =>
+          `L_{${i},${j}} = \\frac{q_{${i}} \\cdot k_{${j}}}{${scaledAt(stage) ? '\\sqrt{d_k}' : '1'}}`,
         filled: (e, { i: r, j: c }) =>
           e.masked
-            ? `\\text{hidden by the mask} \\Rightarrow S_{${r},${c}} = -\\infty`
-            : `S_{${r},${c}} = (${productSum(e.terms)}) \\div ${n(e.divisor)} = ${n(e.value)}`,
+            ? `\\text{hidden by the mask} \\Rightarrow L_{${r},${c}} = -\\infty`
+            : `L_{${r},${c}} = (${productSum(e.terms)}) \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
     }),
-    operands: { Q_i: 'Q_i', K_j: 'K_j' },
+    operands: { Q_i: 'Q_I', K_j: 'K_J' },
     quiz: [nextTileQuestion],
-    notation: ['S_ij', 'Q_i \u00b7 K_j\u1d40 / \u221ad_k', 'one tile: query block i against key block j'],
+    notation: ['L_IJ', 'Q_I \u00b7 K_J\u1d40 / \u221ad_k', 'one tile of the logits: query block I against key block J'],
     numpy: ofTile('tile_scores'),
   }),
   entry({
-    ...tileEntry('tile_max', 'Running max m', {
-      result: 'm',
+    ...tileEntry('tile_max', 'Running max \u03bc', {
+      result: '\u03bc',
       figure: () => [{ glyph: 'max(' }, { operand: 0 }, { glyph: ', rowmax' }, { operand: 1 }, { glyph: ')' }],
-      formula: () => 'm^{\\text{new}} = \\max\\left(m, \\max_c S_{rc}\\right)',
+      formula: () => '\\mu_i^{\\text{new}} = \\max\\left(\\mu_i, \\max_{j \\in J} L_{ij}\\right)',
       explanation: (ctx) =>
-        `The largest score each query row has seen so far, now including this tile (${where(ctx)}). ` +
+        `The largest logit each query row has seen so far, now including this tile (${where(ctx)}). ` +
         `The softmax subtracts it before exponentiating, so nothing overflows; when it grows, what ` +
-        `was summed under the old max is rescaled by \u03b1 = e^(m \u2212 m_new).`,
+        `was summed under the old max is rescaled by \u03b1 = e^(\u03bc \u2212 \u03bc_new). (Dao et al. call it m.)`,
       explain: {
-        symbolic: (i) => `m_{${i}}^{\\text{new}} = \\max\\left(m_{${i}}, \\max_{j} S_{${i},j}\\right)`,
+        symbolic: (i) => `\\mu_{${i}}^{\\text{new}} = \\max\\left(\\mu_{${i}}, \\max_{j \\in J} L_{${i},j}\\right)`,
         filled: (e, { i: r }) =>
-          `m_{${r}}^{\\text{new}} = \\max\\left(${n(e.previous)}, ${n(e.rowMax)}\\right) = ${n(e.value)}`,
+          `\\mu_{${r}}^{\\text{new}} = \\max\\left(${n(e.previous)}, ${n(e.rowMax)}\\right) = ${n(e.value)}`,
       },
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
     }),
-    operands: { m: 'm' },
-    notation: ['m', 'max(m, rowmax S_ij)', 'each row\u2019s running maximum'],
+    operands: { m: '\u03bc' },
+    notation: ['\u03bc\u1d62', 'max(\u03bc\u1d62, max\u2c7c L\u1d62\u2c7c)', 'row i\u2019s largest logit so far'],
     numpy: ofTile('tile_max'),
   }),
   entry({
-    ...tileEntry('tile_sum', 'Running sum l', {
-      result: 'l',
+    ...tileEntry('tile_sum', 'Running sum Z', {
+      result: 'Z',
       figure: () => [{ operand: 1 }, { glyph: '\u00b7' }, { operand: 0 }, { glyph: '+ rowsum' }, { operand: 2 }],
       formula: () =>
-        'l^{\\text{new}} = \\alpha\\, l + \\sum_c P_{rc}, \\quad \\alpha ' +
-        '= e^{m - m^{\\text{new}}}, \\quad P = e^{S - m^{\\text{new}}}',
+        'Z_i^{\\text{new}} = \\alpha_i Z_i + \\sum_{j \\in J} E_{ij}, \\quad \\alpha_i ' +
+        '= e^{\\mu_i - \\mu_i^{\\text{new}}}, \\quad E_{ij} = e^{L_{ij} - \\mu_i^{\\text{new}}}',
       explanation: () =>
         'The softmax\u2019s denominator, built up tile by tile: the old sum ' +
         'rescaled by \u03b1 (so that it, too, is measured against the new max) plus ' +
-        'this tile\u2019s exponentials P. At the first tile l and \u03b1 are 0.',
+        'this tile\u2019s exponentials E. At the first tile Z and \u03b1 are 0. ' +
+        '(Dao et al. write \u2113 for Z and P\u0303 for E.)',
       explain: {
-        symbolic: (i) => `l_{${i}}^{\\text{new}} = \\alpha_{${i}}\\, l_{${i}} + \\sum_c P_{${i},c}`,
+        symbolic: (i) => `Z_{${i}}^{\\text{new}} = \\alpha_{${i}} Z_{${i}} + \\sum_{j \\in J} E_{${i},j}`,
         filled: (e, { i: r }) =>
-          `l_{${r}}^{\\text{new}} = ${n(e.alpha)} \\cdot ${f(e.previous)} + ` +
+          `Z_{${r}}^{\\text{new}} = ${n(e.alpha)} \\cdot ${f(e.previous)} + ` +
           `(${shortList(Array.from(e.row, (x) => n(x)))}) = ${n(e.value)}`,
       },
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: cell(r, 0), 2: row(r) }),
     }),
-    operands: { l: nonNegative('l'), '\u03b1': nonNegative('\u03b1'), P: nonNegative('P') },
+    operands: { l: nonNegative('Z'), '\u03b1': nonNegative('\u03b1'), P: nonNegative('E') },
     nonNegative: true,
     notation: [
-      'l',
-      '\u03b1\u00b7l + rowsum P',
-      'each row\u2019s running sum; P = exp(S_ij \u2212 m), \u03b1 = exp(m_old \u2212 m)',
+      'Z',
+      '\u03b1\u00b7Z + rowsum E',
+      'each row\u2019s running sum of exponentials (the softmax\u2019s denominator)',
     ],
     numpy: ofTile('tile_sum'),
   }),
   entry({
-    ...tileEntry('tile_out', 'Running output O', {
-      result: 'O',
+    ...tileEntry('tile_out', 'Running output U', {
+      result: 'U',
       figure: () => [
         { operand: 1 },
         { glyph: '\u00b7' },
@@ -121,43 +138,42 @@ export const TILE_STAGES = [
         { glyph: '@' },
         { operand: 3 },
       ],
-      formula: () => '\\tilde O^{\\text{new}} = \\alpha\\, \\tilde O + P\\, V_j',
+      formula: () => 'U_i^{\\text{new}} = \\alpha_i U_i + \\sum_{j \\in J} E_{ij} V_j',
       explanation: () =>
-        'The weighted values, not yet divided by l: the old rows rescaled by \u03b1, plus this tile\u2019s P ' +
-        'times its block of values V_j. Dividing once at the end gives exactly the softmax-weighted average. That ' +
-        'deferred division is FlashAttention-2\u2019s order; FlashAttention-1 rescaled O by diag(l)\u207b\u00b9 at ' +
+        'The weighted values, not yet divided by Z: the old rows rescaled by \u03b1, plus this tile\u2019s E ' +
+        'times its block of values V_J. Dividing once at the end gives exactly the softmax-weighted average. That ' +
+        'deferred division is FlashAttention-2\u2019s order; FlashAttention-1 rescaled U by diag(Z)\u207b\u00b9 at ' +
         'every step and wrote it back to HBM.',
       explain: {
         symbolic: (i, j) =>
-          `\\tilde O_{${i},${j}}^{\\text{new}} = \\alpha_{${i}}\\, \\tilde O_{${i},${j}} + ` +
-          `\\sum_c P_{${i},c} V_{c,${j}}`,
+          `U_{${i},${j}}^{\\text{new}} = \\alpha_{${i}} U_{${i},${j}} + ` + `\\sum_{j' \\in J} E_{${i},j'} V_{j',${j}}`,
         filled: (e, { i: r, j: c }) =>
-          `\\tilde O_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
+          `U_{${r},${c}}^{\\text{new}} = ${n(e.alpha)} \\cdot ` +
           `${f(e.previous)} + (${productSum(e.terms)}) = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0), 2: row(r), 3: col(c) }),
     }),
-    operands: { O: 'O', '\u03b1': nonNegative('\u03b1'), P: nonNegative('P'), V_j: 'V_j' },
-    notation: ['O\u0303', '\u03b1\u00b7O\u0303 + P \u00b7 V_j', 'the running output, not yet divided by l'],
+    operands: { O: 'U', '\u03b1': nonNegative('\u03b1'), P: nonNegative('E'), V_j: 'V_J' },
+    notation: ['U', '\u03b1\u00b7U + E \u00b7 V_J', 'the running output, not yet divided by Z'],
     numpy: ofTile('tile_out'),
   }),
   entry({
-    ...tileEntry('block_out', 'Query block done: O / l', {
-      result: 'O / l',
+    ...tileEntry('block_out', 'Query block done: U / Z', {
+      result: 'O_I',
       figure: () => [{ operand: 0 }, { glyph: '\u00f7' }, { operand: 1 }],
-      formula: () => 'O_i = \\tilde O \\,/\\, l',
+      formula: () => 'O_I = U \\,/\\, Z',
       explanation: ({ stage, config: c }) =>
         `Every key block ${rowsText('query', stage.tile.queryRows)} may see has been read${
-          c.masked ? ' (the blocks the mask hides entirely were skipped, never read)' : ''
-        }: one division by l per row turns the running sums into the attention output of this block.`,
+          skippedAny(stage, c) ? ' (the blocks the mask hides entirely were skipped, never read)' : ''
+        }: one division by Z per row turns the running sums into the attention output of this block.`,
       explain: {
-        symbolic: (i, j) => `O_{${i},${j}} = \\tilde O_{${i},${j}} / l_{${i}}`,
+        symbolic: (i, j) => `O_{${i},${j}} = U_{${i},${j}} / Z_{${i}}`,
         filled: (e, { i: r, j: c }) => `O_{${r},${c}} = ${n(e.input)} \\div ${n(e.divisor)} = ${n(e.value)}`,
       },
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
     }),
-    operands: { O: 'O', l: nonNegative('l') },
-    notation: ['O', 'O\u0303 / l', 'a query block\u2019s output'],
+    operands: { O: 'U', l: nonNegative('Z') },
+    notation: ['O_I', 'U / Z', 'query block I\u2019s output: its rows of O'],
     numpy: ofTile('block_out'),
   }),
 ];
