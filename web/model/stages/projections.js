@@ -68,7 +68,8 @@ function turned(id, letter, title) {
       `${row0(stage).join(' and ')}; the pairs operand lists them all), pair c by the angle ` +
       '(t\u2080 + t)\u00b7\u03b8_c, t\u2080 being the position of row 0 (the offset, for a sequence that ' +
       'continues another) and d_rot the columns turned, fast for the first pairs and slow for the last. The scores ' +
-      'read the turned rows, so a query and a key meet at an angle that depends on their positions only through how far apart they are.',
+      'read the turned rows, so a query and a key meet at an angle that depends on their positions only through ' +
+      'how far apart they are.',
     explain: {
       symbolic: (i, j) =>
         `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,\\rho_1 + ${letter}_{${i},b}\\,\\rho_2, \\quad ` +
