@@ -160,7 +160,7 @@ export function wrapEngine(wasm) {
      */
     train: (spec, options) => unwrap(wasm.train(plain(spec, 'spec'), plain(options ?? null, 'options'))),
     /**
-     * One sequence of 1 … seqLen tokens through a model: { residual: [x₀ … x_N], logits, probabilities, losses },
+     * One sequence of 1 … seqLen tokens through a model: { residual: [R₀ … R_N], logits, probabilities, losses },
      * losses[t] = −ln p(token t + 1) at position t.
      */
     modelForward: (model, tokens) => unwrap(wasm.modelForward(plain(model, 'model'), plain(tokens, 'tokens'))),

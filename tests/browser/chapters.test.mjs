@@ -445,7 +445,7 @@ test(EXPLAIN_KV_FLASH_TITLE, async () => {
   assert.equal(await page.$eval('.explain-value', (p) => p.dataset.full), formatFull(e.value));
   const tile = env.engine.run({ preset: 'flash-causal' }).stages.find((s) => s.id === 'tile_out' && s.step === 4).tile;
   const first = tile.queryRows[0]; // the tile's local row 0 is this query
-  assert.match(await page.$eval('.explain-filled', (f) => f.dataset.tex), new RegExp(`^\\\\tilde O_\\{${first},1\\}`));
+  assert.match(await page.$eval('.explain-filled', (f) => f.dataset.tex), new RegExp(`^U_\\{${first},1\\}\\^`));
   assert.ok(Math.abs(e.alpha * e.previous + e.sum - e.value) <= 1e-12, 'α · Õ + Σ P·V is the cell');
   assert.deepEqual(page.problems, []);
 });

@@ -57,10 +57,10 @@ test('flash chapter: slow-memory traffic of this head and of the lesson\u2019s 2
   assert.deepEqual(page.problems, []);
 });
 
-test('notation: from a decode step and a tile, the symbols of that chapter with the trace\u2019s shapes', async () => {
-  for (const [hash, id, symbol] of [
-    ['#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&step=2', 'k_cache', 'K_\u2264t'],
-    ['#chapter=flash&preset=flash-causal&stage=tile_sum&step=1', 'tile_sum', 'l'],
+test('notation: at a decode step and a tile, the symbols of that formula with the trace\u2019s shapes', async () => {
+  for (const [hash, id, symbol, others] of [
+    ['#chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&step=2', 'k_cache', 'K_\u2264t, K_<t', ['k', 't']],
+    ['#chapter=flash&preset=flash-causal&stage=tile_sum&step=1', 'tile_sum', 'Z', ['\u03b1', 'E', '\u03bc', 'L']],
   ]) {
     await goToHash(page, hash);
     await waitForStage(page, id, 0);
@@ -69,7 +69,13 @@ test('notation: from a decode step and a tile, the symbols of that chapter with 
     const stage = env.engine
       .run({ preset: new URLSearchParams(hash.slice(1)).get('preset') })
       .stages.find((s) => s.id === id);
-    assert.deepEqual(rows.find((r) => r[0] === symbol)?.[3], `(${stage.axes.join(', ')})`, `${id}: ${symbol}`);
+    assert.deepEqual(rows.find((r) => r[0] === symbol)?.[2], `(${stage.axes.join(', ')})`, `${id}: ${symbol}`);
+    for (const other of others)
+      assert.ok(
+        rows.some((r) => r[0] === other),
+        `${id}: ${other} in ${rows.map((r) => r[0])}`,
+      );
+    assert.ok(!rows.some((r) => r[0] === 'S'), `${id}: no symbol its formula does not write`);
     assert.match(await page.textContent('.notation-base'), /counts from 0/);
   }
   assert.deepEqual(page.problems, []);

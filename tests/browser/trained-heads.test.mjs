@@ -47,7 +47,7 @@ test('opened cold: the trained preset, its layers on the time axis, layer 1\u201
   const h = inductionHead(trace);
   await goToHash(page, `#chapter=trained-heads&preset=trained-induction&stage=weights&head=${h}&step=1`);
   await waitForStage(page, 'weights', h);
-  assert.match(await page.textContent('.time-label'), /^Layer 1 \(layers 0\u20131\): reads x\u2081/);
+  assert.match(await page.textContent('.time-label'), /^Layer 1 \(layers 0\u20131\): reads R\u2081/);
   assert.deepEqual(await resultTexts(page), weightTexts(stageOf(trace, 'weights', h, 1)));
   assert.match(await page.textContent('.stage-list'), /Layer 1, head \d \(of 0\u20131\)/);
   // The induction head, trained: in the copy most of its weight is on the token after the earlier occurrence.
@@ -69,7 +69,7 @@ test('the loss counts the scored positions; untrained, the same tokens cost abou
   // What the page says it averages is what the engine counted: the preset's scored positions.
   const counted = stageOf(trained, 'loss').operands.find((o) => o.name === 'counted').values;
   assert.deepEqual(Array.from(counted, (c, t) => (c ? [t] : [])).flat(), [16, 17, 18, 19, 20]);
-  assert.match(await page.textContent('.explanation'), /positions scored \(c = 1\), here positions 16\u201320\./);
+  assert.match(await page.textContent('.explanation'), /positions scored \(w_t = 1\), here positions 16\u201320\./);
   assert.ok(stageOf(trained, 'loss').values[0] < 0.15 * Math.log(32), 'trained: the copy is predicted');
   await page.selectOption('#field-checkpoint', 'untrained');
   const spec = { ...env.engine.presets().find((p) => p.id === 'trained-induction').spec, checkpoint: 'untrained' };
@@ -149,7 +149,7 @@ test('another chapter and back: the trained preset again, the same numbers', asy
   assert.match(await page.textContent('.chapter-panel'), /Trained heads, steps through its trained weights/);
   await page.click('button.chapter-button[data-chapter="trained-heads"]');
   await page.waitForSelector('body[data-chapter="trained-heads"]');
-  await waitForStage(page, 'x'); // the stage the designed heads showed, here layer 0's input: x₀
+  await waitForStage(page, 'x'); // the stage the designed heads showed, here layer 0's input: R₀
   assert.deepEqual(await resultTexts(page), cells(stageOf(trace, 'x', null, 0)));
   assert.deepEqual(cells(stageOf(trace, 'x', null, 0)), cells(stageOf(trace, 'embedded')));
   assert.match(await page.textContent('.chapter-panel'), /n_vocab = 32 token ids, N = 2 layers of 2 heads/);

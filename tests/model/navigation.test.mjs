@@ -148,12 +148,12 @@ test('navigation: the trained model\u2019s time axis names a layer inside the la
   const trace = traceOf({ preset: 'trained-induction' });
   const steps = buildSteps(trace);
   const label = (id, step = null) => timeView(steps, findStepIndex(steps, id, 0, step), trace.config, {}).label;
-  assert.equal(label('embedded'), 'Before the layers (layers 0\u20131): the embeddings x\u2080 that layer 0 reads');
-  assert.equal(label('weights', 0), 'Layer 0 (layers 0\u20131): reads x\u2080, the embeddings');
-  assert.equal(label('weights', 1), 'Layer 1 (layers 0\u20131): reads x\u2081, layer 0\u2019s stream');
+  assert.equal(label('embedded'), 'Before the layers (layers 0\u20131): the embeddings R\u2080 that layer 0 reads');
+  assert.equal(label('weights', 0), 'Layer 0 (layers 0\u20131): reads R\u2080, the embeddings');
+  assert.equal(label('weights', 1), 'Layer 1 (layers 0\u20131): reads R\u2081, layer 0\u2019s stream');
   assert.equal(
     label('loss'),
-    'After the layers (layers 0\u20131): the prediction reads x\u2082, layer 1\u2019s stream',
+    'After the layers (layers 0\u20131): the prediction reads R\u2082, layer 1\u2019s stream',
   );
   assert.equal(
     timeView(steps, findStepIndex(steps, 'loss', 0), trace.config, {}).value,

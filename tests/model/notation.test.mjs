@@ -1,59 +1,99 @@
-// The Notation panel's table over every recorded trace: one row for each kind of quantity the
-// trace holds and none for what it lacks, each shape the trace's own axes, one symbol a
-// quantity (no symbol for two stages), and the note on counting from 0.
+// The Notation panel: under each formula, exactly the symbols that formula writes, each from the
+// one table (web/model/notation.js) with its one meaning and, for a matrix, the trace's shape.
+// Every formula of every recorded trace is read here; tests/wasm/combinations.test.mjs reads those
+// of every feature pair.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildSteps } from '../../web/model/navigation.js';
-import { notationView } from '../../web/model/notation.js';
+import { SYMBOLS, notationView, symbolsOf } from '../../web/model/notation.js';
 import { stageById } from '../../web/model/stage-table.js';
 import { SPECS, traceOf } from './fixtures.mjs';
 
-test('notation: a row per quantity the trace holds, its shape the trace\u2019s axes', () => {
-  const symbols = new Map(); // symbol → the stage id it names, across every trace
+const names = (tex) => symbolsOf(tex).symbols.map((s) => s.symbol);
+
+test('notation: a formula\u2019s symbols are read from its TeX, each letter for itself', () => {
+  assert.deepEqual(names('dQ_{n} = dS_{n}\\, K'), ['d', 'Q', 'n', 'S', 'K']);
+  assert.deepEqual(names('\\tilde S = \\frac{S}{\\sqrt{d_k}}'), ['S\u0303', 'S', 'd_k']);
+  assert.deepEqual(names('X \\in \\mathbb{R}^{T \\times d_{\\text{model}}}'), ['X', '\u211d', 'T', 'd_model']);
+  assert.deepEqual(names('Y^{+} = \\max(0, Y)'), ['Y\u207a', 'Y']);
+  assert.deepEqual(names("\\sum_{j'} e^{L_{ij'} - \\mu_i}"), ["j'", 'e', 'L', 'i', '\u03bc']);
+  // Prose and operator names are words, not symbols; an unlisted letter is reported.
+  assert.deepEqual(symbolsOf('\\operatorname{softmax}(x) \\text{ where it is seen}').unknown, []);
+  assert.deepEqual(symbolsOf('S_{rc} = \\kappa').unknown, ['r']);
+});
+
+test('notation: one row a symbol, one symbol a TeX form, one meaning a row', () => {
+  const forms = SYMBOLS.flatMap((s) => s.tex);
+  assert.equal(new Set(forms).size, forms.length, 'a TeX form in two rows');
+  for (const key of ['symbol', 'meaning']) {
+    const values = SYMBOLS.map((s) => s[key]);
+    assert.equal(new Set(values).size, values.length, `two rows with one ${key}`);
+  }
+  for (const s of SYMBOLS) if (s.stage) assert.ok(stageById(s.stage), `${s.symbol}: no stage ${s.stage}`);
+});
+
+const EVERY_FORMULA =
+  'notation: every formula of every recorded trace writes only symbols of the table, and the panel lists exactly them';
+test(EVERY_FORMULA, () => {
+  let formulas = 0;
   for (const spec of SPECS) {
     const trace = traceOf(spec);
-    const ids = [...new Set(trace.stages.map((s) => s.id))];
-    const view = notationView(buildSteps(trace));
-    const shown = view.table.rows.map((r) => r[0]);
-    assert.equal(new Set(shown).size, shown.length, `${JSON.stringify(spec)}: a symbol once`);
-    for (const id of ['scores', 'weights']) {
-      const stage = trace.stages.find((s) => s.id === id);
-      if (!stage) continue;
-      const row = view.table.rows.find((r) => r[0] === (id === 'scores' ? 'S' : 'A'));
-      assert.equal(row[3], `(${stage.axes.join(', ')})`, `${id}: its axes`);
+    const steps = buildSteps(trace);
+    for (const step of steps) {
+      const tex = stageById(step.id).formula(trace.config, step.stage);
+      const where = `${JSON.stringify(spec)} ${step.id}: ${tex}`;
+      const { symbols, unknown } = symbolsOf(tex);
+      assert.deepEqual(unknown, [], `${where}: letters no row names`);
+      const { table } = notationView(tex, steps, step.head);
+      assert.deepEqual(
+        table.rows.map((r) => r[0]),
+        symbols.map((s) => s.symbol),
+        where,
+      );
+      // A matrix's shape is its stage's in this trace.
+      for (const [symbol, , shape] of table.rows) {
+        const row = SYMBOLS.find((s) => s.symbol === symbol);
+        const stage = row.stage && steps.find((s) => s.id === row.stage)?.stage;
+        assert.equal(shape, stage ? `(${stage.axes.join(', ')})` : '', `${where}: ${symbol}'s shape`);
+      }
+      formulas++;
     }
-    if (!ids.includes('masked')) assert.ok(!shown.includes('L'), 'no L without a mask');
-    if (ids.includes('tile_out')) assert.ok(shown.includes('O\u0303') && !shown.includes('S'), 'flash: Õ, tiles');
-    for (const [symbol, is] of view.table.rows) symbols.set(symbol, (symbols.get(symbol) ?? new Set()).add(is));
   }
-  // One symbol, one definition: O is concat·W_O or, in FlashAttention, Õ / l — both the output.
-  for (const [symbol, defs] of symbols) if (symbol !== 'O') assert.equal(defs.size, 1, `${symbol}: ${[...defs]}`);
-  const note = notationView(buildSteps(traceOf(SPECS[0]))).note;
+  assert.ok(formulas > 1000, `${formulas} formulas`);
+  const { note } = notationView('X', []);
   assert.match(note, /number head_1 \u2026 head_h are heads 0 \u2026 h \u2212 1, the first token is position 0/);
 });
 
-// TRN-6, TRN-7: the trained model's own symbols are in the table, and none is used twice in its
-// chapter: N counts the layers (L is the masked logits), n_vocab the vocabulary (V is the values), y the
-// token ids (x is the residual stream).
-test('notation: the trained model\u2019s own symbols are in the table, none of them reused', () => {
+// The formulas of one stage of a preset, and the symbols its panel lists.
+function listed(preset, id) {
+  const trace = traceOf({ preset });
+  const steps = buildSteps(trace);
+  const step = steps.find((s) => s.id === id);
+  return notationView(stageById(id).formula(trace.config, step.stage), steps, step.head).table.rows.map((r) => r[0]);
+}
+
+// TRN-6, TRN-7: the trained model's own symbols: N counts the layers (L is the logits the softmax
+// reads), u indexes the vocabulary (V is the values, v a value row), y the token ids, R the
+// residual stream (x_t is a decode step's row of X), w_t the scored positions (c is RoPE's pair).
+test('notation: the trained model\u2019s symbols, none of them reused', () => {
+  assert.deepEqual(listed('trained-induction', 'embedded'), ['R_l', 'W_E', 'tokens', 'W_P']);
+  assert.deepEqual(listed('trained-induction', 'logits'), ['z', 'R_l', 'N', 'W_U']);
+  assert.deepEqual(listed('trained-induction', 'probabilities'), ['p', 't', 'u', 'e', 'z', '\u03bc']);
+  assert.deepEqual(listed('trained-induction', 'loss'), ['\u2112', 't', 'w_t', '\u2113_t']);
   const trace = traceOf({ preset: 'trained-induction' });
-  const { rows } = notationView(buildSteps(trace)).table;
-  const symbols = rows.map((r) => r[0]);
-  for (const s of ['x\u2080', 'x\u2097\u208a\u2081', 'z', 'p', '\u2113\u209c', '\u2112'])
-    assert.ok(symbols.includes(s), s);
   for (const id of ['logits', 'token_loss']) {
     const [entry, stage] = [stageById(id), trace.stages.find((s) => s.id === id)];
     const texts = [entry.formula(trace.config, stage), entry.explain.symbolic(1, 2, trace.config, stage)];
-    for (const text of texts) assert.doesNotMatch(text, /x_L|x_\{\S*\+1\}(?!\s*=)/, `${id}: ${text}`);
+    for (const text of texts) assert.doesNotMatch(text, /x_L|x_N|x_\{\S*\+1\}(?!\s*=)/, `${id}: ${text}`);
   }
   assert.match(stageById('token_loss').formula(trace.config), /p_\{t,\\,y_\{t\+1\}\}/);
 });
 
-// POS-8: one letter, one meaning. A RoPE or PE pair is c (i stays a query), the rotated width d_rot
-// and PE's d_model are written out, a product's summed feature is a (d names sizes), the softmax's
-// row max is μ (m_n is ALiBi's slope; FlashAttention keeps its m), and the notation lists the
-// symbols of the positions and masks a trace uses, and only those.
-test('POS-8: pair index c, μ for the row max, m_n for the slope, and the notation lists what the trace uses', () => {
+// POS-8: one letter, one meaning. A RoPE or PE pair is c (i stays a query), a row t at position
+// t₀ + t, the rotated width d_rot and PE's d_model written out, a product's summed feature a (d
+// names sizes and gradients), the softmax's row max μ (m_n is ALiBi's slope), and each formula's
+// panel names its positions' and masks' symbols.
+test('POS-8: pair index c, row t, μ for the row max, m_n for the slope, each in the panel of its formula', () => {
   const seen = { rope: 0, pe: 0, alibi: 0 };
   for (const spec of SPECS) {
     const trace = traceOf(spec);
@@ -63,19 +103,25 @@ test('POS-8: pair index c, μ for the row max, m_n for the slope, and the notati
       const texts = [entry.formula(config, stage), entry.explain?.symbolic?.(1, 2, config, stage) ?? ''];
       const where = `${JSON.stringify(spec)} ${stage.id}`;
       for (const text of texts) {
-        assert.doesNotMatch(text, /\\theta_i|\\varphi_\{p,i\}|2i\b|\\sum_d\b/, `${where}: ${text}`);
+        assert.doesNotMatch(text, /\\theta_i|\\varphi_\{p,|2i\b|\\sum_d\b|\(o \+ p\)/, `${where}: ${text}`);
         if (stage.id === 'weights' || stage.id === 'probabilities') assert.doesNotMatch(text, /\bm_/, where);
       }
-      if (stage.id === 'q_rot') seen.rope += /\\theta_c = \\text\{base\}\^\{-2c\/d_\{\\text\{rot\}\}\}/.test(texts[0]);
+      const panel = names(texts[0]);
+      if (stage.id === 'q_rot') {
+        seen.rope += /\\theta_c = \\text\{base\}\^\{-2c\/d_\{\\text\{rot\}\}\}/.test(texts[0]);
+        for (const s of ['c', 't', 't\u2080', '\u03b8_c', '\u03c6_t,c', 'd_rot']) assert.ok(panel.includes(s), s);
+      }
       if (stage.id === 'x_pos') seen.pe += /10000\^\{2c\/d_\{\\text\{model\}\}\}/.test(texts[0]);
-      if (stage.id === 'biased') seen.alibi += /m_n/.test(texts[0]);
+      if (stage.id === 'biased') {
+        seen.alibi += /m_n/.test(texts[0]);
+        assert.ok(panel.includes('m\u2099') && panel.includes('B'), `${where}: ${panel}`);
+      }
+      if (stage.id === 'masked') {
+        assert.equal(panel.includes('W'), stage.terms.includes('window'), `${where}: W`);
+        assert.equal(panel.includes('P'), stage.terms.includes('prefix'), `${where}: P`);
+      }
+      if (stage.id === 'weights') assert.ok(panel.includes('\u03bc'), `${where}: μ, the row max`);
     }
-    const listed = notationView(buildSteps(trace), config).indices.rows.map((r) => r[0]);
-    assert.equal(listed.includes('c'), Boolean(config.rope), `${JSON.stringify(spec)}: c`);
-    assert.equal(listed.includes('m_n, B'), Boolean(config.alibi), `${JSON.stringify(spec)}: m_n`);
-    assert.equal(listed.includes('W'), config.window !== null, `${JSON.stringify(spec)}: W`);
-    assert.equal(listed.includes('P'), config.prefix !== null, `${JSON.stringify(spec)}: P`);
-    assert.ok(listed.includes('\u03bc\u1d62'), 'μ_i, the row max');
   }
   assert.ok(seen.rope > 0 && seen.pe > 0 && seen.alibi > 0, JSON.stringify(seen));
 });

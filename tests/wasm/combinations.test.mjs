@@ -12,7 +12,7 @@ import katex from 'katex';
 import { createEngine } from '../../dist/engine.js';
 import { FEATURES, KINDS, combinations } from '../../scripts/combinations.mjs';
 import { buildSteps } from '../../web/model/navigation.js';
-import { notationView } from '../../web/model/notation.js';
+import { notationView, symbolsOf } from '../../web/model/notation.js';
 import { stageById, titleOf } from '../../web/model/stage-table.js';
 import { assertClose, labelOf } from './support.mjs';
 
@@ -112,8 +112,14 @@ function checkStages(name, spec, trace) {
   const ids = new Set(trace.stages.map((s) => s.id));
   assert.equal(ids.has('masked'), rules.length > 0 && spec.kind !== 'flash', `${name}: a masked stage`);
   assert.equal(ids.has('biased'), Boolean(spec.alibi), `${name}: a biased stage`);
-  const symbols = notationView(buildSteps(trace)).table.rows.map((r) => r[0]);
-  assert.equal(new Set(symbols).size, symbols.length, `${name}: each notation symbol once`);
+  // Every symbol of every formula is in the notation table, and the panel lists each once.
+  const steps = buildSteps(trace);
+  for (const step of steps) {
+    const formula = stageById(step.id).formula(config, step.stage);
+    assert.deepEqual(symbolsOf(formula).unknown, [], `${name}: ${step.id}: letters no notation row names: ${formula}`);
+    const symbols = notationView(formula, steps, step.head).table.rows.map((r) => r[0]);
+    assert.equal(new Set(symbols).size, symbols.length, `${name}: ${step.id}: each notation symbol once`);
+  }
 }
 
 const PAIRS_TITLE =

@@ -46,7 +46,7 @@ for (const spec of SPECS)
 
 // POS-5: the slopes' rule the biased stage writes, read back as numbers, gives the engine's slopes for
 // every head count: Press et al.'s 2^(−8(n+1)/h) when h is a power of two, else the power of two p
-// below h, then every other slope of 2p heads.
+// below h, then every other slope of 2p heads: head n ≥ p takes slope 2(n − p) of 2p.
 test('POS-5: the ALiBi formula states the rule that gives the engine\u2019s slopes, for 1 to 9 heads', () => {
   for (let h = 1; h <= 9; h++) {
     const { config, stages } = engine.run({ seed: 1, seqLen: 3, dModel: 4, numHeads: h, dK: 2, dV: 2, alibi: true });
@@ -55,14 +55,14 @@ test('POS-5: the ALiBi formula states the rule that gives the engine\u2019s slop
       stages.find((s) => s.id === 'biased'),
     );
     const first = /m_n = 2\^\{-8\(n\+1\)\/(\d+)\}/.source;
-    const then = /\\ \(n < (\d+)\),\\ \\text\{then every other \} 2\^\{-8\(k\+1\)\/(\d+)\}/.source;
+    const then = /\\ \(n < (\d+)\), \\quad m_n = 2\^\{-8\(2\(n - \d+\) \+ 1\)\/(\d+)\}\\ \(n \\ge \d+\)/.source;
     const rule = new RegExp(`${first}(?:${then})?`).exec(formula);
     assert.ok(rule, formula);
     const [p, below, twice] = [Number(rule[1]), rule[2] && Number(rule[2]), rule[3] && Number(rule[3])];
     const slopes = Array.from({ length: Math.min(h, p) }, (_, n) => 2 ** ((-8 * (n + 1)) / p));
     if (below !== undefined) {
       assert.equal(below, p);
-      for (let k = 0; slopes.length < h; k += 2) slopes.push(2 ** ((-8 * (k + 1)) / twice));
+      for (let n = p; n < h; n++) slopes.push(2 ** ((-8 * (2 * (n - p) + 1)) / twice));
     } else assert.equal(p, h, `${h} heads: a power of two`);
     // The engine computes Press et al.'s powers their way (start · ratioⁿ): equal to within an ulp.
     assert.equal(config.alibi.length, h);

@@ -176,7 +176,7 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   views.stageList.update(stageListView(s.steps, s.step, s.head, config, { offered }));
   views.shapeEq.update(view.equation);
   views.formula.update({ tex: view.formula, stage: view.id });
-  views.notation.update(notationView(s.steps, s.trace?.config));
+  views.notation.update(notationView(view.formula, s.steps, head));
   views.explanation.update({ text: view.explanation, stage: view.id });
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });

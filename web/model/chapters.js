@@ -122,7 +122,7 @@ export const CHAPTERS = [
     fields: ['tokens', 'dModel', 'dK', 'dV', 'blockRows', 'blockCols', 'seed', 'weightScale', 'causal', 'window'],
     lead:
       'The same attention without ever forming the T \u00d7 T score matrix: blocks of queries meet blocks of keys ' +
-      'one tile at a time, and a running max m, sum l and output O per row make the softmax come out exactly as ' +
+      'one tile at a time, and a running max \u03bc, sum Z and output U per row make the softmax come out exactly as ' +
       'if every score had been seen at once. Move between tiles with \u2191 and \u2193 (or the slider).',
     panel: 'tiles',
   },

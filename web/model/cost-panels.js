@@ -72,7 +72,7 @@ export function trafficNote(config) {
   const m = config.memoryTraffic;
   if (!m) return null;
   return (
-    `Slow memory (the GPU\u2019s HBM), in values moved for this head: standard attention writes S and P out and ` +
+    `Slow memory (the GPU\u2019s HBM), in values moved for this head: standard attention writes S and A out and ` +
     `reads them back, ${formatCount(m.standard)} here (Θ(N\u00b7d + N\u00b2)); the tiles read Q once, K_j and ` +
     `V_j for each tile kept and write O once, ${formatCount(m.tiled)}. At ` +
     `${formatCount(m.exampleSeqLen)} tokens with d = ${m.exampleDk} in tiles of ${m.exampleBlock} (an on-chip ` +

@@ -214,14 +214,14 @@ export function timeView(steps, index, config, tokens) {
   if (config.kind === 'model') {
     const range = `(layers 0\u2013${times.length - 1})`;
     const what =
-      now === 0 ? 'reads x\u2080, the embeddings' : `reads x${subscript(now)}, layer ${now - 1}\u2019s stream`;
+      now === 0 ? 'reads R\u2080, the embeddings' : `reads R${subscript(now)}, layer ${now - 1}\u2019s stream`;
     // The embeddings and the prediction sit before and after the layers: the slider says so.
     const label =
       steps[index].step !== null
         ? `Layer ${now} ${range}: ${what}`
         : now === 0
-          ? `Before the layers ${range}: the embeddings x\u2080 that layer 0 reads`
-          : `After the layers ${range}: the prediction reads x${subscript(now + 1)}, layer ${now}\u2019s stream`;
+          ? `Before the layers ${range}: the embeddings R\u2080 that layer 0 reads`
+          : `After the layers ${range}: the prediction reads R${subscript(now + 1)}, layer ${now}\u2019s stream`;
     return { max: times.length - 1, value, label };
   }
   const { queryRows, keyRows } = steps.find((s) => s.step === now && s.stage.tile).stage.tile;

@@ -43,8 +43,6 @@
 //                 and the config's key), after the stage `after` of its head or step; while it is
 //                 off, the stage list keeps its place (model/navigation.js)
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
-//   notation      [symbol, what it is, meaning] for the Notation panel (model/notation.js), for
-//                 the quantities it names
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
 //                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),
 //                 newRow, pruning

@@ -72,8 +72,9 @@ export function createKvCalculator(host, { onChange }) {
     const note = el(
       'p',
       'panel-note',
-      'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_head \u00b7 K/V heads \u00b7 layers \u00b7 ' +
-        'bytes per value \u00b7 batch, computed by the engine. A formula often quoted ' +
+      'Bytes = 2 (K and V) \u00b7 tokens \u00b7 d_k \u00b7 K/V heads \u00b7 layers \u00b7 ' +
+        'bytes per value \u00b7 batch, with d_v = d_k as in every model listed, computed by the engine. ' +
+        'A formula often quoted ' +
         'multiplies by all heads: right for GPT-2 and GPT-3, whose every head keeps its own K ' +
         'and V, but too big for LLaMA 3, whose 32 or 64 query heads share 8 K/V heads. No model ' +
         'caches more tokens than its context window holds: a longer context length is sized at ' +
@@ -89,7 +90,7 @@ export function createKvCalculator(host, { onChange }) {
     custom.setAttribute('role', 'group');
     custom.setAttribute('aria-label', 'The custom row');
     custom.append(
-      input(view, 'dHead', 'custom: d_head', onChange),
+      input(view, 'dHead', 'custom: d_k', onChange),
       input(view, 'heads', 'custom: heads', onChange),
       input(view, 'kvHeads', 'custom: K/V heads', onChange),
       input(view, 'layers', 'custom: layers', onChange),

@@ -1,5 +1,5 @@
 // One head's attention computed FlashAttention's way: blocks of B_r query rows against blocks of
-// B_c key rows, with a softmax updated online (a running max m, sum l and output O per row), so
+// B_c key rows, with a softmax updated online (a running max μ, sum Z and output U per row), so
 // that no T × T matrix is ever formed. T = tokens, D = d_model, DK = d_k, DV = d_v.
 #pragma once
 

@@ -47,8 +47,8 @@ enum class stage_id {
     causal_reference, // (T, ·)        the same sizes as one causal forward pass
     // FlashAttention's tiled forward pass (stage.tile: the tile's query and key rows):
     tile_scores, // (B_r, B_c)   Q_i · K_jᵀ / √DK, −∞ above the diagonal when causal
-    tile_max,    // (B_r, 1)     running max m after the tile
-    tile_sum,    // (B_r, 1)     running sum l after the tile
+    tile_max,    // (B_r, 1)     running max μ after the tile (operand m)
+    tile_sum,    // (B_r, 1)     running sum Z after the tile (operand l)
     tile_out,    // (B_r, DV)    running output O after the tile, not yet divided by l
     block_out,   // (B_r, DV)    O / l: the query block's output
     reference,   // (T, DV)      ordinary attention, for comparison
@@ -244,9 +244,9 @@ inline constexpr stage_entry stage_table[] = {
      false, "", "", "scale causal window one-sided rope"},
     {detail::s::tile_scores, "tile_scores", "($0, $1) @ ($1, $2) ÷ $s1 → ($0, $2)", 0, 2,
      detail::cell::scaled_dot_rows, false, "Q_i K_j", "01 21", "scale causal window"},
-    {detail::s::tile_max, "tile_max", "max(m, rowmax($0, $1)) → ($0, $2)", 0, 2,
+    {detail::s::tile_max, "tile_max", "max(μ, rowmax($0, $1)) → ($0, $2)", 0, 2,
      detail::cell::running_max, false, "m tile_scores", "02 01"},
-    {detail::s::tile_sum, "tile_sum", "α·l + rowsum($0, $1) → ($0, $2)", 0, 2,
+    {detail::s::tile_sum, "tile_sum", "α·Z + rowsum($0, $1) → ($0, $2)", 0, 2,
      detail::cell::running_sum, false, "l α P", "02 02 01"},
     {detail::s::tile_out, "tile_out", "α·O + ($0, $1) @ ($1, $2) → ($0, $2)", 0, 2,
      detail::cell::running_out, false, "O α P V_j", "02 03 01 12"},

@@ -17,7 +17,7 @@ const MODEL_FORWARD = `def model_forward(E, P, layers, W_U):
     for w in layers:
         output, stages = multi_head_attention(x, x, w["W_Qs"], w["W_Ks"], w["W_Vs"], w["W_O"], mask, scale=True)
         stages["x"] = x
-        stages["residual"] = x = x + output  # x_{l+1} = x_l + MultiHead(x_l)
+        stages["residual"] = x = x + output  # R_{l+1} = R_l + MultiHead(R_l)
         passes.append(stages)
     return embedded, passes, x @ W_U       # logits (T, vocab)`;
 

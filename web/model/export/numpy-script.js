@@ -157,7 +157,7 @@ function decodePass(s, scale, pruned) {
 }
 
 // The functions and the forward pass of each structure.
-// Kind model: model_forward (x₀ = E + P, each layer's causal multi-head attention added to the
+// Kind model: model_forward (R₀ = E + P, each layer's causal multi-head attention added to the
 // stream, the logits), then their softmax, −ln p of each next token and the mean over the
 // positions scored.
 function modelPass() {

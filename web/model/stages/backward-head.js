@@ -74,11 +74,6 @@ function turnedBack(id, letter, per) {
       sin: 'sin(\u2212\u03c6)',
       pairs: { label: 'pairs (a, b)', nonNegative: true },
     },
-    notation: [
-      `d${letter}${letter === 'Q' ? '\u2099' : ''} (RoPE)`,
-      `d${letter}\u0302 turned by \u2212\u03c6`,
-      `the gradient at ${letter}, before RoPE turned it`,
-    ],
     numpy: ofGradient(id, per),
   });
 }
@@ -100,7 +95,6 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => `dH_{${i},${j}} = d\\,\\text{concat}_{${i},${e.source.col}} = ${n(e.value)}`,
     },
     highlight: ({ row: r }, e) => (e?.source ? { 0: cell(r, e.source.col) } : {}),
-    notation: ['dH\u2099', 'columns of dconcat', 'head n\u2019s share of the gradient'],
     numpy: ofGradient('d_head', 'head'),
   }),
   entry({
@@ -121,7 +115,6 @@ export const HEAD_GRADIENTS = [
     },
     highlight: dot,
     operands: { V: 'V' },
-    notation: ['dA\u2099', 'dH \u00b7 V\u1d40', 'how the loss changes with each weight'],
     numpy: ofGradient('d_weights', 'head'),
   }),
   entry({
@@ -147,7 +140,6 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `dV_{${i},${j}}`),
     },
     highlight: groupDot,
-    notation: ['dV', 'Σ A\u1d40 \u00b7 dH', 'the gradient at the values (per K/V head)'],
     numpy: ofGradient('d_v', 'kv'),
   }),
   entry({
@@ -186,11 +178,6 @@ export const HEAD_GRADIENTS = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] }, 1: row(r) }),
     view: { rowTotals: true },
-    notation: [
-      'dS\u0303',
-      'A \u2299 (dA \u2212 rowsum(dA \u2299 A))',
-      'the softmax\u2019s backward pass; rows sum to 0',
-    ],
     numpy: ofGradient('d_scaled', 'head'),
   }),
   entry({
@@ -215,7 +202,6 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => `dS_{${i},${j}} = ${f(e.input)} / ${n(e.divisor)} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
-    notation: ['dS', 'dS\u0303 \u00f7 \u221ad_k', 'the gradient at the raw scores Q\u00b7K\u1d40'],
     numpy: ofGradient('d_scores', 'head'),
   }),
   entry({
@@ -234,7 +220,6 @@ export const HEAD_GRADIENTS = [
     },
     highlight: dot,
     operands: { K: 'K' },
-    notation: ['dQ\u2099', 'dS \u00b7 K', 'the gradient at the queries'],
     numpy: ofGradient('d_q', 'head'),
   }),
   entry({
@@ -252,7 +237,6 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `d\\hat{Q}_{${i},${j}}`),
     },
     highlight: dot,
-    notation: ['dQ\u0302\u2099', 'dS \u00b7 K\u0302', 'the gradient at the turned queries'],
     numpy: ofGradient('d_q_rot', 'head'),
   }),
   turnedBack('d_q_unrot', 'Q', 'head'),
@@ -278,7 +262,6 @@ export const HEAD_GRADIENTS = [
     },
     highlight: groupDot,
     operands: { Q: (op) => `Q (head ${op.head})` },
-    notation: ['dK', 'Σ dS\u1d40 \u00b7 Q', 'the gradient at the keys (per K/V head)'],
     numpy: ofGradient('d_k', 'kv'),
   }),
   entry({
@@ -300,7 +283,6 @@ export const HEAD_GRADIENTS = [
       filled: (e, { i, j }) => filledDot(e, `d\\hat{K}_{${i},${j}}`),
     },
     highlight: groupDot,
-    notation: ['dK\u0302', 'Σ dS\u1d40 \u00b7 Q\u0302', 'the gradient at the turned keys (per K/V head)'],
     numpy: ofGradient('d_k_rot', 'kv'),
   }),
   turnedBack('d_k_unrot', 'K', 'kv'),

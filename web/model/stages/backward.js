@@ -56,7 +56,6 @@ const weightGradient = (letter, of, per) => ({
     x_pos: 'X + PE',
     ...(letter === 'V' ? {} : { [`d_${letter.toLowerCase()}_unrot`]: `d${letter}` }),
   },
-  notation: [`dW_${letter}`, `X\u1d40 \u00b7 d${of}`, `how the loss changes with each entry of W_${letter}`],
   numpy: ofGradient(`d_w_${letter.toLowerCase()}`, per),
 });
 
@@ -76,7 +75,6 @@ export const BACKWARD_STAGES = [
       'draw) as a stand-in for a real loss: the loss it stands for is \u27e8O, dO\u27e9, the sum of O \u2299 dO.',
     explain: null,
     highlight: null,
-    notation: ['dO', '\u2202\u2112/\u2202O', 'the gradient every other gradient is computed from'],
     numpy: ofGradient('d_output'),
   }),
   entry({
@@ -95,7 +93,6 @@ export const BACKWARD_STAGES = [
       filled: (e, { i, j }) => filledDot(e, `dW^{O}_{${i},${j}}`),
     },
     highlight: dot,
-    notation: ['dW_O', 'concat\u1d40 \u00b7 dO', 'how the loss changes with each entry of W_O'],
     numpy: ofGradient('d_w_o'),
   }),
   entry({
@@ -115,7 +112,6 @@ export const BACKWARD_STAGES = [
     },
     highlight: dot,
     operands: { W_O: 'W_O' },
-    notation: ['dconcat', 'dO \u00b7 W_O\u1d40', 'the gradient at the heads side by side'],
     numpy: ofGradient('d_concat'),
   }),
   ...HEAD_GRADIENTS,
@@ -153,7 +149,6 @@ export const BACKWARD_STAGES = [
       'd_k·W_Kᵀ': (op) => `dK W_K\u1d40 (head ${op.head})`,
       'd_v·W_Vᵀ': (op) => `dV W_V\u1d40 (head ${op.head})`,
     },
-    notation: ['dX', 'Σ dQ W_Q\u1d40 + dK W_K\u1d40 + dV W_V\u1d40', 'the gradient passed to the layer below'],
     numpy: ofGradient('d_x'),
   }),
 ];

@@ -38,7 +38,6 @@ export const COMBINE_STAGES = [
     },
     highlight: ({ row: r }, e) => (e?.source ? { [e.source.head]: cell(r, e.source.col) } : {}),
     view: { pruning: true },
-    notation: ['concat', '[H\u2080 \u2026 H_h\u22121]', 'the heads side by side'],
     numpy: ofLayer('concat'),
   }),
   entry({
@@ -48,8 +47,8 @@ export const COMBINE_STAGES = [
     result: 'pruned',
     figure: () => [{ operand: 0 }, { glyph: '\u2299' }, { operand: 1 }],
     formula: () =>
-      "\\text{concat}' = \\text{concat} \\odot g, \\quad g_j = \\begin{cases} 0 & " +
-      '\\text{column } j \\text{ of a pruned head} \\\\ 1 & \\text{otherwise} \\end{cases}',
+      "\\text{concat}' = \\text{concat} \\odot \\gamma, \\quad \\gamma_a = \\begin{cases} 0 & " +
+      '\\text{column } a \\text{ of a pruned head} \\\\ 1 & \\text{otherwise} \\end{cases}',
     explanation: ({ config: c }) =>
       `Head${c.prunedHeads.length > 1 ? 's' : ''} ${c.prunedHeads.join(', ')} ` +
       `${c.prunedHeads.length > 1 ? 'are' : 'is'} pruned: ` +
@@ -57,12 +56,12 @@ export const COMBINE_STAGES = [
       `mixes only the other heads. The output changes by ${formatPercent(c.outputChange)} of ` +
       `its size (\u2016\u0394output\u2016 / \u2016output\u2016, from the engine).`,
     explain: {
-      symbolic: (i, j) => `\\text{concat}'_{${i},${j}} = \\text{concat}_{${i},${j}}\\, g_{${j}}`,
+      symbolic: (i, j) => `\\text{concat}'_{${i},${j}} = \\text{concat}_{${i},${j}}\\, \\gamma_{${j}}`,
       filled: (e, { i: r, j: c }) => `\\text{concat}'_{${r},${c}} = ${n(e.input)} \\cdot ${e.gate} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(0, c) }),
     view: { pruning: true },
-    operands: { gate: nonNegative('gate g') },
+    operands: { gate: nonNegative('gate \u03b3') },
     numpy: ofLayer('pruned'),
   }),
   entry({
@@ -97,7 +96,6 @@ export const COMBINE_STAGES = [
       W_O: 'W_O',
       contribution: (op) => `head ${op.head} \u00b7 W_O`,
     },
-    notation: ['O', 'concat \u00b7 W_O', 'the layer\u2019s output'],
     numpy: ofLayer('output'),
   }),
 ];

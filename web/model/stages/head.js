@@ -122,7 +122,7 @@ function premise(c, low) {
   if (c.kind === 'model')
     return (
       ' This model\u2019s weights are not drawn at a scale the page sets: every matrix was initialised as ' +
-      'randn \u00b7 1/\u221a(its rows), so x\u2080 is small (variance 1/vocab + 1/context, W_E\u2019s and ' +
+      'randn \u00b7 1/\u221a(its rows), so R\u2080 is small (variance 1/vocab + 1/context, W_E\u2019s and ' +
       'W_P\u2019s rows) and, at initialisation (the untrained checkpoint), the logits spread far less than 1; ' +
       'trained, a head ' +
       'sharpens or flattens them on purpose.'
@@ -174,11 +174,12 @@ function atGpt3(m) {
 }
 
 // Press et al.'s slopes for h heads: 2^(−8(n+1)/h) when h is a power of two; else the slopes of the
-// power of two below h, then every other slope of twice that many (their get_slopes).
+// power of two p below h, then every other slope of twice that many (their get_slopes).
 function slopeRule(h) {
-  const p = 2 ** Math.floor(Math.log2(h));
+  const p = 2 ** Math.floor(Math.log2(h)); // a number written into the TeX, not a symbol of it
   if (p === h) return `m_n = 2^{-8(n+1)/${h}}`;
-  return `m_n = 2^{-8(n+1)/${p}}\\ (n < ${p}),\\ \\text{then every other } 2^{-8(k+1)/${2 * p}}`;
+  // Past the power of two, head n takes slope 2(n − p) of twice as many heads: every other one.
+  return `m_n = 2^{-8(n+1)/${p}}\\ (n < ${p}), \\quad m_n = 2^{-8(2(n - ${p}) + 1)/${2 * p}}\\ (n \\ge ${p})`;
 }
 
 export const HEAD_STAGES = [
@@ -221,7 +222,6 @@ export const HEAD_STAGES = [
     highlight: dot,
     operands: { Q: 'Q', K: 'K' },
     firstView: true,
-    notation: ['S', 'Q \u00b7 K\u1d40', 'every query against every key'],
     numpy: ofHead('scores'),
   }),
   entry({
@@ -251,7 +251,6 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
     quiz: [divisorQuestion],
-    notation: ['S\u0303', 'S / \u221ad_k', 'the scores scaled'],
     numpy: ofHead('scaled'),
   }),
   entry({
@@ -284,7 +283,6 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { B: 'bias B' },
-    notation: ['S\u0303 + B', 'ALiBi', 'B: a penalty growing with the distance i \u2212 j'],
     numpy: ofHead('biased'),
   }),
   entry({
@@ -312,7 +310,6 @@ export const HEAD_STAGES = [
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { M: 'mask M' },
-    notation: ['L', 'S\u0303 + M', 'the logits; M is 0 where a key is seen, \u2212\u221e where it is hidden'],
     numpy: ofHead('masked'),
   }),
   entry({
@@ -352,11 +349,6 @@ export const HEAD_STAGES = [
     view: { arcs: true, overview: true, rowTotals: true, maskedZero: true },
     nonNegative: true,
     quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
-    notation: [
-      'A',
-      'softmax(L) by rows',
-      'the attention weights, each row summing to 1 (softmax(S\u0303) without a mask)',
-    ],
     numpy: ofHead('weights'),
   }),
   entry({
@@ -377,7 +369,6 @@ export const HEAD_STAGES = [
     },
     highlight: dot,
     operands: { V: 'V' },
-    notation: ['H\u2099', 'A \u00b7 V', 'head n\u2019s output: each row a weighted average of value rows'],
     numpy: ofHead('head'),
   }),
 ];

@@ -53,7 +53,7 @@ function builtFrom({ config: c, stage, tokens }) {
 // The model's x at layer l: the residual stream that layer reads (embedded, or layer l − 1's residual).
 const streamRead = (l) =>
   l === 0
-    ? 'Layer 0 reads the residual stream as the embeddings made it: x\u2080, one row per token. Its queries, ' +
+    ? 'Layer 0 reads the residual stream as the embeddings made it: R\u2080, one row per token. Its queries, ' +
       'keys and values are all computed from these rows.'
     : `Layer ${l} reads the residual stream after layer ${l - 1}: the embeddings plus everything the heads ` +
       `before it wrote. What a layer-${l - 1} head copied into a row (the previous token, say) is now part ` +
@@ -100,7 +100,6 @@ const POSITIONED = entry({
   },
   highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
   operands: { X: 'X', PE: 'PE' },
-  notation: ['X + PE', 'X with positions', 'the sinusoidal encoding added'],
   numpy: named({ self: 'X_pos' }),
 });
 
@@ -108,14 +107,13 @@ export const INPUT_STAGES = [
   entry({
     ...input(
       'x',
-      (c) => (c.kind === 'model' ? 'The layer\u2019s input: the stream x\u2097' : 'Input embeddings X'),
+      (c) => (c.kind === 'model' ? 'The layer\u2019s input: the stream R\u2097' : 'Input embeddings X'),
       'X \\in \\mathbb{R}^{T \\times d_{\\text{model}}}, \\quad T = \\text{seq\\_len}',
       () =>
         'One row per token: T = seq_len rows of d_model numbers. Queries, keys and ' +
         'values are all computed from this one matrix: the sequence attends to itself.',
     ),
     firstView: true,
-    notation: ['X', 'the embeddings', 'one row a token'],
     // The model's x is each layer's input, which its pass keeps beside the layer's stages.
     numpy: (structure, at) =>
       structure === 'model'
@@ -130,7 +128,6 @@ export const INPUT_STAGES = [
       'X_q \\in \\mathbb{R}^{T_q \\times d_{\\text{model}}}',
       () => 'The sequence being written, one row per token (T_q rows). Only the queries come from here.',
     ),
-    notation: ['X_q', 'the target', 'the sequence that asks (the queries)'],
     numpy: named({ cross: 'X_q' }),
   }),
   entry({
@@ -144,7 +141,6 @@ export const INPUT_STAGES = [
         'cross-attend to retrieved passages this way, but most retrieval-augmented systems put the retrieved ' +
         'text into the decoder\u2019s own context, where causal self-attention reads it.',
     ),
-    notation: ['X_kv', 'the source', 'the sequence asked (the keys and values)'],
     numpy: named({ cross: 'X_kv' }),
   }),
   entry({
@@ -164,7 +160,6 @@ export const INPUT_STAGES = [
       'It is the only token whose query, key and value are computed this step.',
     explain: null,
     highlight: null,
-    notation: ['x_t', 'row t of X', 'the token decoded at step t'],
     numpy: ofLayer('x_t'),
   }),
 ];

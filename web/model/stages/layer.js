@@ -10,8 +10,8 @@ import { n, f, productSum } from './tex.js';
 const SYMBOL = {
   residual1: 'R\u207d\u00b9\u207e',
   norm1: 'X\u207d\u00b9\u207e',
-  ffn_pre: 'H',
-  ffn_hidden: 'H\u207a',
+  ffn_pre: 'Y',
+  ffn_hidden: 'Y\u207a',
   ffn_out: 'F',
   residual2: 'R\u207d\u00b2\u207e',
   norm2: 'X\u207d\u00b2\u207e',
@@ -41,6 +41,8 @@ function residual(id, part, title, sum, tex, what) {
 }
 
 function norm(id, part, title, input, output, what) {
+  const mean = (at) => `\\operatorname{mean}_{${at}}`;
+  const std = (at) => `\\operatorname{std}_{${at}}`;
   return {
     id,
     group: 'layer',
@@ -49,14 +51,14 @@ function norm(id, part, title, input, output, what) {
     result: SYMBOL[id],
     figure: () => [{ glyph: 'norm' }, { operand: 0 }],
     formula: () =>
-      `${output} = \\frac{${input} - \\mu}{\\sigma + \\varepsilon}, ` +
-      `\\quad \\mu_t, \\sigma_t = \\text{mean, std of row } t`,
+      `${output}_{t,:} = \\frac{${input}_{t,:} - ${mean('t')}}{${std('t')} + \\varepsilon}, ` +
+      `\\quad ${mean('t')}, ${std('t')} \\text{ of row } t`,
     explanation: () => `${what} ${NORM_NOTE}`,
     explain: {
       symbolic: (i, j) =>
-        `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - \\mu_{${i}}}{\\sigma_{${i}} + \\varepsilon}`,
+        `{${output}}_{${i},${j}} = \\frac{{${input}}_{${i},${j}} - ${mean(i)}}{${std(i)} + \\varepsilon}`,
       filled: (e, { i: r, j: c }) =>
-        `\\mu_{${r}} = ${n(e.norm.mean)}, \\ \\sigma_{${r}} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} ` +
+        `${mean(r)} = ${n(e.norm.mean)}, \\ ${std(r)} = ${n(e.norm.std)}, \\quad {${output}}_{${r},${c}} ` +
         `= \\dfrac{${n(e.input)} - ${f(e.norm.mean)}}{${n(e.norm.std)} + 10^{-6}} = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: { rows: [r], cells: [[r, c]] } }),
@@ -119,7 +121,7 @@ export const LAYER_STAGES = [
       'X^{(1)}',
       'W_1',
       'b_1',
-      'H',
+      'Y',
       'The feed-forward network starts by expanding every token from d_model to ' +
         'd_ff features (usually 4 \u00d7 d_model). It is position-wise: the same ' +
         'W\u2081 and b\u2081 for every token, and no token looks at another here.',
@@ -134,13 +136,13 @@ export const LAYER_STAGES = [
     title: 'Feed-forward: ReLU',
     result: SYMBOL.ffn_hidden,
     figure: () => [{ glyph: 'ReLU' }, { operand: 0 }],
-    formula: () => 'H^{+} = \\max(0, H)',
+    formula: () => 'Y^{+} = \\max(0, Y)',
     explanation: () =>
       'Negative entries become exactly 0, positive ones pass unchanged. This non-linearity ' +
       'is what lets the two linear layers compute more than one linear map could.',
     explain: {
-      symbolic: (i, j) => `H^{+}_{${i},${j}} = \\max(0, H_{${i},${j}})`,
-      filled: (e, { i: r, j: c }) => `H^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
+      symbolic: (i, j) => `Y^{+}_{${i},${j}} = \\max(0, Y_{${i},${j}})`,
+      filled: (e, { i: r, j: c }) => `Y^{+}_{${r},${c}} = \\max(0, ${n(e.input)}) = ${n(e.value)}`,
     },
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
     nonNegative: true,
@@ -150,7 +152,7 @@ export const LAYER_STAGES = [
     ...affine(
       'ffn_out',
       'Feed-forward: contract',
-      'H^{+}',
+      'Y^{+}',
       'W_2',
       'b_2',
       'F',

@@ -1,5 +1,5 @@
 // The attention-only model's own stages (the engine's kind model, model_pass.hpp): the token and
-// position embeddings that make x₀, the residual stream after each layer, and the unembedding,
+// position embeddings that make R₀, the residual stream after each layer, and the unembedding,
 // softmax and loss that read the last layer's stream. Each layer's attention stages between them
 // are the ordinary ones, at step = layer. Entry fields: see ../stage-table.js.
 
@@ -22,31 +22,26 @@ function rangesText(ts) {
   return runs.map(([a, b]) => rowsText('position', [a, b + 1])).join(', ');
 }
 
-// A sum's two lines: symbol and operands as (x_0)_{i,j} = (a)_{i,j} + (b)_{i,j}, then the numbers.
+// A sum's two lines: symbol and operands as (R_0)_{i,j} = (a)_{i,j} + (b)_{i,j}, then the numbers.
 const added = (symbol, a, b) => ({
   symbolic: (i, j) => `(${symbol})_{${i},${j}} = (${a})_{${i},${j}} + (${b})_{${i},${j}}`,
   filled: (e, { i: r, j: c }) => `(${symbol})_{${r},${c}} = ${n(e.addends[0])} + ${f(e.addends[1])} = ${n(e.value)}`,
 });
 
-// x₀ comes first, before the layers' inputs (the stage list sorts a group by this table).
+// R₀ comes first, before the layers' inputs (the stage list sorts a group by this table).
 export const EMBEDDING_STAGES = [
   entry({
     id: 'embedded',
     group: 'inputs',
     title: 'Token and position embeddings',
-    result: 'x\u2080',
-    notation: [
-      'x\u2080',
-      'W_E[y] + W_P',
-      'the residual stream before layer 0: each token\u2019s row of W_E plus its position\u2019s row of W_P',
-    ],
+    result: 'R\u2080',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: () => 'x_0 = W_E[\\text{tokens}] + W_P',
+    formula: () => 'R_0 = W_E[\\text{tokens}] + W_P',
     explanation: () =>
       'Each token id picks its row of the embedding table W_E, and each position adds its own row of W_P: ' +
       'the same token at two positions starts from two different vectors. This sum is the residual stream ' +
       'that every layer reads and adds to.',
-    explain: added('x_0', 'W_E[\\text{tokens}]', 'W_P'),
+    explain: added('R_0', 'W_E[\\text{tokens}]', 'W_P'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
     operands: { E: 'W_E[tokens]', P: 'W_P' },
     numpy: named({ model: 'embedded' }),
@@ -58,22 +53,17 @@ export const MODEL_STAGES = [
     id: 'residual',
     group: 'layer',
     title: (c) => (c.numLayers > 1 ? 'Residual: the stream plus this layer' : 'Residual: the stream plus attention'),
-    result: 'x\u2097\u208a\u2081',
-    notation: [
-      'x\u2097\u208a\u2081',
-      'x\u2097 + MultiHead(x\u2097)',
-      'the residual stream after layer l (x_N after the last of N)',
-    ],
+    result: 'R\u2097\u208a\u2081',
     figure: () => [{ operand: 0 }, { glyph: '+' }, { operand: 1 }],
-    formula: () => 'x_{l+1} = x_l + \\text{MultiHead}(x_l)',
+    formula: () => 'R_{l+1} = R_l + \\text{MultiHead}(R_l)',
     explanation: () =>
       'The layer\u2019s attention output is added to the stream it read, with no layer norm and no ' +
       'feed-forward network: what a head writes stays in the stream, where a later layer\u2019s heads can read ' +
       'it. An induction head works this way: one layer copies the previous token into each position, the next ' +
       'looks for it.',
-    explain: added('x_{l+1}', 'x_l', '\\text{MultiHead}(x_l)'),
+    explain: added('R_{l+1}', 'R_l', '\\text{MultiHead}(R_l)'),
     highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, c) }),
-    operands: { X: 'x\u2097', output: 'MultiHead(x\u2097)' },
+    operands: { X: 'R\u2097', output: 'MultiHead(R\u2097)' },
     numpy: ofLayer('residual'),
   }),
   entry({
@@ -81,18 +71,17 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Logits: the stream read out as tokens',
     result: 'z',
-    notation: ['z', 'x_N W_U', 'the logits: one score per position and vocabulary token'],
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: () => 'z = x_N\\,W_U',
+    formula: () => 'z = R_N\\,W_U',
     explanation: ({ config: c }) =>
       `The unembedding W_U turns each position\u2019s final stream row into one score per token of the ` +
       `vocabulary (${c.vocab} of them): row t scores every candidate for the token after position t.`,
     explain: {
-      symbolic: (i, j) => `z_{${i},${j}} = \\sum_a (x_N)_{${i},a}\\,(W_U)_{a,${j}}`,
+      symbolic: (i, j) => `z_{${i},${j}} = \\sum_a (R_N)_{${i},a}\\,(W_U)_{a,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `z_{${r},${c}}`),
     },
     highlight: dot,
-    operands: { X: 'x_N', W_U: 'W_U' },
+    operands: { X: 'R_N', W_U: 'W_U' },
     numpy: named({ model: 'logits' }),
   }),
   entry({
@@ -100,17 +89,16 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Next-token probabilities',
     result: 'p',
-    notation: ['p', 'softmax(z)', 'each position\u2019s probabilities for the next token'],
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
     formula: () =>
-      'p_{t,v} = \\frac{e^{z_{t,v} - \\mu_t}}{\\sum_{u} e^{z_{t,u} - \\mu_t}}, \\quad \\mu_t = \\max_u z_{t,u}',
+      "p_{t,u} = \\frac{e^{z_{t,u} - \\mu_t}}{\\sum_{u'} e^{z_{t,u'} - \\mu_t}}, \\quad \\mu_t = \\max_{u'} z_{t,u'}",
     explanation: () =>
       'The same row softmax as the attention weights, over the vocabulary instead of the keys: row t is the ' +
       'model\u2019s distribution for the token after position t, and each row sums to 1 (the row sums are ' +
       'printed beside it).',
     explain: {
       symbolic: (i, j) =>
-        `p_{${i},${j}} = \\frac{e^{z_{${i},${j}} - \\mu_{${i}}}}{\\sum_u e^{z_{${i},u} - \\mu_{${i}}}}`,
+        `p_{${i},${j}} = \\frac{e^{z_{${i},${j}} - \\mu_{${i}}}}{\\sum_{u'} e^{z_{${i},u'} - \\mu_{${i}}}}`,
       filled: (e, { col: c, i: r, j }) => {
         const s = e.softmax;
         return (
@@ -130,7 +118,6 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'Each position\u2019s loss',
     result: '\u2113',
-    notation: ['\u2113\u209c', '\u2212ln p_{t, y_{t+1}}', 'position t\u2019s loss; y: the token ids'],
     figure: () => [{ glyph: '\u2212ln' }, { operand: 0 }, { glyph: 'at' }, { operand: 1 }],
     formula: () => '\\ell_t = -\\ln p_{t,\\,y_{t+1}}, \\quad t = 0, \\ldots, T-2',
     explanation: () =>
@@ -154,17 +141,16 @@ export const MODEL_STAGES = [
     group: 'prediction',
     title: 'The loss: the mean over the scored positions',
     result: '\u2112',
-    notation: ['\u2112', 'mean of \u2113\u209c', 'the loss over the scored positions'],
     figure: () => [{ glyph: 'mean' }, { operand: 0 }, { glyph: 'where' }, { operand: 1 }],
     formula: () =>
-      '\\mathcal{L} = \\frac{\\sum_t c_t\\,\\ell_t}{\\sum_t c_t}, \\quad c_t = 1 \\text{ where position } t ' +
+      '\\mathcal{L} = \\frac{\\sum_t w_t\\,\\ell_t}{\\sum_t w_t}, \\quad w_t = 1 \\text{ where position } t ' +
       '\\text{ is scored, else } 0',
     explanation: ({ stage }) => {
       const scored = scoredPositions(stage.operands[1].values);
       const all = scored.length === stage.operands[1].values.length;
       return (
         `The cross-entropy the model is trained to lower: the mean of the losses at the positions scored ` +
-        `(c = 1), ${all ? 'here every position' : `here ${rangesText(scored)}`}.` +
+        `(w_t = 1), ${all ? 'here every position' : `here ${rangesText(scored)}`}.` +
         (all
           ? ''
           : ' The training task scores only the copy: elsewhere the next token is random, nothing can predict ' +
@@ -173,7 +159,7 @@ export const MODEL_STAGES = [
       );
     },
     explain: {
-      symbolic: () => '\\mathcal{L} = \\frac{\\sum_t c_t\\,\\ell_t}{\\sum_t c_t}',
+      symbolic: () => '\\mathcal{L} = \\frac{\\sum_t w_t\\,\\ell_t}{\\sum_t w_t}',
       filled: (e) =>
         `\\mathcal{L} = (${shortList(Array.from(e.addends, (x) => n(x)))}) \\div ${n(e.divisor)} = ${n(e.value)}`,
     },

@@ -87,10 +87,6 @@ function turned(id, letter, title) {
       sin: 'sin \u03c6',
       pairs: nonNegative('pairs (a, b)'),
     },
-    notation:
-      letter === 'Q'
-        ? ['Q\u0302\u2099', 'Q\u2099 turned', 'each query turned by its position (RoPE)']
-        : ['K\u0302_g', 'K_g turned', 'each key turned by its position (RoPE)'],
     numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
   });
 }
@@ -168,7 +164,6 @@ export const PROJECTION_STAGES = [
     ),
     operands: { X: 'X', X_q: 'X_q', x_t: 'x_t', W_Q: 'W_Q' },
     firstView: true,
-    notation: ['Q\u2099', 'X \u00b7 W_Q of head n', 'head n\u2019s queries'],
     numpy: ofHead('q', 'Q'),
   }),
   entry({
@@ -180,7 +175,6 @@ export const PROJECTION_STAGES = [
     ),
     operands: { X: 'X', X_kv: 'X_kv', W_K: 'W_K' },
     firstView: true,
-    notation: ['K_g', 'X \u00b7 W_K of K/V head g', 'the keys'],
     numpy: ofHead('k', 'K'),
   }),
   entry({
@@ -194,7 +188,6 @@ export const PROJECTION_STAGES = [
     ),
     operands: { X: 'X', X_kv: 'X_kv', W_V: 'W_V' },
     firstView: true,
-    notation: ['V_g', 'X \u00b7 W_V of K/V head g', 'the values'],
     numpy: ofHead('v', 'V'),
   }),
   turned('q_rot', 'Q', 'Queries turned by position (RoPE)'),
@@ -213,13 +206,11 @@ export const PROJECTION_STAGES = [
   entry({
     ...cache('k_cache', 'K', 'Key cache'),
     operands: { K_cache: 'K (cached)' },
-    notation: ['K_\u2264t', 'the cached keys', 'the keys of tokens 0 \u2026 t'],
     numpy: ofKvHead('k_cache'),
   }),
   entry({
     ...cache('v_cache', 'V', 'Value cache'),
     operands: { V_cache: 'V (cached)' },
-    notation: ['V_\u2264t', 'the cached values', 'the values of tokens 0 \u2026 t'],
     numpy: ofKvHead('v_cache'),
   }),
 ];

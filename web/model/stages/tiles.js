@@ -74,7 +74,6 @@ export const TILE_STAGES = [
     }),
     operands: { Q_i: 'Q_I', K_j: 'K_J' },
     quiz: [nextTileQuestion],
-    notation: ['L_IJ', 'Q_I \u00b7 K_J\u1d40 / \u221ad_k', 'one tile of the logits: query block I against key block J'],
     numpy: ofTile('tile_scores'),
   }),
   entry({
@@ -94,7 +93,6 @@ export const TILE_STAGES = [
       highlight: ({ row: r }) => ({ 0: cell(r, 0), 1: row(r) }),
     }),
     operands: { m: '\u03bc' },
-    notation: ['\u03bc\u1d62', 'max(\u03bc\u1d62, max\u2c7c L\u1d62\u2c7c)', 'row i\u2019s largest logit so far'],
     numpy: ofTile('tile_max'),
   }),
   entry({
@@ -119,11 +117,6 @@ export const TILE_STAGES = [
     }),
     operands: { l: nonNegative('Z'), '\u03b1': nonNegative('\u03b1'), P: nonNegative('E') },
     nonNegative: true,
-    notation: [
-      'Z',
-      '\u03b1\u00b7Z + rowsum E',
-      'each row\u2019s running sum of exponentials (the softmax\u2019s denominator)',
-    ],
     numpy: ofTile('tile_sum'),
   }),
   entry({
@@ -154,7 +147,6 @@ export const TILE_STAGES = [
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0), 2: row(r), 3: col(c) }),
     }),
     operands: { O: 'U', '\u03b1': nonNegative('\u03b1'), P: nonNegative('E'), V_j: 'V_J' },
-    notation: ['U', '\u03b1\u00b7U + E \u00b7 V_J', 'the running output, not yet divided by Z'],
     numpy: ofTile('tile_out'),
   }),
   entry({
@@ -173,7 +165,6 @@ export const TILE_STAGES = [
       highlight: ({ row: r, col: c }) => ({ 0: cell(r, c), 1: cell(r, 0) }),
     }),
     operands: { O: 'U', l: nonNegative('Z') },
-    notation: ['O_I', 'U / Z', 'query block I\u2019s output: its rows of O'],
     numpy: ofTile('block_out'),
   }),
 ];
