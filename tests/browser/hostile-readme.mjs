@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { fieldById } from '../../web/model/fields.js';
+import { BUDGET_CASES } from '../wasm/budget-cases.mjs';
 import { TRAINING_MESSAGES } from '../wasm/messages.mjs';
 import { ALL_CASES, escaped } from './hostile-cases.mjs';
 
@@ -16,6 +17,8 @@ export const START = '<!-- bad-input table: node tests/browser/hostile-readme.mj
 export const END = '<!-- end of the bad-input table -->';
 export const TRAINING_START = '<!-- training table: node tests/browser/hostile-readme.mjs --write -->';
 export const TRAINING_END = '<!-- end of the training table -->';
+export const BUDGET_START = '<!-- budget table: node tests/browser/hostile-readme.mjs --write -->';
+export const BUDGET_END = '<!-- end of the budget table -->';
 
 // As the table shows it: escaped, a run of one character as c×n, of a pair as (ab)×n.
 const shown = (text) =>
@@ -73,6 +76,14 @@ export function trainingTable() {
   return ['| # | case | input | message (… : the rest is elided here) |', '|---:|---|---|---|', ...rows].join('\n');
 }
 
+/** The budget table's markdown: a row for each of BUDGET_CASES (the review's row, call, message). */
+export function budgetTable() {
+  const rows = BUDGET_CASES.map(
+    ([row, call, message]) => `| ${row} | ${code(inputOfCall(call))} | ${prose(message)} |`,
+  );
+  return ['| review row | input | message (… : the rest is elided here) |', '|---:|---|---|', ...rows].join('\n');
+}
+
 /** docs/bad-input.md's text between a pair of markers (the bad-input table's by default), or null
  * without them. */
 export function tableInReadme(text = readFileSync(TABLE_DOC, 'utf8'), start = START, end = END) {
@@ -88,9 +99,10 @@ const between = (text, start, end, body) => {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  if (!process.argv.includes('--write')) console.log(`${table()}\n\n${trainingTable()}`);
+  if (!process.argv.includes('--write')) console.log(`${table()}\n\n${trainingTable()}\n\n${budgetTable()}`);
   else {
-    const text = between(readFileSync(TABLE_DOC, 'utf8'), START, END, table());
-    writeFileSync(TABLE_DOC, between(text, TRAINING_START, TRAINING_END, trainingTable()));
+    let text = between(readFileSync(TABLE_DOC, 'utf8'), START, END, table());
+    text = between(text, TRAINING_START, TRAINING_END, trainingTable());
+    writeFileSync(TABLE_DOC, between(text, BUDGET_START, BUDGET_END, budgetTable()));
   }
 }

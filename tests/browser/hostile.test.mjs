@@ -22,7 +22,16 @@ import {
   inBrowser,
   sameMessage,
 } from './hostile-cases.mjs';
-import { TRAINING_END, TRAINING_START, table, tableInReadme, trainingTable } from './hostile-readme.mjs';
+import {
+  BUDGET_END,
+  BUDGET_START,
+  TRAINING_END,
+  TRAINING_START,
+  budgetTable,
+  table,
+  tableInReadme,
+  trainingTable,
+} from './hostile-readme.mjs';
 
 const SINKS = new RegExp(
   String.raw`\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|` +
@@ -263,5 +272,6 @@ describe('hostile: no HTML sinks, and the bad-input table', () => {
   test('docs/bad-input.md holds the table hostile-readme.mjs prints', () => {
     assert.equal(tableInReadme(), table());
     assert.equal(tableInReadme(undefined, TRAINING_START, TRAINING_END), trainingTable());
+    assert.equal(tableInReadme(undefined, BUDGET_START, BUDGET_END), budgetTable());
   });
 });
