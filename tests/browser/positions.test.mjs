@@ -190,3 +190,68 @@ test('every preset of four chapters from a link: the formula and title are the e
   assert.ok(checked >= 40, `${checked} stages checked`);
   assert.deepEqual(page.problems, []);
 });
+
+// The mask stage of every linked preset that has one, at 375 px (light and dark) and at 1280 px in
+// dark: the page never scrolls sideways, and a formula wider than its box scrolls inside it with a
+// shadow at each edge it has more beyond (data-more), light grey in dark. Screenshots of each.
+test('the mask stage of every linked preset at 375 px and in dark: a wide formula scrolls, and shows it', async () => {
+  const views = [
+    [375, 'light', '-375'],
+    [375, 'dark', '-375-dark'],
+    [1280, 'dark', '-dark'],
+  ];
+  let shown = 0;
+  for (const preset of env.engine.presets().filter((p) => LINKED_CHAPTERS.includes(p.chapter))) {
+    const stage = env.engine.run({ preset: preset.id }).stages.find((s) => s.id === 'masked');
+    if (!stage) continue;
+    await goToHash(page, `#chapter=${preset.chapter}&${stageHash(preset.id, stage).slice(1)}`);
+    await waitForStage(page, stage.id, stage.head);
+    for (const [width, colorScheme, suffix] of views) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme });
+      // The edge follows the box's size (a ResizeObserver, after the next layout).
+      await page
+        .waitForFunction(
+          () => {
+            const a = document.querySelector('.formula-area');
+            return (a.dataset.more ?? '') === (a.scrollWidth > a.clientWidth + 1 ? 'right' : '');
+          },
+          null,
+          { timeout: 2000 },
+        )
+        .catch(() => {});
+      const box = await page.$eval('.formula-area', (a) => ({
+        more: a.dataset.more ?? '',
+        wide: a.scrollWidth > a.clientWidth + 1,
+        page: document.documentElement.scrollWidth - window.innerWidth,
+      }));
+      assert.equal(box.page <= 0, true, `${preset.id} at ${width} px: the page scrolls sideways by ${box.page} px`);
+      assert.equal(box.more, box.wide ? 'right' : '', `${preset.id} at ${width} px: the formula's edge`);
+      await page.$eval('#stage-title', (t) => t.scrollIntoView()); // on a phone the stage starts below the fold
+      await page.screenshot({ path: path.join(SHOTS, `linked-${preset.id}-masked${suffix}.png`) });
+      shown++;
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  assert.ok(shown >= 30, `${shown} views`);
+  // Four rules do not fit a phone: the formula scrolls, its edges say where more of it is.
+  await page.setViewportSize({ width: 375, height: 900 });
+  await goToHash(
+    page,
+    '#chapter=masks&tokens=the+cat+sat+on+the+mat+and+slept&dModel=8&heads=2&seed=1&causal=1&window=3&docs=3+3+2' +
+      '&valid=7&stage=masked&head=0',
+  );
+  await page.waitForFunction(() => document.querySelector('#formula > .formula')?.dataset.tex.includes('valid'));
+  const more = () => page.$eval('.formula-area', (a) => a.dataset.more);
+  await page.waitForFunction(() => document.querySelector('.formula-area').dataset.more === 'right');
+  await page.$eval('.formula-area', (a) => a.scrollBy(40, 0));
+  await page.waitForFunction(() => document.querySelector('.formula-area').dataset.more === 'left right');
+  await page.$eval('.formula-area', (a) => a.scrollBy(10000, 0));
+  await page.waitForFunction(() => document.querySelector('.formula-area').dataset.more === 'left');
+  assert.equal(await more(), 'left');
+  await page.$eval('#stage-title', (t) => t.scrollIntoView());
+  await page.screenshot({ path: path.join(SHOTS, 'masks-four-rules-375.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(page.problems, []);
+});

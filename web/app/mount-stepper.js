@@ -85,7 +85,7 @@ function createViews(parts, katex, on) {
     calculator: createKvCalculator(parts.calculator, { onChange: on.editCalculator }),
     pruning: createPruning(parts.pruning, { onToggle: on.togglePrune }),
     shapeEq: createShapeEquation(parts.shapeEq),
-    formula: createFormula(parts.formula, { render: katex.render, steady: true }),
+    formula: createFormula(parts.formula, { render: katex.render, steady: true, cue: true }),
     notation: optional(parts.notation, (p) => createNotation(p)),
     explanation: createExplanation(parts.explanation, { steady: true }),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),

@@ -99,3 +99,19 @@ export function steadyHeight(root) {
     stop: () => sizes.disconnect(),
   };
 }
+
+/** Keeps box's data-more naming the sides ("left", "right" or both) it has more content beyond,
+ * for an edge shadow (panels.css): at each scroll, when it is resized, once the fonts are in, and
+ * whenever the returned mark() is called (after its content changed). */
+export function scrollCue(box) {
+  const mark = () => {
+    const more = [];
+    if (box.scrollLeft > 0) more.push('left');
+    if (box.scrollLeft + box.clientWidth < box.scrollWidth - 1) more.push('right');
+    if ((box.dataset.more ?? '') !== more.join(' ')) box.dataset.more = more.join(' ');
+  };
+  box.addEventListener('scroll', mark, { passive: true });
+  new ResizeObserver(mark).observe(box);
+  document.fonts?.ready.then(mark);
+  return mark;
+}

@@ -5,7 +5,7 @@
 // again (the causal mask switched off and on, a step back) typesets, styles and lays out nothing
 // new, where a new face cost about 5 ms of a frame.
 
-import { el, steadyHeight } from './dom.js';
+import { el, scrollCue, steadyHeight } from './dom.js';
 
 const KEPT = 4; // faces kept, the one shown among them
 
@@ -21,10 +21,12 @@ function typeset(render, tex, display) {
   return face;
 }
 
-/** steady: within one stage (update's stage), the formula's area never grows shorter. */
-export function createFormula(host, { render, className = 'formula', steady = false }) {
+/** steady: within one stage (update's stage), the formula's area never grows shorter; cue: host
+ * scrolls, and marks the sides it has more of the formula beyond (dom.js's scrollCue). */
+export function createFormula(host, { render, className = 'formula', steady = false, cue = false }) {
   const root = el('div', className);
   host.append(root);
+  const mark = cue ? scrollCue(host) : () => {};
   const faces = new Map(); // `${display}:${tex}` → face, the least recently shown first
   const height = steady ? steadyHeight(root) : null;
   let shown = null;
@@ -45,6 +47,7 @@ export function createFormula(host, { render, className = 'formula', steady = fa
       face.classList.remove('is-kept');
       shown = face;
       root.dataset.tex = tex; // the formula shown
+      mark();
       for (const [old, kept] of faces) {
         if (faces.size <= KEPT) break;
         faces.delete(old);

@@ -77,8 +77,9 @@ const capital = (s) => s[0].toUpperCase() + s.slice(1);
 const joined = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
 // The mask the engine applied at this masked stage: its terms' names in the title, their conditions
-// joined in the cases, their sentences in the text. No stage (the stage listed while its checkbox is
-// off): the causal mask it would be.
+// joined in the cases (on one line: more rows would make KaTeX draw the brace as an SVG with a style
+// attribute, which the strict CSP blocks), their sentences in the text. No stage (the stage listed
+// while its checkbox is off): the causal mask it would be.
 function maskOf(stage) {
   const rules = (stage?.terms ?? ['causal']).map((term) => {
     const rule = MASK_RULES[term];
