@@ -242,6 +242,8 @@ attention_gradients attention_backward(const attention_cache &f, const attention
     const dim parts{c.num_heads + 2 * c.num_kv_heads, "parts"}, kv_heads{c.num_kv_heads, "h_kv"};
     note(out, stage_id::d_x, {}, {n.t, n.d, parts, n.h, kv_heads}, grad.x, std::move(via_q),
          std::move(via_k), std::move(via_v));
+    if (out && c.sinusoidal)
+        add_term(out->stages.back(), "sinusoidal"); // the gradient at X + PE, which is dX
     return grad;
 }
 

@@ -68,6 +68,9 @@ function checkStages(name, spec, trace) {
         assert.equal(named.test(title), rules.includes(rule), `${where}: ${rule} in "${title}"`);
       }
       assert.equal(formula.startsWith('L = \\tilde S + B + M'), Boolean(spec.alibi), `${where}: B in ${formula}`);
+    } else if (stage.id === 'd_x') {
+      const encoded = spec.positionalEncoding === 'sinusoidal';
+      assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);
     } else if (stage.id === 'x_t') {
       const encoded = spec.positionalEncoding === 'sinusoidal';
       assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);

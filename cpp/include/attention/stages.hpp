@@ -301,7 +301,7 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::d_w_v, "d_w_v", detail::product_tn, 0, 2, detail::cell::dot_cols, false,
      "X|x_pos d_v", "10 12"},
     {detail::s::d_x, "d_x", "Σ $2 × ($0, $1) → ($0, $1)", 0, 1, detail::cell::sum, false,
-     "d_q·W_Qᵀ* d_k·W_Kᵀ* d_v·W_Vᵀ*", "3:01 4:01 4:01"},
+     "d_q·W_Qᵀ* d_k·W_Kᵀ* d_v·W_Vᵀ*", "3:01 4:01 4:01", "sinusoidal"},
 };
 
 // The entry of a stage.

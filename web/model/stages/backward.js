@@ -120,6 +120,7 @@ export const BACKWARD_STAGES = [
   entry(weightGradient('V', 'V', 'kv')),
   entry({
     id: 'd_x',
+    terms: ['sinusoidal'],
     group: 'gradient-input',
     title: 'Gradient of the input X',
     result: 'dX',
@@ -132,12 +133,14 @@ export const BACKWARD_STAGES = [
     ],
     formula: () =>
       'dX = \\sum_n dQ_n (W^{Q}_n)^{\\top} + \\sum_g \\bigl(dK_g (W^{K}_g)^{\\top} + dV_g (W^{V}_g)^{\\top}\\bigr)',
-    explanation: ({ config: c }) =>
+    explanation: ({ config: c, stage }) =>
       `X fed all three projections of every head, so its gradient adds ${c.numHeads + 2 * c.numKvHeads} parts: ` +
       `one through each W_Q (${c.numHeads}), and one through each W_K and W_V (${c.numKvHeads} each). In a deeper ` +
       'model this dX is the attention branch\u2019s share: with a residual connection x + MHA(x), the layer below ' +
       'receives dX plus the gradient carried along the residual path' +
-      (c.positionalEncoding ? '; PE is a constant added to X, so the gradient of X + PE is the gradient of X.' : '.'),
+      (stage.terms.includes('sinusoidal')
+        ? '; PE is a constant added to X, so the gradient of X + PE is the gradient of X.'
+        : '.'),
     explain: {
       symbolic: (i, j) => `dX_{${i},${j}} = \\sum_{\\text{parts}} (\\cdot)_{${i},${j}}`,
       filled: (e, { i, j }) => `dX_{${i},${j}} = ${shortList(Array.from(e.addends, f))} = ${n(e.value)}`,

@@ -53,11 +53,11 @@ const MASK_RULES = {
   padding: {
     name: 'padding',
     when: () => 'j < \\text{valid}',
-    text: (c) =>
+    text: (c, terms) =>
       `Key positions from ${c.validKeys} on are padding (sequences in a batch are padded to one ` +
       'length): M holds \u2212\u221e in their columns, so no query reads them. The pad positions\u2019 own ' +
       'rows are still computed, and their outputs discarded (no loss reads them). ' +
-      (c.causal
+      (terms.includes('causal') || terms.includes('prefix')
         ? 'Under a causal mask, pads at the end are after every real token already: the padding hides them ' +
           'only from the pad rows.'
         : 'Without a causal mask the padding is the whole mask: every query sees every real key, before and ' +
@@ -81,7 +81,8 @@ const joined = (names) => (names.length < 2 ? names.join('') : `${names.slice(0,
 // attribute, which the strict CSP blocks), their sentences in the text. No stage (the stage listed
 // while its checkbox is off): the causal mask it would be.
 function maskOf(stage) {
-  const rules = (stage?.terms ?? ['causal']).map((term) => {
+  const terms = stage?.terms ?? ['causal'];
+  const rules = terms.map((term) => {
     const rule = MASK_RULES[term];
     if (!rule) throw new Error(`masked: the engine applied "${term}", which no mask rule here renders`);
     return rule;
@@ -89,7 +90,7 @@ function maskOf(stage) {
   return {
     title: `${capital(joined(rules.map((r) => r.name)))} mask`,
     cases: `0 & ${rules.map((r) => r.when()).join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
-    text: (config) => rules.map((r) => r.text(config)).join(' '),
+    text: (config) => rules.map((r) => r.text(config, terms)).join(' '),
   };
 }
 
@@ -113,8 +114,9 @@ function componentVariance(c) {
   return { text: `${c.weightScale}\u00b2 \u00b7 ${c.dModel}`, value: c.weightScale ** 2 * c.dModel };
 }
 
-// Why the premise fails, and what to try, when the logits' variance is far from 1 (`low` below).
-function premise(c, low) {
+// Why the premise fails, and what to try, when the logits' variance is far from 1 (`low` below);
+// divided: whether the engine divided by √d_k.
+function premise(c, low, divided) {
   if (c.kind === 'designed')
     return low
       ? ' These heads are built, not drawn: this one\u2019s scores are equal on purpose, so its rows are uniform.'
@@ -136,7 +138,7 @@ function premise(c, low) {
   if (low)
     return (
       `${why} Set the weight scale to 1 (or raise d_model) to see sharper rows` +
-      `${c.scaleScores ? '' : ', then raise d_k to watch them saturate'}.`
+      `${divided ? '' : ', then raise d_k to watch them saturate'}.`
     );
   return (
     `${why} The logits spread so wide that the softmax saturates even so; initialisations that scale the ` +
@@ -155,10 +157,10 @@ function measured(c, stage) {
       ? `this head\u2019s ${v.entries} scores, every decode step\u2019s row`
       : `the ${v.entries} scores its queries see`;
   const lead = ` Over ${over}: var(S) = ${formatPlain(v.scores)}, var(S\u0303) = ${formatPlain(v.scaled)}.`;
-  const logits = c.scaleScores ? v.scaled : v.scores;
+  const logits = v.scaled; // S̃, what the softmax reads (S itself in the ablation)
   if (logits >= 0.5 && logits <= 2) return `${lead} That is within a factor of 2 of 1: the argument holds here.`;
   const low = logits < 0.5;
-  return `${lead} Far ${low ? 'below' : 'above'} 1: the premise fails here.${premise(c, low)}`;
+  return `${lead} Far ${low ? 'below' : 'above'} 1: the premise fails here.${premise(c, low, scaled(stage))}`;
 }
 
 // GPT-3's score count, and where the often-quoted smaller figure comes from: 2048² read as 4 M.
