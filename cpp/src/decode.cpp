@@ -78,12 +78,18 @@ void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix 
         project(stage_id::v_new, x_t, name_of(stage_id::x_t), one, w_v, "W_V", n.dv, c, out, at);
     matrix keys = with_row(cache.keys, k_new, slot), values = with_row(cache.values, v_new, slot);
     if (out) {
+        // "ring": the window's W slots were full, and the new row overwrote the oldest.
+        const bool overwrote = slot < held;
         record(out, stage_id::k_cache, at, {past, n.dk, one, now}, keys,
                operand{"K_cache", at.head, cache.keys, axes_of(past, n.dk)},
                operand{key_name, at.head, k_new, axes_of(one, n.dk)});
+        if (overwrote)
+            add_term(out->stages.back(), "ring");
         record(out, stage_id::v_cache, at, {past, n.dv, one, now}, values,
                operand{"V_cache", at.head, cache.values, axes_of(past, n.dv)},
                operand{name_of(stage_id::v_new), at.head, v_new, axes_of(one, n.dv)});
+        if (overwrote)
+            add_term(out->stages.back(), "ring");
     }
     cache.keys = std::move(keys), cache.values = std::move(values);
     if (slot == cache.positions.size())

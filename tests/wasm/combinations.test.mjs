@@ -68,6 +68,11 @@ function checkStages(name, spec, trace) {
         assert.equal(named.test(title), rules.includes(rule), `${where}: ${rule} in "${title}"`);
       }
       assert.equal(formula.startsWith('L = \\tilde S + B + M'), Boolean(spec.alibi), `${where}: B in ${formula}`);
+    } else if (stage.id === 'k_cache' || stage.id === 'v_cache') {
+      // A window's ring is full from step W on: each new row overwrites the oldest slot.
+      const ring = spec.window !== undefined && stage.step >= spec.window;
+      assert.deepEqual(stage.terms, ring ? ['ring'] : [], `${where}: the engine's terms`);
+      assert.equal(formula.includes('\\bmod W'), ring, `${where}: ${formula}`);
     } else if (stage.id === 'd_x') {
       const encoded = spec.positionalEncoding === 'sinusoidal';
       assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);

@@ -76,11 +76,19 @@ test('KV-1: a windowed KV cache: the scores text, the panel\u2019s count and the
   const trace = engine.run({ kind: 'kv-cache', seed: 4, seqLen: 6, dModel: 4, numHeads: 1, window: 3 });
   const steps = buildSteps(trace);
   const tokens = { T: ['a', 'b', 'c', 'd', 'e', 'f'] };
-  assert.match(stageById('scores').explanation({ config: trace.config, models: [] }), /min\(t\+1, W\) scores, W = 3/);
   for (let t = 0; t < 6; t++) {
     const scores = trace.stages.find((s) => s.id === 'scores' && s.step === t);
     const cache = trace.stages.find((s) => s.id === 'k_cache' && s.step === t);
     assert.equal(scores.shape[1], Math.min(t + 1, 3), `step ${t}: the row the engine scored`);
+    const said = stageById('scores').explanation({ config: trace.config, stage: scores, models: [] });
+    assert.match(said, t + 1 < 3 ? new RegExp(`one row of t\\+1 = ${t + 1} scores`) : /one row of W = 3 scores/);
+    // From step W on the new row overwrites the oldest slot: the cache's term, formula and text say so.
+    assert.deepEqual(cache.terms, t >= 3 ? ['ring'] : [], `step ${t}: the cache's terms`);
+    const formula = stageById('k_cache').formula(trace.config, cache);
+    assert.equal(
+      formula,
+      t >= 3 ? 'K[t \\bmod W] \\leftarrow k_t' : 'K_{\\le t} = \\begin{bmatrix} K_{< t} \\\\ k_t \\end{bmatrix}',
+    );
     const index = findStepIndex(steps, 'scores', 0, t);
     const panel = panelView({ chapterId: 'kv-cache', config: trace.config, steps, index, tokens });
     assert.equal(panel.cached, scores.shape[1] - 1, `step ${t}: earlier keys read`);

@@ -198,14 +198,16 @@ export const HEAD_STAGES = [
       { operand: 1, transpose: true, label: turned(stage) ? 'K\u0302\u1d40' : 'K\u1d40' },
     ],
     formula: (c, stage) => (turned(stage) ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
-    explanation: ({ config: c, models }) => {
+    // A decode step's keys are the cache's rows: t + 1 of them, or W once a window's ring is full
+    // (the engine names the axis W then).
+    explanation: ({ config: c, stage, models }) => {
       if (c.kind === 'kv-cache')
-        return c.window === null
-          ? 'The new token\u2019s query meets every cached key, its own included: one row of t+1 scores. No ' +
-              'causal mask is needed: the cache holds only the past.'
-          : 'The new token\u2019s query meets every cached key, its own included: one row of min(t+1, W) ' +
-              `scores, W = ${c.window}, for the cache keeps only the last W keys. No causal mask is needed: the ` +
-              'cache holds only the past.';
+        return stage.axes[1] === 'W'
+          ? 'The new token\u2019s query meets every cached key, its own included: one row of W ' +
+              `= ${stage.shape[1]} scores, for the window\u2019s cache keeps only the last W keys. No causal mask ` +
+              'is needed: the cache holds only the past.'
+          : 'The new token\u2019s query meets every cached key, its own included: one row of t+1 = ' +
+              `${stage.shape[1]} scores. No causal mask is needed: the cache holds only the past.`;
       const size =
         c.kind === 'cross'
           ? 'a T_q × T_kv matrix: one row per target token, one column per source token.'

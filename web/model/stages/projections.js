@@ -128,11 +128,15 @@ function cache(id, letter, title) {
     title,
     result: `${letter}_cache`,
     figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
-    formula: () =>
-      `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
+    terms: ['ring'],
+    // The engine's term "ring": the window's W slots were full and row t overwrote the oldest.
+    formula: (c, stage) =>
+      stage.terms.includes('ring')
+        ? `${letter}[t \\bmod W] \\leftarrow ${letter.toLowerCase()}_t`
+        : `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
     explanation: ({ stage, config: c }) => {
       const what = letter === 'K' ? 'keys' : 'values';
-      if (c.window !== null && stage.step >= c.window)
+      if (stage.terms.includes('ring'))
         return (
           `The cache is full: a window of W = ${c.window} keeps the ${what} of the last ${c.window} tokens ` +
           `only, in a ring of ${c.window} slots. Token ${stage.step}\u2019s row overwrites slot ` +
