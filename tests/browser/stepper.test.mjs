@@ -142,6 +142,37 @@ test('deep link opens its stage and head, and the hash follows navigation', asyn
   await c.close();
 });
 
+// Issue 35's path through the chapters, clicked as a reader would: a chapter tab opens that chapter
+// at its first stage, the way back returns where the reader left, and at the last stage Next leads
+// on to the next chapter.
+test('chapters: a tab opens its first stage, the way back where it was left, the last stage leads on', async () => {
+  await page.goto(env.server.url + '#chapter=attention&preset=lesson-multi-head&stage=weights&head=1');
+  await waitForStage(page, 'weights', 1);
+  const left = await page.textContent('.step-text');
+  await page.click('.chapter-button:text-is("Cross-attention")');
+  await page.waitForFunction(() => document.body.dataset.chapter === 'cross' || /chapter=cross/.test(location.hash));
+  const cross = env.engine.run({ preset: 'cross-padding' }).stages;
+  await waitForStage(page, cross[0].id);
+  assert.equal(await page.textContent('.step-text'), `Stage 1 of ${await page.$eval('.step-progress', (p) => p.max)}`);
+  await page.click('.chapter-button:text-is("Self-attention")');
+  await waitForStage(page, 'weights', 1);
+  assert.equal(await page.textContent('.step-text'), left, 'back where it was left');
+  // The last stage of Cross-attention: Next names the next chapter and opens it at its first stage.
+  await page.click('.chapter-button:text-is("Cross-attention")');
+  await waitForStage(page, cross[0].id);
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('.step-next').textContent.startsWith('Next chapter'));
+  assert.equal(await page.textContent('.step-next'), 'Next chapter: Grouped-query attention \u2192');
+  assert.equal(await page.$eval('.step-next', (b) => b.disabled), false);
+  await page.click('.step-next');
+  const gqa = env.engine.run({ preset: env.engine.presets().find((p) => p.chapter === 'gqa').id }).stages;
+  await waitForStage(page, gqa[0].id);
+  await urlMatching(page, /chapter=gqa/);
+  assert.match(await page.textContent('.step-text'), /^Stage 1 of /);
+  assert.equal(await page.textContent('.step-next'), 'Next \u2192');
+  assert.deepEqual(page.problems, []);
+});
+
 test('causal switch: −∞ above the diagonal in masked, exactly 0 in weights, rows sum to 1', async () => {
   await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
   await waitForStage(page, 'weights', 1);

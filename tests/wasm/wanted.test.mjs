@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { applyWanted, goToStep } from '../../web/app/actions.js';
-import { buildSteps, filterSteps } from '../../web/model/navigation.js';
+import { applyWanted, goToStep, switchChapter } from '../../web/app/actions.js';
+import { buildSteps, filterSteps, progressView } from '../../web/model/navigation.js';
 import { catalogFrom } from '../../web/model/presets.js';
 import { readAttributes } from '../../web/state/attributes.js';
 
@@ -37,4 +37,25 @@ test('stages: a subset is renumbered, starts the stepper, and steps within itsel
   assert.deepEqual(goToStep({ ...s, step: 2 }, 3), {}, 'no step past the last');
   const all = buildSteps(engine.run({ preset: 'lesson-causal' }));
   assert.equal(filterSteps(all, null), all);
+});
+
+// Issue 35's path: a chapter opens at its first stage, not at the stage of the same id in another
+// lesson, and where this reader left it on the way back; the last stage offers the next chapter.
+test('chapters: another chapter opens at its first stage, and where it was left on the way back', () => {
+  const r = read({ chapter: 'attention', stage: 'weights', head: '1' });
+  let s = { ...EMPTY, places: {}, ...applyWanted(engine, catalog, EMPTY, r.wanted, null) };
+  const left = s.step;
+  assert.deepEqual([s.steps[left].id, s.head], ['weights', 1]);
+  s = { ...s, ...switchChapter(engine, catalog, s, 'cross', null) };
+  assert.deepEqual([s.form.chapter, s.step, s.head], ['cross', 0, 0], 'Cross-attention at stage 1');
+  s = { ...s, ...goToStep(s, 5) };
+  const crossAt = s.steps[5].id;
+  s = { ...s, ...switchChapter(engine, catalog, s, 'attention', null) };
+  assert.deepEqual([s.form.chapter, s.step, s.head], ['attention', left, 1], 'back where it was left');
+  s = { ...s, ...switchChapter(engine, catalog, s, 'cross', null) };
+  assert.deepEqual([s.step, s.steps[s.step].id], [5, crossAt], 'and Cross-attention where it was left');
+  // At the last stage Next offers the chapter given; elsewhere nothing.
+  const next = { id: 'gqa', title: 'Grouped-query attention' };
+  assert.deepEqual(progressView(s.steps, s.steps.length - 1, s.trace.config, next).nextChapter, next);
+  assert.equal(progressView(s.steps, s.steps.length - 2, s.trace.config, next).nextChapter, null);
 });

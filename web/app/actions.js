@@ -108,6 +108,21 @@ export function editField(engine, catalog, s, field, value, stages) {
   return result.trace ? keepPlace(s, result) : result;
 }
 
+/** Opens another chapter where this reader left it (its stage, head and decode step or tile),
+ * else at its first stage: a stage of the same id in another chapter is another lesson's. The
+ * place left in this chapter is kept in `places` for the way back. */
+export function switchChapter(engine, catalog, s, id, stages) {
+  const here = s.steps[s.step];
+  const places = here ? { ...s.places, [s.form.chapter]: { id: here.id, head: s.head, time: here.step } } : s.places;
+  const result = runForm(engine, catalog, changeField(catalog, s.form, 'chapter', id), stages);
+  if (!result.trace) return { ...result, places };
+  const left = places?.[id];
+  const time = left && timeline(result.steps).includes(left.time) ? left.time : null;
+  const step = left ? findStepIndex(result.steps, left.id, left.head, time) : 0;
+  const head = currentHead(result.steps, step, left ? Math.min(left.head, result.trace.config.numHeads - 1) : 0);
+  return { ...result, places, step, head, ...NO_SELECTION };
+}
+
 /** Loads a whole form (a real model's geometry, say) and keeps the place. */
 export function loadForm(engine, catalog, s, form, stages) {
   const result = runForm(engine, catalog, form, stages);

@@ -72,7 +72,9 @@ function createViews(parts, katex, on) {
   return {
     chapterPicker: optional(parts.chapterPicker, (p) => createChapterPicker(p, { onPick: on.pickChapter })),
     controls: optional(parts.controls, (p) => createControls(p, { onChange: on.edit })),
-    stepper: optional(parts.stepper, (p) => createStepBar(p, { onPrev: on.prev, onNext: on.next })),
+    stepper: optional(parts.stepper, (p) =>
+      createStepBar(p, { onPrev: on.prev, onNext: on.next, onNextChapter: on.pickChapter }),
+    ),
     headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
     stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
     chapterPanel: createChapterPanel(parts.chapterPanel, {
@@ -170,7 +172,9 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   const view = stageView(s.steps, s.step, ctx);
   renderHeading(parts, marker, view, s.form.chapter);
   renderChapter(parts, views, catalog, s, head, figures);
-  views.stepper.update(progressView(s.steps, s.step, config));
+  // Where the page offers chapters, the last stage leads on to the next one.
+  const next = parts.chapterPicker ? CHAPTERS[CHAPTERS.findIndex((c) => c.id === s.form.chapter) + 1] : null;
+  views.stepper.update(progressView(s.steps, s.step, config, next ? { id: next.id, title: next.title } : null));
   views.headPicker.update(headPickerView(config.numHeads, head));
   const offered = offeredStages(chapterById(s.form.chapter).fields, stages);
   views.stageList.update(stageListView(s.steps, s.step, s.head, config, { offered }));
@@ -260,6 +264,7 @@ export function mountStepper(
     preset: null,
     loadedModel: null,
     calc: DEFAULT_CALCULATOR,
+    places: {}, // chapter id → { id, head, time }: where this reader left it
     step: 0,
     head: 0,
     selection: null,
@@ -272,8 +277,7 @@ export function mountStepper(
   const set = (patch) => store.set(patch);
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
   const views = createViews(parts, katex, {
-    pickChapter: (id) =>
-      set({ ...act.editField(engine, catalog, store.get(), 'chapter', id, stages), loadedModel: null }),
+    pickChapter: (id) => set({ ...act.switchChapter(engine, catalog, store.get(), id, stages), loadedModel: null }),
     edit: (field, value) =>
       set({ ...act.editField(engine, catalog, store.get(), field, value, stages), loadedModel: null }),
     loadModel: (id) => {

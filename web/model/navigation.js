@@ -177,16 +177,19 @@ function withForwardFolded(groups, head, config) {
   return [folded, ...groups.filter((g) => g.id.startsWith('gradient'))];
 }
 
-export function progressView(steps, index, config) {
+export function progressView(steps, index, config, nextChapter = null) {
   const step = steps[index];
   const entry = stageById(step.id);
+  const atEnd = index === steps.length - 1;
   return {
     index,
     total: steps.length,
     text: `Stage ${index + 1} of ${steps.length}`,
     atStart: index === 0,
-    atEnd: index === steps.length - 1,
+    atEnd,
     title: entry ? titleOf(entry, config, step.stage) : step.id,
+    // At the last stage, the chapter after this one ({ id, title }), where the page offers it.
+    nextChapter: atEnd ? nextChapter : null,
   };
 }
 

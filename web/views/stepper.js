@@ -1,8 +1,9 @@
-// Prev / Next buttons and the progress indicator. update({ index, total, text, atStart, atEnd }).
+// Prev / Next buttons and the progress indicator. update({ index, total, text, atStart, atEnd,
+// nextChapter }): at the last stage Next offers the next chapter, when there is one to offer.
 
 import { el, setText } from './dom.js';
 
-export function createStepper(host, { onPrev, onNext }) {
+export function createStepper(host, { onPrev, onNext, onNextChapter = () => {} }) {
   const root = el('div', 'stepper');
   const prev = el('button', 'step-prev', '\u2190 Prev');
   const next = el('button', 'step-next', 'Next \u2192');
@@ -15,7 +16,8 @@ export function createStepper(host, { onPrev, onNext }) {
   text.id = 'step-text';
   progress.setAttribute('aria-labelledby', 'step-text');
   prev.addEventListener('click', onPrev);
-  next.addEventListener('click', onNext);
+  let nextChapter = null;
+  next.addEventListener('click', () => (nextChapter ? onNextChapter(nextChapter.id) : onNext()));
   root.append(prev, next, text, progress);
   host.append(root);
   return {
@@ -27,9 +29,12 @@ export function createStepper(host, { onPrev, onNext }) {
       // to <body>, and the next arrow key would leave the stepper (a slide deck would move).
       const focused = root.getRootNode().activeElement;
       if (view.atStart && focused === prev) next.focus();
-      if (view.atEnd && focused === next) prev.focus();
+      nextChapter = view.nextChapter ?? null;
+      if (view.atEnd && !nextChapter && focused === next) prev.focus();
       prev.disabled = view.atStart;
-      next.disabled = view.atEnd;
+      next.disabled = view.atEnd && !nextChapter;
+      setText(next, nextChapter ? `Next chapter: ${nextChapter.title} \u2192` : 'Next \u2192');
+      next.classList.toggle('is-next-chapter', Boolean(nextChapter));
     },
     destroy() {
       root.remove();
