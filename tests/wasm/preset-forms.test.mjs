@@ -73,6 +73,42 @@ describe('designed heads: new words of the same count build X', () => {
   });
 });
 
+// Issue 35: the note under Tokens tells what an edit changes, and the engine agrees: the same count
+// of other words changes no number; a new count keeps X's first rows (numpy draws X first, row by
+// row) and draws every weight anew, so every score changes.
+test('tokens: the note under the field says what the engine does with other words and a new count', () => {
+  const { hint } = fieldsOf(chapterById('attention')).find((f) => f.field === 'tokens');
+  assert.match(hint, /^labels only while their number stays: other words of the same count change no number/);
+  assert.match(
+    hint,
+    /a new count keeps the first rows of X but draws W_Q, W_K, W_V and W_O anew: every score changes$/,
+  );
+  const runOf = (words) =>
+    engine.run(
+      validateForm(catalog, changeField(catalog, presetForm(catalog, 'lesson-self-attention'), 'tokens', words)).spec,
+    );
+  const [base, relabelled, longer] = [runOf('a b c d e'), runOf('one two three four five'), runOf('a b c d e f')];
+  const values = (trace) => trace.stages.flatMap((s) => Array.from(s.values));
+  assert.deepEqual(values(relabelled), values(base), 'other words, the same count: every number the same');
+  const stage = (trace, id) => trace.stages.find((s) => s.id === id && (s.head ?? 0) === 0);
+  assert.deepEqual(
+    Array.from(stage(longer, 'x').values.slice(0, 5 * stage(base, 'x').shape[1])),
+    Array.from(stage(base, 'x').values),
+    "one more word: X's first five rows kept",
+  );
+  const weight = (trace) => stage(trace, 'q').operands.find((o) => o.name === 'W_Q').values[0];
+  assert.notEqual(weight(longer), weight(base), 'one more word: W_Q drawn anew');
+  assert.notEqual(stage(longer, 'scores').values[0], stage(base, 'scores').values[0], 'and the first score changes');
+  // Cross-attention: a new source count keeps X_q and X_kv's first rows, and draws the weights anew.
+  const cross = (keyLen) => engine.run({ kind: 'cross', seed: 42, queryLen: 3, keyLen, dModel: 8, numHeads: 2 });
+  const [five, six] = [cross(5), cross(6)];
+  assert.deepEqual(stage(six, 'x_q').values, stage(five, 'x_q').values);
+  assert.deepEqual(Array.from(stage(six, 'x_kv').values.slice(0, 40)), Array.from(stage(five, 'x_kv').values));
+  assert.notEqual(weight(six), weight(five));
+  const keyHint = fieldsOf(chapterById('cross')).find((f) => f.field === 'keyTokens').hint;
+  assert.match(keyHint, /a new count keeps X_q and the first rows of X_kv but draws every weight anew$/);
+});
+
 describe('designed heads: what X\u2019s explanation says of repeated words follows the words', () => {
   const explanationOfX = (tokens) => {
     const trace = engine.run({ kind: 'designed', tokens, causal: false });

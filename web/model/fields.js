@@ -24,7 +24,11 @@ export const FIELDS = [
     type: 'tokens',
     label: 'Tokens',
     wide: true,
-    hint: 'labels only: X is drawn at random, so the words name the rows but do not change a number',
+    // tests/wasm/preset-forms.test.mjs holds both halves against the engine.
+    hint:
+      'labels only while their number stays: other words of the same count change no number. X is drawn ' +
+      'from the seed a row per token, then the weights from the same stream, so a new count keeps the ' +
+      'first rows of X but draws W_Q, W_K, W_V and W_O anew: every score changes',
   },
   {
     field: 'keyTokens',
@@ -33,7 +37,9 @@ export const FIELDS = [
     type: 'tokens',
     label: 'Source tokens',
     wide: true,
-    hint: 'the sequence that keys and values come from (X_kv), again labels only',
+    hint:
+      'the sequence that keys and values come from (X_kv), labels only while their number stays: a new ' +
+      'count keeps X_q and the first rows of X_kv but draws every weight anew',
   },
   {
     field: 'validKeys',
