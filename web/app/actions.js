@@ -109,7 +109,7 @@ export function editField(engine, catalog, s, field, value, stages) {
 }
 
 /** Opens another chapter where this reader left it (its stage, head and decode step or tile),
- * else at its first stage: a stage of the same id in another chapter is another lesson's. The
+ * else at its first stage: a stage of the same id in another chapter belongs to another walk. The
  * place left in this chapter is kept in `places` for the way back. */
 export function switchChapter(engine, catalog, s, id, stages) {
   const here = s.steps[s.step];

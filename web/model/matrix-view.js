@@ -4,6 +4,7 @@
 import { shapeTokens } from './dims.js';
 import { formatCell, formatFull } from './format.js';
 import { cellColours, packHex, rampGradient, sequentialColours, rangeOf, headColourIndex } from './palette.js';
+import { scaleOf } from './scales.js';
 import { THEMES } from '../theme.js';
 
 const indexLabels = (n) => Array.from({ length: n }, (_, i) => String(i));
@@ -76,10 +77,33 @@ export function maskedFrom(logits) {
   return any ? out : null;
 }
 
+// The legend of a scale (scales.js): its ends, its ramp and what it is. The mask's is two
+// swatches, 0 and the hatch of −∞, no ramp.
+function legendOf(scale, theme) {
+  if (scale.kind === 'mask') {
+    const zero = (THEMES[theme] ?? THEMES.light).zeroBg;
+    return {
+      min: '0',
+      max: '\u2212\u221e',
+      gradient:
+        `linear-gradient(to right, ${zero} 0 50%, transparent 50%), ` +
+        'repeating-linear-gradient(135deg, var(--mask-a) 0 5px, var(--mask-b) 5px 10px)',
+      note: scale.note,
+    };
+  }
+  return {
+    min: formatCell(scale.sequential ? 0 : -scale.range),
+    max: formatCell(scale.range),
+    gradient: rampGradient(theme, scale.sequential),
+    note: scale.note,
+  };
+}
+
 /**
  * spec: { key, name, label, shape, axes, values, tokens: { [axis]: labels }, theme, config,
  *         transpose?, highlight?, selected?, interactive?, totals?, maskedZero?, head?,
- *         sequential? (values ≥ 0: the sequential palette from 0) }
+ *         scale? (scales.js's scaleOf: the range, the palette and the legend's note), else
+ *         sequential? (values ≥ 0: the sequential palette from 0) on the matrix's own range }
  */
 export function matrixView(spec) {
   const { key, name, theme, tokens, config } = spec;
@@ -89,14 +113,16 @@ export function matrixView(spec) {
   if (values.length !== rows * cols) {
     throw new Error(`matrix ${key}: ${values.length} values for shape (${rows}, ${cols})`);
   }
-  const range = rangeOf(values); // the transpose has the same range
+  // The transpose has the same range.
+  const scale = spec.scale ?? scaleOf({ id: null, values, nonNegative: Boolean(spec.sequential) });
+  const { range, sequential } = scale;
   if (spec.transpose) {
     values = transposedOf(values, rows, cols);
     [rows, cols] = [cols, rows];
     axes = [axes[1], axes[0]];
   }
   const hl = spec.highlight ?? {};
-  const cell = cellMaker(values, range, theme, spec.maskedZero, spec.sequential);
+  const cell = cellMaker(values, range, theme, spec.maskedZero, sequential);
   let cells = null;
   return {
     key,
@@ -124,10 +150,6 @@ export function matrixView(spec) {
     highlight: { rows: new Set(hl.rows ?? []), cols: new Set(hl.cols ?? []), cells: toKeySet(hl.cells) },
     selected: spec.selected ?? null,
     interactive: Boolean(spec.interactive),
-    legend: {
-      min: formatCell(spec.sequential ? 0 : -range),
-      max: formatCell(range),
-      gradient: rampGradient(theme, spec.sequential),
-    },
+    legend: legendOf(scale, theme),
   };
 }

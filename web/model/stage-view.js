@@ -6,6 +6,7 @@ import { alignEquation } from './dims.js';
 import { formatCell } from './format.js';
 import { matrixView, maskedFrom } from './matrix-view.js';
 import { fillRgb, rangeOf } from './palette.js';
+import { scaleOf } from './scales.js';
 import { operandCaption, operandNonNegative, stageById, titleOf } from './stage-table.js';
 
 const KV_OPERANDS = ['K', 'V', 'W_K', 'W_V'];
@@ -41,7 +42,14 @@ function operandItem(step, entry, index, item, ctx) {
       config: ctx.config,
       transpose: item.transpose,
       highlight: lit[index] ?? null,
-      sequential: operandNonNegative(entry, op),
+      scale: scaleOf({
+        id: op.name,
+        values: op.values,
+        head: op.head,
+        step: step.stage.step,
+        trace: ctx.trace,
+        nonNegative: operandNonNegative(entry, op),
+      }),
     }),
   };
 }
@@ -91,7 +99,14 @@ function resultItem(step, entry, ctx) {
       interactive: Boolean(entry.explain),
       totals: view.rowTotals && stage.totals ? { label: '\u03a3', texts: Array.from(stage.totals, formatCell) } : null,
       maskedZero: view.maskedZero ? maskedFrom(stage.operands[0]?.values) : null,
-      sequential: entry.nonNegative,
+      scale: scaleOf({
+        id: step.id,
+        values: stage.values,
+        head: stage.head,
+        step: stage.step,
+        trace: ctx.trace,
+        nonNegative: entry.nonNegative,
+      }),
     }),
   };
 }
@@ -132,7 +147,9 @@ function thumbnailPixels(stage, range, theme, sequential) {
 function headOverview(steps, step, ctx, sequential) {
   if (ctx.config.numHeads < 2) return null;
   const all = steps.filter((s) => s.id === step.id && s.stage.step === step.stage.step);
-  const range = Math.max(...all.map((s) => rangeOf(s.stage.values)));
+  // Weights on their fixed 0 … 1 (scales.js); other stages on the heads' largest |value|.
+  const unit = scaleOf({ id: step.id, values: step.stage.values }).kind === 'unit';
+  const range = unit ? 1 : Math.max(...all.map((s) => rangeOf(s.stage.values)));
   return all.map((s) => ({
     head: s.head,
     ...thumbnailPixels(s.stage, range, ctx.theme, Boolean(sequential)),

@@ -99,16 +99,17 @@ function bodyRow(data, r, strips) {
 export function legend(data) {
   const box = el('span', 'hm-legend');
   const bar = el('span', 'hm-legend-bar');
-  box.append(el('span', 'hm-legend-end'), bar, el('span', 'hm-legend-end'));
+  box.append(el('span', 'hm-legend-end'), bar, el('span', 'hm-legend-end'), el('span', 'hm-legend-note'));
   fillLegend(box, data);
   return box;
 }
 
 /** The legend's ends and ramp for data, in place. */
 export function fillLegend(box, data) {
-  const [min, bar, max] = box.children;
+  const [min, bar, max, note] = box.children;
   setText(min, data.legend.min);
   setText(max, data.legend.max);
+  setText(note, data.legend.note ?? '');
   if (bar.dataset.gradient !== data.legend.gradient)
     bar.style.backgroundImage = bar.dataset.gradient = data.legend.gradient;
 }
