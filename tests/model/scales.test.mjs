@@ -23,7 +23,7 @@ test('scales: weights on the fixed 0 … 1, whatever their largest value', () =>
   const { trace, result } = viewsOf({ preset: 'lesson-multi-head' });
   const weights = result('weights');
   assert.deepEqual([weights.legend.min, weights.legend.max], ['0.000', '1.000']);
-  assert.match(weights.legend.note, /^fixed 0 … 1/);
+  assert.deepEqual([weights.legend.note, weights.legend.why], ['fixed', 'fixed 0 … 1: each row shares out 1']);
   const values = stageOf(trace, 'weights').values;
   assert.ok(rangeOf(values) < 1, 'the lesson\u2019s largest weight is below 1');
   for (const i of [0, 7, values.length - 1])
@@ -38,7 +38,8 @@ test(SHARED, () => {
   const shared = formatCell(rangeOf(scores.values)); // S holds the largest |logit| (÷√d_k, no bias)
   for (const id of ['scores', 'scaled', 'masked']) {
     assert.equal(result(id).legend.max, shared, `${id}: S's range`);
-    assert.match(result(id).legend.note, /shared by S, S̃ and L: ±/);
+    assert.equal(result(id).legend.note, 'shared');
+    assert.equal(result(id).legend.why, `centred on 0, shared by S, S̃ and L: ±${shared}`);
   }
   // The same cell is paler in S̃ than in S: further from the ramp's end, nearer the middle.
   const [s, st] = [result('scores'), result('scaled')];
@@ -50,11 +51,11 @@ test(SHARED, () => {
   // In the masked stage's figure, M is drawn as 0 and −∞, not on a colour ramp.
   const mask = at('masked').figure.find((item) => item.data?.name === 'M').data;
   assert.deepEqual(
-    [mask.legend.min, mask.legend.max, mask.legend.note],
-    ['0', '\u2212\u221e', '0: seen, \u2212\u221e: hidden'],
+    [mask.legend.min, mask.legend.max, mask.legend.note, mask.legend.why],
+    ['0', '\u2212\u221e', 'seen, hidden', '0 where a key is seen, \u2212\u221e where it is hidden'],
   );
   // Any other matrix: centred on 0 to its own largest |value|.
   const x = result('x', null);
   assert.equal(x.legend.max, formatCell(rangeOf(stageOf(trace, 'x', null).values)));
-  assert.equal(x.legend.note, 'centred on 0, to its own largest |value|');
+  assert.deepEqual([x.legend.note, x.legend.why], ['own', 'centred on 0, to its own largest |value|']);
 });

@@ -89,6 +89,7 @@ function legendOf(scale, theme) {
         `linear-gradient(to right, ${zero} 0 50%, transparent 50%), ` +
         'repeating-linear-gradient(135deg, var(--mask-a) 0 5px, var(--mask-b) 5px 10px)',
       note: scale.note,
+      why: scale.why,
     };
   }
   return {
@@ -96,6 +97,7 @@ function legendOf(scale, theme) {
     max: formatCell(scale.range),
     gradient: rampGradient(theme, scale.sequential),
     note: scale.note,
+    why: scale.why,
   };
 }
 

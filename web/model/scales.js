@@ -49,14 +49,21 @@ const isMask = (values) => values.length > 0 && values.every((v) => v === 0 || v
 
 /**
  * The scale of a matrix named `id` (a stage id, or an operand named after one) of this head and
- * step: { kind: 'unit' | 'shared' | 'own' | 'mask', range, sequential, note }.
+ * step: { kind: 'unit' | 'shared' | 'own' | 'mask', range, sequential, note, why }: note is the
+ * legend's word for it (short: a legend may not widen its heatmap), why the sentence behind it.
  */
 export function scaleOf({ id: name, values, head = null, step = null, trace = null, nonNegative = false }) {
   const id = STAGE_OF[name] ?? name;
   if (id === 'M' && isMask(values))
-    return { kind: 'mask', range: 0, sequential: false, note: '0: seen, \u2212\u221e: hidden' };
+    return {
+      kind: 'mask',
+      range: 0,
+      sequential: false,
+      note: 'seen, hidden',
+      why: '0 where a key is seen, \u2212\u221e where it is hidden',
+    };
   if (UNIT.includes(id))
-    return { kind: 'unit', range: 1, sequential: true, note: 'fixed 0 \u2026 1: each row shares out 1' };
+    return { kind: 'unit', range: 1, sequential: true, note: 'fixed', why: 'fixed 0 \u2026 1: each row shares out 1' };
   const family = familyOf(id);
   if (family && trace) {
     const { range, names } = familyRange(trace, family, head, step);
@@ -65,11 +72,12 @@ export function scaleOf({ id: name, values, head = null, step = null, trace = nu
         kind: 'shared',
         range,
         sequential: false,
-        note: `centred on 0, shared by ${names}: \u00b1${formatCell(range)}`,
+        note: 'shared',
+        why: `centred on 0, shared by ${names}: \u00b1${formatCell(range)}`,
       };
   }
   const range = rangeOf(values);
   return nonNegative
-    ? { kind: 'own', range, sequential: true, note: 'from 0 to its own largest value' }
-    : { kind: 'own', range, sequential: false, note: 'centred on 0, to its own largest |value|' };
+    ? { kind: 'own', range, sequential: true, note: 'own', why: 'from 0 to its own largest value' }
+    : { kind: 'own', range, sequential: false, note: 'own', why: 'centred on 0, to its own largest |value|' };
 }

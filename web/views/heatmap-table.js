@@ -110,6 +110,8 @@ export function fillLegend(box, data) {
   setText(min, data.legend.min);
   setText(max, data.legend.max);
   setText(note, data.legend.note ?? '');
+  // The scale's sentence: on hover, and read with the note.
+  if (box.title !== (data.legend.why ?? '')) box.title = data.legend.why ?? '';
   if (bar.dataset.gradient !== data.legend.gradient)
     bar.style.backgroundImage = bar.dataset.gradient = data.legend.gradient;
 }
