@@ -25,6 +25,7 @@ const WEB_FILES = [
   'index.html',
   'embed.html',
   'training.html',
+  'favicon.svg',
   'engine.js',
   'engine-api.js',
   'engine-split.js',

@@ -47,3 +47,21 @@ test('a file changed since is sent again, with a new ETag', async () => {
 test('a path outside the root, a folder without its index and a missing file are 404', async () => {
   for (const name of ['..%2f..%2fetc%2fpasswd', 'missing.js', 'sub']) assert.equal((await get(name)).status, 404, name);
 });
+
+// The usability review: no favicon. The built pages name one, and the server gives it as SVG.
+test('the built page and the training page name a favicon the server gives as SVG', async () => {
+  const dist = await startServer();
+  try {
+    for (const page of ['index.html', 'training.html']) {
+      const html = await (await fetch(dist.url + page)).text();
+      const href = /<link rel="icon" href="([^"]+)" type="image\/svg\+xml">/.exec(html)?.[1];
+      assert.equal(href, 'favicon.svg', `${page}: its icon`);
+      const icon = await fetch(dist.url + href);
+      assert.equal(icon.status, 200);
+      assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
+      assert.match(await icon.text(), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 16 16">/);
+    }
+  } finally {
+    await dist.close();
+  }
+});
