@@ -158,6 +158,19 @@ test('chapters: a tab opens its first stage, the way back where it was left, the
   await page.click('.chapter-button:text-is("Self-attention")');
   await waitForStage(page, 'weights', 1);
   assert.equal(await page.textContent('.step-text'), left, 'back where it was left');
+  // The eleven tabs are one Tab stop, the current chapter's; ← and → move between them, not the stage.
+  const stops = await page.$$eval('.chapter-button', (bs) =>
+    bs.filter((b) => b.tabIndex === 0).map((b) => b.dataset.chapter),
+  );
+  assert.deepEqual(stops, ['attention']);
+  await page.focus('.chapter-button[data-chapter="attention"]');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chapter), 'cross');
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chapter), 'trained-heads');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.chapter), 'attention', 'round to the first');
+  assert.equal(await page.textContent('.step-text'), left, 'the arrows moved the focus, not the stage');
   // The last stage of Cross-attention: Next names the next chapter and opens it at its first stage.
   await page.click('.chapter-button:text-is("Cross-attention")');
   await waitForStage(page, cross[0].id);

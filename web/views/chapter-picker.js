@@ -1,4 +1,5 @@
-// The chapter tabs: one button per chapter, the current one pressed.
+// The chapter tabs: one button per chapter, the current one pressed. One Tab stop for them all,
+// the current chapter's button (a roving tabindex); ←/→, Home and End move between them.
 // update({ chapters: [{ id, title, current }] }); onPick(id).
 
 import { el, redrawingView } from './dom.js';
@@ -6,6 +7,14 @@ import { el, redrawingView } from './dom.js';
 export function createChapterPicker(host, { onPick }) {
   const root = el('nav', 'chapter-picker');
   root.setAttribute('aria-label', 'Chapters');
+  root.addEventListener('keydown', (event) => {
+    const buttons = [...root.querySelectorAll('.chapter-button')];
+    const at = buttons.indexOf(event.target);
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 }[event.key];
+    if (at < 0 || to === undefined) return;
+    event.preventDefault(); // the stepper's ←/→ step only where no tab took them
+    buttons[(to + buttons.length) % buttons.length].focus();
+  });
   return redrawingView(host, root, (view) => {
     const list = el('ul', 'chapter-list');
     for (const c of view.chapters) {
@@ -13,6 +22,7 @@ export function createChapterPicker(host, { onPick }) {
       b.type = 'button';
       b.dataset.chapter = c.id;
       b.setAttribute('aria-pressed', String(c.current));
+      b.tabIndex = c.current ? 0 : -1;
       b.addEventListener('click', () => onPick(c.id));
       const li = el('li');
       li.append(b);
