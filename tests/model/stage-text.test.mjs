@@ -262,17 +262,7 @@ test('4: the quiz\u2019s \u221ad_k answer states the premise instead of promisin
 
 test('7: a tile\u2019s logits hide what the mask hides, a window too', () => {
   assert.match(formula({ preset: 'flash-causal' }, 'tile_scores'), /L_\{ij\} = -\\infty \\text\{ where \} j > i$/);
-  const windowed = traceOf({
-    kind: 'flash',
-    seed: 5,
-    seqLen: 6,
-    dModel: 8,
-    dK: 4,
-    dV: 4,
-    blockRows: 2,
-    blockCols: 3,
-    window: 3,
-  });
+  const windowed = traceOf(CUSTOM_SPECS['custom-flash-window']);
   const tile = windowed.stages.find((s) => s.id === 'tile_scores');
   assert.deepEqual(tile.terms, ['scale', 'causal', 'window']);
   assert.ok(stageById('tile_scores').formula(windowed.config, tile).endsWith('j > i \\text{ or } j \\le i - W'));
