@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { formatCell } from '../../web/model/format.js';
+import { FORMED_AT } from '../../web/model/training-view.js';
 import { readCheckpoint } from '../../web/training/checkpoint.js';
 import { axeBuilder, downloadedText, openPage, resultFulls, useEnv, shownCells } from './harness.mjs';
 
@@ -75,6 +76,13 @@ test('cold: the shipped run, its table in full and every head drawn with the eng
       await page.textContent('#training-status'),
       /shipped run: trained by this engine at build time, 1000 steps/,
     );
+    // Nothing has trained on this page yet: the bar is empty, the status says what Train will do.
+    assert.equal(await page.$eval('#training-progress', (p) => p.value), 0);
+    assert.match(await page.textContent('#training-status'), /Train retrains it here to watch its heads form/);
+    assert.equal(Number(await page.textContent('#formed-at')), FORMED_AT);
+    // The recipe's formulas typeset by KaTeX, as the stepper's are, none left as plain subscripts.
+    assert.equal(await page.$$eval('.training-model .tex > .katex', (k) => k.length), 6);
+    assert.equal(await page.$$eval('.training-model sub', (s) => s.length), 0);
     assert.deepEqual(await tableTitles(page), SHIPPED.history.map(rowOf));
     const want = engineWeights(0)
       .flat()
@@ -103,7 +111,18 @@ test('cold: the shipped run, its table in full and every head drawn with the eng
 test('Train reproduces the shipped run bit for bit; pause holds, resume goes on, reset shows it again', async () => {
   await withPage(async (page) => {
     await page.click('#training-train');
+    // The charts come into view below the bar, and the bar stays at the top while they are read.
+    await page.waitForFunction(() => {
+      const bar = document.querySelector('.training-bar').getBoundingClientRect();
+      const title = document.getElementById('charts-title').getBoundingClientRect();
+      return bar.top >= 0 && title.top >= bar.bottom && title.bottom <= window.innerHeight;
+    });
     await progressAt(page, 50);
+    const barTop = await page.evaluate(() => {
+      document.querySelector('#training-charts > :last-child').scrollIntoView({ block: 'end' });
+      return document.querySelector('.training-bar').getBoundingClientRect().top;
+    });
+    assert.equal(barTop, 0);
     const paused = await page.$eval('#training-progress', (p) => {
       document.getElementById('training-pause').click();
       return p.value; // read in the same task as the click: no chunk can land between them

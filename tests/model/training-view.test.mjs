@@ -7,6 +7,7 @@ import { test } from 'node:test';
 
 import {
   chartOf,
+  formedSentence,
   headSummary,
   historyTable,
   inductionFormed,
@@ -123,6 +124,18 @@ test('the table shows three decimals and keeps every number in full', () => {
 test('an induction head has formed at the first checkpoint where layer 1 scores 0.5', () => {
   assert.deepEqual(inductionFormed(HISTORY), { step: 50, head: 'layer 1, head 0', value: 0.62 });
   assert.equal(inductionFormed(HISTORY.slice(0, 2)), null);
+});
+
+test('the formed sentence names the step, the head, its score and the threshold that defines formed', () => {
+  assert.equal(
+    formedSentence('2 heads', HISTORY),
+    '2 heads: an induction head has formed by step 50 ' +
+      '(layer 1, head 0 scores 0.62; formed means a score of at least 0.5).',
+  );
+  assert.equal(
+    formedSentence('1 head', HISTORY.slice(0, 2)),
+    '1 head: no head of layer 1 or above has reached an induction score of 0.5 yet.',
+  );
 });
 
 test("the shipped checkpoint's matrices read back from base64 bit for bit", () => {

@@ -138,13 +138,28 @@ export function historyTable(history) {
 }
 
 /** The first checkpoint at which a head of layer ≥ 1 scores ≥ 0.5 as an induction head, or null. */
+/** The induction score at which the page calls an induction head formed: at least half of a head's
+ * attention lands on the token after the current token's previous occurrence. */
+export const FORMED_AT = 0.5;
+
 export function inductionFormed(history) {
-  const c = history.find((k) => k.headScores.some((h) => h.layer >= 1 && (h.induction ?? 0) >= 0.5));
+  const c = history.find((k) => k.headScores.some((h) => h.layer >= 1 && (h.induction ?? 0) >= FORMED_AT));
   if (!c) return null;
   const best = c.headScores
     .filter((h) => h.layer >= 1)
     .reduce((a, b) => ((b.induction ?? 0) > (a.induction ?? 0) ? b : a));
   return { step: c.step, head: headName(best), value: best.induction };
+}
+
+/** The sentence under the induction chart for one run: when a head of layer 1 or above first
+ * scored FORMED_AT, which head and how much, or that none has yet. */
+export function formedSentence(label, history) {
+  const formed = inductionFormed(history);
+  const threshold = FORMED_AT.toFixed(1);
+  return formed
+    ? `${label}: an induction head has formed by step ${formed.step} (${formed.head} scores ` +
+        `${formed.value.toFixed(2)}; formed means a score of at least ${threshold}).`
+    : `${label}: no head of layer 1 or above has reached an induction score of ${threshold} yet.`;
 }
 
 /** How many times what uniform attention scores a head's score must reach before the page names

@@ -9,7 +9,7 @@ import { createEngine } from '../engine.js';
 import katex from 'katex';
 
 import { MODEL_FILE, forwardScript, modelJson, npyFiles } from '../model/training-export.js';
-import { historyTable, inductionFormed, progressText, trainingCharts, typedTokens } from '../model/training-view.js';
+import { formedSentence, historyTable, progressText, trainingCharts, typedTokens } from '../model/training-view.js';
 import { el } from '../views/dom.js';
 import { createExplainPanel } from '../app/later-views.js'; // the real view: this bundle has no swap
 import { chartFigure, historyDetails, updateChart } from '../views/training-chart.js';
@@ -39,12 +39,7 @@ let shipped; // the build's run: { spec, history, model }
 let runs = []; // [{ label, spec, history, model }]
 let queue = []; // runs still to train after the current one
 
-function formedText(r) {
-  const formed = inductionFormed(r.history);
-  return formed
-    ? `${r.label}: an induction head has formed by step ${formed.step} (${formed.head}, ${formed.value.toFixed(2)}).`
-    : `${r.label}: no head of layer 1 or above scores 0.5 as an induction head yet.`;
-}
+const formedText = (r) => formedSentence(r.label, r.history);
 
 // What the drawn charts hold besides their points: while it stays the same (a run under way, no
 // table open), each checkpoint only moves the lines' points and rewrites the notes, in place,
@@ -199,6 +194,9 @@ function startTraining() {
   setButtons({ training: true, paused: false });
   status.textContent = `${specs[0].label}: starting\u2026`;
   drawCharts();
+  // The reader pressed Train to watch the heads form: the charts come into view, under the bar.
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document.getElementById('charts-title').scrollIntoView({ block: 'start', behavior: reduced ? 'auto' : 'smooth' });
 }
 
 function showShipped() {
@@ -210,9 +208,9 @@ function showShipped() {
   const last = shipped.history.at(-1);
   status.textContent =
     `The shipped run: trained by this engine at build time, ${last.step} steps, held-out loss ` +
-    `${last.loss.toFixed(3)}. Train reproduces it here, number for number.`;
+    `${last.loss.toFixed(3)}. Train retrains it here to watch its heads form, number for number.`;
   progress.max = last.step;
-  progress.value = last.step;
+  progress.value = 0; // nothing has trained on this page yet
   drawCharts();
   drawHeads(0);
 }
@@ -231,6 +229,7 @@ async function start() {
   shipped = readCheckpoint(file);
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
   const theme = () => (dark.matches ? 'dark' : 'light');
+  for (const span of document.querySelectorAll('.tex[data-tex]')) katex.render(span.dataset.tex, span);
   stepper = createCheckpointStepper(document.getElementById('training-stepper'), { engine, katex, theme: theme() });
   dark.addEventListener('change', () => stepper.setTheme(theme()));
   for (const [id, t] of Object.entries(TASKS)) taskField.append(new Option(t.title, id));
