@@ -31,6 +31,22 @@ test('a large configuration stays legible: T = 64 scrolls inside its matrix', as
   assert.ok(fontPx >= 11, `cell text is ${fontPx}px`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, 'the matrix scrolls, not the page');
+  // It fades out at each side it continues on, as it is scrolled (its scroll bar is a screen below).
+  const sides = [];
+  for (const to of [0, 0.5, 1]) {
+    sides.push(
+      await page.$eval(
+        '#figure .is-result .hm-scroll',
+        (box, at) => {
+          box.scrollLeft = at * (box.scrollWidth - box.clientWidth);
+          return new Promise((done) => requestAnimationFrame(() => done(box.dataset.more)));
+        },
+        to,
+      ),
+    );
+  }
+  assert.deepEqual(sides, ['right', 'left right', 'left']);
+  assert.notEqual(await page.$eval('#figure .is-result .hm-scroll', (b) => getComputedStyle(b).maskImage), 'none');
   await page.screenshot({ path: path.join(SHOTS, 'large-t64-weights-1280.png') });
   assert.deepEqual(page.problems, []);
   await context.close();

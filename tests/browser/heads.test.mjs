@@ -38,6 +38,20 @@ test(DESIGNED_HEADS_TITLE, async () => {
     names,
     trace.config.designedHeads.map((h) => h.name),
   );
+  // Each head's button holds its label on one line, whole (it was clipped to "hea").
+  const buttons = await page.$$eval('.designed-head .head-button', (bs) =>
+    bs.map((b) => [b.textContent, b.getClientRects().length, b.scrollWidth <= b.clientWidth]),
+  );
+  assert.deepEqual(
+    buttons,
+    [0, 1, 2, 3].map((h) => [`head ${h}`, 1, true]),
+  );
+  const lines = await page.$eval('.designed-head .head-button', (b) => {
+    const range = document.createRange();
+    range.selectNodeContents(b);
+    return range.getClientRects().length;
+  });
+  assert.equal(lines, 1, 'one line of text in the button');
   assert.match(await page.textContent('.chapter-panel'), /W_Q maps position p to s·e_p/);
   assert.match(await page.textContent('.chapter-panel'), /the next chapter, Trained heads, steps through/);
   assert.equal(

@@ -101,8 +101,8 @@ export function steadyHeight(root) {
 }
 
 /** Keeps box's data-more naming the sides ("left", "right" or both) it has more content beyond,
- * for an edge shadow (panels.css): at each scroll, when it is resized, once the fonts are in, and
- * whenever the returned mark() is called (after its content changed). */
+ * for an edge shadow (panels.css) or fade (heatmap.css): at each scroll, when it is resized, once
+ * the fonts are in, and whenever the returned mark() is called (after its content changed). */
 export function scrollCue(box) {
   const mark = () => {
     const more = [];

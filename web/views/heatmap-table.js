@@ -1,7 +1,7 @@
 // The DOM of one heatmap: caption, table (bands, labels, cells, totals) and legend. Builders
 // only; heatmap.js adds focus, keys and highlights. Knows nothing of attention.
 
-import { el, setText } from './dom.js';
+import { el, scrollCue, setText } from './dom.js';
 import { drawShapeTokens } from './shape-tokens.js';
 import { fieldChars, makeStrips, markCell, paintStrips, registerPitch } from './heatmap-strips.js';
 
@@ -164,6 +164,7 @@ export function buildHeatmap(data) {
   grid.append(thead, tbody);
   const scroll = el('div', 'hm-scroll');
   scroll.append(grid);
+  scrollCue(scroll); // a matrix wider than its box fades at the side it continues on
   const readout = el('p', 'hm-readout', '\u00a0');
   const foot = el('div', 'hm-foot');
   const key = legend(data);

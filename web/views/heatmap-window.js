@@ -7,7 +7,7 @@
 //   buildWindow(data) → { caption, scroll, grid, foot, readout, window }
 //   window: { attach(onPaint), reveal(r, c), destroy() }
 
-import { el } from './dom.js';
+import { el, scrollCue } from './dom.js';
 import { caption, fillLegend, legend, paintCell, recaption } from './heatmap-table.js';
 
 /** Matrices with more cells than this are drawn windowed. */
@@ -114,6 +114,7 @@ function rotate(list, k, parent, nodeOf, before = null) {
 export function buildWindow(first) {
   let data = first;
   const scroll = el('div', 'hm-scroll is-windowed');
+  scrollCue(scroll);
   const sizer = el('div', 'hm-sizer');
   const grid = el('table', 'hm-grid is-windowed');
   grid.setAttribute('role', 'grid');
