@@ -275,6 +275,96 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
   await context.close();
 });
 
+// The usability review: embeds changed height at every stage (655–984 px), so the course text
+// below jumped; and stages with full controls let a chapter tab mix two chapters.
+test('embeds sit still: in a configuration the element and the iframe only grow; stages keep one chapter', async () => {
+  const { page, context } = await newPage(env, { width: 760, height: 900 });
+  await routeFiles(context, {
+    'still.html': html(
+      `${CLASSIC_SCRIPTS}<script defer src="still.js"></script>`,
+      '<attention-stepper id="e" preset="lesson-multi-head" stages="x,q,scores,weights,concat,output" ' +
+        'controls="full"></attention-stepper>' +
+        '<iframe id="f" title="stepper" src="embed.html?preset=lesson-multi-head&controls=compact"></iframe>',
+    ),
+    'still.js': `window.heights = [];
+      window.addEventListener('message', (event) => {
+        const frame = document.getElementById('f');
+        if (event.source !== frame.contentWindow || event.data?.type !== 'attention-stepper:height') return;
+        window.heights.push(event.data.height);
+        frame.height = event.data.height;
+      });`,
+  });
+  await page.goto(`${env.server.url}still.html`);
+  await page.waitForSelector('#e[data-ready="true"]');
+  assert.equal(await page.locator('#e .chapter-button').count(), 0, 'stages: no chapter tabs');
+  // Each stage's own height (the layout's) and the element's, stage by stage.
+  const heights = async () =>
+    page.$eval('#e', (e) => [e.shadowRoot.querySelector('.layout').offsetHeight, e.offsetHeight]);
+  // Settled: the element holds its stage's height (it holds a height once it has lasted a moment).
+  const settled = () =>
+    page.waitForFunction(() => {
+      const root = document.getElementById('e').shadowRoot.querySelector('.as-root');
+      return parseFloat(root.style.minHeight || '0') >= root.querySelector('.layout').offsetHeight;
+    });
+  await settled();
+  const seen = [await heights()];
+  const { total } = await page.$eval('#e', (e) => e.current);
+  assert.equal(total, 2 + 3 * 4 + 1, 'x, then q, scores and weights for each of the 4 heads, concat and output');
+  for (let i = 1; i < total; i += 1) {
+    await page.$eval('#e', (e) => e.next());
+    await page.waitForFunction((n) => document.getElementById('e').current.index === n, i);
+    await settled();
+    seen.push(await heights());
+  }
+  const own = seen.map(([layout]) => layout);
+  const shown = seen.map(([, element]) => element);
+  assert.ok(
+    own.some((h, i) => i > 0 && h < own[i - 1]),
+    `some stage is shorter than the one before: ${own}`,
+  );
+  assert.ok(
+    shown.every((h, i) => i === 0 || h >= shown[i - 1]),
+    `the element only grows: ${shown}`,
+  );
+  assert.ok(shown.at(-1) >= Math.max(...own), 'at least as tall as the tallest stage seen');
+  assert.equal(await page.locator('#e .step-next').textContent(), 'Next \u2192');
+  assert.ok(await page.locator('#e .step-next').isDisabled(), 'the last chosen stage: no next chapter');
+  // Another example is another configuration: the element starts from its own height again.
+  await page.locator('#e #field-preset').selectOption('lesson-self-attention');
+  await page.waitForFunction((t) => document.getElementById('e').current.total !== t, total);
+  await settled();
+  const [layout, element] = await heights();
+  const frameOf = seen[0][1] - seen[0][0]; // the element's own border and padding around its layout
+  assert.ok(Math.abs(element - layout - frameOf) <= 1, `a new configuration: its own height, ${element}, ${layout}`);
+  // The iframe: the heights it posts while the reader steps never shrink.
+  const frame = page.frameLocator('#f');
+  await frame.locator('attention-stepper[data-ready="true"]').waitFor();
+  const inside = page.frames().find((f) => f.url().includes('embed.html'));
+  const held = () =>
+    inside.waitForFunction(() => {
+      const root = document.querySelector('attention-stepper').shadowRoot.querySelector('.as-root');
+      return parseFloat(root.style.minHeight || '0') >= root.querySelector('.layout').offsetHeight;
+    });
+  await held();
+  const from = await page.evaluate(() => window.heights.length);
+  for (let i = 1; i <= 8; i += 1) {
+    await frame.locator('.step-next').click();
+    await inside.waitForFunction((n) => document.querySelector('attention-stepper').current.index === n, i);
+    await held();
+  }
+  await page.waitForFunction(
+    () =>
+      window.heights.at(-1) === Math.ceil(document.getElementById('f').contentDocument.documentElement.offsetHeight),
+  );
+  const posted = await page.evaluate((n) => window.heights.slice(n - 1), from);
+  assert.ok(
+    posted.every((h, i) => i === 0 || h >= posted[i - 1]),
+    `the iframe only grows: ${posted}`,
+  );
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
 test('the ES module build: <script type="module" src="attention-stepper.js"> under the CSP', async () => {
   const { page, context } = await newPage(env, { width: 900, height: 700 });
   await routeFiles(context, {

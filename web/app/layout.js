@@ -35,10 +35,10 @@ function hint() {
   return p;
 }
 
-function buildStage(parts, controls, landmark) {
+function buildStage(parts, controls, landmark, chapters) {
   const main = part(landmark ? 'main' : 'div', 'stage', 'stage');
   main.tabIndex = -1;
-  if (controls === 'full') {
+  if (controls === 'full' && chapters) {
     parts.chapterPicker = part('div', 'chapter-picker-area');
     main.append(parts.chapterPicker);
   }
@@ -106,11 +106,12 @@ function buildSidebar(parts) {
 }
 
 /** Fills root; → the parts by name (stepper, headPicker, stageNav and controls only when shown).
- *  landmark: the stage is the page's <main> (false inside a page that has its own). */
-export function buildLayout(root, { controls = 'full', landmark = true } = {}) {
+ *  landmark: the stage is the page's <main> (false inside a page that has its own); chapters: the
+ *  chapter tabs, with full controls. */
+export function buildLayout(root, { controls = 'full', landmark = true, chapters = true } = {}) {
   const parts = {};
   const layout = el('div', `layout controls-${controls}`);
-  layout.append(buildStage(parts, controls, landmark));
+  layout.append(buildStage(parts, controls, landmark, chapters));
   if (controls === 'full') layout.append(buildSidebar(parts));
   root.textContent = '';
   root.append(layout);

@@ -252,7 +252,8 @@ export function mountStepper(
     onChange = () => {},
   },
 ) {
-  const parts = buildLayout(root, { controls, landmark });
+  // Stages chosen by id belong to one chapter's walk: no chapter tabs then, nor a next chapter.
+  const parts = buildLayout(root, { controls, landmark, chapters: !stages });
   const store = createStore({
     form: null,
     errors: {},

@@ -15,6 +15,7 @@ const darkQuery = typeof window === 'object' ? window.matchMedia('(prefers-color
 const themeOf = (theme) => (theme === 'auto' ? (darkQuery?.matches ? 'dark' : 'light') : theme);
 // Attributes that move within the current configuration instead of rebuilding it.
 const MOVES = new Set(['stage', 'head', 'step']);
+const SETTLE_MS = 200; // how long a height must last before the element holds it
 
 function message(title, lines) {
   const box = el('div', 'as-message');
@@ -96,6 +97,34 @@ export class AttentionStepper extends HTMLElement {
   _teardown() {
     this._stepper?.destroy();
     this._stepper = null;
+    this._sizer?.disconnect();
+    clearTimeout(this._settling);
+    this._root.style.minHeight = '';
+  }
+
+  // While the reader steps through one configuration the element only grows, so that the course
+  // text below it stays where it is; a new configuration (chapter, example, field) starts again
+  // from its own height. A height is held once it has settled (a stage's layout passes through
+  // taller states for a frame or two while it is drawn). The computed height: a slide deck's
+  // scaling transform does not count.
+  _holdHeight() {
+    const layout = this._root.firstElementChild;
+    const grow = () => {
+      const height = Math.ceil(parseFloat(getComputedStyle(layout).height)); // unrounded, then up
+      if (height <= this._tallest) return;
+      this._tallest = height;
+      this._root.style.minHeight = `${height}px`;
+    };
+    this._tallest = 0;
+    this._root.style.minHeight = '';
+    const settle = () => {
+      clearTimeout(this._settling);
+      this._settling = setTimeout(grow, SETTLE_MS);
+    };
+    settle();
+    this._sizer?.disconnect();
+    this._sizer = new ResizeObserver(settle);
+    this._sizer.observe(layout);
   }
 
   _showMessage(title, lines) {
@@ -186,6 +215,7 @@ export class AttentionStepper extends HTMLElement {
       onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);
+    this._holdHeight();
     const rejected = this._rejection(this._stepper.state(), read);
     if (rejected) return this._showMessage(...rejected);
     delete this.dataset.error;
@@ -202,6 +232,7 @@ export class AttentionStepper extends HTMLElement {
   }
 
   _changed(s, previous) {
+    if (previous.trace && previous.trace !== s.trace) this._holdHeight();
     const was = previous.steps?.[previous.step];
     const now = s.steps[s.step];
     if (!was || (was.index === now.index && previous.trace === s.trace)) return;
