@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statS
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundle } from './bundle.mjs';
+import { docsPage } from './docs-page.mjs';
 import { skipDataUriFetch } from './patch-classic.mjs';
 import { firstFormulas, laterModule, prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
 import { splitWasm } from './split-wasm.mjs';
@@ -71,6 +72,11 @@ for (const f of WEB_FILES) {
   if (!existsSync(path.join(web, f))) fail(`web/${f} is missing`);
   copy(path.join(web, f), path.join(dist, f));
 }
+// How to embed it, as a page of the site (linked from each page's footer).
+writeFileSync(
+  path.join(dist, 'embedding.html'),
+  docsPage(readFileSync(path.join(root, 'docs', 'embedding.md'), 'utf8'), { title: 'Embed the attention stepper' }),
+);
 
 const missing = ENGINE_FILES.filter((f) => !existsSync(path.join(wasmDir, f)));
 let formulas = {};

@@ -2,11 +2,12 @@
 // at each load (no-cache and an ETag), answered 304 while it is unchanged, so that a browser reuses
 // what it compiled of it; changed, it is sent again.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, utimesSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServer } from '../../scripts/serve.mjs';
+import { ATTRIBUTES } from '../../web/state/attributes.js';
 
 const root = mkdtempSync(path.join(tmpdir(), 'serve-'));
 let server;
@@ -61,6 +62,32 @@ test('the built page and the training page name a favicon the server gives as SV
       assert.equal(icon.headers.get('content-type'), 'image/svg+xml');
       assert.match(await icon.text(), /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" viewBox="0 0 16 16">/);
     }
+  } finally {
+    await dist.close();
+  }
+});
+
+// The usability review: the embedding docs were not reachable from the site. The build renders
+// docs/embedding.md as embedding.html, each page's footer links it, and the server gives it.
+test("the embedding docs are a page of the site, linked from the page's and the training page's footers", async () => {
+  const dist = await startServer();
+  try {
+    for (const page of ['index.html', 'training.html', 'embedding.html']) {
+      const html = await (await fetch(dist.url + page)).text();
+      const footer = /<footer[^]*<\/footer>/.exec(html)?.[0] ?? '';
+      if (page !== 'embedding.html') assert.match(footer, /<a href="embedding.html">Embed the stepper<\/a>/, page);
+    }
+    const docs = await fetch(dist.url + 'embedding.html');
+    assert.equal(docs.status, 200);
+    assert.match(docs.headers.get('content-type'), /^text\/html/);
+    const html = await docs.text();
+    const markdown = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+    // Every attribute the element reads is in its table, every recipe's code shown as text.
+    for (const name of ATTRIBUTES) assert.ok(html.includes(`<code>${name}</code>`), `attribute ${name}`);
+    const fences = markdown.match(/^```\w*$/gm).length / 2;
+    assert.equal(html.match(/<pre><code/g).length, fences, 'each code block');
+    assert.ok(!/<(script|iframe|attention-stepper)\b/.test(html), 'no markup of the Markdown runs');
+    assert.ok(!/href="[^"]*\.md(#[^"]*)?"/.test(html), 'no link to a Markdown file the site does not serve');
   } finally {
     await dist.close();
   }
