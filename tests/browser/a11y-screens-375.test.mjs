@@ -3,6 +3,6 @@
 // a11y-screens.test.mjs: its parts).
 import { walkTest } from './a11y-walk.mjs';
 
-walkTest('no stage of any walk scrolls sideways at 375 px, nor the explain views; screenshots', [
+walkTest('no stage of any walk scrolls sideways at 375 px, each starts on the first screen; screenshots', [
   { width: 375, colorScheme: 'light', axe: false, shots: 'all' },
 ]);

@@ -121,6 +121,20 @@ const sampled = (v) =>
   (v.stage.head === null || v.stage.head === 0) &&
   (v.stage.step === null || v.stage.step === 2);
 
+const PHONE_HEIGHT = 812;
+
+// Which of the stage's title and shape equation a reader opening this link on a phone would have
+// to scroll to (their bottom below the first screen).
+function belowFirstScreen(page) {
+  return page.evaluate(
+    (height) =>
+      ['stage-title', 'shape-eq'].filter(
+        (id) => document.getElementById(id).getBoundingClientRect().bottom + window.scrollY > height,
+      ),
+    PHONE_HEIGHT,
+  );
+}
+
 async function sidewaysOverflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
@@ -134,7 +148,8 @@ const EVERY_SHOT = process.env.SCREENSHOTS === 'all';
 // check; extras: the explain panel's views too.
 export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTER_WALKS, extras = true }) {
   const started = Date.now();
-  const { page, context } = await openPage(env, '', { width, colorScheme });
+  const phone = width < 600; // a phone's screen: 812 px tall, and the stage must start on it
+  const { page, context } = await openPage(env, '', { width, colorScheme, ...(phone ? { height: PHONE_HEIGHT } : {}) });
   const found = [];
   const suffix = `${width}${colorScheme === 'dark' ? '-dark' : ''}`;
   for (const { chapter, preset, stage, slug } of walk(env, walks).filter(
@@ -155,6 +170,8 @@ export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTE
       await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
     const overflow = await sidewaysOverflow(page);
     if (overflow > 0) found.push(`${slug} at ${width} px: the page scrolls sideways by ${overflow} px`);
+    const below = phone ? await belowFirstScreen(page) : [];
+    if (below.length) found.push(`${slug} at ${width} px: ${below.join(', ')} below the first screen`);
   }
   // The explain panel open, and the output shown as a sum over heads.
   const views = [

@@ -180,7 +180,7 @@ test('the page\u2019s title and tagline, and the package\u2019s description, nam
   );
   const html = read('web/index.html');
   const title = html.match(/<title>([^<]*)<\/title>/)[1];
-  const tagline = html.match(/<p class="tagline">([^<]*)<\/p>/)[1];
+  const tagline = html.match(/<p class="tagline tagline-topics">([^<]*)<\/p>/)[1];
   const { description } = JSON.parse(read('package.json'));
   for (const [where, text] of Object.entries({ title, tagline, description }))
     for (const [id, name] of Object.entries(NAMED)) assert.match(text, name, `${where} names ${id}`);

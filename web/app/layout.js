@@ -29,15 +29,19 @@ function part(tag, id, className) {
   return node;
 }
 
+// How to step and explore, folded: the same on every stage.
 function hint() {
-  const p = el('p', 'hint');
+  const details = el('details', 'hint');
+  const p = el('p');
   for (const piece of HINT) p.append(typeof piece === 'string' ? piece : el(piece[0], null, piece[1]));
-  return p;
+  details.append(el('summary', null, 'Keys and clicks'), p);
+  return details;
 }
 
 function buildStage(parts, controls, landmark, chapters) {
   const main = part(landmark ? 'main' : 'div', 'stage', 'stage');
   main.tabIndex = -1;
+  parts.stage = main;
   if (controls === 'full' && chapters) {
     parts.chapterPicker = part('div', 'chapter-picker-area');
     main.append(parts.chapterPicker);
@@ -51,9 +55,15 @@ function buildStage(parts, controls, landmark, chapters) {
     parts.stepper = part('div', 'stepper');
     parts.headPicker = part('div', 'head-picker');
     bar.append(parts.stepper, parts.headPicker);
+    if (controls === 'full') {
+      parts.stagesToggle = part('button', 'stages-toggle', 'stages-toggle'); // views/stage-drawer.js
+      parts.stagesToggle.type = 'button';
+      parts.stagesToggle.textContent = 'Stages';
+      bar.append(parts.stagesToggle);
+    }
     main.append(bar);
   }
-  parts.chapterLead = part('p', 'chapter-lead', 'chapter-lead');
+  parts.chapterLead = part('div', 'chapter-lead', 'chapter-lead'); // views/chapter-lead.js
   parts.chapterPanel = part('div', 'chapter-panel-area');
   parts.timeSlider = part('div', 'time-slider-area');
   main.append(parts.chapterLead, parts.chapterPanel, parts.timeSlider);

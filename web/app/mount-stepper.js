@@ -9,6 +9,7 @@ import * as act from './actions.js';
 import { buildLayout, concealResult } from './layout.js';
 import * as quiz from './quiz-actions.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
+import { keySentence } from '../model/key-sentence.js';
 import { explainView } from '../model/explain-view.js';
 import { fieldsOf } from '../model/fields.js';
 import {
@@ -32,6 +33,7 @@ import { splitTokens } from '../model/tokens.js';
 import { modelForm } from '../state/form.js';
 import { createStore } from '../state/store.js';
 import { createArcView } from '../views/arc-view.js';
+import { createChapterLead } from '../views/chapter-lead.js';
 import { createChapterPicker } from '../views/chapter-picker.js';
 import { createControls } from '../views/controls.js';
 import { createExplanation } from '../views/explanation.js';
@@ -40,6 +42,8 @@ import { createFormula } from '../views/formula.js';
 import { createHeadOverview } from '../views/head-overview.js';
 import { createHeadPicker } from '../views/head-picker.js';
 import { createShapeEquation } from '../views/shape-equation.js';
+import { createStageDrawer } from '../views/stage-drawer.js';
+import { onSwipe } from '../views/swipe.js';
 import { createStageList } from '../views/stage-list.js';
 import { createStepper as createStepBar } from '../views/stepper.js';
 import { createTimeSlider } from '../views/time-slider.js';
@@ -69,14 +73,21 @@ const noView = { update() {}, destroy() {} };
 
 function createViews(parts, katex, on) {
   const optional = (p, make) => (p ? make(p) : noView);
+  const drawer = parts.stagesToggle ? createStageDrawer(parts.stagesToggle, parts.stageNav) : { ...noView, close() {} };
+  const pickStage = (index) => {
+    on.goToIndex(index);
+    drawer.close({ focus: true });
+  };
   return {
+    drawer,
+    chapterLead: createChapterLead(parts.chapterLead),
     chapterPicker: optional(parts.chapterPicker, (p) => createChapterPicker(p, { onPick: on.pickChapter })),
     controls: optional(parts.controls, (p) => createControls(p, { onChange: on.edit })),
     stepper: optional(parts.stepper, (p) =>
       createStepBar(p, { onPrev: on.prev, onNext: on.next, onNextChapter: on.pickChapter }),
     ),
     headPicker: optional(parts.headPicker, (p) => createHeadPicker(p, { onPick: on.pickHead })),
-    stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: on.goToIndex })),
+    stageList: optional(parts.stageNav, (p) => createStageList(p, { onSelect: pickStage })),
     chapterPanel: createChapterPanel(parts.chapterPanel, {
       onPickHead: on.pickHead,
       onLoadModel: on.loadModel,
@@ -135,7 +146,7 @@ function renderChapter(parts, views, catalog, s, head, figures) {
   views.chapterPicker.update({
     chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })),
   });
-  setText(parts.chapterLead, chapter.lead);
+  views.chapterLead.update(keySentence(chapter.lead));
   const step = s.steps[s.step];
   views.chapterPanel.update(
     panelView({
@@ -181,7 +192,8 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   views.shapeEq.update(view.equation);
   views.formula.update({ tex: view.formula, stage: view.id });
   views.notation.update(notationView(view.formula, s.steps, head));
-  views.explanation.update({ text: view.explanation, stage: view.id });
+  const [key, rest] = keySentence(view.explanation);
+  views.explanation.update({ key, rest, stage: view.id });
   views.figure.update({ items: view.figure });
   views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
   views.sumFigure.update({ items: view.sumFigure ?? [] });
@@ -326,6 +338,7 @@ export function mountStepper(
 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
+  onSwipe(parts.stage, { next: () => goToIndex(store.get().step + 1), prev: () => goToIndex(store.get().step - 1) });
   return {
     update: (wanted) =>
       set({

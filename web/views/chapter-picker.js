@@ -1,8 +1,16 @@
 // The chapter tabs: one button per chapter, the current one pressed. One Tab stop for them all,
-// the current chapter's button (a roving tabindex); ←/→, Home and End move between them.
+// the current chapter's button (a roving tabindex); ←/→, Home and End move between them. In a
+// narrow stepper they are one row that scrolls sideways (chapters.css), the current one in view.
 // update({ chapters: [{ id, title, current }] }); onPick(id).
 
-import { el, redrawingView } from './dom.js';
+import { el, redrawingView, scrollCue } from './dom.js';
+
+// Scrolls the row (only the row, never the page) so that the current chapter's button is in it.
+function showCurrent(list, button) {
+  if (list.scrollWidth <= list.clientWidth) return;
+  const [box, b] = [list.getBoundingClientRect(), button.getBoundingClientRect()];
+  if (b.left < box.left || b.right > box.right) list.scrollLeft += b.left - box.left - (box.width - b.width) / 2;
+}
 
 export function createChapterPicker(host, { onPick }) {
   const root = el('nav', 'chapter-picker');
@@ -29,5 +37,9 @@ export function createChapterPicker(host, { onPick }) {
       list.append(li);
     }
     root.append(list);
+    const mark = scrollCue(list);
+    const current = list.querySelector('[aria-pressed="true"]');
+    if (current) showCurrent(list, current);
+    mark();
   });
 }
