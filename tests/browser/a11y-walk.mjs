@@ -121,6 +121,30 @@ const sampled = (v) =>
   (v.stage.head === null || v.stage.head === 0) &&
   (v.stage.step === null || v.stage.step === 2);
 
+// The usability review's budget for the prose a stage shows (visible words, not counting the
+// matrices, formulas, shapes, controls and folded text): a median of at most 80, none over 150.
+export const PROSE = { median: 80, max: 150 };
+
+// The words of prose a reader sees in the stage column: words (two letters or more) of text that
+// is rendered (not folded in a closed disclosure, not hidden) outside matrices and their captions
+// and legends, formulas, tables, shapes, bars and controls.
+function visibleWords(page) {
+  return page.evaluate(() => {
+    const NOT_PROSE = [
+      '.hm-scroll, .hm-caption, .hm-foot, .eq-text, .dim-num, .katex, table, .shape-eq, .prune-bars, svg',
+      'button, select, input, label, summary, .step-text, .chapter-picker',
+    ].join(', ');
+    const walker = document.createTreeWalker(document.getElementById('stage'), NodeFilter.SHOW_TEXT);
+    let words = 0;
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const e = t.parentElement;
+      if (e.closest(NOT_PROSE) || !e.checkVisibility()) continue;
+      words += t.textContent.split(/\s+/).filter((w) => /\p{L}\p{L}/u.test(w)).length;
+    }
+    return words;
+  });
+}
+
 const PHONE_HEIGHT = 812;
 
 // Which of the stage's title and shape equation a reader opening this link on a phone would have
@@ -146,7 +170,7 @@ const EVERY_SHOT = process.env.SCREENSHOTS === 'all';
 // One pass over the walks' stages (default: every chapter's) in one viewport and scheme: axe
 // (1280 px), sideways scrolling and a screenshot; shots: 'all' walks every stage for the scrolling
 // check; extras: the explain panel's views too.
-export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTER_WALKS, extras = true }) {
+export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTER_WALKS, extras = true }, prose = []) {
   const started = Date.now();
   const phone = width < 600; // a phone's screen: 812 px tall, and the stage must start on it
   const { page, context } = await openPage(env, '', { width, colorScheme, ...(phone ? { height: PHONE_HEIGHT } : {}) });
@@ -170,6 +194,11 @@ export async function pass(env, { width, colorScheme, axe, shots, walks = CHAPTE
       await page.screenshot({ path: path.join(SHOTS, `${slug}-${suffix}.png`), fullPage: true });
     const overflow = await sidewaysOverflow(page);
     if (overflow > 0) found.push(`${slug} at ${width} px: the page scrolls sideways by ${overflow} px`);
+    if (width >= 900 && colorScheme === 'light') {
+      const words = await visibleWords(page);
+      prose.push(words);
+      if (words > PROSE.max) found.push(`${slug}: ${words} words of prose shown (at most ${PROSE.max})`);
+    }
     const below = phone ? await belowFirstScreen(page) : [];
     if (below.length) found.push(`${slug} at ${width} px: ${below.join(', ')} below the first screen`);
   }
@@ -203,8 +232,13 @@ export function walkTest(title, passes) {
   const env = useEnv();
   test(title, async () => {
     const found = [];
-    for (const options of passes) found.push(...(await pass(env, options)));
+    const prose = []; // words shown at each stage of the light 1280 px passes
+    for (const options of passes) found.push(...(await pass(env, options, prose)));
     assert.deepEqual(found, []);
+    if (!prose.length) return;
+    const median = prose.toSorted((a, b) => a - b)[Math.floor(prose.length / 2)];
+    console.log(`# prose: ${prose.length} stages, median ${median} words, most ${Math.max(...prose)}`);
+    assert.ok(median <= PROSE.median, `a median of ${median} words of prose a stage (at most ${PROSE.median})`);
   });
   return () => env;
 }

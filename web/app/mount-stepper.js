@@ -146,7 +146,8 @@ function renderChapter(parts, views, catalog, s, head, figures) {
   views.chapterPicker.update({
     chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })),
   });
-  views.chapterLead.update(keySentence(chapter.lead));
+  const [key, rest] = keySentence(chapter.lead);
+  views.chapterLead.update({ key, rest, folded: s.step > 0 });
   const step = s.steps[s.step];
   views.chapterPanel.update(
     panelView({

@@ -4,6 +4,7 @@
 import { backwardPanel } from './backward-panel.js';
 import { costsPanel, trafficNote } from './cost-panels.js';
 import { chapterById } from './chapters.js';
+import { keySentence } from './key-sentence.js';
 import { nearestTime } from './navigation.js';
 import { formatCell, formatCount, formatSci } from './format.js';
 import { stageById } from './stage-table.js';
@@ -146,11 +147,15 @@ export const FURTHER_READING = [
     'optimiser of Heads that learn.',
 ];
 
-// The designed heads as the engine describes them (designed.hpp), the current one marked.
+// The designed heads as the engine describes them (designed.hpp), the current one marked; each
+// pattern's key sentence, and the rest (with how the head is built) for the panel's notes.
 function designedPanel(config, head) {
   return {
     kind: 'designed',
-    heads: config.designedHeads.map((h, i) => ({ head: i, ...h, current: i === head })),
+    heads: config.designedHeads.map((h, i) => {
+      const [key, more] = keySentence(`${h.pattern}.`);
+      return { head: i, ...h, key, more, current: i === head };
+    }),
     sizes:
       `X has d_model = ${config.dModel} features per token: ${config.seqLen} for its ` +
       `position, ${config.dV} for its word (one per distinct word) and a constant 1. d_k = ` +

@@ -7,7 +7,7 @@
 import { assetUrl } from '../asset-url.js';
 import { backward } from './backward-panel.js';
 import { costs } from './cost-panels.js';
-import { el, redrawingView } from './dom.js';
+import { el, foldNotes, redrawingView } from './dom.js';
 import { scrolling, table } from './panel-table.js';
 import { masks, positions } from './position-panels.js';
 
@@ -208,15 +208,15 @@ function designed(root, p, on) {
     b.setAttribute('aria-label', `Head ${h.head}: ${h.name}`);
     b.addEventListener('click', () => on.onPickHead(h.head));
     const text = el('div', 'designed-text');
-    text.append(
-      el('strong', null, h.name),
-      el('span', null, ` \u2014 ${h.pattern}.`),
-      el('p', 'panel-note', `${h.construction}.`),
-    );
+    text.append(el('strong', null, h.name), el('span', null, ` \u2014 ${h.key}`));
     li.append(b, text);
     list.append(li);
   }
-  root.append(list, el('p', 'panel-note', p.sizes));
+  root.append(list);
+  // How each head does it, one click away (foldNotes).
+  for (const h of p.heads)
+    root.append(el('p', 'panel-note', `Head ${h.head}, ${h.name}: ${h.more ? `${h.more} ` : ''}${h.construction}.`));
+  root.append(el('p', 'panel-note', p.sizes));
   const learned = el('p', 'panel-note learned-link');
   const link = el('a', null, 'Heads that learn');
   link.href = assetUrl('training.html'); // beside the bundle, also inside a course page's element
@@ -252,5 +252,6 @@ export function createChapterPanel(host, on) {
   return redrawingView(host, root, (p) => {
     root.dataset.panel = p.kind;
     DRAW[p.kind](root, p, on);
+    foldNotes(root, `panel-${p.kind}`);
   });
 }

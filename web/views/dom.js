@@ -115,3 +115,20 @@ export function scrollCue(box) {
   document.fonts?.ready.then(mark);
   return mark;
 }
+
+// Which "More about this" disclosures the reader has left open, by name: a panel is redrawn for
+// every chapter and configuration, and the disclosure stays as it was left.
+const openFolds = new Set();
+
+/** Moves root's own notes (its children p.panel-note: asides, history, real-model arithmetic)
+ * into one "More about this" disclosure at its end, so that its tables, diagrams and controls
+ * stay in view with less prose around them. name: which disclosure, for its remembered state. */
+export function foldNotes(root, name) {
+  const notes = [...root.children].filter((n) => n.matches('p.panel-note'));
+  if (!notes.length) return;
+  const more = el('details', 'notes-more');
+  more.open = openFolds.has(name);
+  more.addEventListener('toggle', () => (more.open ? openFolds.add(name) : openFolds.delete(name)));
+  more.append(el('summary', null, 'More about this'), ...notes);
+  root.append(more);
+}

@@ -1,7 +1,7 @@
 // The KV-cache size calculator: context length, data type and batch, a custom model, and the
 // table of sizes. update(view | null); onChange(field, value).
 
-import { el, redrawingView } from './dom.js';
+import { el, foldNotes, redrawingView } from './dom.js';
 
 function input(view, field, label, onChange) {
   const wrap = el('div', `field field-calc-${field}`);
@@ -101,5 +101,6 @@ export function createKvCalculator(host, { onChange }) {
     scroll.setAttribute('aria-label', 'KV cache sizes');
     scroll.append(sizes(view));
     root.append(title, note, form, custom, scroll);
+    foldNotes(root, 'kv-calculator');
   });
 }

@@ -1,7 +1,7 @@
 // Head pruning: a switch per head, the change pruning makes, and a bar per head for pruning it
 // alone. update(view | null); onToggle(head).
 
-import { el, redrawingView } from './dom.js';
+import { el, foldNotes, redrawingView } from './dom.js';
 
 function switches(view, onToggle) {
   const group = el('div', 'prune-switches');
@@ -47,5 +47,6 @@ export function createPruning(host, { onToggle }) {
           `the output by ${view.change} (\u2016\u0394output\u2016 / \u2016output\u2016).`;
     root.append(title, switches(view, onToggle), el('p', 'prune-change', now));
     root.append(el('p', 'panel-label', 'Each head pruned alone:'), bars(view), el('p', 'panel-note', view.note));
+    foldNotes(root, 'pruning');
   });
 }
