@@ -31,6 +31,7 @@ function hashOf(catalog, s) {
     selection: s.selection,
     showContributions: s.showContributions,
     quiz: s.quiz?.on,
+    large: s.large,
   });
 }
 

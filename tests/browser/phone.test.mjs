@@ -2,7 +2,7 @@
 // the first screen; the chapters one row that keeps the current one in view; the stage list one
 // tap away (the Stages sheet: opened, chosen from, closed by Escape and by a tap elsewhere); a
 // swipe steps like ← and →, but not where a matrix scrolls sideways. At 1280 px the list is beside
-// the stage and the Stages button is not shown.
+// the stage and the Stages button is not shown. And on a projector: large type, by link or attribute.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -103,5 +103,26 @@ test('375 px: a swipe to the left shows the next stage, to the right the one bef
     await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: false });
     await cdp.detach();
   }
+  assert.deepEqual(page.problems, []);
+});
+
+test('a projector: large=1 (a link) and large (the element) draw the stepper 1.4 times larger', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const cellHeight = () => page.$eval('#figure .is-result td.hm-cell', (td) => td.getBoundingClientRect().height);
+  await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1');
+  await waitForStage(page, 'weights', 1);
+  const normal = await cellHeight();
+  await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=1&large=1');
+  await page.waitForSelector('.layout.is-large');
+  assert.ok(Math.abs((await cellHeight()) / normal - 1.4) < 0.05, `${await cellHeight()} against ${normal}`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0);
+  await page.screenshot({ path: path.join(SHOTS, 'projector-large-1280.png') });
+  // The embed page passes the attribute to its element.
+  await page.goto(`${env.server.url}embed.html?preset=lesson-causal&stage=weights&large`);
+  await page.waitForSelector('attention-stepper[data-ready="true"]');
+  assert.equal(
+    await page.$eval('attention-stepper', (e) => getComputedStyle(e.shadowRoot.querySelector('.layout')).zoom),
+    '1.4',
+  );
   assert.deepEqual(page.problems, []);
 });

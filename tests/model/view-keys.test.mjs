@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { FIELDS } from '../../web/model/fields.js';
 import { STAGES } from '../../web/model/stage-table.js';
 import { ATTRIBUTES, readAttributes } from '../../web/state/attributes.js';
+import { presetForm } from '../../web/state/form.js';
 import { elementAttributes } from '../../web/state/snippet.js';
 import { hashFromState, stateFromHash } from '../../web/state/url-hash.js';
 import { ATTRIBUTE_VIEW_KEYS, HASH_VIEW_KEYS, VIEW_KEYS, hashViewKey, wholeNumber } from '../../web/state/view-keys.js';
@@ -31,7 +32,7 @@ describe('view keys: one table', () => {
     }
     assert.deepEqual(
       VIEW_KEYS.map((k) => k.name),
-      ['stage', 'head', 'step', 'cell', 'sum', 'quiz'],
+      ['stage', 'head', 'step', 'cell', 'sum', 'quiz', 'large'],
     );
   });
 
@@ -43,6 +44,15 @@ describe('view keys: one table', () => {
     for (const k of VIEW_KEYS.filter((x) => x.hash && x.attribute)) {
       assert.ok(!FIELDS.some((f) => f.hash === k.name || f.attribute === k.name), `${k.name}: no field's name`);
     }
+  });
+
+  test('large type: a link says large=1, reads back on, and says nothing when it is off', () => {
+    const base = { form: presetForm(catalog, 'lesson-multi-head'), stage: 'scores', head: 0 };
+    const on = hashFromState(catalog, { ...base, large: true });
+    assert.match(on, /&large=1$/);
+    assert.equal(stateFromHash(catalog, on).large, true);
+    assert.doesNotMatch(hashFromState(catalog, { ...base, large: false }), /large/);
+    assert.equal(stateFromHash(catalog, '#preset=lesson-multi-head&large=0').large, false);
   });
 
   test('whole numbers: 1 to 9 digits, spaces around allowed; anything else is none', () => {

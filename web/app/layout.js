@@ -121,6 +121,7 @@ function buildSidebar(parts) {
 export function buildLayout(root, { controls = 'full', landmark = true, chapters = true } = {}) {
   const parts = {};
   const layout = el('div', `layout controls-${controls}`);
+  parts.layout = layout;
   layout.append(buildStage(parts, controls, landmark, chapters));
   if (controls === 'full') layout.append(buildSidebar(parts));
   root.textContent = '';

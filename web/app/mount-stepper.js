@@ -285,6 +285,7 @@ export function mountStepper(
     explained: null,
     explainError: null,
     showContributions: false,
+    large: false, // large type, for a projector (base.css)
     theme,
   });
   const figures = createPanelFigures(engine, catalog);
@@ -316,6 +317,7 @@ export function mountStepper(
   });
 
   function render(s, previous) {
+    parts.layout.classList.toggle('is-large', Boolean(s.large));
     renderControls(views, catalog, s);
     setText(parts.status, statusText(s));
     parts.status.hidden = !parts.status.textContent;
@@ -346,6 +348,7 @@ export function mountStepper(
         ...act.applyWanted(engine, catalog, store.get(), wanted, stages),
         loadedModel: null,
         ...quiz.quizFromWanted(store.get(), wanted),
+        ...(wanted.large === undefined ? {} : { large: Boolean(wanted.large) }),
       }),
     next: () => goToIndex(store.get().step + 1),
     prev: () => goToIndex(store.get().step - 1),

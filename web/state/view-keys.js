@@ -4,7 +4,7 @@
 // key has one name in both, and both read a whole number with wholeNumber below.
 //   name        the hash key and the attribute
 //   state       the field of the wanted view it sets: { stage, head, time, selection,
-//               showContributions, quiz } (app/actions.js applyWanted)
+//               showContributions, quiz, large } (app/actions.js applyWanted)
 //   type        'stage' (a stage id), 'whole' (a whole number from 0), 'cell' (row.column), 'switch'
 //   hash, attribute   whether links, and the element, read and write it
 //   fallback    'whole': the value when the key is absent or not a whole number; counts: what the
@@ -41,6 +41,8 @@ export const VIEW_KEYS = [
   { name: 'cell', state: 'selection', type: 'cell', hash: true, attribute: false },
   { name: 'sum', state: 'showContributions', type: 'switch', hash: true, attribute: false },
   { name: 'quiz', state: 'quiz', type: 'switch', hash: true, attribute: true },
+  // Large type, for a projector: the whole stepper drawn 1.4 times larger.
+  { name: 'large', state: 'large', type: 'switch', hash: true, attribute: true },
 ];
 
 export const HASH_VIEW_KEYS = VIEW_KEYS.filter((k) => k.hash);
