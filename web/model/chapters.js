@@ -110,9 +110,9 @@ export const CHAPTERS = [
       'alibi',
     ],
     lead:
-      'A decoder generates one token at a time. Each step needs the keys and values of every earlier token, and ' +
-      'they never change: so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step ' +
-      'through time with \u2191 and \u2193 (or the slider), through the stages of a step with \u2190 and \u2192.',
+      'A decoder generates one token at a time, and the keys and values of the tokens before it never change: ' +
+      'so it keeps them in a cache and computes only the new token\u2019s q, k and v. Step through time with ' +
+      '\u2191 and \u2193 (or the slider), through the stages of a step with \u2190 and \u2192.',
     panel: 'decode',
   },
   {
@@ -205,10 +205,10 @@ export const CHAPTERS = [
       'positionalEncoding',
     ],
     lead:
-      'Training needs the gradient of the loss with respect to every weight. Backpropagation gets them with ' +
-      'the chain rule, one stage at a time and in reverse: starting from dO, the gradient arriving at the ' +
-      'output, each stage turns the gradient of its result into the gradients of its inputs, using the numbers ' +
-      'the forward pass computed. Every dZ below has the shape of Z.',
+      'Backpropagation finds the gradient of the loss with respect to every weight by the chain rule, one ' +
+      'stage at a time and in reverse: starting from dO, the gradient arriving at the output, each stage turns ' +
+      'the gradient of its result into the gradients of its inputs. It uses the numbers the forward pass ' +
+      'computed, and every dZ below has the shape of Z.',
     panel: 'backward',
   },
   {
