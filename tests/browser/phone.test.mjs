@@ -126,3 +126,24 @@ test('a projector: large=1 (a link) and large (the element) draw the stepper 1.4
   );
   assert.deepEqual(page.problems, []);
 });
+
+test('375 px: a number explained opens its account as a sheet, and the cell stays in view above it', async () => {
+  await goToHash(page, '#preset=lesson-multi-head&stage=weights&head=0');
+  await waitForStage(page, 'weights', 0);
+  const cell = '#figure .is-result td.hm-cell[data-r="4"][data-c="1"]';
+  await page.$eval(cell, (td) => td.scrollIntoView({ block: 'end' })); // at the foot of the screen
+  await page.click(cell);
+  await page.waitForSelector('.explain-panel .katex');
+  await page.waitForFunction(
+    (sel) =>
+      document.querySelector(sel).getBoundingClientRect().bottom <=
+      document.querySelector('.explain-panel').getBoundingClientRect().top,
+    cell,
+  );
+  const sheet = await box('.explain-panel');
+  assert.equal(sheet.bottom, 812, 'at the foot of the screen');
+  assert.ok(sheet.height <= 0.45 * 812 + 1, `at most 45 % of it: ${sheet.height}`);
+  assert.ok((await box(cell)).top >= 0, 'the cell on the screen');
+  await page.screenshot({ path: path.join(SHOTS, 'phone-explain-sheet-375.png') });
+  assert.deepEqual(page.problems, []);
+});

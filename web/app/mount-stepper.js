@@ -316,6 +316,16 @@ export function mountStepper(
     toggleQuiz: (on) => set(quiz.toggleQuiz(store.get(), on)),
   });
 
+  // A cell just explained stays in view above the explanation when that is a sheet over the
+  // stage (a narrow stepper, panels.css): the page scrolls it up if the sheet covers it.
+  function keepCellAboveSheet() {
+    const cell = parts.figure.querySelector('td.is-selected');
+    const sheet = parts.explain.querySelector('.explain-panel');
+    if (!cell || !sheet || getComputedStyle(sheet).position !== 'fixed') return;
+    const over = cell.getBoundingClientRect().bottom - sheet.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy(0, over + 16);
+  }
+
   function render(s, previous) {
     parts.layout.classList.toggle('is-large', Boolean(s.large));
     renderControls(views, catalog, s);
@@ -324,6 +334,7 @@ export function mountStepper(
     if (!s.trace || !s.steps.length) return;
     renderStage(parts, views, catalog, marker, s, figures, stages);
     renderQuiz(parts, views, s);
+    if (s.selection && s.selection !== previous.selection) afterPaint(keepCellAboveSheet, keepCellAboveSheet);
     onChange(s, previous);
   }
 
