@@ -73,7 +73,9 @@ const noView = { update() {}, destroy() {} };
 
 function createViews(parts, katex, on) {
   const optional = (p, make) => (p ? make(p) : noView);
-  const drawer = parts.stagesToggle ? createStageDrawer(parts.stagesToggle, parts.stageNav) : { ...noView, close() {} };
+  const drawer = parts.stagesToggle
+    ? createStageDrawer(parts.stagesToggle, parts.stageNav)
+    : { close() {}, destroy() {} };
   const pickStage = (index) => {
     on.goToIndex(index);
     drawer.close({ focus: true });

@@ -101,7 +101,7 @@ export function steadyHeight(root) {
 }
 
 /** Keeps box's data-more naming the sides ("left", "right" or both) it has more content beyond,
- * for an edge shadow (panels.css) or fade (heatmap.css): at each scroll, when it is resized, once
+ * for an edge shadow or a fade (panels.css): at each scroll, when it is resized, once
  * the fonts are in, and whenever the returned mark() is called (after its content changed). */
 export function scrollCue(box) {
   const mark = () => {

@@ -3,7 +3,7 @@
 // stage is one tap away. Choosing a stage, Escape or the button again closes it, and the focus
 // goes back to the button; a tap elsewhere closes it as well. The button shows only while the
 // list is below the stage (navigation.css).
-//   createStageDrawer(button, nav) → { close({ focus }), update(), destroy() }
+//   createStageDrawer(button, nav) → { close({ focus }), destroy() }
 
 export function createStageDrawer(button, nav) {
   button.setAttribute('aria-expanded', 'false');
@@ -38,5 +38,5 @@ export function createStageDrawer(button, nav) {
     event.preventDefault();
     close({ focus: true });
   });
-  return { close, update() {}, destroy: () => listening.abort() };
+  return { close, destroy: () => listening.abort() };
 }

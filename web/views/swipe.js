@@ -4,7 +4,7 @@
 //   onSwipe(area, { next, prev })
 
 const MIN_PX = 60; // shorter moves are taps and scrolls
-const IGNORED = '.hm-scroll, .formula-area, .chapter-list, input, select, textarea, .stage-nav';
+const IGNORED = '.hm-scroll, .formula-area, .chapter-list, input, select, textarea';
 
 export function onSwipe(area, { next, prev }) {
   let start = null;
