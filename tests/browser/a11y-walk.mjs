@@ -6,6 +6,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { createRequire } from 'node:module';
+import { buildSteps } from '../../web/model/navigation.js';
 import { useEnv, openPage, waitForStage, goToHash, stageHash, stageSlug, SHOTS } from './harness.mjs';
 
 const SERIOUS = new Set(['serious', 'critical']);
@@ -90,11 +91,11 @@ export const CHAPTER_WALKS = [
   ],
 ];
 
+// The steps the page shows: the trace's stages and the ones it composes (all heads side by side).
 function walk(env, walks) {
   return walks.flatMap(([chapter, preset, keep]) =>
-    env.engine
-      .run({ preset })
-      .stages.map((stage, i) => ({ chapter, preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
+    buildSteps(env.engine.run({ preset }))
+      .map(({ stage }, i) => ({ chapter, preset, stage, slug: stageSlug(preset.replace('lesson-', ''), i, stage) }))
       .filter((v) => keep(v.stage)),
   );
 }
@@ -102,6 +103,7 @@ function walk(env, walks) {
 // A few stages per chapter, for the passes that only take pictures.
 const SAMPLE = new Set([
   'x',
+  'all_heads',
   'x_q',
   'weights',
   'k',

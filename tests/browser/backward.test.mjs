@@ -31,7 +31,11 @@ test('opened cold: the forward pass is one folded group, the gradients are liste
     trace.stages.findIndex((s) => s.id === 'd_output'),
   );
   const ofHead0 = forward.filter((s) => s.head === null || s.head === 0).length; // x … output: 11
-  assert.equal(await toggle.textContent(), `Forward pass (head 0), ${ofHead0} stages`);
+  assert.equal(
+    await toggle.textContent(),
+    `Forward pass (head 0), ${ofHead0 + 1} stages`,
+    'and all heads side by side',
+  );
   assert.equal(await page.isHidden('.group-forward ol'), true);
   const titles = await page.$$eval('.stage-group-title', (h) => h.map((x) => x.textContent));
   assert.deepEqual(titles.slice(1), [
@@ -58,26 +62,45 @@ test('opened cold: the forward pass is one folded group, the gradients are liste
   assert.equal(await page.isVisible('.group-forward ol'), true);
 });
 
-test('by keyboard: \u2192 walks every gradient, each with the engine\u2019s equation and cells', async () => {
+// The gradients in the stage list's order, head 0's (the path Next follows), then head 2's back by ←.
+const PER_HEAD = ['d_head', 'd_weights', 'd_v', 'd_scaled', 'd_scores', 'd_q', 'd_k', 'd_w_q', 'd_w_k', 'd_w_v'];
+
+test('by keyboard: \u2192 walks head 0\u2019s gradients, \u2190 head 2\u2019s, each the engine\u2019s', async () => {
   const trace = env.engine.run({ preset: 'backward-causal' });
-  const start = trace.stages.findIndex((s) => s.id === 'd_output');
   await waitForStage(page, 'd_output');
   await page.click('h2#stage-title');
-  for (const stage of trace.stages.slice(start)) {
-    await waitForStage(page, stage.id, stage.head);
-    assert.equal(await shownEquation(page), stage.equation, `${stage.id}/${stage.head}: equation`);
+  const check = async (id, head) => {
+    const stage = stageOf(trace, id, head);
+    await waitForStage(page, id, head);
+    assert.equal(await shownEquation(page), stage.equation, `${id}/${head}: equation`);
     const texts = await resultTexts(page);
     const want = cellsOf(stage);
     for (const k of [0, Math.floor(want.length / 2), want.length - 1])
-      assert.equal(texts[k], want[k], `${stage.id}/${stage.head}: cell ${k}`);
+      assert.equal(texts[k], want[k], `${id}/${head}: cell ${k}`);
+  };
+  const path = (head) => [
+    ['d_output', null],
+    ['d_w_o', null],
+    ['d_concat', null],
+    ...PER_HEAD.map((id) => [id, head]),
+    ['d_x', null],
+  ];
+  for (const [id, head] of path(0)) {
+    await check(id, head);
     await page.keyboard.press('ArrowRight');
+  }
+  assert.equal(await page.textContent('.step-text'), `Stage ${path(0).length + 12} of ${path(0).length + 12}`);
+  await page.click('.head-button[aria-label="Head 2"]');
+  await page.click('h2#stage-title');
+  for (const [id, head] of path(2).reverse()) {
+    await check(id, head);
+    await page.keyboard.press('ArrowLeft');
   }
   assert.deepEqual(gradientIds(trace), [
     'd_output',
     'd_w_o',
     'd_concat',
-    'd_head',
-    'd_weights',
+    ...PER_HEAD.slice(0, 2),
     'd_scaled',
     'd_scores',
     'd_q',

@@ -16,6 +16,7 @@ import {
   shownCells,
   shownEquation,
   urlMatching,
+  weightTexts,
 } from './harness.mjs';
 
 const env = useEnv();
@@ -34,40 +35,65 @@ async function waitForChapter(p, chapter) {
   await p.waitForSelector(`body[data-chapter="${chapter}"]`);
 }
 
-// Walks a preset from its first stage to its last with → only, checking each stage's equation,
-// step count, title and cells against the engine's trace.
+// Walks a preset from its first stage with \u2192 only until Next stops, checking that each stage
+// shown is the engine's (its equation, cells, formula and text) and none comes twice. → the
+// stages shown, as "id head @step", and the counter at the last one.
 async function walkByKeyboard(preset) {
   const trace = env.engine.run({ preset: preset.id });
   await goToHash(page, `#chapter=${preset.chapter}&preset=${preset.id}&stage=${trace.stages[0].id}`);
   await waitForStage(page, trace.stages[0].id, trace.stages[0].head);
   await page.click('h2#stage-title');
-  for (const [i, stage] of trace.stages.entries()) {
-    if (i > 0) await page.keyboard.press('ArrowRight');
-    await waitForStage(page, stage.id, stage.head);
-    assert.equal(await shownEquation(page), stage.equation, `${preset.id} step ${i}: equation`);
-    assert.equal(await page.textContent('.step-text'), `Stage ${i + 1} of ${trace.stages.length}`);
-    const texts = await resultTexts(page);
-    assert.deepEqual(texts, Array.from(stage.values, formatCell), `${preset.id} ${stage.id}/${stage.head}: cells`);
-    assert.ok(await page.$('#formula .formula-face:not(.is-kept) .katex'), `${stage.id}: formula typeset`);
-    assert.ok((await page.textContent('.explanation')).length > 40, `${stage.id}: explained`);
+  const shown = [];
+  for (;;) {
+    const { stage: id, head, step } = await page.evaluate(() => ({ ...document.body.dataset }));
+    const at = (s) => s.id === id && String(s.head ?? '') === head && String(s.step ?? '') === step;
+    const name = `${id} ${head} @${step}`;
+    assert.ok(!shown.includes(name), `${preset.id}: ${name} twice`);
+    shown.push(name);
+    if (id === 'all_heads') {
+      const weights = trace.stages.filter((s) => s.id === 'weights' && String(s.step ?? '') === step);
+      const cells = await page.$$eval('#figure td.hm-cell', shownCells);
+      assert.deepEqual(cells, weights.flatMap(weightTexts), `${preset.id} ${name}: every head\u2019s weights`);
+    } else {
+      const stage = trace.stages.find(at);
+      assert.equal(await shownEquation(page), stage.equation, `${preset.id} ${name}: equation`);
+      const texts = await resultTexts(page);
+      assert.deepEqual(texts, Array.from(stage.values, formatCell), `${preset.id} ${name}: cells`);
+    }
+    assert.ok(await page.$('#formula .formula-face:not(.is-kept) .katex'), `${name}: formula typeset`);
+    assert.ok((await page.textContent('.explanation')).length > 40, `${name}: explained`);
+    const text = await page.textContent('.step-text');
+    // The last stage: Next offers the next chapter (or, the last chapter's, is disabled).
+    const end = await page.$eval('.step-next', (b) => b.disabled || b.textContent.startsWith('Next chapter'));
+    if (end) return { shown, last: text };
+    const was = JSON.stringify({ id, head, step });
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((w) => {
+      const { stage, head: h, step: t } = document.body.dataset;
+      return JSON.stringify({ id: stage, head: h, step: t }) !== w;
+    }, was);
   }
-  return trace;
 }
 
-test('every chapter\u2019s first example walks by keyboard, every stage the engine\u2019s', async () => {
+test('each chapter\u2019s first example by keyboard: one head through, each stage the engine\u2019s', async () => {
   const firsts = ['attention', 'cross', 'gqa', 'encoder-layer', 'kv-cache', 'flash', 'designed-heads'].map((c) =>
     env.engine.presets().find((p) => p.chapter === c),
   );
-  const counts = {};
-  for (const preset of firsts) counts[preset.id] = (await walkByKeyboard(preset)).stages.length;
-  assert.deepEqual(counts, {
-    'lesson-multi-head': 31,
-    'cross-translation': 18,
-    'gqa-4-2': 27,
-    'encoder-layer': 38,
-    'kv-cache-gqa': 157,
-    'flash-causal': 33,
-    'designed-heads': 31,
+  const walks = {};
+  for (const preset of firsts) {
+    const { shown, last } = await walkByKeyboard(preset);
+    walks[preset.id] = [shown.length, last];
+  }
+  // Stages Next shows (the counter at the last): one head's, all heads side by side, the rest; a
+  // decode step or tile counts its own stages, and Next goes on to the next one.
+  assert.deepEqual(walks, {
+    'lesson-multi-head': [11, 'Stage 11 of 11'],
+    'cross-translation': [12, 'Stage 12 of 12'],
+    'gqa-4-2': [11, 'Stage 11 of 11'],
+    'encoder-layer': [18, 'Stage 18 of 18'],
+    'kv-cache-gqa': [5 * 13 + 2, 'Stage 15 of 15'],
+    'flash-causal': [33, 'Stage 11 of 11'],
+    'designed-heads': [11, 'Stage 11 of 11'],
   });
   assert.deepEqual(page.problems, []);
 });

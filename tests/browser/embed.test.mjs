@@ -282,7 +282,7 @@ test('embeds sit still: in a configuration the element and the iframe only grow;
   await routeFiles(context, {
     'still.html': html(
       `${CLASSIC_SCRIPTS}<script defer src="still.js"></script>`,
-      '<attention-stepper id="e" preset="lesson-multi-head" stages="x,q,scores,weights,concat,output" ' +
+      '<attention-stepper id="e" preset="lesson-multi-head" stages="x,q,scores,weights,all_heads,concat,output" ' +
         'controls="full"></attention-stepper>' +
         '<iframe id="f" title="stepper" src="embed.html?preset=lesson-multi-head&controls=compact"></iframe>',
     ),
@@ -309,7 +309,7 @@ test('embeds sit still: in a configuration the element and the iframe only grow;
   await settled();
   const seen = [await heights()];
   const { total } = await page.$eval('#e', (e) => e.current);
-  assert.equal(total, 2 + 3 * 4 + 1, 'x, then q, scores and weights for each of the 4 heads, concat and output');
+  assert.equal(total, 7, 'x, head 0\u2019s q, scores and weights, all heads side by side, concat and output');
   for (let i = 1; i < total; i += 1) {
     await page.$eval('#e', (e) => e.next());
     await page.waitForFunction((n) => document.getElementById('e').current.index === n, i);

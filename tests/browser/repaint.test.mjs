@@ -180,17 +180,19 @@ test(NO_WO_TITLE, async () => {
     page.$$eval('.stage-group.group-combine .stage-item', (b) => b.map((x) => [x.textContent, x.disabled]));
   const before = await where();
   assert.deepEqual(await combine(), [
+    ['All heads side by side', false],
     ['Concatenate heads', false],
     ['Output projection', false],
   ]);
   await page.uncheck('#field-outputProjection');
   await page.waitForFunction(() => /wo=0/.test(window.location.hash));
   assert.deepEqual(await combine(), [
+    ['All heads side by side', false],
     ['Concatenate heads', false],
     ['Output projection (off)', true],
   ]);
   assert.equal(await where(), before, 'the checkbox stays where it was clicked');
-  await page.click('.stage-group.group-combine .stage-item >> nth=0');
+  await page.click('.stage-group.group-combine .stage-item >> nth=1');
   await waitForStage(page, 'concat', null);
   const seed = Number(await page.inputValue('#field-seed'));
   const concat = stageOf(env.engine.run({ ...BASE, seed, outputProjection: false }), 'concat', null);

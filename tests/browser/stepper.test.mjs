@@ -48,29 +48,41 @@ async function checkNumbers(stage) {
   assert.equal(fulls[n - 1], formatFull(stage.values[n - 1]), `${stage.id}/${stage.head}: full precision`);
 }
 
-test('lesson multi-head: Next walks every stage; equations and numbers are the engine\u2019s', async () => {
+// Next follows one head's path (x, its seven stages, all heads, concat, output); each head is
+// walked from its Q, picked by the hash, so that every traced stage is checked.
+test('lesson multi-head: Next walks each head\u2019s path; equations and numbers are the engine\u2019s', async () => {
   const trace = env.engine.run(MULTI);
-  await waitForStage(page, 'x');
-  for (const [i, stage] of trace.stages.entries()) {
-    await waitForStage(page, stage.id, stage.head);
-    assert.equal(await shownEquation(page), stage.equation, `step ${i}: equation`);
-    assert.equal(await page.textContent('.step-text'), `Stage ${i + 1} of ${trace.stages.length}`);
-    await checkNumbers(stage);
-    const operandCount = await page.$$eval('#figure .figure-slot:not(.is-result)', (s) => s.length);
-    assert.equal(
-      operandCount,
-      stage.id === 'x' ? 0 : stage.operands.filter((o) => o.name !== 'contribution').length,
-      `${stage.id}: operands shown`,
-    );
-    const formula = await page.$eval(
-      '#formula .formula',
-      (f) => f.querySelector('.formula-face:not(.is-kept) .katex') !== null,
-    );
-    assert.ok(formula, `${stage.id}: formula typeset by KaTeX`);
-    if (i < trace.stages.length - 1) await page.click('.step-next');
+  const [x, concat, output] = ['x', 'concat', 'output'].map((id) => trace.stages.find((s) => s.id === id));
+  for (const head of [0, 1, 2, 3]) {
+    const own = trace.stages.filter((s) => s.head === head);
+    const walk = head === 0 ? [x, ...own, null, concat, output] : own; // null: all heads side by side
+    await goToHash(page, `#preset=lesson-multi-head&stage=${walk[0].id}&head=${head}`);
+    for (const [i, stage] of walk.entries()) {
+      const at = head === 0 ? i + 1 : i + 2;
+      if (i > 0) await page.click('.step-next');
+      await page.waitForFunction((t) => document.querySelector('.step-text').textContent === t, `Stage ${at} of 11`);
+      if (stage === null) {
+        await waitForStage(page, 'all_heads');
+        continue; // its cells: the path test below
+      }
+      await waitForStage(page, stage.id, stage.head);
+      assert.equal(await shownEquation(page), stage.equation, `${stage.id}/${stage.head}: equation`);
+      await checkNumbers(stage);
+      const operandCount = await page.$$eval('#figure .figure-slot:not(.is-result)', (s) => s.length);
+      assert.equal(
+        operandCount,
+        stage.id === 'x' ? 0 : stage.operands.filter((o) => o.name !== 'contribution').length,
+        `${stage.id}: operands shown`,
+      );
+      const formula = await page.$eval(
+        '#formula .formula',
+        (f) => f.querySelector('.formula-face:not(.is-kept) .katex') !== null,
+      );
+      assert.ok(formula, `${stage.id}: formula typeset by KaTeX`);
+    }
+    // At the end of the path Next no longer steps: it leads on to the next chapter.
+    if (head === 0) assert.equal(await page.textContent('.step-next'), 'Next chapter: Cross-attention \u2192');
   }
-  // At the end Next no longer steps: it leads on to the next chapter.
-  assert.equal(await page.textContent('.step-next'), 'Next chapter: Cross-attention \u2192');
   assert.deepEqual(page.problems, []);
 });
 
@@ -117,6 +129,58 @@ test('keyboard: ←/→ step, Home/End jump; arrows inside a matrix move between
     (await page.textContent('#figure .hm-readout')).endsWith(`= ${formatFull(x01)}`),
     'full precision on focus',
   );
+});
+
+// Issue 35's path: Next walks one head through, shows all heads side by side, then combines them;
+// the other heads are one click away in the picker, and the counter counts the path.
+test('the path: X to the output in 10 presses of Next, one head through, then all heads side by side', async () => {
+  await goToHash(page, '#chapter=attention&preset=lesson-multi-head&stage=x');
+  await waitForStage(page, 'x');
+  const seen = [];
+  for (let presses = 0; presses < 12; presses += 1) {
+    const [stage, head, text] = await page.evaluate(() => [
+      document.body.dataset.stage,
+      document.body.dataset.head,
+      document.querySelector('.step-text').textContent,
+    ]);
+    seen.push(`${stage}${head ?? ''}`);
+    if (stage === 'output') {
+      assert.equal(text, `Stage ${presses + 1} of 11`);
+      break;
+    }
+    await page.click('.step-next');
+    await page.waitForFunction((t) => document.querySelector('.step-text').textContent !== t, text);
+  }
+  assert.deepEqual(seen, [
+    'x',
+    'q0',
+    'k0',
+    'v0',
+    'scores0',
+    'scaled0',
+    'weights0',
+    'head0',
+    'all_heads',
+    'concat',
+    'output',
+  ]);
+  // All heads: each head's weights, as the trace holds them, on the fixed 0 … 1 scale.
+  await page.click('.step-prev');
+  await page.click('.step-prev');
+  await waitForStage(page, 'all_heads');
+  const weights = env.engine.run(MULTI).stages.filter((s) => s.id === 'weights');
+  assert.equal(await page.$$eval('#figure table.hm-grid', (t) => t.length), 4, 'a matrix a head, no result');
+  assert.deepEqual(
+    await page.$$eval('#figure td.hm-cell', shownCells),
+    weights.flatMap((w) => Array.from(w.values, formatCell)),
+  );
+  assert.equal(await page.textContent('.step-text'), 'Stage 9 of 11');
+  // Head 2 picked here: Prev walks head 2 back, and the counter keeps its length.
+  await page.click('.head-button[aria-label="Head 2"]');
+  await page.click('.step-prev');
+  await waitForStage(page, 'head', 2);
+  assert.equal(await page.textContent('.step-text'), 'Stage 8 of 11');
+  assert.deepEqual(page.problems, []);
 });
 
 test('deep link opens its stage and head, and the hash follows navigation', async () => {

@@ -42,7 +42,10 @@ function inductionHead(trace) {
 test('opened cold: the trained preset, its layers on the time axis, layer 1\u2019s induction head', async () => {
   const trace = env.engine.run({ preset: 'trained-induction' });
   await waitForStage(page, 'embedded');
-  assert.equal(await page.textContent('.step-text'), `Stage 1 of ${trace.stages.length}`);
+  // The path of one layer: the embeddings; x, head 0's 8 stages, all heads, concat, output and
+  // residual; the prediction's 4 (the trace holds both layers' every head: 45 stages).
+  assert.equal(trace.stages.length, 45);
+  assert.equal(await page.textContent('.step-text'), `Stage 1 of ${1 + 13 + 4}`);
   assert.deepEqual(await resultTexts(page), cells(stageOf(trace, 'embedded')));
   const h = inductionHead(trace);
   await goToHash(page, `#chapter=trained-heads&preset=trained-induction&stage=weights&head=${h}&step=1`);

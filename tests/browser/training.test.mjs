@@ -240,7 +240,10 @@ test('a typed sequence: heads and predictions from the engine; a token outside t
     await page.waitForFunction(() =>
       /^The typed sequence/.test(document.getElementById('training-stepper-what').textContent),
     );
-    assert.equal(await page.textContent('#training-stepper .step-text'), `Stage 1 of ${stepped.stages.length}`);
+    // One layer's path (embeddings; x, head 0's 8 stages, all heads, concat, output, residual; the
+    // prediction's 4) of the 45 stages two layers of two heads trace.
+    assert.equal(stepped.stages.length, 45);
+    assert.equal(await page.textContent('#training-stepper .step-text'), `Stage 1 of ${1 + 13 + 4}`);
     await page.click('#training-stepper #stage-title');
     await page.keyboard.press('End');
     await page.waitForSelector('#training-stepper[data-stage="loss"]');

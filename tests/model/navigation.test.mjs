@@ -2,13 +2,29 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chapterById } from '../../web/model/chapters.js';
-import { buildSteps, findStepIndex, offeredStages, stageListView, timeView } from '../../web/model/navigation.js';
+import {
+  buildSteps,
+  findStepIndex,
+  offeredStages,
+  pathEnd,
+  pathOf,
+  placeOnPath,
+  progressView,
+  stageListView,
+  stepAlong,
+  timeline,
+  timeView,
+} from '../../web/model/navigation.js';
 import { STAGES } from '../../web/model/stage-table.js';
-import { traceOf } from './fixtures.mjs';
+import { SPECS, traceOf } from './fixtures.mjs';
 
 test('navigation: steps follow the trace; unknown (id, head) falls back', () => {
   const steps = buildSteps(traceOf({ preset: 'lesson-multi-head' }));
-  assert.equal(steps.length, 1 + 4 * 7 + 2);
+  assert.equal(steps.length, 1 + 4 * 7 + 1 + 2, 'x, each head\u2019s 7, all heads, concat and output');
+  assert.deepEqual(
+    steps.map((s) => s.index),
+    steps.map((_, i) => i),
+  );
   assert.equal(steps[findStepIndex(steps, 'weights', 2)].head, 2);
   assert.deepEqual(steps[findStepIndex(steps, 'masked', 1)].stage.id, 'weights');
   assert.equal(steps[findStepIndex(steps, 'masked', 1)].head, 1);
@@ -112,10 +128,14 @@ test('stage list: without W_O, two heads\u2019 concat is listed, then "Output pr
       .groups.find((g) => g.id === 'combine')
       .items.map((i) => [i.label, i.index]);
   assert.deepEqual(combine({ offered: ['masked', 'output'] }), [
+    ['All heads side by side', steps.length - 2],
     ['Concatenate heads', steps.length - 1],
     ['Output projection (off)', null],
   ]);
-  assert.deepEqual(combine(), [['Concatenate heads', steps.length - 1]]);
+  assert.deepEqual(combine(), [
+    ['All heads side by side', steps.length - 2],
+    ['Concatenate heads', steps.length - 1],
+  ]);
   const one = buildSteps(traceOf({ preset: 'lesson-self-attention' }));
   const single = stageListView(one, 0, 0, traceOf({ preset: 'lesson-self-attention' }).config, {
     offered: ['masked', 'output'],
@@ -160,4 +180,105 @@ test('navigation: the trained model\u2019s time axis names a layer inside the la
     1,
     'the slider at the last layer',
   );
+});
+
+// Next from the first stage until it stops: the ids (with head and time) it shows.
+function walk(steps, head = 0) {
+  const seen = [0];
+  for (let i = 0, next; (next = stepAlong(steps, i, head, 1)) !== i; i = next) seen.push(next);
+  return seen;
+}
+const name = (s) => `${s.id}${s.head ?? ''}${s.step === null ? '' : `@${s.step}`}`;
+
+test('the path: one head walked through, all heads side by side, then the heads combined (10 Next presses)', () => {
+  const trace = traceOf({ preset: 'lesson-multi-head' });
+  const steps = buildSteps(trace);
+  const path = walk(steps);
+  assert.deepEqual(
+    path.map((i) => name(steps[i])),
+    ['x', 'q0', 'k0', 'v0', 'scores0', 'scaled0', 'weights0', 'head0', 'all_heads', 'concat', 'output'],
+  );
+  const at = (id, head = 0) => findStepIndex(steps, id, head);
+  assert.deepEqual(progressView(steps, at('weights'), 0, trace.config), {
+    ...progressView(steps, at('weights'), 0, trace.config),
+    index: 6,
+    total: 11,
+    text: 'Stage 7 of 11',
+  });
+  const end = progressView(steps, at('output'), 0, trace.config, { id: 'cross', title: 'Cross-attention' });
+  assert.equal(end.atEnd, true);
+  assert.deepEqual(end.nextChapter, { id: 'cross', title: 'Cross-attention' });
+  // Head 2 picked at all heads: Prev walks head 2 back; the counter is the same length.
+  assert.equal(steps[stepAlong(steps, at('all_heads'), 2, -1)].head, 2);
+  assert.equal(name(steps[stepAlong(steps, at('q', 2), 2, -1)]), 'x');
+  assert.deepEqual(placeOnPath(steps, at('scores', 2), 2), { index: 4, total: 11 });
+  // Prev from the end retraces Next; Home and End are the path's ends.
+  const back = [steps.length - 1];
+  for (let i = back[0], prev; (prev = stepAlong(steps, i, 0, -1)) !== i; i = prev) back.push(prev);
+  assert.deepEqual(back.reverse(), path);
+  assert.equal(pathEnd(steps, at('scores', 3), 3, 'first'), 0);
+  assert.equal(pathEnd(steps, at('scores', 3), 3, 'last'), at('output'));
+});
+
+test('the path with shared K/V: a later query head reads its group\u2019s K and V after its Q', () => {
+  const steps = buildSteps(traceOf({ preset: 'gqa-4-2' }));
+  const head1 = pathOf(steps, findStepIndex(steps, 'q', 1), 1).map((i) => name(steps[i]));
+  assert.deepEqual(head1.slice(0, 5), ['x', 'q1', 'k0', 'v0', 'scores1']);
+  // On K of the group, Next follows the head picked, not the head that computed it.
+  assert.equal(name(steps[stepAlong(steps, findStepIndex(steps, 'v', 1), 1, 1)]), 'scores1');
+});
+
+test('decode steps, tiles and layers stay a second axis: Next crosses to the next one, the count stays', () => {
+  const kv = buildSteps(traceOf({ preset: 'kv-cache-gqa' }));
+  const path = walk(kv).map((i) => name(kv[i]));
+  const perStep = ['x_t', 'q0', 'k_new0', 'v_new0', 'k_cache0', 'v_cache0', 'scores0', 'scaled0', 'weights0', 'head0'];
+  const times = timeline(kv);
+  assert.deepEqual(path, [
+    ...times.flatMap((t) => [...perStep, 'all_heads', 'concat', 'output'].map((id) => `${id}@${t}`)),
+    'stacked',
+    'causal_reference',
+  ]);
+  for (const i of walk(kv)) assert.equal(placeOnPath(kv, i, 0).total, 15, 'the counter counts one decode step');
+  assert.ok(kv.length > 150, 'while the trace holds every step of every head');
+
+  const flash = buildSteps(traceOf({ preset: 'flash-causal' }));
+  const tiles = walk(flash).map((i) => name(flash[i]));
+  assert.deepEqual(tiles.slice(0, 10), [
+    'x',
+    'q0',
+    'k0',
+    'v0',
+    'tile_scores0@0',
+    'tile_max0@0',
+    'tile_sum0@0',
+    'tile_out0@0',
+    'block_out0@0',
+    'tile_scores0@1',
+  ]);
+  assert.deepEqual(tiles.slice(-3), ['block_out0@5', 'stacked', 'reference']);
+  assert.equal(tiles.length, flash.length, 'one head: every stage once');
+  assert.equal(placeOnPath(flash, findStepIndex(flash, 'tile_sum', 0, 1), 0).total, 10, 'tile 1 has no block_out');
+
+  const model = buildSteps(traceOf({ preset: 'trained-induction' }));
+  const layers = walk(model).map((i) => name(model[i]));
+  assert.deepEqual(layers.slice(layers.indexOf('residual@0'), layers.indexOf('residual@0') + 2), ['residual@0', 'x@1']);
+  assert.deepEqual(layers.slice(-5), ['residual@1', 'logits', 'probabilities', 'token_loss', 'loss']);
+  assert.ok(!layers.includes('q1@0'), 'one head walked through in each layer');
+});
+
+test('every recorded trace: Next visits its path once, in the stage list\u2019s order, and ends', () => {
+  for (const spec of SPECS) {
+    const trace = traceOf(spec);
+    const steps = buildSteps(trace);
+    const seen = walk(steps);
+    assert.equal(new Set(seen).size, seen.length, `${JSON.stringify(spec)}: no stage twice`);
+    for (const i of seen) {
+      const listed = stageListView(steps, i, 0, trace.config)
+        .groups.flatMap((g) => g.items)
+        .map((item) => item.index);
+      const here = listed.indexOf(i);
+      assert.ok(here >= 0, `${name(steps[i])}: listed`);
+      assert.equal(placeOnPath(steps, i, 0).index, here, `${name(steps[i])}: the counter is its place in the list`);
+    }
+  }
 });

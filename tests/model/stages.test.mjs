@@ -112,6 +112,18 @@ test('stage views: every step of every spec builds, with operands and a result',
           preset: null,
           models: catalog.models,
         });
+        if (step.id === 'all_heads') {
+          // Composed by the page: every head's weights at this time, as the trace holds them, and no result.
+          const weights = trace.stages.filter((s) => s.id === 'weights' && (s.step ?? null) === step.step);
+          const drawn = view.figure.filter((i) => i.kind === 'matrix');
+          assert.equal(drawn.length, trace.config.numHeads);
+          assert.ok(!drawn.some((i) => i.result));
+          drawn.forEach((item, h) => {
+            assert.equal(item.data.head, h);
+            assert.equal(item.data.cells.at(-1).text, formatCell(weights[h].values.at(-1)));
+          });
+          continue;
+        }
         const result = view.figure.find((i) => i.result);
         assert.deepEqual([result.data.rows, result.data.cols], step.stage.shape);
         assert.equal(result.data.cells[0].text, formatCell(step.stage.values[0]));

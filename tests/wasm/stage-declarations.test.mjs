@@ -14,10 +14,16 @@ import { entry } from '../../web/model/stages/entry.js';
 const engine = await createEngine();
 const declared = engine.stages();
 
-test('the page declares exactly the engine\u2019s stages, each once', () => {
+test('the page declares exactly the engine\u2019s stages, each once, and the stages it composes', () => {
   const ids = STAGES.map((s) => s.id);
   assert.equal(new Set(ids).size, ids.length, 'each id once');
-  assert.deepEqual([...ids].sort(), declared.map((s) => s.id).sort());
+  const traced = STAGES.filter((s) => !s.composed).map((s) => s.id);
+  assert.deepEqual([...traced].sort(), declared.map((s) => s.id).sort());
+  assert.deepEqual(
+    STAGES.filter((s) => s.composed).map((s) => s.id),
+    ['all_heads'],
+    'composed of the trace\u2019s own stages',
+  );
 });
 
 // A term the engine may report is rendered by its stage's entry, and the entry renders no other:

@@ -56,6 +56,6 @@ test('chapters: another chapter opens at its first stage, and where it was left 
   assert.deepEqual([s.step, s.steps[s.step].id], [5, crossAt], 'and Cross-attention where it was left');
   // At the last stage Next offers the chapter given; elsewhere nothing.
   const next = { id: 'gqa', title: 'Grouped-query attention' };
-  assert.deepEqual(progressView(s.steps, s.steps.length - 1, s.trace.config, next).nextChapter, next);
-  assert.equal(progressView(s.steps, s.steps.length - 2, s.trace.config, next).nextChapter, null);
+  assert.deepEqual(progressView(s.steps, s.steps.length - 1, 0, s.trace.config, next).nextChapter, next);
+  assert.equal(progressView(s.steps, s.steps.length - 2, 0, s.trace.config, next).nextChapter, null);
 });

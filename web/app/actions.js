@@ -8,6 +8,8 @@ import {
   clampStep,
   currentHead,
   moveInTime,
+  pathEnd,
+  stepAlong,
   timeline,
 } from '../model/navigation.js';
 import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calculator.js';
@@ -72,6 +74,16 @@ export function goToStep(s, index) {
   const step = clampStep(s.steps, index);
   if (step === s.step) return {};
   return { step, head: currentHead(s.steps, step, s.head), ...NO_SELECTION };
+}
+
+/** Prev (delta −1) and Next (+1): along the reader's path (model/navigation.js). */
+export function stepBy(s, delta) {
+  return goToStep(s, stepAlong(s.steps, s.step, s.head, delta));
+}
+
+/** Home and End ('first', 'last'): the path's ends. */
+export function stepToEnd(s, which) {
+  return goToStep(s, pathEnd(s.steps, s.step, s.head, which));
 }
 
 /** One decode step (or tile) later or earlier, at the same stage where it exists. */

@@ -58,7 +58,13 @@ export function exportMenuData(s, view, catalog, within) {
   };
   const base = fileBase(ctx);
   return {
-    formats: FORMATS.map((f) => ({ id: f.id, label: f.label, hint: f.hint, filename: `${base}.${f.ext}` })),
+    // A stage without a result of its own (all heads side by side) saves no file: each head's weights do.
+    formats: (view.figure.some((i) => i.result) ? FORMATS : []).map((f) => ({
+      id: f.id,
+      label: f.label,
+      hint: f.hint,
+      filename: `${base}.${f.ext}`,
+    })),
     link: () => linkTo(s, catalog, attributes(), where, within),
     snippet: () => elementSnippet(attributes()),
     save: (format) => save(format, ctx, within),

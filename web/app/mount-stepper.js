@@ -63,10 +63,10 @@ import { createQuiz } from '../views/quiz.js';
 
 const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
 const STEP_KEYS = {
-  ArrowLeft: (s) => s.step - 1,
-  ArrowRight: (s) => s.step + 1,
-  Home: () => 0,
-  End: (s) => s.steps.length - 1,
+  ArrowLeft: (s) => act.stepBy(s, -1),
+  ArrowRight: (s) => act.stepBy(s, 1),
+  Home: (s) => act.stepToEnd(s, 'first'),
+  End: (s) => act.stepToEnd(s, 'last'),
 };
 const TIME_KEYS = { ArrowUp: -1, ArrowDown: 1 }; // earlier and later decode steps (or tiles)
 const noView = { update() {}, destroy() {} };
@@ -188,7 +188,7 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   renderChapter(parts, views, catalog, s, head, figures);
   // Where the page offers chapters, the last stage leads on to the next one.
   const next = parts.chapterPicker ? CHAPTERS[CHAPTERS.findIndex((c) => c.id === s.form.chapter) + 1] : null;
-  views.stepper.update(progressView(s.steps, s.step, config, next ? { id: next.id, title: next.title } : null));
+  views.stepper.update(progressView(s.steps, s.step, s.head, config, next ? { id: next.id, title: next.title } : null));
   views.headPicker.update(headPickerView(config.numHeads, head));
   const offered = offeredStages(chapterById(s.form.chapter).fields, stages);
   views.stageList.update(stageListView(s.steps, s.step, s.head, config, { offered }));
@@ -302,8 +302,8 @@ export function mountStepper(
       const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
       set({ ...patch, loadedModel: patch.trace ? model : null });
     },
-    prev: () => goToIndex(store.get().step - 1),
-    next: () => goToIndex(store.get().step + 1),
+    prev: () => set(act.stepBy(store.get(), -1)),
+    next: () => set(act.stepBy(store.get(), 1)),
     pickHead: (head) => set(act.pickHead(store.get(), head)),
     pickTime: (time) => set(act.goToTime(store.get(), timeline(store.get().steps).indexOf(time))),
     slideTime: (position) => set(act.goToTime(store.get(), position)),
@@ -349,12 +349,12 @@ export function mountStepper(
     event.preventDefault();
     event.stopPropagation(); // the stepper used this key: a slide deck around it must not
     if (timed) set(act.moveTime(s, TIME_KEYS[event.key]));
-    else goToIndex(STEP_KEYS[event.key](s));
+    else set(STEP_KEYS[event.key](s));
   }
 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
-  onSwipe(parts.stage, { next: () => goToIndex(store.get().step + 1), prev: () => goToIndex(store.get().step - 1) });
+  onSwipe(parts.stage, { next: () => set(act.stepBy(store.get(), 1)), prev: () => set(act.stepBy(store.get(), -1)) });
   return {
     update: (wanted) =>
       set({
@@ -363,8 +363,8 @@ export function mountStepper(
         ...quiz.quizFromWanted(store.get(), wanted),
         ...(wanted.large === undefined ? {} : { large: Boolean(wanted.large) }),
       }),
-    next: () => goToIndex(store.get().step + 1),
-    prev: () => goToIndex(store.get().step - 1),
+    next: () => set(act.stepBy(store.get(), 1)),
+    prev: () => set(act.stepBy(store.get(), -1)),
     goTo(id, head = store.get().head, time = null) {
       const s = store.get();
       goToIndex(findStepIndex(s.steps, id, head, time));

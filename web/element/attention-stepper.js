@@ -1,11 +1,12 @@
 // <attention-stepper>: the stepper in a shadow root, configured by attributes (state/attributes.js).
-// Events: ready, stagechange ({ detail: { stage, head, index } }). Methods: next(), prev(),
+// Events: ready, stagechange ({ detail: { stage, head, step, index, total } }). Methods: next(), prev(),
 // goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
 // shows a message inside the element.
 
 import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
 import { mountStepper } from '../app/mount-stepper.js';
+import { placeOnPath } from '../model/navigation.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
 import { paintsFirst } from '../later/first-view.js';
 import { el } from '../views/dom.js';
@@ -77,11 +78,12 @@ export class AttentionStepper extends HTMLElement {
     this._stepper?.goTo(id, head === undefined ? undefined : Number(head), step === undefined ? null : Number(step));
   }
 
-  /** { stage, head, index, total } of the step shown, or null before ready. */
+  /** { stage, head, step, index, total } of the step shown (index and total count the path Next
+   * follows: one head's stages at one decode step, tile or layer), or null before ready. */
   get current() {
     const s = this._stepper?.state();
     const step = s?.steps[s.step];
-    return step ? { stage: step.id, head: step.head, step: step.step, index: s.step, total: s.steps.length } : null;
+    return step ? { stage: step.id, head: step.head, step: step.step, ...placeOnPath(s.steps, s.step, s.head) } : null;
   }
 
   // Several attributes set in a row rebuild once.
@@ -239,7 +241,7 @@ export class AttentionStepper extends HTMLElement {
     this.dispatchEvent(
       new CustomEvent('stagechange', {
         bubbles: true,
-        detail: { stage: now.id, head: now.head, step: now.step, index: s.step },
+        detail: { stage: now.id, head: now.head, step: now.step, ...placeOnPath(s.steps, s.step, s.head) },
       }),
     );
   }

@@ -5,16 +5,52 @@ import { rowsText } from './format.js';
 import { GROUPS, STAGES, stageById, titleOf } from './stage-table.js';
 
 // One step per traced stage, in the engine's order: inputs; q … head for each head; concat;
-// output; the encoder layer's stages.
+// output; the encoder layer's stages. With several heads, one step more at each decode step or
+// layer, after its heads: all heads' weights side by side (all_heads), composed of the trace's
+// own weights stages (nothing computed).
 export function buildSteps(trace) {
-  return trace.stages.map((stage, index) => ({
-    index,
+  const traced = trace.stages.map((stage) => ({
     id: stage.id,
     head: stage.head,
     kvHead: stage.kvHead,
     step: stage.step ?? null,
     stage,
   }));
+  const steps = trace.config.numHeads > 1 ? withAllHeads(traced) : traced;
+  return steps.map((s, index) => ({ index, ...s }));
+}
+
+// After the last per-head stage of each time (or of the pass), the all_heads step of its weights.
+function withAllHeads(traced) {
+  const out = [];
+  traced.forEach((s, i) => {
+    out.push(s);
+    const inHeads = (x) => x && stageById(x.id)?.group === 'head' && x.step === s.step;
+    if (!inHeads(s) || inHeads(traced[i + 1])) return;
+    const weights = traced.filter((x) => x.id === 'weights' && x.step === s.step);
+    if (weights.length > 1)
+      out.push({ id: 'all_heads', head: null, kvHead: null, step: s.step, stage: allHeads(weights) });
+  });
+  return out;
+}
+
+// The heads' weights as one stage's operands: h matrices of one shape, no result of its own.
+function allHeads(weights) {
+  const { shape, axes, step } = weights[0].stage;
+  return {
+    id: 'all_heads',
+    head: null,
+    kvHead: null,
+    step,
+    shape,
+    axes,
+    equation: `${weights.length} \u00d7 (${shape[0]}, ${shape[1]})`,
+    symbolic: `h \u00d7 (${axes[0]}, ${axes[1]})`,
+    values: null,
+    operands: weights.map(({ stage: w }) => ({ name: 'weights', head: w.head, shape, axes, values: w.values })),
+    read: weights[0].stage, // the first head's weights stage: what its softmax read
+    terms: [],
+  };
 }
 
 // Only the stages listed (ids; null keeps all), renumbered so a step's index is its position.
@@ -136,33 +172,81 @@ function offPlaces(steps, head, config, offered) {
   ).map((o) => ({ id: o.id, index: null, head: stageById(o.id).group === 'head' ? head : null, step: null }));
 }
 
-function itemOf(step, index, config) {
+function itemOf(step, index, path, config) {
   if (step.index === null) {
     const { flag } = OPTIONAL_STAGES.find((o) => o.id === step.id);
     const label = `${titleOf(stageById(step.id), { ...config, [flag]: true })} (off)`;
     return { index: null, label, current: false, done: false };
   }
-  return { index: step.index, label: itemLabel(step, config), current: step.index === index, done: step.index < index };
+  const done = path.indexOf(step.index) < path.indexOf(index); // before this stage on the path
+  return { index: step.index, label: itemLabel(step, config), current: step.index === index, done };
 }
 
-// → { groups: [{ id, title, items: [{ index, label, current, done }] }] }, each group in the
-// stage table's order (a shared K/V step comes after its head's Q, as the engine computes them).
+// The steps the stage list shows for this head at this time (decode step, tile or layer; null
+// without one), by group in the stage table's order (a shared K/V step comes after its head's Q,
+// as the engine computes them).
+function listedGroups(steps, head, now, extra = []) {
+  return GROUPS.map((g) => ({
+    group: g,
+    steps: [...steps, ...extra]
+      .filter((s) => s.step === null || s.step === now)
+      .filter((s) => stageById(s.id)?.group === g.id && (!g.perHead || ofHead(steps, s, head)))
+      .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index),
+  }));
+}
+
+// The reader's path through the trace at a time: what the stage list shows, in its order (one
+// head walked through, all heads side by side, then the heads combined). Indices into steps.
+function pathAt(steps, head, now) {
+  return listedGroups(steps, head, now).flatMap((g) => g.steps.map((s) => s.index));
+}
+
+/** The path the step at index lies on (its head, or the one picked, at its time). */
+export function pathOf(steps, index, pickedHead) {
+  return pathAt(steps, currentHead(steps, index, pickedHead), nearestTime(steps, index));
+}
+
+/** Where Prev (delta −1) or Next (+1) goes: the neighbour on the path; from the last stage of a
+ * decode step (tile, layer), the first stage of the next one, and back. index at either end. */
+export function stepAlong(steps, index, pickedHead, delta) {
+  const head = currentHead(steps, index, pickedHead);
+  const path = pathOf(steps, index, pickedHead);
+  const at = path.indexOf(index);
+  if (at < 0) return clampStep(steps, index + delta); // not listed: a chosen stage of another head
+  const next = path[at + delta];
+  const now = steps[index].step;
+  if (now !== null && (next === undefined || steps[next].step === null)) {
+    const times = timeline(steps);
+    const then = times[times.indexOf(now) + delta];
+    const timed = then === undefined ? [] : pathAt(steps, head, then).filter((i) => steps[i].step === then);
+    if (timed.length) return delta > 0 ? timed[0] : timed.at(-1);
+  }
+  return next ?? index;
+}
+
+/** Home and End: the path's first stage at the first time, its last at the last time. */
+export function pathEnd(steps, index, pickedHead, which) {
+  const times = timeline(steps);
+  const now = which === 'first' ? (times[0] ?? null) : (times.at(-1) ?? null);
+  const path = pathAt(steps, currentHead(steps, index, pickedHead), now);
+  return which === 'first' ? path[0] : path.at(-1);
+}
+
+// → { groups: [{ id, title, items: [{ index, label, current, done }] }] }: the path's groups.
 // offered (offeredStages): optional stages the form can add; one it leaves out is listed in its
 // place, as "Causal mask (off)", with index null.
 export function stageListView(steps, index, pickedHead, config, { offered = [] } = {}) {
   const head = currentHead(steps, index, pickedHead);
   const nowOrLast = nearestTime(steps, index);
-  const listed = [...steps, ...offPlaces(steps, head, config, offered)];
-  const groups = GROUPS.map((g) => ({
-    id: g.id,
-    title: groupTitle(g.id, head, config, nowOrLast),
-    items: listed
-      .filter((s) => s.step === null || s.step === nowOrLast)
-      .filter((s) => stageById(s.id)?.group === g.id && (!g.perHead || ofHead(steps, s, head)))
-      .sort((a, b) => TABLE_ORDER.get(a.id) - TABLE_ORDER.get(b.id) || a.index - b.index)
-      .map((s) => itemOf(s, index, config)),
-  }));
-  const shown = groups.filter((g) => g.items.length > 0);
+  const off = offPlaces(steps, head, config, offered);
+  const path = pathAt(steps, head, nowOrLast);
+  const shown = listedGroups(steps, head, nowOrLast, off)
+    .filter((g) => g.steps.length > 0)
+    .map(({ group, steps: listed }) => ({
+      id: group.id,
+      title: groupTitle(group.id, head, config, nowOrLast),
+      items: listed.map((s) => itemOf(s, index, path, config)),
+    }));
   return { groups: config.kind === 'backward' ? withForwardFolded(shown, head, config) : shown };
 }
 
@@ -177,15 +261,23 @@ function withForwardFolded(groups, head, config) {
   return [folded, ...groups.filter((g) => g.id.startsWith('gradient'))];
 }
 
-export function progressView(steps, index, config, nextChapter = null) {
+/** The step's place on its path: { index (from 0), total }. */
+export function placeOnPath(steps, index, pickedHead) {
+  const path = pathOf(steps, index, pickedHead);
+  return { index: Math.max(0, path.indexOf(index)), total: path.length };
+}
+
+/** The counter and Prev/Next: the place on the path (one head's stages at one time). */
+export function progressView(steps, index, pickedHead, config, nextChapter = null) {
   const step = steps[index];
   const entry = stageById(step.id);
-  const atEnd = index === steps.length - 1;
+  const { index: at, total } = placeOnPath(steps, index, pickedHead);
+  const atEnd = stepAlong(steps, index, pickedHead, 1) === index;
   return {
-    index,
-    total: steps.length,
-    text: `Stage ${index + 1} of ${steps.length}`,
-    atStart: index === 0,
+    index: at,
+    total,
+    text: `Stage ${at + 1} of ${total}`,
+    atStart: stepAlong(steps, index, pickedHead, -1) === index,
     atEnd,
     title: entry ? titleOf(entry, config, step.stage) : step.id,
     // At the last stage, the chapter after this one ({ id, title }), where the page offers it.

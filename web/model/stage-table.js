@@ -4,7 +4,7 @@
 // panel, the quiz, the first view, the numpy export and the browser tests all read this table.
 // Each entry is made by entry() (stages/entry.js), which fills the defaults of the five fields
 // most entries leave out. tests/wasm/stage-declarations.test.mjs holds its ids equal to
-// engine.stages() and checks that every entry states every field of the first list below.
+// engine.stages() (but the composed ones) and checks that every entry states every field of the first list below.
 //
 // Per entry, stated by each:
 //   id            the engine's stage id
@@ -37,6 +37,8 @@
 //   terms         the terms of the engine's stage (engine.stages()) its title, formula and text render
 //                 ([]): exactly those the engine declares for it
 // Optional:
+//   composed      the page composes the stage from the trace's own stages (all_heads: every
+//                 head's weights side by side; model/navigation.js); the engine has no such stage
 //   sharedByGroup k and v: listed under every query head of their K/V group
 //   decodeStep    a KV-cache decode step's own: x_t, and per K/V head k_new, v_new, k_cache, v_cache
 //   optional      { flag, after }: a checkbox of the form adds the stage (flag: the form's field

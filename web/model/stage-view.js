@@ -61,7 +61,7 @@ function figureItems(step, entry, description, ctx) {
     if (item.list) {
       step.stage.operands.forEach((op, index) => {
         if (op.name !== item.list) return;
-        if (items.length) items.push({ kind: 'glyph', text: item.glyph });
+        if (items.length && item.glyph) items.push({ kind: 'glyph', text: item.glyph });
         items.push(operandItem(step, entry, index, {}, ctx));
       });
     } else if (item.operand !== undefined) {
@@ -219,8 +219,11 @@ export function stageView(steps, index, ctx) {
   const context = { ...ctx, config: ctx.trace.config, tokens: tokensAt(ctx.tokens, step.stage, ctx.trace.config) };
   const view = entry.view ?? {};
   const figure = figureItems(step, entry, entry.figure(context.config, step.stage), context);
-  if (figure.length) figure.push({ kind: 'glyph', text: '=' });
-  figure.push(resultItem(step, entry, context));
+  // all_heads has no result of its own: its operands are the figure.
+  if (entry.result) {
+    if (figure.length) figure.push({ kind: 'glyph', text: '=' });
+    figure.push(resultItem(step, entry, context));
+  }
   // A large view (more tokens than the arcs take): its operands are drawn summarised too.
   const large = Math.max(...step.stage.shape) > ARC_TOKENS;
   for (const item of figure) if (item.kind === 'matrix') item.data.large = large;
@@ -242,6 +245,7 @@ export function stageView(steps, index, ctx) {
       config: context.config,
       stage: step.stage,
       tokens: context.tokens.T ?? [],
+      labels: context.tokens,
       preset: ctx.preset,
       models: ctx.models ?? [],
     }),

@@ -1,14 +1,51 @@
 // The heads combined: side by side (concat), pruned heads zeroed, then W_O.
 // Entry fields: see ../stage-table.js.
 
-import { formatPercent } from '../format.js';
+import { formatCell, formatPercent } from '../format.js';
 import { nonNegative } from './captions.js';
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofLayer } from './numpy-paths.js';
-import { filledDot, n } from './tex.js';
+import { filledDot, logitsSymbol, n } from './tex.js';
+
+// A matrix's last row's largest value: its column and the value (the first of equals).
+function rowPeak(values, [rows, cols]) {
+  let best = 0;
+  for (let j = 1; j < cols; j += 1) if (values[(rows - 1) * cols + j] > values[(rows - 1) * cols + best]) best = j;
+  return { col: best, value: values[(rows - 1) * cols + best] };
+}
+
+// Where each head's last row puts its largest weight, read off the trace: "head 0 on “cat” (0.312)".
+function lastRowPeaks(stage, labels) {
+  const [rows, cols] = stage.shape;
+  const [rowAxis, colAxis] = stage.axes;
+  const name = (axis, i, n) => (labels[axis]?.length === n ? `\u201c${labels[axis][i]}\u201d` : `${i}`);
+  const peaks = stage.operands.map((op) => {
+    const { col, value } = rowPeak(op.values, op.shape);
+    return `head ${op.head} on ${name(colAxis, col, cols)} (${formatCell(value)})`;
+  });
+  return `In the last row (query ${name(rowAxis, rows - 1, rows)}) the largest weight falls ${peaks.join(', ')}.`;
+}
 
 export const COMBINE_STAGES = [
+  entry({
+    id: 'all_heads',
+    composed: true,
+    group: 'combine',
+    title: 'All heads side by side',
+    result: null,
+    figure: () => [{ list: 'weights' }],
+    formula: (c, stage) =>
+      `A_n = \\operatorname{softmax}(${logitsSymbol(stage.read)}_n) \\text{ row by row}, \\quad n = 0, \\ldots, h-1`,
+    explanation: ({ config: c, stage, labels }) =>
+      `Every head ran the same steps with its own W_Q, W_K and W_V, so each of the h = ${c.numHeads} ` +
+      `heads spreads its weights its own way; every row of every head still sums to 1. ` +
+      `${lastRowPeaks(stage, labels)} Pick a head to walk its stages; next, their outputs H_n are laid side by side.`,
+    explain: null,
+    highlight: null,
+    nonNegative: true,
+    numpy: () => null,
+  }),
   entry({
     id: 'concat',
     group: 'combine',

@@ -90,7 +90,17 @@ function maskOf(stage) {
   return {
     title: `${capital(joined(rules.map((r) => r.name)))} mask`,
     cases: `0 & ${rules.map((r) => r.when()).join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
-    text: (config) => rules.map((r) => r.text(config, terms)).join(' '),
+    // Several rules: the key sentence says how they combine, then each rule's own account.
+    text: (config) =>
+      [
+        ...(rules.length > 1
+          ? [
+              `M combines the ${joined(rules.map((r) => r.name))} rules: query i sees key j only where ` +
+                'every one of them allows it, and M holds \u2212\u221e everywhere else.',
+            ]
+          : []),
+        ...rules.map((r) => r.text(config, terms)),
+      ].join(' '),
   };
 }
 
