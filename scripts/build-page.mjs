@@ -10,6 +10,7 @@ import { bundle } from './bundle.mjs';
 import { docsPage } from './docs-page.mjs';
 import { skipDataUriFetch } from './patch-classic.mjs';
 import { firstFormulas, laterModule, prerenderFormulas, prerenderedModule } from './prerender-formulas.mjs';
+import { prerenderPage } from './prerender-page.mjs';
 import { splitWasm } from './split-wasm.mjs';
 import { subsetFonts } from './subset-fonts.mjs';
 
@@ -134,5 +135,11 @@ await bundle({
   laterFormulas: laterModule(some(later)),
   firstFaces,
 });
+
+// index.html's first stage as markup, painted by the page just built (Chromium: setup installs it).
+if (!missing.length) {
+  const shown = await prerenderPage(dist);
+  console.log(`build-page: index.html holds its first stage (${shown.bytes} B, ${shown.fills} cells)`);
+}
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

@@ -10,7 +10,8 @@
 //   - large views (T = 512): a stage change → the next frame, and frames while scrolling.
 // Usage: node scripts/measure-page.mjs [dist …]: several dist folders are measured side by side,
 // their loads interleaved (e.g. a build of the previous commit beside this one).
-// MEASURE_PARTS=load,repaint,large (the default: all three) measures only the parts named.
+// MEASURE_PARTS=load,repaint,large,mobile (the default: all four) measures only the parts named;
+// mobile: every entry page on a phone profile (MOBILE below).
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -39,8 +40,17 @@ async function sizeOf(response) {
   return body ? { raw: body.length, gzip: gzipSync(body, { level: 9 }).length } : null;
 }
 
-async function load(browser, url, body = null) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+// Issue 36's phone on lecture-hall Wi-Fi, applied by Chromium itself (CDP): the CPU 4× slower,
+// 150 ms latency, 1.6 Mbit/s down and 750 kbit/s up (Lighthouse's simulated throttling, in bytes
+// per second), a 412 × 823 screen.
+const MOBILE = {
+  viewport: { width: 412, height: 823 },
+  cpu: 4,
+  network: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 },
+};
+
+async function load(browser, url, body = null, profile = null) {
+  const context = await browser.newContext({ viewport: profile?.viewport ?? { width: 1280, height: 900 } });
   if (body)
     await context.route(url, (route) =>
       route.fulfill({
@@ -50,6 +60,12 @@ async function load(browser, url, body = null) {
       }),
     );
   const page = await context.newPage();
+  if (profile) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', profile.network);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+  }
   // Read and gzipped once the stage is painted: done during the load, asking for each body and
   // compressing it took the CPU (two cores here) from the page it measures.
   const responses = new Map();
@@ -95,7 +111,7 @@ function report(title, loads) {
   );
   console.log(
     `  navigation → first stage painted: median ${median(loads.map((l) => l.ms)).toFixed(0)} ms ` +
-      `(${LOADS} cold loads: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms)`,
+      `(${loads.length} cold loads: ${loads.map((l) => l.ms.toFixed(0)).join(', ')} ms)`,
   );
 }
 
@@ -206,7 +222,23 @@ async function largeViews(browser, base) {
   return { steps, frames };
 }
 
-const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large').split(',');
+// The entry pages on the phone profile: median of three cold loads each, after the desktop parts.
+const MOBILE_LOADS = 3;
+async function mobileLoads(browser, base) {
+  const entries = [
+    ['index.html (lesson multi-head, X)', 'index.html', null],
+    ['embed.html (lesson multi-head, X)', 'embed.html', null],
+    ['training.html', 'training.html', null],
+    ['course page with one <attention-stepper> (scores)', 'examples/one-stepper.html', ONE_STEPPER],
+  ];
+  for (const [title, file, body] of entries) {
+    const loads = [];
+    for (let i = 0; i < MOBILE_LOADS; i += 1) loads.push(await load(browser, base + file, body, MOBILE));
+    report(`phone profile (CPU 4×, 150 ms, 1.6 Mbit/s, 412 × 823): ${title}`, loads);
+  }
+}
+
+const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large,mobile').split(',');
 const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
 const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
 const browser = await launchChromium();
@@ -243,6 +275,7 @@ for (const [r, root] of roots.entries()) {
         `    the frame clock alone (no input): ${spread(times.floor)}; its work ${spread(times.floorWork)}`,
     );
   }
+  if (PARTS.includes('mobile')) await mobileLoads(browser, servers[r].url);
   const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;
   if (large === null) console.log('  T = 512: refused by this build');
   else if (large) {

@@ -1,16 +1,15 @@
 // The page: wiring only. The stepper with full controls, its view kept in the URL hash.
-// Bundled as a classic script (scripts/bundle.mjs) so the page also opens from file://.
-// The first stage is painted as soon as the engine's core is in (engine.js) with the
-// build's typeset formulas (typeset.js); the engine's rest, KaTeX and the later script
-// (later/load.js: the export menu's files) load after that paint, and body[data-ready] says
-// all three are in.
+// Bundled as a classic script (scripts/bundle.mjs) so the page also opens from file://; added by
+// index.html's first script after the prerendered first stage is painted (web/preload.js).
+// index.html holds its first stage as markup (scripts/prerender-page.mjs); the page mounts over it
+// once the engine (core and rest) and the later script are in, with the build's typeset formulas
+// (typeset.js); KaTeX loads after that paint, and body[data-ready] says all are in.
 
 import { loadEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
-import { paintsFirst } from './later/first-view.js';
 import { loadLater } from './later/load.js';
 import { createTypesetter, preloadFirstFaces } from './typeset.js';
 import { whenPainted } from './views/dom.js';
@@ -71,15 +70,22 @@ async function start() {
   try {
     loaded = await loadEngine();
   } catch (error) {
-    app.querySelector('.status').textContent = `The attention engine could not be loaded: ${error.message}`;
+    const status = app.querySelector('.status'); // the prerendered stage's, hidden
+    status.hidden = false;
+    status.textContent = `The attention engine could not be loaded: ${error.message}`;
     throw error;
   }
   const { engine, rest } = loaded;
   mark('engine');
   const catalog = catalogFrom(engine);
   const wanted = stateFromHash(catalog, window.location.hash);
-  if (!paintsFirst(wanted)) await Promise.all([rest(), loadLater()]); // this first view needs them
+  // The prerendered stage is whole (its chapter panel and notation came with the later script):
+  // the live one replaces it once it is whole too, so that nothing moves.
+  await Promise.all([rest(), loadLater()]);
   const typesetter = createTypesetter(SCRIPT_URL);
+  // The prerendered stage (scripts/prerender-page.mjs) gives way to the live one in this task: no
+  // frame shows neither, and the live first frame draws the same markup.
+  app.replaceChildren();
   const stepper = mountStepper(app, {
     engine,
     catalog,

@@ -1,28 +1,55 @@
-// The first script of index.html's <head>, tiny and synchronous, so that the first paint's longest
-// waits start while the page script is still on its way: it fetches and compiles the engine's
-// core .wasm (globalThis.attentionStepperCore: { href, module: a promise of the compiled module },
-// which engine-split.js instantiates), preloads the ES factory and the opening formulas' font
-// faces (PRELOAD_FONTS: the build's first faces). Over http(s) only: from file:// Chromium refuses
-// these fetches (CORS errors in the console) and the page loads the classic single-file engine.
-// A <link rel=preload> in the HTML itself could not tell the two apart; an inline script the
-// CSP (script-src 'self') would block.
+// The first script of index.html's <head>, tiny and synchronous. index.html holds its first stage
+// as markup (scripts/prerender-page.mjs), so only its stylesheets and its formula's font faces
+// need arrive before the first paint: over http(s) this script preloads those faces at once
+// (PRELOAD_FONTS: the build's first faces), so that they are in by the first layout and do not
+// move the stage; after that paint it adds the page script and, over http(s), fetches and
+// compiles the engine's core .wasm (globalThis.attentionStepperCore: { href, module: a promise of
+// the compiled module }, which engine-split.js instantiates) and preloads the ES factory. From
+// file:// Chromium refuses these fetches (CORS errors in the console): the page script alone, which
+// loads the classic single-file engine. A <link rel=preload> in the HTML itself could not tell the
+// two apart; an inline script the CSP (script-src 'self') would block.
 
 const BASE = document.currentScript?.src || window.location.href;
-const LINKS = [
-  { rel: 'modulepreload', href: 'attention-wasm.mjs' },
-  ...PRELOAD_FONTS.map((href) => ({ rel: 'preload', as: 'font', type: 'font/woff2', href })),
-];
+const HTTP = /^https?:$/.test(new URL(BASE).protocol);
 
-if (/^https?:$/.test(new URL(BASE).protocol)) {
+function preload(attributes) {
+  const link = document.createElement('link');
+  Object.assign(link, attributes, { crossOrigin: 'anonymous', href: new URL(attributes.href, BASE).href });
+  document.head.append(link);
+}
+
+function preloadEngine() {
   const href = new URL('attention-wasm.core.wasm', BASE).href;
   if (WebAssembly.compileStreaming) {
     const module = WebAssembly.compileStreaming(fetch(href));
     module.catch(() => {}); // engine-split.js then fetches the core itself
     globalThis.attentionStepperCore = { href, module };
   }
-  for (const { href, ...attributes } of LINKS) {
-    const link = document.createElement('link');
-    Object.assign(link, attributes, { crossOrigin: 'anonymous', href: new URL(href, BASE).href });
-    document.head.append(link);
-  }
+  preload({ rel: 'modulepreload', href: 'attention-wasm.mjs' });
 }
+
+let started = false;
+function start() {
+  if (started) return;
+  started = true;
+  if (HTTP) preloadEngine();
+  const script = document.createElement('script');
+  script.src = new URL('attention-stepper-page.classic.js', BASE).href;
+  document.head.append(script);
+}
+
+if (HTTP) for (const href of PRELOAD_FONTS) preload({ rel: 'preload', as: 'font', type: 'font/woff2', href });
+// After the prerendered stage is painted: its first contentful paint where the browser reports
+// it (a frame before the body is parsed paints nothing), else a frame after the document is
+// parsed; a hidden page paints nothing: at once.
+if (document.hidden) start();
+else if (globalThis.PerformanceObserver?.supportedEntryTypes?.includes('paint')) {
+  new PerformanceObserver((list, observer) => {
+    if (!list.getEntriesByName('first-contentful-paint').length) return;
+    observer.disconnect();
+    setTimeout(start, 0);
+  }).observe({ type: 'paint', buffered: true });
+} else {
+  document.addEventListener('DOMContentLoaded', () => requestAnimationFrame(() => setTimeout(start, 0)));
+}
+document.addEventListener('visibilitychange', () => document.hidden && start());

@@ -174,7 +174,7 @@ export const shownCells = (tds) =>
   tds.map((td) => {
     const table = td.closest('table');
     if (!table.classList.contains('has-strips')) return td.textContent;
-    const chars = Number(table.style.getPropertyValue('--chars'));
+    const chars = Number(getComputedStyle(table).getPropertyValue('--chars')); // a class's in prerendered markup
     const c = Number(td.dataset.c);
     const shown = td.parentNode
       .querySelector('.hm-text')

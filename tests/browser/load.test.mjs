@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { VIEW_METHODS } from '../../web/later/deferred-view.js';
 import { watchFirstStage } from '../../scripts/bench/first-stage.js';
-import { CSP, downloadedText, newPage, useEnv, shownCells } from './harness.mjs';
+import { CSP, cellBands, downloadedText, newPage, useEnv, shownCells } from './harness.mjs';
 
 const env = useEnv();
 
@@ -70,37 +70,58 @@ const loadedFaces = (page) =>
     return [...document.fonts].filter((f) => /KaTeX/.test(f.family) && f.status === 'loaded').map((f) => f.family);
   });
 
+// The layout shifts of the page's life, summed (Layout Instability API), as an init script.
+function watchShifts() {
+  window.shifted = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifted.push(e.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
 const INDEX =
-  'index.html: the first stage is painted, typeset in its fonts, with the later files held back; ' +
-  'then the export menu, explain and pruning work';
+  'index.html: its first stage is in the HTML, painted before any script or WebAssembly, typeset in its ' +
+  'fonts; the page takes over once the later files are in, and nothing moves; then export, explain, pruning';
 
 test(INDEX, async () => {
-  const { page, context } = await newPage(env);
+  const { page, context } = await newPage(env, { init: watchShifts });
   const later = await holdLater(context);
-  await page.goto(env.server.url);
-  await page.waitForSelector('body[data-stage="x"] #figure .is-result td.hm-cell');
+  await page.goto(env.server.url, { waitUntil: 'domcontentloaded' }); // a held script holds the load event
+  // Prerendered (scripts/prerender-page.mjs): no live stepper marks the body yet.
+  await page.waitForSelector('#figure .is-result td.hm-cell');
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
   assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
-  assert.ok(
-    await page.$('#formula .formula-face:not(.is-kept) .katex .katex-html'),
-    'the formula is typeset (the build\u2019s HTML), not TeX',
-  );
+  assert.equal(await page.textContent('#stage-title'), 'Input embeddings X');
+  assert.equal(await page.$eval('.shape-eq', (p) => p.dataset.equation), '(5, 16)');
+  assert.ok(await page.$('#formula .katex .katex-html'), 'the formula is typeset (the build\u2019s HTML), not TeX');
   assert.deepEqual(
     [...new Set(await loadedFaces(page))].sort(),
     ['KaTeX_AMS', 'KaTeX_Main', 'KaTeX_Math'],
     'the formula\u2019s faces are in',
   );
-  assert.equal(await page.evaluate(() => typeof window.attentionStepperLater), 'undefined', 'the later script is held');
-  assert.ok(await page.$('.export-toggle'), 'the export button is part of the first paint');
+  // The page script and the engine's core are asked for after the first contentful paint.
+  const [paint, asked] = await page.evaluate(() => [
+    performance.getEntriesByName('first-contentful-paint')[0].startTime,
+    performance
+      .getEntriesByType('resource')
+      .filter((r) => /attention-(stepper-page\.classic\.js|wasm\.core\.wasm)$/.test(r.name))
+      .map((r) => r.startTime),
+  ]);
+  assert.equal(asked.length, 2, 'the page script and the core');
+  assert.ok(
+    asked.every((t) => t > paint),
+    `asked at ${asked} ms, painted at ${paint} ms`,
+  );
   await until(
     () => later.asked.has('/attention-stepper-later.js'),
     'the page asks for the later script after its first paint',
   );
-  // Pressed before the later script is in: the menu waits for its files and then opens.
-  await page.click('.export-toggle');
-  assert.equal(await page.$eval('.export-panel', (p) => p.hidden), true, 'not open without its files');
+  assert.equal(await page.evaluate(() => document.body.dataset.stage), undefined, 'held: the prerendered stage stays');
   later.release();
-  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForSelector('body[data-ready="true"][data-stage="x"]');
+  assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  assert.deepEqual(await page.evaluate(() => window.shifted), [], 'no layout shift, the takeover included');
+  await page.click('.export-toggle');
   await page.waitForSelector('.export-panel:not([hidden]) .export-file[data-format="json"]');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.export-file[data-format="json"]')]);
   const doc = JSON.parse(await downloadedText(download));
@@ -128,6 +149,35 @@ test(INDEX, async () => {
   await page.waitForSelector('#pruning .pruning .head-button');
   await page.waitForSelector('#formula .formula-face:not(.is-kept) .katex .katex-html');
   assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+// With JavaScript off the first stage is still there to read, in either scheme: the engine's
+// numbers over the colours of the live page's fills.
+test('index.html without JavaScript: the first stage readable, coloured as the live page colours it', async () => {
+  const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
+  const fills = {};
+  for (const colorScheme of ['light', 'dark']) {
+    const context = await env.browser.newContext({ javaScriptEnabled: false, colorScheme });
+    const page = await context.newPage();
+    await page.goto(env.server.url);
+    assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
+    assert.equal(await page.textContent('#stage-title'), 'Input embeddings X');
+    assert.equal(await page.inputValue('#field-tokens'), 'the cat sat on mats');
+    fills[colorScheme] = await page.$$eval('#figure .is-result .pr-fills i', (cells) =>
+      cells.map((c) => getComputedStyle(c).backgroundColor),
+    );
+    assert.equal(fills[colorScheme].length, x.values.length);
+    await context.close();
+  }
+  const { page, context } = await newPage(env);
+  for (const colorScheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme });
+    await page.goto(env.server.url);
+    await page.waitForSelector(`body[data-ready="true"][data-stage="x"]`);
+    const live = await page.$$eval('#figure .is-result td.hm-cell', cellBands);
+    assert.deepEqual(fills[colorScheme], live, `${colorScheme}: the live page\u2019s colours`);
+  }
   await context.close();
 });
 
