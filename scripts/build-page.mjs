@@ -139,7 +139,7 @@ await bundle({
 // index.html's first stage as markup, painted by the page just built (Chromium: setup installs it).
 if (!missing.length) {
   const shown = await prerenderPage(dist);
-  console.log(`build-page: index.html holds its first stage (${shown.bytes} B, ${shown.fills} cells)`);
+  console.log(`build-page: index.html and embed.html hold their first stage (${shown.bytes} B, ${shown.embedBytes} B)`);
 }
 
 console.log(`build-page: dist/ holds ${countFiles(dist)} files`);

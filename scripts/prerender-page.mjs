@@ -19,9 +19,12 @@ import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
 
-// In the page: #app's first frame as markup, its fills' colours and its inline styles.
-function serialize() {
-  const app = document.getElementById('app');
+// In the page: the stepper's markup (index.html's #app, embed.html's element's shadow root), its
+// fills' and inks' colours and its inline styles.
+function serialize(inElement) {
+  const app = inElement
+    ? document.querySelector('attention-stepper').shadowRoot.querySelector('.as-root')
+    : document.getElementById('app');
   const clone = app.cloneNode(true);
   // What the form holds lives in properties: as attributes, so that the markup shows it.
   const fields = [...app.querySelectorAll('input, option')];
@@ -79,23 +82,33 @@ function serialize() {
   }
   // The legend's memo of the gradient it drew (views/heatmap.js), which differs by scheme.
   for (const node of clone.querySelectorAll('[data-gradient]')) node.removeAttribute('data-gradient');
+  if (inElement) clone.removeAttribute('style'); // the height the element held: none yet
   return { html: clone.innerHTML, fills, inks, styles };
 }
 
-async function firstFrame(browser, url, colorScheme) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-  const page = await context.newPage();
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-  const frame = await page.evaluate(serialize);
-  await context.close();
-  return frame;
+// The markup of one page in both schemes, the same but for the colours its rules give.
+async function frames(browser, url, inElement) {
+  const frame = async (colorScheme) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.waitForSelector(inElement ? 'attention-stepper[data-ready="true"]' : 'body[data-ready="true"]');
+    // The element is ready once its first view is drawn: its later views may still be coming.
+    await page.waitForFunction(() => window.attentionStepperLater !== undefined);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const shown = await page.evaluate(serialize, inElement);
+    await context.close();
+    return shown;
+  };
+  const [light, dark] = [await frame('light'), await frame('dark')];
+  if (light.html !== dark.html)
+    throw new Error(`prerender ${url}: the light and the dark first frames differ in more than their colours`);
+  return [light, dark];
 }
 
-function rules({ fills, inks, styles }, dark) {
+function rules(page, { fills, inks, styles }, dark) {
   const lines = [
-    '/* index.html\u2019s prerendered first stage (scripts/prerender-page.mjs) */',
+    `/* ${page}\u2019s prerendered first stage (scripts/prerender-page.mjs) */`,
     '.pr-fills { display: flex; }',
     '.pr-fills > i { flex: 1 1 0; }',
     ...styles.map((text, k) => `.ps-${k} { ${text}; }`),
@@ -110,27 +123,58 @@ function rules({ fills, inks, styles }, dark) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Writes index.html's first stage into dist/index.html and its rules into the page's CSS. */
+// embed.html's element, its first stage in a declarative shadow root: painted before any script,
+// kept by the element until its live stage replaces it (element/attention-stepper.js). Its styles
+// are linked in the document too, where they block the first paint, so that the shadow root's
+// links find them loaded.
+const EMBED_SHEETS = ['vendor/katex/katex.min.css', 'attention-stepper.css', 'attention-stepper-embed-first.css'];
+
+function embedMarkup(html) {
+  const links = EMBED_SHEETS.map((href) => `<link rel="stylesheet" href="${href}">`).join('');
+  return (
+    '<attention-stepper controls="compact"><template shadowrootmode="open">' +
+    `${links}<div class="as-root">${html}</div></template></attention-stepper>`
+  );
+}
+
+// Replaces the one match of `pattern` in dist/`file` by what `make` returns.
+function rewrite(dist, file, pattern, make) {
+  const where = path.join(dist, file);
+  const text = readFileSync(where, 'utf8');
+  if (!pattern.test(text)) throw new Error(`prerender: ${pattern} not found in ${file}`);
+  writeFileSync(where, text.replace(pattern, make));
+}
+
+/** Writes the first stage of index.html and of embed.html into them, and their rules into CSS. */
 export async function prerenderPage(dist) {
   const server = await startServer({ root: dist });
   const browser = await launchChromium();
   try {
-    const url = `${server.url}index.html`;
-    const light = await firstFrame(browser, url, 'light');
-    const dark = await firstFrame(browser, url, 'dark');
-    if (light.html !== dark.html)
-      throw new Error('prerender: the light and the dark first frames differ in more than their colours');
-    const file = path.join(dist, 'index.html');
-    const page = readFileSync(file, 'utf8');
-    const app = /<div id="app">[\s\S]*?<\/div>(?=\s*<footer)/;
-    if (!app.test(page)) throw new Error('prerender: no <div id="app"> before the footer in index.html');
-    writeFileSync(
-      file,
-      page.replace(app, () => `<div id="app">${light.html}</div>`),
+    const [light, dark] = await frames(browser, `${server.url}index.html`, false);
+    rewrite(
+      dist,
+      'index.html',
+      /<div id="app">[\s\S]*?<\/div>(?=\s*<footer)/,
+      () => `<div id="app">${light.html}</div>`,
     );
     const css = path.join(dist, 'attention-stepper-page.css');
-    writeFileSync(css, readFileSync(css, 'utf8') + rules(light, dark));
-    return { bytes: light.html.length, fills: light.fills.length, styles: light.styles.length };
+    writeFileSync(css, readFileSync(css, 'utf8') + rules('index.html', light, dark));
+    const [embedLight, embedDark] = await frames(browser, `${server.url}embed.html`, true);
+    writeFileSync(path.join(dist, EMBED_SHEETS[2]), rules('embed.html', embedLight, embedDark));
+    rewrite(
+      dist,
+      'embed.html',
+      /<main id="embed"><\/main>/,
+      () => `<main id="embed">${embedMarkup(embedLight.html)}</main>`,
+    );
+    const head = EMBED_SHEETS.map((href) => `<link rel="stylesheet" href="${href}">`).join('\n  ');
+    rewrite(
+      dist,
+      'embed.html',
+      /<link rel="stylesheet" href="styles\/embed-page.css">/,
+      (link) => `${link}\n  ${head}`,
+    );
+    return { bytes: light.html.length, fills: light.fills.length, embedBytes: embedLight.html.length };
   } finally {
     await browser.close();
     await server.close();

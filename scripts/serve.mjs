@@ -3,6 +3,7 @@ import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -17,6 +18,15 @@ const TYPES = {
   '.woff': 'font/woff',
   '.ttf': 'font/ttf',
 };
+
+// Sent gzipped to a browser that accepts it, as any web server sends text (and .wasm, which halves).
+const COMPRESSED = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.wasm']);
+const gzipped = new Map(); // file → { etag, body }: compressed once per version of the file
+
+function gzipOf(file, etag, body) {
+  if (gzipped.get(file)?.etag !== etag) gzipped.set(file, { etag, body: gzipSync(body) });
+  return gzipped.get(file).body;
+}
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DIST = path.resolve(here, '..', 'dist');
@@ -46,7 +56,11 @@ export function startServer({ root = DIST, port = 0, csp = null } = {}) {
       };
       if (csp) headers['Content-Security-Policy'] = csp;
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
-      res.writeHead(200, headers).end(await readFile(file));
+      const body = await readFile(file);
+      if (!COMPRESSED.has(path.extname(file)) || !/\bgzip\b/.test(req.headers['accept-encoding'] ?? ''))
+        return void res.writeHead(200, headers).end(body);
+      res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+      res.end(gzipOf(file, etag, body));
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
     }

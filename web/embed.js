@@ -8,9 +8,11 @@ import { ATTRIBUTES } from './state/attributes.js';
 
 export const HEIGHT_MESSAGE = 'attention-stepper:height';
 
-function createFromQuery(search) {
+// The element the build prerendered (its first stage in a declarative shadow root), or a new one,
+// given the query's attributes.
+function configureFromQuery(search) {
   const params = new URLSearchParams(search);
-  const node = document.createElement('attention-stepper');
+  const node = document.querySelector('#embed attention-stepper') ?? document.createElement('attention-stepper');
   for (const name of ATTRIBUTES) if (params.has(name)) node.setAttribute(name, params.get(name));
   if (!params.has('controls')) node.setAttribute('controls', 'compact');
   return node;
@@ -22,8 +24,8 @@ function postHeight() {
   window.parent.postMessage({ type: HEIGHT_MESSAGE, height }, '*');
 }
 
-const node = createFromQuery(window.location.search);
-document.getElementById('embed').append(node);
+const node = configureFromQuery(window.location.search);
+if (!node.isConnected) document.getElementById('embed').append(node);
 new ResizeObserver(postHeight).observe(document.documentElement);
 node.addEventListener('ready', postHeight);
 window.addEventListener('load', postHeight);

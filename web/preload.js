@@ -1,6 +1,6 @@
-// The first script of index.html's <head>, tiny and synchronous. index.html holds its first stage
-// as markup (scripts/prerender-page.mjs), so only its stylesheets and its formula's font faces
-// need arrive before the first paint: over http(s) this script preloads those faces at once
+// The first script of index.html's and embed.html's <head>, tiny and synchronous. Both hold their
+// first stage as markup (scripts/prerender-page.mjs), so only their stylesheets and the formula's
+// font faces need arrive before the first paint: over http(s) this script preloads those faces at once
 // (PRELOAD_FONTS: the build's first faces), so that they are in by the first layout and do not
 // move the stage; after that paint it adds the page script and, over http(s), fetches and
 // compiles the engine's core .wasm (globalThis.attentionStepperCore: { href, module: a promise of
@@ -10,6 +10,9 @@
 // two apart; an inline script the CSP (script-src 'self') would block.
 
 const BASE = document.currentScript?.src || window.location.href;
+// The page's script, added after the first paint: index.html's, or the one data-then names
+// (embed.html: attention-stepper-embed.classic.js).
+const PAGE_SCRIPT = document.currentScript?.dataset.then ?? 'attention-stepper-page.classic.js';
 const HTTP = /^https?:$/.test(new URL(BASE).protocol);
 
 function preload(attributes) {
@@ -34,14 +37,16 @@ function start() {
   started = true;
   if (HTTP) preloadEngine();
   const script = document.createElement('script');
-  script.src = new URL('attention-stepper-page.classic.js', BASE).href;
+  script.src = new URL(PAGE_SCRIPT, BASE).href;
   document.head.append(script);
 }
 
 if (HTTP) for (const href of PRELOAD_FONTS) preload({ rel: 'preload', as: 'font', type: 'font/woff2', href });
 // After the prerendered stage is painted: its first contentful paint where the browser reports
 // it (a frame before the body is parsed paints nothing), else a frame after the document is
-// parsed; a hidden page paints nothing: at once.
+// parsed; a page with nothing to paint (embed.html as the build first opens it) once it has
+// loaded; a hidden page paints nothing: at once.
+window.addEventListener('load', () => document.body.textContent.trim() || start());
 if (document.hidden) start();
 else if (globalThis.PerformanceObserver?.supportedEntryTypes?.includes('paint')) {
   new PerformanceObserver((list, observer) => {

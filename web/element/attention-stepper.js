@@ -35,15 +35,21 @@ export class AttentionStepper extends HTMLElement {
 
   constructor() {
     super();
-    this.attachShadow({ mode: 'open' });
-    for (const href of STYLESHEETS) {
-      const link = document.createElement('link');
-      link.rel = 'stylesheet';
-      link.href = assetUrl(href);
-      this.shadowRoot.append(link);
+    // A first stage prerendered in a declarative shadow root (embed.html: scripts/prerender-page.mjs)
+    // stays, as it is, until the live stage replaces it.
+    this._prerendered = Boolean(this.shadowRoot?.querySelector('.as-root'));
+    if (this._prerendered) this._root = this.shadowRoot.querySelector('.as-root');
+    else {
+      this.attachShadow({ mode: 'open' });
+      for (const href of STYLESHEETS) {
+        const link = document.createElement('link');
+        link.rel = 'stylesheet';
+        link.href = assetUrl(href);
+        this.shadowRoot.append(link);
+      }
+      this._root = el('div', 'as-root');
+      this.shadowRoot.append(this._root);
     }
-    this._root = el('div', 'as-root');
-    this.shadowRoot.append(this._root);
     this._stepper = null;
     this._pending = false;
     this._onScheme = () => this._stepper?.setTheme(themeOf(this._theme));
@@ -160,7 +166,7 @@ export class AttentionStepper extends HTMLElement {
         'it has no WebAssembly (or it is switched off). Any current Chrome, Edge, Firefox or Safari has it.',
       ]);
     }
-    if (!this._stepper) {
+    if (!this._stepper && !this._prerendered) {
       this._root.textContent = '';
       this._root.append(el('p', 'as-loading', 'Loading the attention engine\u2026'));
     }
@@ -174,8 +180,10 @@ export class AttentionStepper extends HTMLElement {
     this._catalog = shared.catalog;
     const read = readAttributes(shared.catalog, (name) => this.getAttribute(name));
     if (read.errors.length) return this._refuse('This attention stepper has attributes it cannot use:', read.errors);
-    if (!paintsFirst(read.wanted)) {
-      await shared.rest(); // this first view needs the engine's rest and the later script
+    if (!paintsFirst(read.wanted) || this._prerendered) {
+      // This first view needs the engine's rest and the later script; a prerendered one was drawn
+      // with them, and the live one replaces it only when it is as whole.
+      await shared.rest();
       if (this._pending || !this.isConnected) return;
     }
     this._mount(shared, read);
@@ -205,6 +213,8 @@ export class AttentionStepper extends HTMLElement {
     if (refused) return this._refuse(...refused);
     this._teardown();
     this._clearNotice();
+    if (this._prerendered) this._root.replaceChildren(); // in this task: no frame shows neither
+    this._prerendered = false;
     this._stepper = mountStepper(this._root, {
       engine,
       catalog,
