@@ -1,7 +1,8 @@
 // embed.html, for iframes: one <attention-stepper> configured by the query string (the
 // element's attribute names: ?preset=lesson-causal&stage=masked&controls=compact), and its
-// height posted to the parent page on load and on every resize:
-//   { type: 'attention-stepper:height', height } (CSS pixels).
+// height posted to the parent page on load and on every resize, twice:
+//   { type: 'attention-stepper:height', height } (CSS pixels), and the same height as
+//   { subject: 'lti.frameResize', height }, which LTI platforms read.
 
 import './element/define.js';
 import { ATTRIBUTES } from './state/attributes.js';
@@ -18,10 +19,15 @@ function configureFromQuery(search) {
   return node;
 }
 
+// LTI tool frames resize on this message where the platform listens (Canvas on the web,
+// Brightspace, Sakai); elsewhere nobody reads it, and it costs nothing.
+export const LTI_RESIZE = 'lti.frameResize';
+
 function postHeight() {
   if (window.parent === window) return;
   const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
   window.parent.postMessage({ type: HEIGHT_MESSAGE, height }, '*');
+  window.parent.postMessage({ subject: LTI_RESIZE, height }, '*');
 }
 
 const node = configureFromQuery(window.location.search);

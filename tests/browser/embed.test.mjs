@@ -240,7 +240,7 @@ test('bad attributes show their message inside the element; so does a browser wi
   await context.close();
 });
 
-test('embed.html in an iframe posts its height to the parent; compact controls from the query', async () => {
+test('embed.html in an iframe posts its height, also as lti.frameResize; compact controls from the query', async () => {
   const { page, context } = await newPage(env, { width: 1000, height: 800 });
   await routeFiles(context, {
     'parent.html': html(
@@ -249,12 +249,14 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
     ),
     'parent.js':
       `window.heights = [];
+      window.lti = [];
       document.addEventListener('DOMContentLoaded', () => ` +
       `Object.assign(document.getElementById('f').style, { width: '100%', border: '0' }));
       window.addEventListener('message', (event) => {
         const frame = document.getElementById('f');
-        if (event.source !== frame.contentWindow || event.data?.type !== 'attention-stepper:height') ` +
-      `return;
+        if (event.source !== frame.contentWindow) return;
+        if (event.data?.subject === 'lti.frameResize') window.lti.push(event.data.height); // an LMS's
+        if (event.data?.type !== 'attention-stepper:height') return;
         window.heights.push(event.data.height);
         frame.height = event.data.height; // as in docs/embedding.md
       });`,
@@ -267,6 +269,9 @@ test('embed.html in an iframe posts its height to the parent; compact controls f
     .frames()[1]
     .evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   await page.waitForFunction((h) => window.heights.at(-1) === h, inner);
+  // Each height also as LTI's frameResize, which Canvas, Brightspace and Sakai act on.
+  await page.waitForFunction((h) => window.lti.at(-1) === h, inner);
+  assert.deepEqual(...(await page.evaluate(() => [window.lti, window.heights])));
   assert.equal(await frame.locator('.step-next').count(), 1, 'compact: Prev/Next');
   assert.equal(await frame.locator('.stage-nav').count(), 0, 'compact: no stage list');
   assert.equal(await frame.locator('#field-causal').count(), 0, 'compact: no configuration');
