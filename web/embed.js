@@ -2,7 +2,8 @@
 // element's attribute names: ?preset=lesson-causal&stage=masked&controls=compact), and its
 // height posted to the parent page on load and on every resize, twice:
 //   { type: 'attention-stepper:height', height } (CSS pixels), and the same height as
-//   { subject: 'lti.frameResize', height }, which LTI platforms read.
+//   { subject: 'lti.frameResize', height }, which LTI platforms read; and the element's
+//   stagechange and quizanswer events as { type: 'attention-stepper:<event>', detail }.
 
 import './element/define.js';
 import { ATTRIBUTES } from './state/attributes.js';
@@ -32,6 +33,12 @@ function postHeight() {
 
 const node = configureFromQuery(window.location.search);
 if (!node.isConnected) document.getElementById('embed').append(node);
+// The element's events, passed on to the page around the iframe.
+for (const event of ['stagechange', 'quizanswer'])
+  node.addEventListener(event, (e) => {
+    if (window.parent !== window)
+      window.parent.postMessage({ type: `attention-stepper:${event}`, detail: e.detail }, '*');
+  });
 new ResizeObserver(postHeight).observe(document.documentElement);
 node.addEventListener('ready', postHeight);
 window.addEventListener('load', postHeight);

@@ -256,6 +256,7 @@ test('embed.html in an iframe posts its height, also as lti.frameResize; compact
         const frame = document.getElementById('f');
         if (event.source !== frame.contentWindow) return;
         if (event.data?.subject === 'lti.frameResize') window.lti.push(event.data.height); // an LMS's
+        if (event.data?.type === 'attention-stepper:stagechange') window.moved = event.data.detail;
         if (event.data?.type !== 'attention-stepper:height') return;
         window.heights.push(event.data.height);
         frame.height = event.data.height; // as in docs/embedding.md
@@ -273,6 +274,18 @@ test('embed.html in an iframe posts its height, also as lti.frameResize; compact
   await page.waitForFunction((h) => window.lti.at(-1) === h, inner);
   assert.deepEqual(...(await page.evaluate(() => [window.lti, window.heights])));
   assert.equal(await frame.locator('.step-next').count(), 1, 'compact: Prev/Next');
+  // The element's events reach the parent page as messages.
+  await frame.locator('.step-next').click();
+  await page.waitForFunction(() => window.moved?.stage === 'weights');
+  assert.deepEqual(await page.evaluate(() => window.moved), {
+    stage: 'weights',
+    head: 0,
+    step: null,
+    index: 7,
+    total: 9,
+    chapter: 'attention',
+    preset: 'lesson-causal',
+  });
   assert.equal(await frame.locator('.stage-nav').count(), 0, 'compact: no stage list');
   assert.equal(await frame.locator('#field-causal').count(), 0, 'compact: no configuration');
   await page.locator('#f').screenshot({ path: path.join(SHOTS, 'embed-compact.png') });

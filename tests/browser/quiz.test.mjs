@@ -194,6 +194,10 @@ const ELEMENT_QUIZ_TITLE =
   'inside the shadow root; "Show me" reveals; controls=none has no switch';
 test(ELEMENT_QUIZ_TITLE, async () => {
   const { page, context } = await newPage(env);
+  await page.addInitScript(() => {
+    window.answers = [];
+    document.addEventListener('quizanswer', (e) => window.answers.push(e.detail));
+  });
   await page.goto(`${env.server.url}embed.html?preset=lesson-causal&stage=masked&quiz`);
   const host = page.locator('attention-stepper[quiz]');
   await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="masked"]');
@@ -207,6 +211,19 @@ test(ELEMENT_QUIZ_TITLE, async () => {
   await host.locator('#quiz-answer').press('Enter');
   await host.locator('.figure-slot.is-result').waitFor();
   assert.equal(await host.locator('.quiz-score').textContent(), 'Score: 1 answered, 1 right first time');
+  // The course page hears each readable answer (the unreadable "4" is none).
+  assert.deepEqual(await page.evaluate(() => window.answers), [
+    {
+      chapter: 'attention',
+      preset: 'lesson-causal',
+      stage: 'masked',
+      head: 0,
+      question: 'What shape will L have?',
+      answer: '4 by 4',
+      expected: '(4, 4)',
+      correct: true,
+    },
+  ]);
   await page.evaluate(() => document.querySelector('attention-stepper').next());
   await page.waitForSelector('attention-stepper[data-stage="weights"]');
   await host.locator('.quiz-show').click();

@@ -1,6 +1,8 @@
 // Quiz mode's state changes, as patches for the store like actions.js: on/off, an answer to the
 // current step's question, "Show me", and the card the view draws. State:
-//   s.quiz = { on, trace, records: { [step index]: { answers, last, shown } }, score }
+//   s.quiz = { on, trace, records: { [step index]: { answers, last, shown } }, score, answered }
+//   answered: the last readable answer { step, question, answer, expected, correct } (a new
+//   object each time: the element's quizanswer event)
 // Records belong to the trace they were made on (a new run asks every stage again); the score
 // stays for the session. No math: the model reads answers from the trace, the engine adds facts.
 
@@ -68,7 +70,10 @@ export function answerQuiz(engine, s, text) {
     ? { answered: score.answered + 1, rightFirst: score.rightFirst + (verdict.status === 'right' ? 1 : 0) }
     : score;
   const next = quizCard(questions, { ...record, answers }, s.step);
-  return withRecord(s, { ...record, answers, last: feedbackAfter(verdict, next) }, scored);
+  const patch = withRecord(s, { ...record, answers, last: feedbackAfter(verdict, next) }, scored);
+  const correct = verdict.status === 'right';
+  const answered = { step: s.step, question: question.prompt, answer: text, expected: question.answer, correct };
+  return { quiz: { ...patch.quiz, answered } };
 }
 
 /** "Show me": the step's answers and its result, without scoring. */

@@ -1,7 +1,8 @@
 // <attention-stepper>: the stepper in a shadow root, configured by attributes (state/attributes.js).
-// Events: ready, stagechange ({ detail: { stage, head, step, index, total } }). Methods: next(), prev(),
-// goTo(id, head). A bad attribute, a browser without WebAssembly or an engine that fails to load
-// shows a message inside the element.
+// Events (bubbling, composed): ready, stagechange ({ detail: { stage, head, step, index, total,
+// chapter, preset } }), quizanswer ({ chapter, preset, stage, head, question, answer, expected,
+// correct }). Methods: next(), prev(), goTo(id, head). A bad attribute, a browser without
+// WebAssembly or an engine that fails to load shows a message inside the element.
 
 import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
@@ -243,16 +244,29 @@ export class AttentionStepper extends HTMLElement {
     this._stepper.goTo(read.wanted.stage, read.wanted.head, read.wanted.time);
   }
 
+  // Events that bubble out of the shadow root (composed), for the course page around the element.
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { bubbles: true, composed: true, detail }));
+  }
+
   _changed(s, previous) {
     if (previous.trace && previous.trace !== s.trace) this._holdHeight();
+    const where = { chapter: s.form.chapter, preset: s.preset?.id ?? null };
+    const answered = s.quiz?.answered;
+    if (answered && answered !== previous.quiz?.answered) {
+      const at = s.steps[answered.step];
+      const { question, answer, expected, correct } = answered;
+      this._emit('quizanswer', { ...where, stage: at.id, head: at.head, question, answer, expected, correct });
+    }
     const was = previous.steps?.[previous.step];
     const now = s.steps[s.step];
     if (!was || (was.index === now.index && previous.trace === s.trace)) return;
-    this.dispatchEvent(
-      new CustomEvent('stagechange', {
-        bubbles: true,
-        detail: { stage: now.id, head: now.head, step: now.step, ...placeOnPath(s.steps, s.step, s.head) },
-      }),
-    );
+    this._emit('stagechange', {
+      stage: now.id,
+      head: now.head,
+      step: now.step,
+      ...placeOnPath(s.steps, s.step, s.head),
+      ...where,
+    });
   }
 }
