@@ -3,7 +3,7 @@
 // height posted to the parent page on load and on every resize, twice:
 //   { type: 'attention-stepper:height', height } (CSS pixels), and the same height as
 //   { subject: 'lti.frameResize', height }, which LTI platforms read; and the element's
-//   stagechange and quizanswer events as { type: 'attention-stepper:<event>', detail }.
+//   stagechange, quizanswer and quizcomplete events as { type: 'attention-stepper:<event>', detail }.
 
 import './element/define.js';
 import { ATTRIBUTES } from './state/attributes.js';
@@ -34,7 +34,7 @@ function postHeight() {
 const node = configureFromQuery(window.location.search);
 if (!node.isConnected) document.getElementById('embed').append(node);
 // The element's events, passed on to the page around the iframe.
-for (const event of ['stagechange', 'quizanswer'])
+for (const event of ['stagechange', 'quizanswer', 'quizcomplete'])
   node.addEventListener(event, (e) => {
     if (window.parent !== window)
       window.parent.postMessage({ type: `attention-stepper:${event}`, detail: e.detail }, '*');

@@ -244,6 +244,45 @@ test(ELEMENT_QUIZ_TITLE, async () => {
   await context.close();
 });
 
+// A lecturer's chosen stages in quiz mode: every question of the path answered, the course page
+// hears quizcomplete once, with the share right first time.
+test('element: quizcomplete once every question of the chosen stages is answered, scored first time', async () => {
+  const { page, context } = await newPage(env);
+  await page.addInitScript(() => {
+    window.completed = [];
+    document.addEventListener('quizcomplete', (e) => window.completed.push(e.detail));
+  });
+  await page.goto(`${env.server.url}embed.html?preset=lesson-causal&stages=masked,weights&quiz`);
+  const host = page.locator('attention-stepper[quiz]');
+  await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="masked"]');
+  // Types an answer and waits for the card to take it: its score or its feedback changes.
+  const card = () => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    return `${root.querySelector('.quiz-score').textContent}|${root.querySelector('#quiz-feedback')?.textContent}`;
+  };
+  const answer = async (text) => {
+    const before = await page.evaluate(card);
+    await host.locator('#quiz-answer').fill(text);
+    await host.locator('#quiz-answer').press('Enter');
+    await page.waitForFunction(`(${card})() !== ${JSON.stringify(before)}`);
+  };
+  await answer('4 by 4');
+  await page.evaluate(() => document.querySelector('attention-stepper').next());
+  await page.waitForSelector('attention-stepper[data-stage="weights"]');
+  await answer('(4, 4)');
+  await answer('0');
+  assert.deepEqual(await page.evaluate(() => window.completed), [], 'not before the last question');
+  await answer('2'); // wrong: the row sums to 1
+  await answer('1');
+  await answer(causalWeights().key);
+  await page.waitForFunction(() => window.completed.length > 0);
+  assert.deepEqual(await page.evaluate(() => window.completed), [
+    { chapter: 'attention', preset: 'lesson-causal', answered: 5, correct: 4, score: 0.8 },
+  ]);
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
 const AXE_QUIZ_TITLE =
   'axe finds no serious or critical issue in quiz mode; screenshots of a quiz in progress at 1280 and 375 px';
 test(AXE_QUIZ_TITLE, async () => {

@@ -6,6 +6,7 @@
 // Records belong to the trace they were made on (a new run asks every stage again); the score
 // stays for the session. No math: the model reads answers from the trace, the engine adds facts.
 
+import { pathOf } from '../model/navigation.js';
 import { checkAnswer, feedbackAfter, NO_RECORD, quizCard, quizQuestions, scoreText } from '../model/quiz.js';
 
 const INITIAL = { on: false, trace: null, records: {}, score: { answered: 0, rightFirst: 0 } };
@@ -85,6 +86,24 @@ export function revealQuiz(s) {
     shown: true,
     last: { status: 'shown', text: 'The answers are listed above, and the result is shown.' },
   });
+}
+
+/** The questions of the reader's path in this configuration (the stages Next walks at this decode
+ * step, tile or layer): { total, answered (a readable first try), correct (right first time) }. */
+export function pathProgress(s) {
+  const records = recordsOf(s);
+  let [total, answered, correct] = [0, 0, 0];
+  for (const index of pathOf(s.steps, s.step, s.head)) {
+    const questions = quizQuestions(s.steps, index, { trace: s.trace, tokens: s.tokens });
+    const answers = records[index]?.answers ?? {};
+    total += questions.length;
+    for (const q of questions) {
+      if (!answers[q.id]?.tries) continue;
+      answered += 1;
+      if (answers[q.id].right && answers[q.id].tries === 1) correct += 1;
+    }
+  }
+  return { total, answered, correct };
 }
 
 /**

@@ -1,11 +1,14 @@
 // <attention-stepper>: the stepper in a shadow root, configured by attributes (state/attributes.js).
 // Events (bubbling, composed): ready, stagechange ({ detail: { stage, head, step, index, total,
 // chapter, preset } }), quizanswer ({ chapter, preset, stage, head, question, answer, expected,
-// correct }). Methods: next(), prev(), goTo(id, head). A bad attribute, a browser without
-// WebAssembly or an engine that fails to load shows a message inside the element.
+// correct }), quizcomplete ({ chapter, preset, answered, correct, score }: every question of the
+// path answered, score the share right first time). Methods: next(), prev(), goTo(id, head). A
+// bad attribute, a browser without WebAssembly or an engine that fails to load shows a message
+// inside the element.
 
 import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
+import { pathProgress } from '../app/quiz-actions.js';
 import { mountStepper } from '../app/mount-stepper.js';
 import { placeOnPath } from '../model/navigation.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
@@ -257,6 +260,13 @@ export class AttentionStepper extends HTMLElement {
       const at = s.steps[answered.step];
       const { question, answer, expected, correct } = answered;
       this._emit('quizanswer', { ...where, stage: at.id, head: at.head, question, answer, expected, correct });
+      // Once every question of the path is answered, in this configuration: the result, once.
+      const done = pathProgress(s);
+      if (done.total > 0 && done.answered === done.total && this._completed !== s.trace) {
+        this._completed = s.trace;
+        const score = done.correct / done.total;
+        this._emit('quizcomplete', { ...where, answered: done.answered, correct: done.correct, score });
+      }
     }
     const was = previous.steps?.[previous.step];
     const now = s.steps[s.step];
