@@ -1,11 +1,12 @@
-// Part of the page build (scripts/build-page.mjs): index.html's first stage, painted by the page
-// itself in headless Chromium and written into dist/index.html as static markup, so that a phone
-// paints it before any script or WebAssembly arrives (issue 36). The page then mounts in one task
-// over the same markup (web/main.js), and nothing moves.
+// Part of the page build (scripts/build-page.mjs): the first stage of index.html and of embed.html,
+// painted by the page itself in headless Chromium and written into dist/ as static markup, so that
+// a phone paints it before any script or WebAssembly arrives (issue 36). The page (web/main.js) and
+// the element (element/attention-stepper.js) then mount in one task over the same markup, and
+// nothing moves.
 //
-// The markup is #app as the page holds it once everything is in (the engine's rest, KaTeX and the
-// later script: main.js mounts only then), the form's values as attributes, and what the strict
-// CSP would refuse turned into CSS:
+// The markup is the stepper as the page holds it once everything is in (the engine's rest, KaTeX
+// and the later script: the live page mounts only then), the form's values as attributes, and what
+// the strict CSP would refuse turned into CSS:
 //   - each heatmap row's fills canvas (one pixel a cell) → a strip of <i>, one a cell, each with
 //     a class whose colour is the canvas's pixel, in the light and in the dark scheme;
 //   - each row's text strip (runs of cells inked for contrast on their fills) → one span a cell,
@@ -13,7 +14,8 @@
 //   - every style attribute (custom properties such as --cols, widths, a legend's gradient) → a
 //     class with the same declarations in either scheme, !important to keep an inline style's
 //     precedence.
-// The rules are appended to dist/attention-stepper-page.css, which index.html already loads.
+// index.html's rules are appended to dist/attention-stepper-page.css, which it already loads;
+// embed.html's go into dist/attention-stepper-embed-first.css (see EMBED_SHEETS).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
