@@ -20,7 +20,8 @@ function labelsOf(tokens, stage, axis, n) {
   return labels?.length === n ? labels : Array.from({ length: n }, (_, i) => String(i));
 }
 
-function rowOf(stage, r) {
+/** Row r of a stage's (or an operand's) matrix, as an array. */
+export function rowOf(stage, r) {
   const cols = stage.shape[1];
   return Array.from(stage.values.slice(r * cols, (r + 1) * cols));
 }

@@ -2,18 +2,12 @@
 // Entry fields: see ../stage-table.js.
 
 import { formatCell, formatPercent } from '../format.js';
+import { rowOf } from '../quiz-questions.js';
 import { nonNegative } from './captions.js';
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
 import { ofLayer } from './numpy-paths.js';
 import { filledDot, logitsSymbol, n } from './tex.js';
-
-// A matrix's last row's largest value: its column and the value (the first of equals).
-function rowPeak(values, [rows, cols]) {
-  let best = 0;
-  for (let j = 1; j < cols; j += 1) if (values[(rows - 1) * cols + j] > values[(rows - 1) * cols + best]) best = j;
-  return { col: best, value: values[(rows - 1) * cols + best] };
-}
 
 // Where each head's last row puts its largest weight, read off the trace: "head 0 on “cat” (0.312)".
 function lastRowPeaks(stage, labels) {
@@ -21,8 +15,9 @@ function lastRowPeaks(stage, labels) {
   const [rowAxis, colAxis] = stage.axes;
   const name = (axis, i, n) => (labels[axis]?.length === n ? `\u201c${labels[axis][i]}\u201d` : `${i}`);
   const peaks = stage.operands.map((op) => {
-    const { col, value } = rowPeak(op.values, op.shape);
-    return `head ${op.head} on ${name(colAxis, col, cols)} (${formatCell(value)})`;
+    const row = rowOf(op, rows - 1);
+    const col = row.indexOf(Math.max(...row)); // the first of equals
+    return `head ${op.head} on ${name(colAxis, col, cols)} (${formatCell(row[col])})`;
   });
   return `In the last row (query ${name(rowAxis, rows - 1, rows)}) the largest weight falls ${peaks.join(', ')}.`;
 }
