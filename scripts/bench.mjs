@@ -9,7 +9,7 @@
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
-import { backwardTable } from './bench/backward-rows.js';
+import { backwardTable, windowedBackwardTable } from './bench/backward-rows.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { positionTables } from './bench/positions-rows.js';
@@ -201,6 +201,7 @@ console.log(`\n${positionTables({ native: nativeLines, march: marchLines, wasm: 
 
 // The backward pass against the forward (issue 21), natively and in WASM.
 console.log(`\n${backwardTable({ native: nativeLines, march: marchLines, wasm: wasmLines }).join('\n')}`);
+console.log(`\n${windowedBackwardTable({ native: nativeLines, march: marchLines, wasm: wasmLines }).join('\n')}`);
 
 // Training the default induction run (issue 22), natively, in WASM and through the engine.
 const trained = { native: nativeLines, march: marchLines, wasm: wasmLines, engine: engineTrainLine(engine) };

@@ -3,11 +3,13 @@
 // T = tokens, T_kv = keys, D = d_model, H = query heads, H_kv = K/V heads, DK = d_k, DV = d_v.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 
 #include "attention/backward.hpp"
 #include "attention/engine.hpp"
 #include "attention/mask.hpp"
+#include "attention/rng.hpp"
 #include "attention/spec.hpp"
 #include "timing.hpp"
 
@@ -51,10 +53,10 @@ inline double forward_macs(const attention_config &c) {
 }
 
 // Multiply-adds of attention_backward untraced: its own forward (to the concat; it needs no
-// output), then every gradient product. `pairs`: the (query, key) pairs the gradient products
-// run over; the core's run over the whole T × T_kv square, hidden keys too (see
-// backward_macs(c) below), where a masked backward could stop at visible_pairs(c).
-inline double backward_macs(const attention_config &c, double pairs) {
+// output), then every gradient product, those of the scores' shape over the visible keys only
+// (as the forward's, up to the register tiles the GEMM rounds each span's ends to).
+inline double backward_macs(const attention_config &c) {
+    const double pairs = visible_pairs(c);
     const double t = double(c.seq_len), d = double(c.d_model), h = double(c.num_heads);
     const double hk = double(c.num_kv_heads), dk = double(c.d_k), dv = double(c.d_v);
     double macs = attention_macs(c); // the recompute: Q, K, V, weights A, concat
@@ -72,34 +74,37 @@ inline double backward_macs(const attention_config &c, double pairs) {
     return macs;
 }
 
-// What the core's backward pass computes: its gradient products take the whole square.
-inline double backward_macs(const attention_config &c) {
-    return backward_macs(c, double(c.seq_len) * double(c.kv_len));
-}
-
 struct backward_case {
     std::size_t t, d, h;
     bool causal;
+    std::size_t window = 0; // 0: none
 };
 
 // forward() and attention_backward untraced (which runs its own forward first), in turns on one
-// problem of kind backward (X, the weights, then dO drawn). ratio (cpu_ratio): backward /
+// problem of kind backward (X, the weights, then dO drawn), with a sliding window when given. ratio (cpu_ratio): backward /
 // forward in wall (CPU) time, round by round.
 inline void bench_backward(const backward_case &b) {
     generated_spec spec;
-    spec.kind = problem_kind::backward, spec.seq_len = double(b.t), spec.d_model = double(b.d);
-    spec.num_heads = double(b.h), spec.causal = b.causal;
-    const problem p = make_problem(spec);
+    spec.kind = problem_kind::backward, spec.seq_len = double(std::min(b.t, limits::max_seq_len));
+    spec.d_model = double(b.d), spec.num_heads = double(b.h), spec.causal = b.causal;
+    problem p = make_problem(spec);
+    if (b.t > limits::max_seq_len) { // beyond what a spec takes: X and dO drawn here
+        p.params.x = numpy_random(7).randn(b.t, b.d);   // (T, D)
+        p.d_output = numpy_random(8).randn(b.t, b.d);   // (T, D)
+        p.config.seq_len = p.config.kv_len = b.t;
+    }
+    if (b.window)
+        p.config.window = b.window;
     const attention_config &c = p.config;
     const auto ms = interleaved_ms(
         {[&] { (void)forward(p); }, [&] { (void)attention_backward(p.params, p.d_output, c); }},
         4000.0, 9);
     std::printf("{\"what\":\"backward\",\"t\":%zu,\"d\":%zu,\"h\":%zu,\"causal\":%s,"
-                "\"forward_macs\":%.0f,\"backward_macs\":%.0f,\"backward_macs_visible\":%.0f,"
+                "\"window\":%zu,\"forward_macs\":%.0f,\"backward_macs\":%.0f,"
                 "\"forward_ms\":%.6f,\"backward_ms\":%.6f,\"ratio\":%.4f,\"cpu_ratio\":%.4f,"
                 "\"repeats\":%zu}\n",
-                b.t, b.d, b.h, b.causal ? "true" : "false", forward_macs(c), backward_macs(c),
-                backward_macs(c, visible_pairs(c)), median(ms.wall[0]), median(ms.wall[1]),
+                b.t, b.d, b.h, b.causal ? "true" : "false", b.window, forward_macs(c),
+                backward_macs(c), median(ms.wall[0]), median(ms.wall[1]),
                 median_ratio(ms.wall[1], ms.wall[0]), median_ratio(ms.cpu[1], ms.cpu[0]),
                 ms.wall[0].size());
 }

@@ -87,10 +87,14 @@ int main(int argc, char **argv) {
     // RoPE and ALiBi at the forward's largest layer.
     if (wanted("positions"))
         bench::bench_positions(1024, 768, 12);
-    // The backward pass (with its own forward) against the forward, with W_O, causal and not.
-    if (wanted("backward"))
+    // The backward pass (with its own forward) against the forward, with W_O, causal and not;
+    // then under a window of 64 keys from 256 to 2048 tokens, d_k 64, where both follow T·W.
+    if (wanted("backward")) {
         for (const bool causal : {true, false})
             bench::bench_backward({256, 256, 8, causal});
+        for (const std::size_t t : {256, 512, 1024, 2048})
+            bench::bench_backward({t, 256, 4, true, 64});
+    }
     // The default induction run, in chunks of a checkpoint, to its last step.
     if (wanted("train"))
         bench::bench_train();

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/alibi.hpp"
+#include "attention/gemm.hpp"
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
@@ -20,18 +21,44 @@ attention_cache attention_forward(const matrix &x, const attention_params &p,
 
 namespace {
 
-// The softmax's backward pass, row by row: dL = A ⊙ (dA − rowsum(dA ⊙ A)). Where A is exactly 0
-// (a hidden key), so is dL. a, d_a: (T, T_kv).
-matrix softmax_backward(const matrix &a, const matrix &d_a) {
-    matrix d_l({rows(a), cols(a)});
+// The softmax's backward pass, row by row over the keys each query sees: dL = A ⊙ (dA −
+// rowsum(dA ⊙ A)). Where A is exactly 0 (a hidden key), so is dL, which is left at 0 outside the
+// spans; dA is read only inside them. a, d_a: (T, T_kv); keys: (T) spans.
+matrix softmax_backward(const matrix &a, const matrix &d_a, const row_spans &keys) {
+    matrix d_l = xt::zeros<double>({rows(a), cols(a)});
     for (std::size_t i = 0; i < rows(a); ++i) {
+        const key_span s = keys[i];
         double row_term = 0;
-        for (std::size_t j = 0; j < cols(a); ++j)
+        for (std::size_t j = s.begin; j < s.end; ++j)
             row_term += d_a(i, j) * a(i, j);
-        for (std::size_t j = 0; j < cols(a); ++j)
+        for (std::size_t j = s.begin; j < s.end; ++j)
             d_l(i, j) = a(i, j) * (d_a(i, j) - row_term);
     }
     return d_l;
+}
+
+// A · Bᵀ where only each row's span of keys is read later: dA = dH · Vᵀ. (T, T_kv).
+matrix matmul_bt_spans(const matrix &a, const matrix &b, const row_spans &keys) {
+    matrix c({rows(a), rows(b)});
+    gemm_bt_spans(rows(a), cols(a), rows(b), a.data(), cols(a), b.data(), cols(b), c.data(),
+                  rows(b), keys);
+    return c;
+}
+
+// A · B where row i of A is zero outside keys[i]: dQ = dS · K. (T, DK).
+matrix matmul_spans(const matrix &a, const matrix &b, const row_spans &keys) {
+    matrix c({rows(a), cols(b)});
+    gemm_spans(rows(a), cols(a), cols(b), a.data(), cols(a), b.data(), cols(b), c.data(),
+               cols(b), keys);
+    return c;
+}
+
+// Aᵀ · B where column j of A is zero outside queries[j]: dV = Aᵀ · dH, dK = dSᵀ · Q. (T_kv, ·).
+matrix matmul_at_spans(const matrix &a, const matrix &b, const row_spans &queries) {
+    matrix c = xt::zeros<double>({cols(a), cols(b)}); // a key no query sees keeps its 0
+    gemm_at_spans(cols(a), rows(a), cols(b), a.data(), cols(a), b.data(), cols(b), c.data(),
+                  cols(b), queries);
+    return c;
 }
 
 // Records stage `id` when tracing; a no-op otherwise.
@@ -77,6 +104,9 @@ struct backward_pass {
     const char *x_name;        // X, or X + PE
     const char *d_concat_name; // dConcat, or dO without W_O
     shared_matrix d_concat;    // (T, H·DV)
+    // The keys each query's gradient products run over, and the queries each key's: the visible
+    // ones untraced (hidden keys add only zeros), every one when a trace shows the whole dA.
+    row_spans keys, queries; // (T), (T_kv)
 };
 
 // What the query heads of one K/V group pass back to it: Σ dV and Σ dK over the group, and the
@@ -118,14 +148,14 @@ shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::si
     note(b.out, stage_id::d_head, at, {n.h, n.t, n.dv, n.hdv}, d_h,
          op(b.d_concat_name, no_head, b.d_concat, n.t, n.hdv));
     // 6. H = A · V: dA = dH · Vᵀ, dV += Aᵀ · dH.
-    const shared_matrix d_a = matmul_bt(*d_h, f.v[g]); // (T, T_kv)
+    const shared_matrix d_a = matmul_bt_spans(*d_h, f.v[g], b.keys); // (T, T_kv)
     note(b.out, stage_id::d_weights, at, {n.t, n.dv, n.tkv}, d_a,
          op(name_of(stage_id::d_head), head, d_h, n.t, n.dv), op("V", first, f.v[g], n.tkv, n.dv));
-    sums.d_v += matmul_at(f.a[i], *d_h);
+    sums.d_v += matmul_at_spans(f.a[i], *d_h, b.queries);
     // 5. A = softmax(L): dL = A ⊙ (dA − rowsum(dA ⊙ A)). The bias B and the mask M are constants
     // added to S̃, so dS̃ = dL; 3. S̃ = S / √DK: dS = dS̃ / √DK.
     const shared_matrix a = f.a[i];
-    const shared_matrix d_scaled = softmax_backward(f.a[i], *d_a);
+    const shared_matrix d_scaled = softmax_backward(f.a[i], *d_a, b.keys);
     note(b.out, stage_id::d_scaled, at, {n.t, n.tkv}, d_scaled,
          op(name_of(stage_id::weights), head, a, n.t, n.tkv),
          op(name_of(stage_id::d_weights), head, d_a, n.t, n.tkv));
@@ -138,7 +168,7 @@ shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::si
         add_term(b.out->stages.back(), "scale");
     // 2. S = Q · Kᵀ: dQ = dS · K, dK += dSᵀ · Q (under RoPE of the turned Q and K, and then 1½: a
     // turn by φ passes its gradient back turned by −φ).
-    const shared_matrix d_q_read = matmul(*d_s, f.k[g]); // (T, DK)
+    const shared_matrix d_q_read = matmul_spans(*d_s, f.k[g], b.keys); // (T, DK)
     note(b.out, b.rope ? stage_id::d_q_rot : stage_id::d_q, at, {n.t, n.tkv, n.dk}, d_q_read,
          op(name_of(stage_id::d_scores), head, d_s, n.t, n.tkv),
          op(b.rope ? name_of(stage_id::k_rot) : "K", first, f.k[g], n.tkv, n.dk));
@@ -146,7 +176,7 @@ shared_matrix query_head_backward(const backward_pass &b, std::size_t i, std::si
         b.rope ? rotate_recorded(stage_id::d_q_unrot, d_q_read, name_of(stage_id::d_q_rot), *f.back,
                                  b.c, b.out, at, n.t)
                : d_q_read;
-    sums.d_k += matmul_at(*d_s, f.q[i]);
+    sums.d_k += matmul_at_spans(*d_s, f.q[i], b.queries);
     // 1. Q = X · W_Q: dW_Q = Xᵀ · dQ, and X receives dQ · W_Qᵀ.
     grad.w_q.push_back(matmul_at(f.x, *d_q));
     const shared_matrix via_q = matmul_bt(*d_q, b.p.w_q[i]); // (T, D)
@@ -217,7 +247,10 @@ attention_gradients attention_backward(const attention_cache &f, const attention
                     c.rope.has_value(),
                     c.sinusoidal ? name_of(stage_id::x_pos) : "X",
                     name_of(c.output_projection ? stage_id::d_concat : stage_id::d_output),
-                    d_o};
+                    d_o,
+                    out ? all_keys(c.seq_len, c.kv_len) : visible_spans(c),
+                    {}};
+    b.queries = seeing_queries(b.keys, c.kv_len);
     b.d_concat = output_backward(b, d_o, grad);
     grad.x = matrix({c.seq_len, c.d_model}, 0.0);
     std::vector<operand> via_q, via_k, via_v; // d_x's parts, one per head

@@ -326,4 +326,10 @@ void gemm_spans(size_t m, size_t k, size_t n, const double *a, size_t lda, const
             skip_of(Skip::What::depth, spans, k));
 }
 
+void gemm_at_spans(size_t m, size_t k, size_t n, const double *a, size_t lda, const double *b,
+                   size_t ldb, double *c, size_t ldc, const row_spans &spans) {
+    product(m, k, n, View{a, 1, lda}, View{b, ldb, 1}, c, ldc,
+            skip_of(Skip::What::depth, spans, k));
+}
+
 } // namespace attention

@@ -89,6 +89,18 @@ row_spans visible_spans(const attention_config &c) {
     return spans;
 }
 
+row_spans seeing_queries(const row_spans &keys, std::size_t n_keys) {
+    row_spans queries(n_keys, key_span{0, 0});
+    std::vector<bool> seen(n_keys, false);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        for (std::size_t j = keys[i].begin; j < keys[i].end; ++j) {
+            if (!seen[j])
+                queries[j].begin = i, seen[j] = true;
+            queries[j].end = i + 1;
+        }
+    return queries;
+}
+
 row_spans all_keys(std::size_t rows, std::size_t keys) {
     return row_spans(rows, key_span{0, keys});
 }

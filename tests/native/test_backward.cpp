@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 
 #include "attention/backward.hpp"
@@ -180,6 +181,40 @@ TEST_CASE("backward: the traced and untraced passes give the same gradients, bit
     self.emplace("skip", 6.0 * 8 + 4 * 8 * 2 + 2 * (2 * 8 * 2) + 8 * 8); // X, W_Q, W_K and W_V, W_O
     const problem shifted = problem_of(problem_kind::self, false, self, false);
     check::tensor("dO = the X drawn after the weights", p.d_output, shifted.params.x, 0);
+}
+
+// Untraced, the gradient products run over the keys each query sees (the trace shows the whole
+// dA, so it computes every key): both give the same bits, the sign of 0 included, for every mask,
+// at T = 130, past the product's 96-row blocks, where whole register tiles are left out.
+TEST_CASE("backward: untraced, the visible keys alone give the traced pass's bits under every mask",
+          "[backward][spans]") {
+    const std::vector<double> docs{30, 70, 30}; // lengths, 130 tokens in all
+    for (const field_values &extra : std::vector<field_values>{
+             {{"causal", true}},
+             {{"causal", true}, {"window", 9.0}, {"alibi", true}},
+             {{"causal", true}, {"prefix", 40.0}},
+             {{"causal", true}, {"documents", docs}},
+             {{"causal", true}, {"window", 5.0}, {"rope", true}},
+             {{"causal", false}}}) {
+        const problem p = backward_problem(with(sizes(130, 16, 4, 2), extra));
+        trace t;
+        const attention_gradients traced = attention_backward(p.params, p.d_output, p.config, &t);
+        const attention_gradients bare = attention_backward(p.params, p.d_output, p.config);
+        std::vector<std::pair<const matrix *, const matrix *>> pairs{{&traced.x, &bare.x},
+                                                                     {&traced.w_o, &bare.w_o}};
+        for (std::size_t h = 0; h < 4; ++h)
+            pairs.push_back({&traced.w_q[h], &bare.w_q[h]});
+        for (std::size_t g = 0; g < 2; ++g) {
+            pairs.push_back({&traced.w_k[g], &bare.w_k[g]});
+            pairs.push_back({&traced.w_v[g], &bare.w_v[g]});
+        }
+        std::size_t bad = 0;
+        for (const auto &[a, b] : pairs)
+            bad += a->size() != b->size() ||
+                   std::memcmp(a->data(), b->data(), a->size() * sizeof(double)) != 0;
+        CAPTURE(extra.size(), p.config.window.value_or(0), p.config.prefix.value_or(0));
+        CHECK(bad == 0);
+    }
 }
 
 TEST_CASE("backward: the sqrt(d_k) study measures saturation and the gradient", "[backward]") {

@@ -286,3 +286,28 @@ TEST_CASE("gemm_spans: rows of A zero outside their spans give gemm's bits, sign
         }
     }
 }
+
+TEST_CASE("gemm_at_spans: columns of A zero outside their spans give gemm_at's bits, empty spans 0",
+          "[gemm][spans]") {
+    std::mt19937 g(13);
+    for (const auto &[m, k, n] : {std::tuple{1, 9, 4}, {5, 5, 2}, {97, 97, 64}, {300, 300, 8}, {130, 520, 33}}) {
+        int kind = 0;
+        for (auto spans : span_kinds(m, k)) {
+            spans[m / 2] = {0, 0}; // a key no query sees (padding): its row of C stays 0
+            CAPTURE(m, k, n, kind++);
+            std::vector<double> a = normals(k * m, g), b = normals(k * n, g); // a: (k, m), as Aᵀ's A
+            for (std::size_t p = 0; p < std::size_t(k); ++p)
+                for (std::size_t i = 0; i < std::size_t(m); ++i)
+                    if (p < spans[i].begin || p >= spans[i].end)
+                        a[p * m + i] = 0.0;
+            b[0] = -0.0;
+            std::vector<double> whole(m * n), part(m * n, 0.0);
+            attention::gemm_at(m, k, n, a.data(), m, b.data(), n, whole.data(), n);
+            attention::gemm_at_spans(m, k, n, a.data(), m, b.data(), n, part.data(), n, spans);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < whole.size(); ++i)
+                bad += !same_bits(part[i], whole[i]);
+            CHECK(bad == 0);
+        }
+    }
+}

@@ -55,4 +55,11 @@ void gemm_spans(std::size_t m, std::size_t k, std::size_t n, const double *a, st
                 const double *b, std::size_t ldb, double *c, std::size_t ldc,
                 const row_spans &spans);
 
+// gemm_at when column i of A (row i of Aᵀ) is zero outside spans[i]: those terms are left out,
+// with gemm_at's bits for a finite B, as in gemm_spans. C must hold zeros before the call: a
+// row whose span is empty is left as it was. a: (K, M); b: (K, N); c: (M, N).
+void gemm_at_spans(std::size_t m, std::size_t k, std::size_t n, const double *a, std::size_t lda,
+                   const double *b, std::size_t ldb, double *c, std::size_t ldc,
+                   const row_spans &spans);
+
 } // namespace attention

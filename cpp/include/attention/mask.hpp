@@ -32,6 +32,11 @@ key_span visible_keys(const attention_config &c, std::size_t i);
 // visible_keys for every query row of c. (T) spans.
 row_spans visible_spans(const attention_config &c);
 
+// The transpose of `keys` (one span per query row): for each of n_keys keys, the queries that see
+// it, [first, last + 1); an empty span for a key no query sees. Contiguous, since both ends of the
+// queries' spans never move back. (n_keys) spans.
+row_spans seeing_queries(const row_spans &keys, std::size_t n_keys);
+
 // Every key for each of `rows` rows: what an unmasked pass, or a trace's whole score matrix,
 // computes. (rows) spans of [0, keys).
 row_spans all_keys(std::size_t rows, std::size_t keys);
