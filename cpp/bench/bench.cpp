@@ -49,6 +49,24 @@ void bench_forward(const bench_config &b) {
                 bench::median_ms(work, repeats), repeats);
 }
 
+// Where run() goes beyond forward() at (t, d, h): drawing the spec's matrices, then the products,
+// then recording the trace (causal: with every hidden score, which the trace shows, and the
+// check of each prefix), in turns.
+void bench_trace_parts(std::size_t t, std::size_t d, std::size_t h, bool causal) {
+    generated_spec spec;
+    spec.seq_len = double(t), spec.d_model = double(d), spec.num_heads = double(h);
+    spec.causal = causal;
+    const auto ms = bench::interleaved_ms({[&] { (void)make_problem(spec, true); },
+                                           [&] { (void)forward(make_problem(spec)); },
+                                           [&] { (void)run_traced(make_problem(spec, true)); }},
+                                          3000.0, 9);
+    std::printf("{\"what\":\"trace_parts\",\"t\":%zu,\"d\":%zu,\"h\":%zu,\"causal\":%s,"
+                "\"draw_ms\":%.6f,\"forward_ms\":%.6f,\"run_ms\":%.6f}\n",
+                t, d, h, causal ? "true" : "false", bench::median(ms.wall[0]),
+                bench::median(ms.wall[1]),
+                bench::median(ms.wall[2]));
+}
+
 } // namespace
 
 // Longer than 40 lines: the argument parsing and the table of timings, read top to bottom.
@@ -70,9 +88,12 @@ int main(int argc, char **argv) {
                                     {256, 256, 8, false, true},    {1024, 768, 12, false, true},
                                     {1024, 768, 12, false, false}, {5, 16, 4, true, true},
                                     {64, 128, 8, true, true},      {256, 256, 8, true, true}};
-    if (wanted("forward"))
+    if (wanted("forward")) {
         for (const bench_config &b : configs)
             bench_forward(b);
+        for (const bool causal : {false, true})
+            bench_trace_parts(256, 256, 8, causal);
+    }
     // One head of d_model 768 with the d_k of a 12-head layer, in 64 × 64 tiles.
     if (wanted("flash"))
         for (const bool causal : {false, true})

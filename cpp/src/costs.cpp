@@ -49,11 +49,11 @@ slow_memory_traffic memory_traffic(const attention_config &c) {
 std::vector<double> causal_prefix_differences(const attention_params &p, const attention_config &c,
                                               const matrix &output) {
     std::vector<double> out;
+    attention_params q = p; // the weights copied once; X cut to each prefix below
     for (std::size_t t = 0; t < std::min<std::size_t>(c.seq_len, 16); ++t) {
         attention_config prefix = c; // tokens 0 … t alone
         prefix.seq_len = prefix.kv_len = t + 1;
-        attention_params q = p;
-        q.x = xt::view(p.x, xt::range(0, t + 1), xt::all());
+        q.x = xt::view(p.x, xt::range(0, t + 1), xt::all()); // (t + 1, D)
         const matrix alone = multi_head_attention(q, prefix); // (t + 1, ·)
         double worst = 0;
         for (std::size_t j = 0; j < cols(output); ++j)

@@ -1,6 +1,7 @@
 // The bench's measurements through the JS engine (WASM): forward and run() with its trace handed
 // to JS, timed in turns so that load on the machine hits both alike, and explicit matrices given
-// as arrays of rows and as flat Float64Arrays. Causal, like bench.cpp's rows.
+// as arrays of rows and as flat Float64Arrays. Causal, like bench.cpp's rows, unless a row says
+// otherwise.
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -37,22 +38,24 @@ export function timeInTurns(works, rounds) {
 const spec = (t, d, h, causal = true) => ({ seed: 42, seqLen: t, dModel: d, numHeads: h, causal });
 
 // engine.forward, engine.run, and engine.run into the memory of the trace it returned last
-// ({ reuse }), at each size, in turns; forward alone at the largest size, causal and not.
+// ({ reuse }), at each size, in turns, causal, and at (256, 256, 8) also without a mask (where
+// both compute the same products); forward alone at the largest size, causal and not.
 export function engineRows(engine) {
   const rows = [];
-  for (const [t, d, h, rounds] of [
-    [64, 128, 8, 200],
-    [256, 256, 8, 40],
+  for (const [t, d, h, rounds, causal] of [
+    [64, 128, 8, 200, true],
+    [256, 256, 8, 40, true],
+    [256, 256, 8, 40, false],
   ]) {
-    let previous = engine.run(spec(t, d, h));
+    let previous = engine.run(spec(t, d, h, causal));
     const reusing = () => {
-      previous = engine.run(spec(t, d, h), { reuse: previous });
+      previous = engine.run(spec(t, d, h, causal), { reuse: previous });
     };
     const [forward, run, reuse] = timeInTurns(
-      [() => engine.forward(spec(t, d, h)), () => engine.run(spec(t, d, h)), reusing],
+      [() => engine.forward(spec(t, d, h, causal)), () => engine.run(spec(t, d, h, causal)), reusing],
       rounds,
     );
-    rows.push({ t, d, h, causal: true, forward, run, reuse });
+    rows.push({ t, d, h, causal, forward, run, reuse });
   }
   for (const causal of [true, false]) {
     const [forward] = timeInTurns([() => engine.forward(spec(1024, 768, 12, causal))], 7);
