@@ -26,6 +26,7 @@ const KATEX_FILES = ['katex.min.css', 'fonts'];
 const WEB_FILES = [
   'index.html',
   'embed.html',
+  'scorm.html',
   'training.html',
   'favicon.svg',
   'engine.js',

@@ -5,6 +5,7 @@
 //                                       core, its factory and the first font faces (web/preload.js)
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
+//   attention-stepper-scorm.classic.js  scorm.html (a SCORM 1.2 package's launch page, scorm.js)
 //   attention-stepper-later.js          what no first stage needs (web/later-script.js: the real
 //                                       modules of web/app/later-views.js), loaded after the
 //                                       first paint by every page and both element bundles
@@ -127,6 +128,11 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null,
       ...classic,
       entryPoints: [path.join(web, 'embed.js')],
       outfile: path.join(dist, 'attention-stepper-embed.classic.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'scorm.js')],
+      outfile: path.join(dist, 'attention-stepper-scorm.classic.js'),
     }),
     build({
       ...classic,

@@ -196,8 +196,9 @@ test('the course page is lesson 06', () => {
 
 // "lesson" as a word, not inside an identifier (exampleSeqLen, seed42) or a preset id (lesson-causal).
 const LESSON_WORD = /(?<![\w-])lesson(?![\w-])/i;
-// "lesson" anywhere but in a seed-42 preset's id (lesson-multi-head, lesson-self-attention, lesson-causal).
-const LESSON_NAME = /lesson(?!-(?:multi-head|self-attention|causal)\b)/i;
+// "lesson" anywhere but in a seed-42 preset's id (lesson-multi-head, lesson-self-attention, lesson-causal)
+// and in SCORM 1.2's data model names (cmi.core.lesson_status, cmi.core.lesson_location).
+const LESSON_NAME = /lesson(?!-(?:multi-head|self-attention|causal)\b|_(?:status|location)\b)/i;
 // Every line of a source file that is not a comment (whole-line comments and trailing ` // …`).
 const codeLines = (text) =>
   text
@@ -234,6 +235,7 @@ test(NO_LESSON, () => {
   assert.doesNotMatch('exampleSeqLen seed42 lesson-causal', LESSON_WORD, 'and leaves identifiers alone');
   assert.match('p.lessonSeqLen', LESSON_NAME, 'under web/, names too');
   assert.doesNotMatch("['lesson-multi-head', 'lesson-causal']", LESSON_NAME, 'but the preset ids');
+  assert.doesNotMatch("set('cmi.core.lesson_status')", LESSON_NAME, 'and SCORM\u2019s names');
 });
 
 test('TP-2: training.html defines the induction score over the queries whose token occurred before', () => {

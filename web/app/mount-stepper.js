@@ -8,6 +8,7 @@
 import * as act from './actions.js';
 import { buildLayout, concealResult } from './layout.js';
 import * as quiz from './quiz-actions.js';
+import { restoreQuiz } from './quiz-snapshot.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { keySentence } from '../model/key-sentence.js';
 import { explainView } from '../model/explain-view.js';
@@ -370,6 +371,7 @@ export function mountStepper(
       goToIndex(findStepIndex(s.steps, id, head, time));
     },
     setTheme: (next) => set({ theme: next }),
+    restoreQuiz: (text) => set(restoreQuiz(store.get(), text)),
     state: () => store.get(),
     destroy() {
       keyTarget.removeEventListener('keydown', onKeyDown);

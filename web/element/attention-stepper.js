@@ -2,16 +2,19 @@
 // Events (bubbling, composed): ready, stagechange ({ detail: { stage, head, step, index, total,
 // chapter, preset } }), quizanswer ({ chapter, preset, stage, head, question, answer, expected,
 // correct }), quizcomplete ({ chapter, preset, answered, correct, score }: every question of the
-// path answered, score the share right first time). Methods: next(), prev(), goTo(id, head). A
+// path answered, score the share right first time). Methods: next(), prev(), goTo(id, head);
+// for a learning platform (scorm/session.js): quizProgress, snapshot() and restoreQuiz(text). A
 // bad attribute, a browser without WebAssembly or an engine that fails to load shows a message
 // inside the element.
 
 import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
-import { pathProgress } from '../app/quiz-actions.js';
+import { pathProgress, quizOf } from '../app/quiz-actions.js';
+import { quizSnapshot } from '../app/quiz-snapshot.js';
 import { mountStepper } from '../app/mount-stepper.js';
-import { placeOnPath } from '../model/navigation.js';
+import { currentHead, placeOnPath } from '../model/navigation.js';
 import { ATTRIBUTES, THEMES, readAttributes } from '../state/attributes.js';
+import { elementAttributes } from '../state/snippet.js';
 import { paintsFirst } from '../later/first-view.js';
 import { el } from '../views/dom.js';
 import { addDocumentFonts, sharedEngine, STYLESHEETS } from './assets.js';
@@ -94,6 +97,29 @@ export class AttentionStepper extends HTMLElement {
     const s = this._stepper?.state();
     const step = s?.steps[s.step];
     return step ? { stage: step.id, head: step.head, step: step.step, ...placeOnPath(s.steps, s.step, s.head) } : null;
+  }
+
+  /** { total, answered, correct } of the quiz's questions on the path shown, or null before ready. */
+  get quizProgress() {
+    const s = this._stepper?.state();
+    return s?.trace ? pathProgress(s) : null;
+  }
+
+  /** What brings a later session back here: { attributes: [[name, value | null]] (the
+   * configuration and the stage shown, as this element's attributes), quiz (the answers given,
+   * app/quiz-snapshot.js) }, or null before ready. */
+  snapshot() {
+    const s = this._stepper?.state();
+    const step = s?.steps[s.step];
+    if (!step) return null;
+    const head = step.head === null ? null : currentHead(s.steps, s.step, s.head);
+    const view = { stage: step.id, head, time: step.step, quiz: quizOf(s).on };
+    return { attributes: elementAttributes(this._catalog, s.form, view), quiz: quizSnapshot(s) };
+  }
+
+  /** Puts answers from snapshot().quiz back, on the configuration they were given in. */
+  restoreQuiz(text) {
+    this._stepper?.restoreQuiz(text);
   }
 
   // Several attributes set in a row rebuild once.

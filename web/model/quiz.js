@@ -32,7 +32,7 @@ function shapeQuestion(step, entry, ctx) {
 export function quizQuestions(steps, index, ctx) {
   const step = steps[index];
   const entry = step && stageById(step.id);
-  if (!entry) return [];
+  if (!entry || entry.composed) return []; // all heads side by side: no result of its own to predict
   const asked = { ...ctx, caption: (op) => operandCaption(entry, op) };
   const values = entry.quiz.map((make) => make(step, asked)).filter(Boolean);
   return [shapeQuestion(step, entry, ctx), ...values];
