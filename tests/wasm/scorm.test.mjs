@@ -1,4 +1,4 @@
-// The SCORM 1.2 adapter's arithmetic without an LMS (web/scorm/cmi.js) and the quiz's snapshot
+// The SCORM 1.2 adapter's arithmetic without an LMS (web/lms/scorm-cmi.js) and the quiz's snapshot
 // (web/app/quiz-snapshot.js) on the engine's own runs: answers kept and given back, a record that
 // is not ours or was tampered with read as nothing, and the longest suspend data of every chapter
 // within SCORM 1.2's 4,096 characters. The package under a real SCORM runtime:
@@ -21,7 +21,7 @@ import {
   resultOf,
   sessionTime,
   suspendOf,
-} from '../../web/scorm/cmi.js';
+} from '../../web/lms/scorm-cmi.js';
 import { presetForm } from '../../web/state/form.js';
 import { elementAttributes } from '../../web/state/snippet.js';
 

@@ -3,7 +3,7 @@
 // chapter, preset } }), quizanswer ({ chapter, preset, stage, head, question, answer, expected,
 // correct }), quizcomplete ({ chapter, preset, answered, correct, score }: every question of the
 // path answered, score the share right first time). Methods: next(), prev(), goTo(id, head);
-// for a learning platform (scorm/session.js): quizProgress, snapshot() and restoreQuiz(text). A
+// for a learning platform (lms/scorm-session.js): quizProgress, snapshot() and restoreQuiz(text). A
 // bad attribute, a browser without WebAssembly or an engine that fails to load shows a message
 // inside the element.
 

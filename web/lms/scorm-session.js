@@ -2,21 +2,22 @@
 // page (scorm.js): LMSInitialize, the suspend data read back (the configuration, the stage and the
 // answers given), then after every stage change and every answer the location, the suspend data,
 // the score and the status written and committed (a phone may never fire pagehide), and
-// LMSFinish with the session's time on pagehide. What is written is worked out in cmi.js.
+// LMSFinish with the session's time on pagehide. What is written is worked out in scorm-cmi.js.
 
-import { locationOf, masteryOf, readSuspend, resultOf, sessionTime, suspendOf } from './cmi.js';
+import { fitsElement, restoreView } from './saved-view.js';
+import { locationOf, masteryOf, readSuspend, resultOf, sessionTime, suspendOf } from './scorm-cmi.js';
 
-// api: the LMS's API (find-api.js); element: the stepper, not yet connected; checkAttributes(attrs)
-// → true when the element would take these attributes (the package's own are already set).
-export async function startSession(api, element, { mastery: packageMastery, checkAttributes }) {
+// api: the LMS's API (scorm-api.js); element: the stepper, not yet connected; chapter: the one the
+// package is fixed to (null: any). A saved view that does not fit the element is not restored.
+export async function startSession(api, element, { mastery: packageMastery, chapter = null }) {
   if (String(api.LMSInitialize('')) !== 'true') return null;
   const get = (name) => String(api.LMSGetValue(name) ?? '');
   const set = (name, value) => api.LMSSetValue(name, String(value));
   const started = Date.now();
   const mastery = masteryOf(get('cmi.student_data.mastery_score'), packageMastery);
   const saved = readSuspend(get('cmi.suspend_data'));
-  const resumed = saved && (await checkAttributes(saved.attributes));
-  if (resumed) for (const [name, value] of saved.attributes) element.setAttribute(name, value);
+  const resumed = Boolean(saved) && (await fitsElement(element, saved.attributes, chapter));
+  if (resumed) restoreView(element, saved);
   let status = get('cmi.core.lesson_status');
   if (status === 'not attempted' || status === '') set('cmi.core.lesson_status', (status = 'incomplete'));
 
@@ -46,15 +47,10 @@ export async function startSession(api, element, { mastery: packageMastery, chec
     api.LMSFinish('');
   }
 
-  let restored = !resumed || !saved.quiz;
-  element.addEventListener('ready', () => {
-    if (!restored) element.restoreQuiz(saved.quiz); // once: 'ready' follows every rebuild
-    restored = true;
-    record();
-  });
+  element.addEventListener('ready', () => record());
   // The path's last stage: its index counts from 0.
   element.addEventListener('stagechange', (e) => record({ atEnd: e.detail.index === e.detail.total - 1 }));
   element.addEventListener('quizanswer', () => record());
   window.addEventListener('pagehide', finish);
-  return { finish, mastery, resumed: Boolean(resumed) };
+  return { finish, mastery, resumed };
 }

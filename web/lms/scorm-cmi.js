@@ -1,4 +1,4 @@
-// What the SCORM 1.2 adapter (session.js) writes to the LMS, worked out without it: pure, tested
+// What the SCORM 1.2 adapter (scorm-session.js) writes to the LMS, worked out without it: pure, tested
 // under node. Every value fits its SCORM 1.2 data type (RTE §3.4): CMIString255, CMIDecimal in
 // 0–100, CMITimespan HHHH:MM:SS.SS, CMIString4096 for the suspend data.
 

@@ -1,0 +1,45 @@
+// A view a learning platform kept for a learner (the element's attributes and the quiz's answers,
+// element.snapshot()), checked and put back on an <attention-stepper>. Shared by the SCORM
+// package's launch page (scorm.js) and Open edX's JSInput (jsinput.js).
+
+import { sharedEngine } from '../element/assets.js';
+import { ATTRIBUTES, readAttributes } from '../state/attributes.js';
+
+// Attributes a saved view may set: the configuration and the stage, not how the page embeds it.
+const EMBEDDING = new Set(['controls', 'theme', 'stages']);
+
+/**
+ * Whether saved attributes ([[name, value]]) fit this element: names it knows, the chapter it is
+ * fixed to (chapter; null: any), values it accepts. A record that is not ours or was tampered
+ * with fails, and the element keeps its own view.
+ */
+export async function fitsElement(element, attributes, chapter = null) {
+  if (!Array.isArray(attributes)) return false;
+  const ok = attributes.every(
+    (pair) =>
+      Array.isArray(pair) &&
+      pair.length === 2 &&
+      ATTRIBUTES.includes(pair[0]) &&
+      !EMBEDDING.has(pair[0]) &&
+      typeof pair[1] === 'string',
+  );
+  if (!ok) return false;
+  const given = new Map(attributes);
+  if (chapter && given.get('chapter') !== chapter) return false;
+  const { catalog } = await sharedEngine();
+  const get = (name) => (given.has(name) ? given.get(name) : element.getAttribute(name));
+  return readAttributes(catalog, get).errors.length === 0;
+}
+
+/**
+ * Sets the saved attributes and, once the element is ready on them, puts the answers back
+ * (quiz: element.snapshot().quiz). Before the element is connected, or when the attributes
+ * change its view, that is at its next 'ready'; else at once.
+ */
+export function restoreView(element, { attributes, quiz }) {
+  const changes = attributes.some(([name, value]) => element.getAttribute(name) !== value);
+  for (const [name, value] of attributes) element.setAttribute(name, value);
+  if (!quiz) return;
+  if (!changes && element.dataset.ready === 'true') return element.restoreQuiz(quiz);
+  element.addEventListener('ready', () => element.restoreQuiz(quiz), { once: true });
+}
