@@ -7,6 +7,7 @@
 
 import { loadEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
+import { quizSetting } from './app/quiz-actions.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
@@ -29,7 +30,7 @@ function hashOf(catalog, s) {
     time: step.step,
     selection: s.selection,
     showContributions: s.showContributions,
-    quiz: s.quiz?.on,
+    quiz: quizSetting(s),
     large: s.large,
   });
 }

@@ -398,3 +398,47 @@ test('the ES module build: <script type="module" src="attention-stepper.js"> und
   assert.deepEqual(page.problems, []);
   await context.close();
 });
+
+// controls="locked": the course's configuration shown, none of it the reader's to change.
+test('controls="locked": the stage list and the configuration shown, every field disabled, no tabs', async () => {
+  const { page, context } = await newPage(env);
+  await page.goto(`${env.server.url}embed.html?preset=lesson-causal&controls=locked&stage=weights`);
+  const host = page.locator('attention-stepper[data-ready="true"][data-stage="weights"]');
+  await host.waitFor();
+  assert.equal(await host.locator('.chapter-button').count(), 0, 'no chapter tabs');
+  assert.ok((await host.locator('.stage-nav .stage-item').count()) > 0, 'the stage list');
+  assert.equal(await host.locator('.controls-locked').evaluate((f) => f.disabled), true);
+  const fields = host.locator('.controls-form input, .controls-form select, .controls-form textarea');
+  assert.ok((await fields.count()) > 3);
+  for (const field of await fields.all()) assert.equal(await field.isDisabled(), true);
+  assert.match(await host.locator('.controls summary').textContent(), /set by the course/);
+  const before = await page.evaluate(() => document.querySelector('attention-stepper').snapshot().attributes);
+  await host.locator('.controls-form input[type="checkbox"]').first().click({ force: true }); // a disabled box
+  assert.deepEqual(
+    await page.evaluate(() => document.querySelector('attention-stepper').snapshot().attributes),
+    before,
+  );
+  await host.locator('.step-next').click(); // stepping stays open
+  await page.waitForSelector('attention-stepper[data-stage="head"]');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});
+
+// chapters="…": a lecturer's tabs, in their order; the last stage leads to the next of them.
+test('chapters="masks,attention": those tabs, in that order, opening the first; Next chapter follows', async () => {
+  const { page, context } = await newPage(env);
+  await page.goto(`${env.server.url}embed.html?controls=full&chapters=masks,attention`);
+  const host = page.locator('attention-stepper[data-ready="true"]');
+  await host.waitFor();
+  assert.deepEqual(await host.locator('.chapter-button').allTextContents(), ['Masks', 'Self-attention']);
+  assert.equal(await host.getAttribute('data-chapter'), 'masks');
+  await host.locator('#stage').press('End');
+  await page.waitForFunction(() =>
+    document.querySelector('attention-stepper').shadowRoot.querySelector('.step-next.is-next-chapter'),
+  );
+  assert.equal(await host.locator('.step-next').textContent(), 'Next chapter: Self-attention \u2192');
+  await host.locator('.step-next').click();
+  await page.waitForSelector('attention-stepper[data-chapter="attention"]');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});

@@ -367,8 +367,13 @@ export const ATTRIBUTE_CASES = [
   attr({ preset: LONG }, `preset: "${'x'.repeat(40)}\u2026" (100000 characters) is not one of …`),
   attr({ head: '9' }, 'head: 9 is not a head of this configuration (heads 0 to 3).', { smoke: true }),
   attr({ head: '-1' }, 'head: "-1" is not a whole number (heads count from 0).'),
-  attr({ controls: '<b>full</b>' }, 'controls: "<b>full</b>" is not one of "none", "compact", "full".'),
+  attr({ controls: '<b>full</b>' }, 'controls: "<b>full</b>" is not one of "none", "compact", "full", "locked".'),
   attr({ theme: 'dark\u0000' }, 'theme: "dark\\u0000" is not one of "light", "dark", "auto".'),
+  attr({ chapters: `masks,${MARKUP}` }, `chapters: "${MARKUP}" is not a chapter; the chapters are …`),
+  attr(
+    { chapters: 'masks,cross', preset: 'lesson-causal' },
+    'chapter: "attention" is not one of the chapters offered (chapters: masks, cross).',
+  ),
 ];
 
 // The page's form fields: each case types a value into a field of BASES.custom.

@@ -317,3 +317,28 @@ test(AXE_QUIZ_TITLE, async () => {
   }
   assert.deepEqual(found, []);
 });
+
+// A lecturer's link: quiz=required. The switch is shown, not the reader's; Next waits for the
+// stage's answer with a notice; "Show me" comes after a try; answered, Next goes on.
+const REQUIRED =
+  'quiz=required: Next waits for the stage\u2019s answer, the switch cannot lift it, "Show me" after a try';
+test(REQUIRED, async () => {
+  const { page, context } = await openPage(env, '#chapter=attention&preset=lesson-causal&stage=masked&quiz=required');
+  await waitForStage(page, 'masked');
+  assert.equal(await page.isDisabled('.quiz-toggle input'), true);
+  assert.match(await page.textContent('.quiz-toggle'), /this course asks you to predict each result/);
+  assert.equal(await page.isVisible('.quiz-show'), false, '"Show me" waits for a try');
+  await page.click('.step-next');
+  await page.waitForFunction(() => /Answer this stage/.test(document.querySelector('.status')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('body', 'data-stage'), 'masked', 'Next held');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('body', 'data-stage'), 'masked', 'and the key too');
+  await answer(page, '(1, 1)');
+  assert.equal(await page.isVisible('.quiz-show'), true);
+  await answer(page, '(4, 4)');
+  await page.click('.step-next');
+  await waitForStage(page, 'weights');
+  assert.match(page.url(), /quiz=required/, 'the link keeps the setting');
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});

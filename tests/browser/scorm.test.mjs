@@ -219,7 +219,7 @@ test(RESUMED, async () => {
   );
   assert.match(
     midway.suspend,
-    /^1\|chapter=attention&preset=lesson-multi-head&stage=[a-z_]+&head=0&quiz=\|[0-9a-z!:,]+$/,
+    /^1\|chapter=attention&preset=lesson-multi-head&stage=[a-z_]+&head=0&quiz=required\|[0-9a-z!:,]+$/,
   );
   await page.$eval('#sco', (frame) => (frame.src = 'about:blank'));
   await page.waitForFunction(() => window.calls.finish === 1);

@@ -104,3 +104,18 @@ test('stages: a subset, in the order given; the first is the stage wanted unless
   assert.equal(read({ preset: 'lesson-causal', stages: 'scores,weights', stage: 'weights' }).wanted.stage, 'weights');
   assert.equal(read({ stages: ' ' }).stages, null, 'blank: every stage');
 });
+
+test('attributes: chapters keeps those tabs in order and opens the first; unknown or outside ones are named', () => {
+  const r = read({ chapters: ' masks, attention ,masks' });
+  assert.deepEqual([r.errors, r.chapters, r.wanted.form.chapter], [[], ['masks', 'attention'], 'masks']);
+  assert.equal(read({ chapters: 'masks,attention', preset: 'lesson-causal' }).wanted.form.chapter, 'attention');
+  assert.deepEqual(read({ chapters: 'masks,nope,flash2' }).errors, [
+    `chapters: "nope", "flash2" are not chapters; the chapters are ${CHAPTERS.map((c) => `"${c.id}"`).join(', ')}.`,
+  ]);
+  assert.deepEqual(read({ chapters: 'masks', chapter: 'cross' }).errors, [
+    'chapter: "cross" is not one of the chapters offered (chapters: masks).',
+  ]);
+  assert.equal(read({}).chapters, null, 'none: every chapter');
+  assert.deepEqual(read({ controls: 'locked' }).controls, 'locked');
+  assert.match(read({ controls: 'lock' }).errors[0], /^controls: "lock" is not one of .*"locked"\.$/);
+});

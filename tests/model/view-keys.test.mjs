@@ -26,7 +26,7 @@ describe('view keys: one table', () => {
       assert.equal(new Set(values).size, values.length, `${prop}s are unique`);
     }
     for (const k of VIEW_KEYS) {
-      assert.ok(['stage', 'whole', 'cell', 'switch'].includes(k.type), `${k.name}: type ${k.type}`);
+      assert.ok(['stage', 'whole', 'cell', 'switch', 'quiz'].includes(k.type), `${k.name}: type ${k.type}`);
       assert.ok(k.hash || k.attribute, `${k.name}: read somewhere`);
       if (k.type === 'whole') assert.ok(k.counts && k.shown && 'fallback' in k, `${k.name}: its messages`);
     }

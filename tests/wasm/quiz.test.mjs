@@ -9,8 +9,17 @@ import { quizQuestions, checkAnswer, quizCard } from '../../web/model/quiz.js';
 import { parseChoice, parseNumber, parseRoot, parseShape } from '../../web/model/quiz-parse.js';
 import { catalogFrom } from '../../web/model/presets.js';
 import { stageById } from '../../web/model/stage-table.js';
-import { runForm } from '../../web/app/actions.js';
-import { answerQuiz, quizFromWanted, quizViewOf, revealQuiz, toggleQuiz } from '../../web/app/quiz-actions.js';
+import { goToStep, runForm, stepBy } from '../../web/app/actions.js';
+import {
+  HELD_NOTICE,
+  answerQuiz,
+  heldBack,
+  quizFromWanted,
+  quizSetting,
+  quizViewOf,
+  revealQuiz,
+  toggleQuiz,
+} from '../../web/app/quiz-actions.js';
 import { presetForm } from '../../web/state/form.js';
 import { ATTRIBUTES, readAttributes } from '../../web/state/attributes.js';
 import { hashFromState, stateFromHash } from '../../web/state/url-hash.js';
@@ -175,4 +184,48 @@ test(MODEL_STORE_TITLE, () => {
     ],
   );
   assert.ok(ATTRIBUTES.includes('quiz'));
+});
+
+const REQUIRED_TITLE =
+  'model: quiz=required (a link, an attribute) holds Next until the stage is answered; the reader cannot lift it';
+test(REQUIRED_TITLE, () => {
+  const wanted = stateFromHash(catalog, '#chapter=attention&preset=lesson-causal&stage=masked&quiz=required');
+  assert.equal(wanted.quiz, 'required');
+  assert.match(hashFromState(catalog, { ...wanted, head: 0, time: null }), /&quiz=required$/);
+  const read = readAttributes(catalog, (name) => ({ quiz: ' required ', preset: 'lesson-causal' })[name] ?? null);
+  assert.deepEqual([read.errors, read.wanted.quiz], [[], 'required']);
+
+  const run = runPreset('lesson-causal');
+  const masked = run.steps.findIndex((x) => x.id === 'masked');
+  let s = { ...run, step: masked, head: 0 };
+  s = { ...s, ...quizFromWanted(s, wanted) };
+  assert.equal(quizSetting(s), 'required');
+  const apply = (patch) => (s = { ...s, ...heldBack(s, patch) });
+  assert.deepEqual(toggleQuiz(s, false), {}, 'the reader\u2019s switch does nothing');
+  apply(stepBy(s, 1));
+  assert.deepEqual([s.step, s.quizNotice], [masked, HELD_NOTICE], 'Next waits');
+  apply(goToStep(s, run.steps.length - 1));
+  assert.equal(s.step, masked, 'and so does a jump ahead');
+  assert.equal(quizViewOf(s).canReveal, false, '"Show me" only after a try');
+  assert.deepEqual(revealQuiz(s), {});
+  apply(answerQuiz(env.engine, s, '(1, 1)')); // a wrong but readable try
+  assert.equal(quizViewOf(s).canReveal, true);
+  assert.equal(s.quizNotice, null, 'the notice goes with the next change');
+  apply(stepBy(s, -1));
+  assert.equal(s.step, masked - 1, 'back is always open');
+  apply(stepBy(s, 1));
+  assert.equal(s.step, masked - 1, 'every stage asks before Next: the one before too');
+  apply(answerQuiz(env.engine, s, '(1, 1)'));
+  apply(revealQuiz(s)); // a try, then "Show me": that stage is done
+  apply(stepBy(s, 1));
+  assert.equal(s.step, masked);
+  apply(answerQuiz(env.engine, s, '(4, 4)'));
+  apply(stepBy(s, 1));
+  assert.equal(s.step > masked, true, 'answered: Next goes on');
+  const off = { ...s, ...quizFromWanted(s, { quiz: true }) };
+  assert.deepEqual(
+    [quizSetting(off), toggleQuiz(off, false).quiz.on],
+    [true, false],
+    'plain quiz mode: the switch works',
+  );
 });

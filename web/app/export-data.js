@@ -8,7 +8,7 @@
 import { assetUrl } from '../asset-url.js';
 import { currentHead } from '../model/navigation.js';
 import { FORMATS, fileBase, stageFile, stageScene } from '../model/export/files.js';
-import { elementAttributes, elementSnippet, embedQuery } from '../state/snippet.js';
+import { elementAttributes, elementSnippet } from '../state/snippet.js';
 import { hashFromState } from '../state/url-hash.js';
 import { scenePng } from '../views/scene-canvas.js';
 import { saveFile } from './downloads.js';
@@ -16,10 +16,9 @@ import { saveFile } from './downloads.js';
 const inElement = (node) => typeof ShadowRoot !== 'undefined' && node.getRootNode() instanceof ShadowRoot;
 
 // The page links to itself with the view in its hash (as main.js writes it); an element, whose
-// host page knows nothing of its state, links to embed.html beside its script, which reads the
-// same attributes from its query string.
-function linkTo(s, catalog, attrs, where, within) {
-  if (inElement(within)) return `${assetUrl('embed.html')}?${embedQuery(attrs)}`;
+// host page knows nothing of its state, links to the full page beside its script (index.html),
+// at the same view: a learner inside an embed shares where they are.
+function linkTo(s, catalog, where, within) {
   const hash = hashFromState(catalog, {
     form: s.form,
     stage: where.stage,
@@ -28,7 +27,8 @@ function linkTo(s, catalog, attrs, where, within) {
     selection: s.selection,
     showContributions: s.showContributions,
   });
-  return `${window.location.href.split('#')[0]}${hash}`;
+  const page = inElement(within) ? assetUrl('index.html') : window.location.href.split('#')[0];
+  return `${page}${hash}`;
 }
 
 async function save(format, ctx, within) {
@@ -65,7 +65,7 @@ export function exportMenuData(s, view, catalog, within) {
       hint: f.hint,
       filename: `${base}.${f.ext}`,
     })),
-    link: () => linkTo(s, catalog, attributes(), where, within),
+    link: () => linkTo(s, catalog, where, within),
     snippet: () => elementSnippet(attributes()),
     save: (format) => save(format, ctx, within),
   };

@@ -1,6 +1,7 @@
 // The stepper's markup, built in JS so the page and the element share it: the same parts, ids
 // and classes (ids are unique per document or per shadow root). controls: 'full' adds the stage
-// list, the chapter tabs and the configuration form; 'compact' keeps Prev/Next and the head
+// list, the chapter tabs and the configuration form; 'locked' the same but the chapter tabs, the
+// form shown and disabled (the course's configuration); 'compact' keeps Prev/Next and the head
 // picker; 'none' neither.
 
 import { el } from '../views/dom.js';
@@ -38,7 +39,11 @@ function hint() {
   return details;
 }
 
+// Full and locked lay the stepper out alike.
+const fullOf = (controls) => controls === 'full' || controls === 'locked';
+
 function buildStage(parts, controls, landmark, chapters) {
+  const full = fullOf(controls);
   const main = part(landmark ? 'main' : 'div', 'stage', 'stage');
   main.tabIndex = -1;
   parts.stage = main;
@@ -55,7 +60,7 @@ function buildStage(parts, controls, landmark, chapters) {
     parts.stepper = part('div', 'stepper');
     parts.headPicker = part('div', 'head-picker');
     bar.append(parts.stepper, parts.headPicker);
-    if (controls === 'full') {
+    if (full) {
       parts.stagesToggle = part('button', 'stages-toggle', 'stages-toggle'); // views/stage-drawer.js
       parts.stagesToggle.type = 'button';
       parts.stagesToggle.textContent = 'Stages';
@@ -81,7 +86,7 @@ function buildStage(parts, controls, landmark, chapters) {
   parts.formula.setAttribute('role', 'group');
   parts.formula.setAttribute('aria-label', 'Formula');
   main.append(heading, parts.shapeEq, parts.formula);
-  if (controls === 'full') {
+  if (full) {
     parts.notation = part('div', 'notation', 'notation-area'); // web/views/notation.js; embeds keep their height
     main.append(parts.notation);
   }
@@ -99,18 +104,24 @@ function buildStage(parts, controls, landmark, chapters) {
     parts[key] = part('div', id, className);
     main.append(parts[key]);
   }
-  if (controls === 'full') main.append(hint());
+  if (full) main.append(hint());
   return main;
 }
 
-function buildSidebar(parts) {
+function buildSidebar(parts, locked) {
   const aside = el('aside', 'sidebar');
   parts.stageNav = part('nav', 'stage-nav', 'panel stage-nav');
   parts.stageNav.setAttribute('aria-label', 'Stages');
   const details = el('details', 'panel controls');
   details.open = true;
   parts.controls = part('div', 'controls');
-  details.append(el('summary', null, 'Configuration'), parts.controls);
+  const summary = el('summary', null, locked ? 'Configuration, set by the course' : 'Configuration');
+  if (locked) {
+    const fixed = el('fieldset', 'controls-locked'); // every field inside shown, none editable
+    fixed.disabled = true;
+    fixed.append(parts.controls);
+    details.append(summary, fixed);
+  } else details.append(summary, parts.controls);
   aside.append(parts.stageNav, details);
   return aside;
 }
@@ -120,10 +131,11 @@ function buildSidebar(parts) {
  *  chapter tabs, with full controls. */
 export function buildLayout(root, { controls = 'full', landmark = true, chapters = true } = {}) {
   const parts = {};
-  const layout = el('div', `layout controls-${controls}`);
+  const locked = controls === 'locked';
+  const layout = el('div', `layout controls-${fullOf(controls) ? 'full' : controls}${locked ? ' is-locked' : ''}`);
   parts.layout = layout;
-  layout.append(buildStage(parts, controls, landmark, chapters));
-  if (controls === 'full') layout.append(buildSidebar(parts));
+  layout.append(buildStage(parts, controls, landmark, chapters && !locked));
+  if (fullOf(controls)) layout.append(buildSidebar(parts, locked));
   root.textContent = '';
   root.append(layout);
   return parts;

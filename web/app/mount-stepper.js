@@ -1,6 +1,7 @@
 // The stepper's composition root, shared by the full page and the <attention-stepper> element:
 // builds the layout in root, wires engine → store → model → views, and events → store.
-// mountStepper(root, { engine, catalog, katex, controls, landmark, stages, theme, marker, keyTarget, onChange })
+// mountStepper(root, { engine, catalog, katex, controls, landmark, stages, chapters, theme, marker, keyTarget,
+//   onChange }); chapters: the chapter ids whose tabs show, in that order (null: every chapter)
 //   → { update(wanted), next(), prev(), goTo(id, head), setTheme(theme), state(), destroy() }
 // wanted: { form, stage, head, selection, showContributions }; onChange(state, previous) after
 // every render; marker (e.g. document.body or the host) gets data-chapter, data-stage, data-head.
@@ -147,7 +148,7 @@ function renderChapter(parts, views, catalog, s, head, figures) {
   const chapter = chapterById(s.form.chapter);
   const config = s.trace.config;
   views.chapterPicker.update({
-    chapters: CHAPTERS.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })),
+    chapters: s.chapterList.map((c) => ({ id: c.id, title: c.title, current: c.id === chapter.id })),
   });
   const [key, rest] = keySentence(chapter.lead);
   views.chapterLead.update({ key, rest, folded: s.step > 0 });
@@ -188,7 +189,8 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   renderHeading(parts, marker, view, s.form.chapter);
   renderChapter(parts, views, catalog, s, head, figures);
   // Where the page offers chapters, the last stage leads on to the next one.
-  const next = parts.chapterPicker ? CHAPTERS[CHAPTERS.findIndex((c) => c.id === s.form.chapter) + 1] : null;
+  const list = s.chapterList;
+  const next = parts.chapterPicker ? list[list.findIndex((c) => c.id === s.form.chapter) + 1] : null;
   views.stepper.update(progressView(s.steps, s.step, s.head, config, next ? { id: next.id, title: next.title } : null));
   views.headPicker.update(headPickerView(config.numHeads, head));
   const offered = offeredStages(chapterById(s.form.chapter).fields, stages);
@@ -248,6 +250,7 @@ function renderQuiz(parts, views, s) {
 }
 
 function statusText(s) {
+  if (s.quizNotice) return s.quizNotice;
   if (s.explainError) return `Could not explain that cell: ${s.explainError}`;
   if (s.trace && !s.steps.length) return 'None of the chosen stages is part of this configuration.';
   return '';
@@ -262,6 +265,7 @@ export function mountStepper(
     controls = 'full',
     landmark = true,
     stages = null,
+    chapters = null,
     theme = 'light',
     marker = null,
     keyTarget = root,
@@ -290,26 +294,29 @@ export function mountStepper(
     showContributions: false,
     large: false, // large type, for a projector (base.css)
     theme,
+    chapterList: chapters ? chapters.map(chapterById) : CHAPTERS, // the tabs shown, in their order
   });
   const figures = createPanelFigures(engine, catalog);
-  const set = (patch) => store.set(patch);
+  const set = (patch) => store.set(quiz.heldBack(store.get(), patch)); // a required quiz holds Next
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
+  // controls="locked": the course's configuration, shown; nothing of the reader's changes it.
+  const configure = controls === 'locked' ? () => {} : (make) => set({ loadedModel: null, ...make() });
   const views = createViews(parts, katex, {
-    pickChapter: (id) => set({ ...act.switchChapter(engine, catalog, store.get(), id, stages), loadedModel: null }),
-    edit: (field, value) =>
-      set({ ...act.editField(engine, catalog, store.get(), field, value, stages), loadedModel: null }),
-    loadModel: (id) => {
-      const model = catalog.models.find((m) => m.id === id);
-      const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
-      set({ ...patch, loadedModel: patch.trace ? model : null });
-    },
+    pickChapter: (id) => configure(() => act.switchChapter(engine, catalog, store.get(), id, stages)),
+    edit: (field, value) => configure(() => act.editField(engine, catalog, store.get(), field, value, stages)),
+    loadModel: (id) =>
+      configure(() => {
+        const model = catalog.models.find((m) => m.id === id);
+        const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
+        return { ...patch, loadedModel: patch.trace ? model : null };
+      }),
     prev: () => set(act.stepBy(store.get(), -1)),
     next: () => set(act.stepBy(store.get(), 1)),
     pickHead: (head) => set(act.pickHead(store.get(), head)),
     pickTime: (time) => set(act.goToTime(store.get(), timeline(store.get().steps).indexOf(time))),
     slideTime: (position) => set(act.goToTime(store.get(), position)),
     editCalculator: (field, value) => set({ calc: { ...store.get().calc, [field]: value } }),
-    togglePrune: (head) => set({ ...act.togglePrune(engine, catalog, store.get(), head, stages), loadedModel: null }),
+    togglePrune: (head) => configure(() => act.togglePrune(engine, catalog, store.get(), head, stages)),
     goToIndex,
     selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
     toggleSum: (on) => set({ showContributions: on }),

@@ -9,7 +9,7 @@
 
 import { assetUrl } from '../asset-url.js';
 import { runForm } from '../app/actions.js';
-import { pathProgress, quizOf } from '../app/quiz-actions.js';
+import { pathProgress, quizSetting } from '../app/quiz-actions.js';
 import { quizSnapshot } from '../app/quiz-snapshot.js';
 import { mountStepper } from '../app/mount-stepper.js';
 import { currentHead, placeOnPath } from '../model/navigation.js';
@@ -113,7 +113,7 @@ export class AttentionStepper extends HTMLElement {
     const step = s?.steps[s.step];
     if (!step) return null;
     const head = step.head === null ? null : currentHead(s.steps, s.step, s.head);
-    const view = { stage: step.id, head, time: step.step, quiz: quizOf(s).on };
+    const view = { stage: step.id, head, time: step.step, quiz: quizSetting(s) };
     return { attributes: elementAttributes(this._catalog, s.form, view), quiz: quizSnapshot(s) };
   }
 
@@ -251,6 +251,7 @@ export class AttentionStepper extends HTMLElement {
       katex: typesetter,
       controls: read.controls,
       stages: read.stages,
+      chapters: read.chapters,
       theme: themeOf(read.theme),
       marker: this,
       keyTarget: this.shadowRoot,

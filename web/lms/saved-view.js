@@ -5,26 +5,23 @@
 import { sharedEngine } from '../element/assets.js';
 import { ATTRIBUTES, readAttributes } from '../state/attributes.js';
 
-// Attributes a saved view may set: the configuration and the stage, not how the page embeds it.
-const EMBEDDING = new Set(['controls', 'theme', 'stages']);
+// What the embedding decides, not the learner's record: a saved view leaves these as they are (a
+// record cannot lift a required quiz).
+const EMBEDDING = new Set(['controls', 'theme', 'stages', 'quiz']);
+const ownPart = (attributes) => attributes.filter(([name]) => !EMBEDDING.has(name));
 
 /**
  * Whether saved attributes ([[name, value]]) fit this element: names it knows, the chapter it is
- * fixed to (chapter; null: any), values it accepts. A record that is not ours or was tampered
- * with fails, and the element keeps its own view.
+ * fixed to (chapter; null: any), values it accepts (the embedding's own attributes aside). A
+ * record that is not ours or was tampered with fails, and the element keeps its own view.
  */
 export async function fitsElement(element, attributes, chapter = null) {
   if (!Array.isArray(attributes)) return false;
   const ok = attributes.every(
-    (pair) =>
-      Array.isArray(pair) &&
-      pair.length === 2 &&
-      ATTRIBUTES.includes(pair[0]) &&
-      !EMBEDDING.has(pair[0]) &&
-      typeof pair[1] === 'string',
+    (pair) => Array.isArray(pair) && pair.length === 2 && ATTRIBUTES.includes(pair[0]) && typeof pair[1] === 'string',
   );
   if (!ok) return false;
-  const given = new Map(attributes);
+  const given = new Map(ownPart(attributes));
   if (chapter && given.get('chapter') !== chapter) return false;
   const { catalog } = await sharedEngine();
   const get = (name) => (given.has(name) ? given.get(name) : element.getAttribute(name));
@@ -37,8 +34,9 @@ export async function fitsElement(element, attributes, chapter = null) {
  * change its view, that is at its next 'ready'; else at once.
  */
 export function restoreView(element, { attributes, quiz }) {
-  const changes = attributes.some(([name, value]) => element.getAttribute(name) !== value);
-  for (const [name, value] of attributes) element.setAttribute(name, value);
+  const own = ownPart(attributes);
+  const changes = own.some(([name, value]) => element.getAttribute(name) !== value);
+  for (const [name, value] of own) element.setAttribute(name, value);
   if (!quiz) return;
   if (!changes && element.dataset.ready === 'true') return element.restoreQuiz(quiz);
   element.addEventListener('ready', () => element.restoreQuiz(quiz), { once: true });

@@ -11,13 +11,13 @@ import { stageById } from '../model/stage-table.js';
 import { validateForm } from '../model/validate.js';
 import { changeField, headCount, presetForm } from './form.js';
 import { quoted } from './quote.js';
-import { ATTRIBUTE_VIEW_KEYS, stageIds, wholeNumber } from './view-keys.js';
+import { ATTRIBUTE_VIEW_KEYS, QUIZ_REQUIRED, stageIds, wholeNumber } from './view-keys.js';
 
-export const CONTROLS = ['none', 'compact', 'full'];
+export const CONTROLS = ['none', 'compact', 'full', 'locked'];
 export const THEMES = ['light', 'dark', 'auto'];
 
-// The element's own: which stages it offers, how many controls it shows, its theme.
-const ELEMENT_ATTRIBUTES = ['stages', 'controls', 'theme'];
+// The element's own: which chapters and stages it offers, how many controls it shows, its theme.
+const ELEMENT_ATTRIBUTES = ['chapters', 'stages', 'controls', 'theme'];
 
 export const ATTRIBUTES = [
   'chapter',
@@ -76,6 +76,28 @@ function readForm(catalog, get, errors) {
   return form;
 }
 
+// chapters: the chapter tabs a lecturer keeps, in their order; null for every chapter.
+function readChapters(get, errors) {
+  const v = get('chapters');
+  if (v === null || v.trim() === '') return null;
+  const ids = [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = ids.filter((id) => !chapterById(id));
+  if (unknown.length)
+    errors.push(
+      `chapters: ${unknown.map(quoted).join(', ')} ${unknown.length > 1 ? 'are not chapters' : 'is not a chapter'}; ` +
+        `the chapters are ${oneOf(CHAPTERS.map((c) => c.id))}.`,
+    );
+  const known = ids.filter((id) => chapterById(id));
+  return known.length ? known : null;
+}
+
 function readStages(get, errors) {
   const v = get('stages');
   if (v === null || v.trim() === '') return null;
@@ -110,7 +132,10 @@ function readWhole(get, key, errors) {
 // A switch like causal (present is on, "false" or "0" off).
 const readSwitch = (get, key) => get(key.name) !== null && readAttributeValue({ type: 'flag' }, get(key.name));
 
-const VIEW_TYPES = { stage: readStage, whole: readWhole, switch: readSwitch };
+// quiz: a switch, or "required".
+const readQuiz = (get, key, errors) => (get(key.name)?.trim() === QUIZ_REQUIRED ? QUIZ_REQUIRED : readSwitch(get, key));
+
+const VIEW_TYPES = { stage: readStage, whole: readWhole, switch: readSwitch, quiz: readQuiz };
 
 // → { stage, head, time, quiz }: the view keys the element reads, each with its fallback.
 const readView = (get, errors) =>
@@ -118,15 +143,24 @@ const readView = (get, errors) =>
 
 /**
  * → { errors: [message], wanted: { form, stage, head, time, selection, showContributions, quiz },
- *     stages: [id] | null, controls, theme }. Every message starts with the attribute's name.
+ *     chapters: [id] | null, stages: [id] | null, controls, theme }. Every message starts with the
+ *     attribute's name.
  */
 export function readAttributes(catalog, get, { controls = 'compact', theme = 'auto' } = {}) {
   const errors = [];
-  const form = readForm(catalog, get, errors);
+  const chapters = readChapters(get, errors);
+  // Without a chapter or an example of its own, the element opens the first chapter it offers.
+  const opening = chapters && get('chapter') === null && get('preset') === null ? chapters[0] : null;
+  const form = readForm(catalog, (name) => (name === 'chapter' && opening ? opening : get(name)), errors);
+  if (chapters && !chapters.includes(form.chapter))
+    errors.push(
+      `chapter: ${quoted(form.chapter)} is not one of the chapters offered (chapters: ${chapters.join(', ')}).`,
+    );
   const stages = readStages(get, errors);
   const view = readView(get, errors);
   const result = {
     errors,
+    chapters,
     stages,
     controls: readChoice(get, 'controls', CONTROLS, controls, errors),
     theme: readChoice(get, 'theme', THEMES, theme, errors),

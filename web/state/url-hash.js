@@ -11,7 +11,7 @@ import { stageById } from '../model/stage-table.js';
 import { splitTokens } from '../model/tokens.js';
 import { headCount, presetForm } from './form.js';
 import { quoted } from './quote.js';
-import { HASH_VIEW_KEYS, hashViewKey, stageIds, wholeNumber } from './view-keys.js';
+import { HASH_VIEW_KEYS, QUIZ_REQUIRED, hashViewKey, stageIds, wholeNumber } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
 const KEYS = ['chapter', 'preset', ...HASH_VIEW_KEYS.map((k) => k.name), ...FIELDS.map((f) => f.hash)];
@@ -137,6 +137,11 @@ function readSwitch(params, key, notes) {
   return text !== null && readHashValue({ type: 'flag' }, text);
 }
 
+// quiz: a switch, or "required" (a lecturer's link).
+function readQuiz(params, key, notes) {
+  return params.get(key.name) === QUIZ_REQUIRED ? QUIZ_REQUIRED : readSwitch(params, key, notes);
+}
+
 // Each type of view key: how a link's text is read (with notes), and how a value is written
 // (null: left out of the link).
 const VIEW_TYPES = {
@@ -144,6 +149,7 @@ const VIEW_TYPES = {
   whole: { read: readWhole, write: (n) => (n === null || n === undefined ? null : String(n)) },
   cell: { read: readCell, write: (cell) => (cell ? `${cell.row}.${cell.col}` : null) },
   switch: { read: readSwitch, write: (on) => (on ? '1' : null) },
+  quiz: { read: readQuiz, write: (on) => (on === QUIZ_REQUIRED ? QUIZ_REQUIRED : on ? '1' : null) },
 };
 
 function readView(params, form, notes) {

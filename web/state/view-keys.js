@@ -40,7 +40,8 @@ export const VIEW_KEYS = [
   },
   { name: 'cell', state: 'selection', type: 'cell', hash: true, attribute: false },
   { name: 'sum', state: 'showContributions', type: 'switch', hash: true, attribute: false },
-  { name: 'quiz', state: 'quiz', type: 'switch', hash: true, attribute: true },
+  // On, off, or required: the next stage opens only once this one's questions are answered.
+  { name: 'quiz', state: 'quiz', type: 'quiz', hash: true, attribute: true },
   // Large type, for a projector: the whole stepper drawn 1.4 times larger.
   { name: 'large', state: 'large', type: 'switch', hash: true, attribute: true },
 ];
@@ -58,6 +59,9 @@ export function wholeNumber(text) {
   const m = /^\s*(\d{1,9})\s*$/.exec(text ?? '');
   return m ? Number(m[1]) : null;
 }
+
+/** quiz's third value, beside on and off: a lecturer's, which the reader cannot switch off. */
+export const QUIZ_REQUIRED = 'required';
 
 /** Every stage id of the stage table, for messages: 'x, x_q, …'. */
 export const stageIds = () => STAGES.map((s) => s.id).join(', ');

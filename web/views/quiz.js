@@ -1,13 +1,14 @@
 // Quiz mode: a bar with the "Quiz me" switch and the score, and a card that asks the current
 // step's questions in a labelled form before its result is shown.
 // createQuiz(host, { onAnswer(text), onReveal(), onToggle(on) }) → { update(view), destroy() };
-// view: { on, score, card: { revealed, done: [{ prompt, answer, status }], current: { key,
+// view: { on, required (the switch is the course's: shown, not changeable), canReveal ("Show me"
+// offered), score, card: { revealed, done: [{ prompt, answer, status }], current: { key,
 // prompt, help, position } | null, feedback: { status, text, next } | null } | null }; next is
 // read out but not shown.
 // The field, its label and the feedback region stay in place between updates, so typing,
 // focus and what a screen reader follows survive every redraw of the stepper.
 
-import { el } from './dom.js';
+import { el, setText } from './dom.js';
 
 function named(tag, className, id, text) {
   const node = el(tag, className, text);
@@ -50,12 +51,16 @@ function buildCard(parts) {
   return card;
 }
 
+const TOGGLE_TEXT = 'Quiz me: predict each result before it is shown';
+const REQUIRED_TEXT = 'Quiz: this course asks you to predict each result before the next stage';
+
 function buildBar(parts) {
   const bar = el('div', 'quiz-bar');
   const toggle = el('label', 'toggle quiz-toggle');
   parts.box = el('input');
   parts.box.type = 'checkbox';
-  toggle.append(parts.box, el('span', null, 'Quiz me: predict each result before it is shown'));
+  parts.toggleText = el('span', null, TOGGLE_TEXT);
+  toggle.append(parts.box, parts.toggleText);
   parts.score = el('p', 'quiz-score');
   bar.append(toggle, parts.score);
   return bar;
@@ -93,7 +98,7 @@ export function createQuiz(host, { onAnswer, onReveal, onToggle }) {
     onAnswer(parts.input.value);
   });
 
-  function drawCard(c) {
+  function drawCard(c, canReveal) {
     const focused = root.getRootNode().activeElement;
     const hadFocus = Boolean(focused) && parts.form.contains(focused);
     drawDone(parts.done, c.done);
@@ -105,6 +110,7 @@ export function createQuiz(host, { onAnswer, onReveal, onToggle }) {
     }
     questionKey = c.current?.key ?? null;
     parts.form.hidden = !c.current;
+    parts.show.hidden = !canReveal;
     parts.input.setAttribute('aria-invalid', String(c.feedback?.status === 'wrong'));
     parts.feedback.textContent = c.feedback?.text ?? '';
     if (c.feedback?.next) parts.feedback.append(' ', el('span', 'quiz-next', c.feedback.next));
@@ -113,12 +119,14 @@ export function createQuiz(host, { onAnswer, onReveal, onToggle }) {
   }
 
   return {
-    update({ on, score, card: c }) {
+    update({ on, required, score, card: c, canReveal = true }) {
       parts.box.checked = Boolean(on);
+      parts.box.disabled = Boolean(required);
+      setText(parts.toggleText, required ? REQUIRED_TEXT : TOGGLE_TEXT);
       parts.score.textContent = score;
       parts.score.hidden = !on;
       card.hidden = !on || !c;
-      if (on && c) drawCard(c);
+      if (on && c) drawCard(c, canReveal);
     },
     destroy() {
       root.remove();
