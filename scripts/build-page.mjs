@@ -27,6 +27,7 @@ const WEB_FILES = [
   'index.html',
   'embed.html',
   'scorm.html',
+  'builder.html',
   'training.html',
   'favicon.svg',
   'engine.js',

@@ -6,6 +6,7 @@
 //   attention-stepper-page.classic.js   index.html (full page, URL hash)
 //   attention-stepper-embed.classic.js  embed.html (iframes: query string, height messages)
 //   attention-stepper-scorm.classic.js  scorm.html (a SCORM 1.2 package's launch page, scorm.js)
+//   attention-stepper-builder.classic.js builder.html (a lecturer's embed, builder.js)
 //   attention-stepper-later.js          what no first stage needs (web/later-script.js: the real
 //                                       modules of web/app/later-views.js), loaded after the
 //                                       first paint by every page and both element bundles
@@ -128,6 +129,11 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null,
       ...classic,
       entryPoints: [path.join(web, 'embed.js')],
       outfile: path.join(dist, 'attention-stepper-embed.classic.js'),
+    }),
+    build({
+      ...classic,
+      entryPoints: [path.join(web, 'builder.js')],
+      outfile: path.join(dist, 'attention-stepper-builder.classic.js'),
     }),
     build({
       ...classic,

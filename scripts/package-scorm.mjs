@@ -17,7 +17,15 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(root, 'dist');
 export const LAUNCH = 'scorm.html';
 // What the launch page never loads: other pages' files, and packages already made.
-const LEFT_OUT = [/^scorm\//, /^examples\//, /^training\.html$/, /^attention-stepper-training/, /^embedding\.html$/];
+const LEFT_OUT = [
+  /^scorm\//,
+  /^examples\//,
+  /^training\.html$/,
+  /^attention-stepper-training/,
+  /^embedding\.html$/,
+  /^builder\.html$/,
+  /^attention-stepper-builder/,
+];
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const xml = (text) => String(text).replace(/[&<>"]/g, (c) => ESCAPES[c]);

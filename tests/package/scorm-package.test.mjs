@@ -48,7 +48,9 @@ for (const p of packages) {
     for (const f of listed) assert.ok(!f.startsWith('/') && !f.includes('..'), `${f}: inside the package`);
     for (const needed of [LAUNCH, 'attention-stepper-scorm.classic.js', 'attention-wasm.classic.js'])
       assert.ok(listed.includes(needed), needed);
-    assert.ok(!listed.some((f) => f.startsWith('scorm/') || f === 'training.html'), 'no other page');
+    for (const page of ['training.html', 'builder.html', 'embedding.html'])
+      assert.ok(!listed.includes(page), `no other page: ${page}`);
+    assert.ok(!listed.some((f) => f.startsWith('scorm/')), 'no package in a package');
     const launch = p.files[LAUNCH].toString('utf8');
     const chapter = p.chapter === 'all' ? '' : p.chapter;
     assert.match(launch, new RegExp(`<main id="scorm" data-chapter="${chapter}" data-mastery="80">`));

@@ -3,13 +3,14 @@
 // reverse of readAttributes. A preset is named with only the tokens that differ; a custom
 // configuration lists the fields that differ from its chapter's first example.
 
-import { chapterById } from '../model/chapters.js';
+import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { fieldsOf } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
 import { presetForm } from './form.js';
 import { ATTRIBUTE_VIEW_KEYS } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
+const CHAPTER_COUNT = CHAPTERS.length;
 
 // A field's attribute: [name, value], the value null for a boolean attribute that is present.
 function fieldAttribute(f, value) {
@@ -56,4 +57,24 @@ export function elementSnippet(attrs) {
 /** → 'chapter=…&stage=…' for embed.html, which reads the same names (present: empty value). */
 export function embedQuery(attrs) {
   return new URLSearchParams(attrs.map(([name, value]) => [name, value ?? ''])).toString();
+}
+
+/**
+ * A lecturer's choice in builder.html → the element's attributes: { chapters: [id] (the tabs,
+ * in order; every chapter: none written), preset (an example of the first), controls, quiz
+ * (false, true or 'required') }.
+ */
+export function builderAttributes({ chapters, preset, controls, quiz }) {
+  const attrs = [];
+  if (chapters.length && chapters.length < CHAPTER_COUNT) attrs.push(['chapters', chapters.join(',')]);
+  if (preset) attrs.push(['preset', preset]); // else the element opens the first chapter offered
+  attrs.push(['controls', controls]);
+  if (quiz) attrs.push(['quiz', quiz === true ? null : String(quiz)]);
+  return attrs;
+}
+
+/** → '<iframe …>' of embed.html with these attributes, at src (the folder of dist/, with '/'). */
+export function iframeSnippet(attrs, base, height = 900) {
+  const src = escapeAttribute(`${base}embed.html?${embedQuery(attrs)}`);
+  return `<iframe title="Attention stepper" width="100%" height="${height}" src="${src}"></iframe>`;
 }
