@@ -8,6 +8,7 @@
 import { loadEngine } from './engine.js';
 import { mountStepper } from './app/mount-stepper.js';
 import { quizSetting } from './app/quiz-actions.js';
+import { CHAPTERS } from './model/chapters.js';
 import { currentHead } from './model/navigation.js';
 import { catalogFrom } from './model/presets.js';
 import { stateFromHash, hashFromState } from './state/url-hash.js';
@@ -32,6 +33,7 @@ function hashOf(catalog, s) {
     showContributions: s.showContributions,
     quiz: quizSetting(s),
     large: s.large,
+    chapters: s.chapterList.length < CHAPTERS.length ? s.chapterList.map((c) => c.id) : null,
   });
 }
 
@@ -92,6 +94,7 @@ async function start() {
     catalog,
     katex: typesetter,
     controls: 'full',
+    chapters: wanted.chapters, // a lecturer's link: the tabs it names, for the whole visit
     theme: themeNow(),
     marker: document.body,
     keyTarget: document,

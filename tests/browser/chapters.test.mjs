@@ -7,6 +7,7 @@ import { THEMES } from '../../web/theme.js';
 import { formatCell, formatFull } from '../../web/model/format.js';
 import {
   cellBands,
+  openPage,
   rgbOf,
   useEnv,
   pagePerTest,
@@ -474,4 +475,22 @@ test(EXPLAIN_KV_FLASH_TITLE, async () => {
   assert.match(await page.$eval('.explain-filled', (f) => f.dataset.tex), new RegExp(`^U_\\{${first},1\\}\\^`));
   assert.ok(Math.abs(e.alpha * e.previous + e.sum - e.value) <= 1e-12, 'α · Õ + Σ P·V is the cell');
   assert.deepEqual(page.problems, []);
+});
+
+// A lecturer's link: #chapters=… keeps those tabs, in that order, for the visit, and every link
+// the page writes keeps them.
+test('page: #chapters=masks,attention shows those tabs in that order, and the URL keeps them', async () => {
+  const { page, context } = await openPage(env, '#chapters=masks,attention');
+  assert.deepEqual(await page.$$eval('.chapter-button', (b) => b.map((x) => x.textContent)), [
+    'Masks',
+    'Self-attention',
+  ]);
+  assert.equal(await page.getAttribute('body', 'data-chapter'), 'masks');
+  await page.click('.step-next');
+  await page.waitForFunction(() => /chapters=masks%2Cattention/.test(window.location.hash));
+  await page.click('.chapter-button[data-chapter="attention"]');
+  await page.waitForFunction(() => document.body.dataset.chapter === 'attention');
+  await page.waitForFunction(() => /^#chapters=masks%2Cattention&chapter=attention/.test(window.location.hash));
+  assert.deepEqual(page.problems, []);
+  await context.close();
 });

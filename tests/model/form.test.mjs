@@ -223,3 +223,22 @@ test('validation: the model chapter sends a checkpoint the page holds as the mod
   const self = validateForm(held, { ...presetForm(catalog, 'lesson-multi-head'), checkpoint: 'run, step 600' });
   assert.equal(self.spec.model, undefined);
 });
+
+test('hash: chapters keeps a lecturer\u2019s tabs, opens the first, notes what it cannot use, is written back', () => {
+  const read = (hash) => stateFromHash(catalog, hash);
+  const two = read('#chapters=masks,attention');
+  assert.deepEqual([two.chapters, two.form.chapter, two.form.linkNotes], [['masks', 'attention'], 'masks', undefined]);
+  assert.equal(read('#chapters=masks,attention&preset=lesson-causal').form.preset, 'lesson-causal');
+  const outside = read('#chapters=masks&chapter=cross');
+  assert.deepEqual(
+    [outside.form.chapter, outside.form.linkNotes],
+    ['masks', ['chapter: cross is not one of the chapters offered (masks); masks is shown.']],
+  );
+  assert.deepEqual(read('#chapters=masks,nope,flash2').form.linkNotes, [
+    'chapters: "nope", "flash2" are not chapters; left out.',
+  ]);
+  assert.equal(read('#chapter=masks').chapters, null, 'none: every chapter');
+  const written = hashFromState(catalog, { ...two, head: 0, time: null });
+  assert.match(written, /^#chapters=masks%2Cattention&chapter=masks&/);
+  assert.deepEqual(read(written).chapters, ['masks', 'attention'], 'a link written reads back');
+});

@@ -14,7 +14,7 @@ import { quoted } from './quote.js';
 import { HASH_VIEW_KEYS, QUIZ_REQUIRED, hashViewKey, stageIds, wholeNumber } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
-const KEYS = ['chapter', 'preset', ...HASH_VIEW_KEYS.map((k) => k.name), ...FIELDS.map((f) => f.hash)];
+const KEYS = ['chapters', 'chapter', 'preset', ...HASH_VIEW_KEYS.map((k) => k.name), ...FIELDS.map((f) => f.hash)];
 const SWITCH_TEXTS = ['1', '0', 'true', 'false'];
 const MAX_NOTES = 5;
 
@@ -164,13 +164,53 @@ function readView(params, form, notes) {
 const capped = (notes) =>
   notes.length <= MAX_NOTES ? notes : [...notes.slice(0, MAX_NOTES), `\u2026 and ${notes.length - MAX_NOTES} more.`];
 
-// → { form, stage, head, time, selection, showContributions, quiz }; time: the decode step or tile.
-// form.linkNotes: what the link held that could not be used, when anything (see readParams).
+// chapters: a lecturer's tabs, in their order (null: every chapter); what is not a chapter, noted.
+function readChapters(params, notes) {
+  const text = params.get('chapters');
+  if (text === null || !text.trim()) return null;
+  const ids = [
+    ...new Set(
+      text
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = ids.filter((id) => !chapterById(id));
+  if (unknown.length)
+    notes.push(
+      `chapters: ${unknown.map(quoted).join(', ')} ${unknown.length > 1 ? 'are not chapters' : 'is not a chapter'}; ` +
+        'left out.',
+    );
+  const known = ids.filter((id) => chapterById(id));
+  return known.length ? known : null;
+}
+
+// The form within the chapters offered: their first when the link names none of them.
+function formWithin(catalog, params, chapters, notes) {
+  const named = params.has('chapter') || params.has('preset');
+  if (!chapters || !named) {
+    const opening = chapters
+      ? { ...params, get: (key) => (key === 'chapter' ? chapters[0] : params.get(key)) }
+      : params;
+    return readForm(catalog, opening, notes);
+  }
+  const form = readForm(catalog, params, notes);
+  if (chapters.includes(form.chapter)) return form;
+  notes.push(
+    `chapter: ${form.chapter} is not one of the chapters offered (${chapters.join(', ')}); ${chapters[0]} is shown.`,
+  );
+  return presetForm(catalog, null, chapters[0]);
+}
+
+// → { form, stage, head, time, selection, showContributions, quiz, chapters }; time: the decode step
+// or tile. form.linkNotes: what the link held that could not be used, when anything (see readParams).
 export function stateFromHash(catalog, hash) {
   const notes = [];
   const params = readParams(hash, notes);
-  const form = readForm(catalog, params, notes);
-  const state = { form, ...readView(params, form, notes) };
+  const chapters = readChapters(params, notes);
+  const form = formWithin(catalog, params, chapters, notes);
+  const state = { form, ...readView(params, form, notes), chapters };
   if (notes.length) form.linkNotes = capped(notes);
   return state;
 }
@@ -178,6 +218,7 @@ export function stateFromHash(catalog, hash) {
 export function hashFromState(catalog, state) {
   const form = state.form;
   const params = new URLSearchParams();
+  if (state.chapters) params.set('chapters', state.chapters.join(','));
   params.set('chapter', form.chapter);
   const preset = presetById(catalog, form.preset);
   const fields = fieldsOf(chapterById(form.chapter));
