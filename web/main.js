@@ -34,6 +34,7 @@ function hashOf(catalog, s) {
     quiz: quizSetting(s),
     large: s.large,
     chapters: s.chapterList.length < CHAPTERS.length ? s.chapterList.map((c) => c.id) : null,
+    controls: s.controls,
   });
 }
 
@@ -93,8 +94,8 @@ async function start() {
     engine,
     catalog,
     katex: typesetter,
-    controls: 'full',
-    chapters: wanted.chapters, // a lecturer's link: the tabs it names, for the whole visit
+    controls: wanted.controls, // a lecturer's link: locked, or full
+    chapters: wanted.chapters, // and the tabs it names, for the whole visit
     theme: themeNow(),
     marker: document.body,
     keyTarget: document,

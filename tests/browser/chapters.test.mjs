@@ -494,3 +494,15 @@ test('page: #chapters=masks,attention shows those tabs in that order, and the UR
   assert.deepEqual(page.problems, []);
   await context.close();
 });
+
+test('page: #controls=locked shows the configuration, disabled, without chapter tabs; the link keeps it', async () => {
+  const { page, context } = await openPage(env, '#controls=locked&preset=lesson-causal');
+  assert.equal(await page.$$eval('.chapter-button', (b) => b.length), 0);
+  assert.equal(await page.$eval('fieldset.controls-locked', (f) => f.disabled), true);
+  await page.click('.step-next');
+  await page.waitForFunction(() =>
+    /^#controls=locked&chapter=attention&preset=lesson-causal/.test(window.location.hash),
+  );
+  assert.deepEqual(page.problems, []);
+  await context.close();
+});

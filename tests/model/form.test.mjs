@@ -242,3 +242,16 @@ test('hash: chapters keeps a lecturer\u2019s tabs, opens the first, notes what i
   assert.match(written, /^#chapters=masks%2Cattention&chapter=masks&/);
   assert.deepEqual(read(written).chapters, ['masks', 'attention'], 'a link written reads back');
 });
+
+test('hash: controls=locked is the page read-only, written back; any other value is noted, full shown', () => {
+  const locked = stateFromHash(catalog, '#controls=locked&preset=lesson-causal');
+  assert.deepEqual([locked.controls, locked.form.linkNotes], ['locked', undefined]);
+  assert.match(hashFromState(catalog, { ...locked, head: 0, time: null }), /^#controls=locked&chapter=attention&/);
+  assert.equal(stateFromHash(catalog, '#preset=lesson-causal').controls, 'full');
+  assert.doesNotMatch(hashFromState(catalog, { ...stateFromHash(catalog, '#'), head: 0, time: null }), /controls/);
+  const bad = stateFromHash(catalog, '#controls=none');
+  assert.deepEqual(
+    [bad.controls, bad.form.linkNotes],
+    ['full', ['controls: "none" is not one of full, locked; full is shown.']],
+  );
+});

@@ -295,6 +295,7 @@ export function mountStepper(
     large: false, // large type, for a projector (base.css)
     theme,
     chapterList: chapters ? chapters.map(chapterById) : CHAPTERS, // the tabs shown, in their order
+    controls,
   });
   const figures = createPanelFigures(engine, catalog);
   const set = (patch) => store.set(quiz.heldBack(store.get(), patch)); // a required quiz holds Next

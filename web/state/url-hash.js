@@ -14,7 +14,17 @@ import { quoted } from './quote.js';
 import { HASH_VIEW_KEYS, QUIZ_REQUIRED, hashViewKey, stageIds, wholeNumber } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
-const KEYS = ['chapters', 'chapter', 'preset', ...HASH_VIEW_KEYS.map((k) => k.name), ...FIELDS.map((f) => f.hash)];
+const KEYS = [
+  'chapters',
+  'controls',
+  'chapter',
+  'preset',
+  ...HASH_VIEW_KEYS.map((k) => k.name),
+  ...FIELDS.map((f) => f.hash),
+];
+// The page's controls a link may set (state/attributes.js has the element's): full, or a
+// lecturer's locked configuration.
+const PAGE_CONTROLS = ['full', 'locked'];
 const SWITCH_TEXTS = ['1', '0', 'true', 'false'];
 const MAX_NOTES = 5;
 
@@ -186,6 +196,13 @@ function readChapters(params, notes) {
   return known.length ? known : null;
 }
 
+function readControls(params, notes) {
+  const text = params.get('controls');
+  if (text === null || PAGE_CONTROLS.includes(text)) return text ?? 'full';
+  notes.push(`controls: ${quoted(text)} is not one of ${PAGE_CONTROLS.join(', ')}; full is shown.`);
+  return 'full';
+}
+
 // The form within the chapters offered: their first when the link names none of them.
 function formWithin(catalog, params, chapters, notes) {
   const named = params.has('chapter') || params.has('preset');
@@ -203,14 +220,15 @@ function formWithin(catalog, params, chapters, notes) {
   return presetForm(catalog, null, chapters[0]);
 }
 
-// → { form, stage, head, time, selection, showContributions, quiz, chapters }; time: the decode step
-// or tile. form.linkNotes: what the link held that could not be used, when anything (see readParams).
+// → { form, stage, head, time, selection, showContributions, quiz, chapters, controls }; time: the
+// decode step or tile. form.linkNotes: what the link held that could not be used, when anything (see readParams).
 export function stateFromHash(catalog, hash) {
   const notes = [];
   const params = readParams(hash, notes);
   const chapters = readChapters(params, notes);
+  const controls = readControls(params, notes);
   const form = formWithin(catalog, params, chapters, notes);
-  const state = { form, ...readView(params, form, notes), chapters };
+  const state = { form, ...readView(params, form, notes), chapters, controls };
   if (notes.length) form.linkNotes = capped(notes);
   return state;
 }
@@ -219,6 +237,7 @@ export function hashFromState(catalog, state) {
   const form = state.form;
   const params = new URLSearchParams();
   if (state.chapters) params.set('chapters', state.chapters.join(','));
+  if (state.controls && state.controls !== 'full') params.set('controls', state.controls);
   params.set('chapter', form.chapter);
   const preset = presetById(catalog, form.preset);
   const fields = fieldsOf(chapterById(form.chapter));
