@@ -47,6 +47,15 @@ async function host(base) {
 // What edX does on the same origin: the frame's global function, called from the parent.
 const callIn = (page, name, arg) =>
   page.evaluate(([n, a]) => document.getElementById('problem').contentWindow[n](a), [name, arg]);
+// getGrade's answer before any question is answered.
+const nothingYet = (total) => ({
+  chapter: 'attention',
+  preset: 'lesson-causal',
+  total,
+  answered: 0,
+  correct: 0,
+  score: 0,
+});
 const progress = (stepper) => stepper.evaluate((e) => e.quizProgress);
 
 async function answer(stepper, text) {
@@ -68,14 +77,7 @@ test(SAME, async () => {
   const { page, context, stepper } = await host(env.server.url);
   const call = (name, arg) => callIn(page, name, arg);
   const total = (await progress(stepper)).total;
-  assert.deepEqual(JSON.parse(await call('getGrade')), {
-    chapter: 'attention',
-    preset: 'lesson-causal',
-    total,
-    answered: 0,
-    correct: 0,
-    score: 0,
-  });
+  assert.deepEqual(JSON.parse(await call('getGrade')), nothingYet(total));
   await answer(stepper, '(4, 4)'); // masked: right
   await stepper.evaluate((e) => e.next());
   await page.frameLocator('#problem').locator('attention-stepper[data-stage="weights"]').waitFor();
@@ -158,14 +160,7 @@ test(OTHER, async () => {
     return { grade, state, set, ids: [grade.id, state.id, set.id] };
   }, new URL(env.server.url).origin);
   const total = (await progress(stepper)).total;
-  assert.deepEqual(JSON.parse(decodeURI(results.grade.result)), {
-    chapter: 'attention',
-    preset: 'lesson-causal',
-    total,
-    answered: 0,
-    correct: 0,
-    score: 0,
-  });
+  assert.deepEqual(JSON.parse(decodeURI(results.grade.result)), nothingYet(total));
   assert.equal(JSON.parse(decodeURI(results.state.result)).v, 1);
   assert.deepEqual(results.ids, [1, 2, 3]);
   assert.ok(!('error' in results.set), 'setState took the state');

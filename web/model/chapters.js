@@ -254,3 +254,11 @@ export const DEFAULT_CHAPTER = 'attention';
 export function chapterById(id) {
   return CHAPTERS.find((c) => c.id === id) ?? null;
 }
+
+/** A comma-separated list of chapter ids (a lecturer's tabs) → { ids: the chapters, in order, each
+ *  once, or null when none; unknown: the rest, to be named }. */
+export function chapterList(text) {
+  const given = [...new Set(text.split(',').map((id) => id.trim()))].filter(Boolean);
+  const ids = given.filter((id) => chapterById(id));
+  return { ids: ids.length ? ids : null, unknown: given.filter((id) => !chapterById(id)) };
+}

@@ -4,7 +4,7 @@
 //   <attention-stepper chapter="cross" preset="cross-padding" stage="masked" controls="compact">
 // Sizes start from the preset (or the chapter's first) and turn it into a custom configuration.
 
-import { CHAPTERS, chapterById } from '../model/chapters.js';
+import { CHAPTERS, chapterById, chapterList } from '../model/chapters.js';
 import { FIELDS, fieldsOf, readAttributeValue } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
 import { stageById } from '../model/stage-table.js';
@@ -80,22 +80,13 @@ function readForm(catalog, get, errors) {
 function readChapters(get, errors) {
   const v = get('chapters');
   if (v === null || v.trim() === '') return null;
-  const ids = [
-    ...new Set(
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = ids.filter((id) => !chapterById(id));
+  const { ids, unknown } = chapterList(v);
   if (unknown.length)
     errors.push(
       `chapters: ${unknown.map(quoted).join(', ')} ${unknown.length > 1 ? 'are not chapters' : 'is not a chapter'}; ` +
         `the chapters are ${oneOf(CHAPTERS.map((c) => c.id))}.`,
     );
-  const known = ids.filter((id) => chapterById(id));
-  return known.length ? known : null;
+  return ids;
 }
 
 function readStages(get, errors) {

@@ -4,7 +4,7 @@
 //   #chapter=cross&tokens=le+chat&keys=the+cat+sat&dModel=8&heads=2&…&stage=scores&head=1&cell=1.2
 //   #chapter=kv-cache&preset=kv-cache-gqa&stage=k_cache&head=0&step=2   (old links: &t=2)
 
-import { CHAPTERS, chapterById, DEFAULT_CHAPTER } from '../model/chapters.js';
+import { CHAPTERS, chapterById, chapterList, DEFAULT_CHAPTER } from '../model/chapters.js';
 import { FIELDS, fieldsOf, readHashValue, writeHashValue } from '../model/fields.js';
 import { keepsPreset, presetById } from '../model/presets.js';
 import { stageById } from '../model/stage-table.js';
@@ -178,22 +178,13 @@ const capped = (notes) =>
 function readChapters(params, notes) {
   const text = params.get('chapters');
   if (text === null || !text.trim()) return null;
-  const ids = [
-    ...new Set(
-      text
-        .split(',')
-        .map((id) => id.trim())
-        .filter(Boolean),
-    ),
-  ];
-  const unknown = ids.filter((id) => !chapterById(id));
+  const { ids, unknown } = chapterList(text);
   if (unknown.length)
     notes.push(
       `chapters: ${unknown.map(quoted).join(', ')} ${unknown.length > 1 ? 'are not chapters' : 'is not a chapter'}; ` +
         'left out.',
     );
-  const known = ids.filter((id) => chapterById(id));
-  return known.length ? known : null;
+  return ids;
 }
 
 function readControls(params, notes) {
