@@ -4,9 +4,10 @@
 // chapter and the mastery score, and the built page beside it (what its element loads: the
 // bundles, the engine — the classic single file too, for an LMS that serves .mjs with the wrong
 // type — the styles, KaTeX and its fonts).
-// Usage: node scripts/package-scorm.mjs [--mastery 70] [--out dist/scorm] [chapter …]
+// Usage: node scripts/package-scorm.mjs [--mastery 70] [--controls full|locked] [--out dist/scorm] [chapter …]
 // The mastery score (0–100, default 70) is what an LMS compares cmi.core.score.raw with, unless
-// it gives its own (cmi.student_data.mastery_score).
+// it gives its own (cmi.student_data.mastery_score); --controls locked fixes the configuration
+// (the learner steps through the chapter's example, and cannot change it).
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,17 +79,27 @@ ${list}
 `;
 }
 
-/** The launch page with its chapter ("" for every chapter) and mastery score set. */
-export function launchPage(html, chapter, mastery) {
-  const set = html.replace('data-chapter=""', `data-chapter="${xml(chapter)}"`);
-  return set.replace('data-mastery="70"', `data-mastery="${mastery}"`);
+const CONTROLS = ['full', 'locked'];
+
+/** The launch page with its chapter ("" for every chapter), mastery score and controls set. */
+export function launchPage(html, chapter, mastery, controls = 'full') {
+  return html
+    .replace('data-chapter=""', `data-chapter="${xml(chapter)}"`)
+    .replace('data-mastery="70"', `data-mastery="${mastery}"`)
+    .replace('data-controls="full"', `data-controls="${controls}"`);
 }
 
 /** The packages' files: { name, chapter, title, files: { path: bytes } } for each chapter asked
  * for ('all': every chapter) from a built dist. */
-export function packagesOf({ dist = DIST, mastery = 70, chapters = [...CHAPTERS.map((c) => c.id), 'all'] } = {}) {
+export function packagesOf({
+  dist = DIST,
+  mastery = 70,
+  controls = 'full',
+  chapters = [...CHAPTERS.map((c) => c.id), 'all'],
+} = {}) {
   if (!Number.isFinite(mastery) || mastery < 0 || mastery > 100)
     throw new Error(`--mastery: ${mastery} is not a score from 0 to 100`);
+  if (!CONTROLS.includes(controls)) throw new Error(`--controls: ${controls} is not one of ${CONTROLS.join(', ')}`);
   const known = new Map(CHAPTERS.map((c) => [c.id, c.title]));
   const unknown = chapters.filter((c) => c !== 'all' && !known.has(c));
   if (unknown.length)
@@ -103,7 +114,7 @@ export function packagesOf({ dist = DIST, mastery = 70, chapters = [...CHAPTERS.
     const title = `Attention stepper: ${all ? 'every chapter' : known.get(chapter)}`;
     const id = `attention-stepper-${chapter}`;
     const files = Object.fromEntries(shipped.map((f) => [f, readFileSync(path.join(dist, f))]));
-    files[LAUNCH] = Buffer.from(launchPage(launch, all ? '' : chapter, mastery));
+    files[LAUNCH] = Buffer.from(launchPage(launch, all ? '' : chapter, mastery, controls));
     files['imsmanifest.xml'] = Buffer.from(manifestOf({ id, title, mastery, files: shipped }));
     return { name: `${id}.zip`, chapter, title, files };
   });
@@ -126,6 +137,7 @@ function argsOf(argv) {
   const options = { chapters: [] };
   for (let i = 0; i < argv.length; i += 1) {
     if (argv[i] === '--mastery') options.mastery = Number(argv[(i += 1)]);
+    else if (argv[i] === '--controls') options.controls = argv[(i += 1)];
     else if (argv[i] === '--out') options.out = path.resolve(argv[(i += 1)]);
     else options.chapters.push(argv[i]);
   }

@@ -1,8 +1,8 @@
 // scorm.html, the launch page of a SCORM 1.2 package (scripts/package-scorm.mjs): one
-// <attention-stepper> with the package's chapter (data-chapter; none: every chapter) and the quiz
-// required, joined to the LMS's API when one is found (lms/scorm-session.js: the stage, the answers, the
-// score and the status kept by the LMS, and a reopened package back where the learner left it).
-// Without an LMS it is the stepper alone.
+// <attention-stepper> with the package's chapter (data-chapter; none: every chapter), controls
+// (data-controls: full, or locked) and the quiz required, joined to the LMS's API when one is
+// found (lms/scorm-session.js: the stage, the answers, the score and the status kept by the LMS,
+// and a reopened package back where the learner left it). Without an LMS it is the stepper alone.
 
 import './element/define.js';
 import { findApi } from './lms/scorm-api.js';
@@ -14,7 +14,7 @@ const chapter = host.dataset.chapter || null;
 const element = document.createElement('attention-stepper');
 if (chapter) element.setAttribute('chapter', chapter);
 element.setAttribute('quiz', 'required'); // the package's: Next waits for each stage's answers
-element.setAttribute('controls', 'full');
+element.setAttribute('controls', host.dataset.controls === 'locked' ? 'locked' : 'full');
 
 // The LMS's record is read before the element is connected, so that it opens where it was left.
 async function start() {

@@ -53,11 +53,20 @@ for (const p of packages) {
     assert.ok(!listed.some((f) => f.startsWith('scorm/')), 'no package in a package');
     const launch = p.files[LAUNCH].toString('utf8');
     const chapter = p.chapter === 'all' ? '' : p.chapter;
-    assert.match(launch, new RegExp(`<main id="scorm" data-chapter="${chapter}" data-mastery="80">`));
+    assert.match(
+      launch,
+      new RegExp(`<main id="scorm" data-chapter="${chapter}" data-mastery="80" data-controls="full">`),
+    );
   });
 }
 
+test('--controls locked: the launch page fixes the configuration', () => {
+  const [locked] = packagesOf({ chapters: ['masks'], controls: 'locked' });
+  assert.match(locked.files[LAUNCH].toString('utf8'), /data-chapter="masks" data-mastery="70" data-controls="locked"/);
+});
+
 test('bad options are refused by name', () => {
+  assert.throws(() => packagesOf({ controls: 'none' }), /^Error: --controls: none is not one of full, locked$/);
   assert.throws(() => packagesOf({ chapters: ['attention', 'nope'] }), /^Error: chapter: nope is not a chapter; the/);
   for (const mastery of [-1, 101, NaN])
     assert.throws(() => packagesOf({ mastery }), /^Error: --mastery: .* is not a score from 0 to 100$/);
