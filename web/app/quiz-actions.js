@@ -140,9 +140,9 @@ export function pathProgress(s) {
 }
 
 // "Show me" is there at once, or under a required quiz once the question asked has been tried.
-function mayReveal(s) {
+// card: the step's quiz card, when the caller has it already.
+function mayReveal(s, card = quizCard(questionsAt(s), recordAt(s), s.step)) {
   if (!quizOf(s).required) return true;
-  const card = quizCard(questionsAt(s), recordAt(s), s.step);
   return !card.current || Boolean(recordAt(s).answers[card.current.id]?.tries);
 }
 
@@ -155,5 +155,5 @@ export function quizViewOf(s) {
   const base = { on: q.on, required: Boolean(q.required), score: scoreText(q.score), card: null, asking: false };
   if (!q.on || !s.trace || !s.steps.length) return base;
   const card = quizCard(questionsAt(s), recordAt(s), s.step);
-  return { ...base, card, asking: !card.revealed, canReveal: mayReveal(s) };
+  return { ...base, card, asking: !card.revealed, canReveal: mayReveal(s, card) };
 }
