@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FILE_LIST, shipsInPackage } from '../web/lms/scorm-package.js';
 import { bundle } from './bundle.mjs';
 import { docsPage } from './docs-page.mjs';
 import { skipDataUriFetch } from './patch-classic.mjs';
@@ -56,11 +57,14 @@ function copyClassicFactory(from, to) {
   }
 }
 
-function countFiles(dir) {
-  return readdirSync(dir).reduce((n, name) => {
-    const p = path.join(dir, name);
-    return n + (statSync(p).isDirectory() ? countFiles(p) : 1);
-  }, 0);
+// Every file under dir, as paths with '/' relative to it, sorted.
+function filesUnder(dir, prefix = '') {
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const rel = prefix + name;
+      return statSync(path.join(dir, name)).isDirectory() ? filesUnder(path.join(dir, name), `${rel}/`) : [rel];
+    });
 }
 
 if (!existsSync(path.join(web, 'index.html'))) fail(`${web}/index.html is missing`);
@@ -144,4 +148,7 @@ if (!missing.length) {
   console.log(`build-page: index.html and embed.html hold their first stage (${shown.bytes} B, ${shown.embedBytes} B)`);
 }
 
-console.log(`build-page: dist/ holds ${countFiles(dist)} files`);
+// What a SCORM package ships (web/lms/scorm-package.js), for npm run package and builder.html.
+const shipped = filesUnder(dist).filter(shipsInPackage);
+writeFileSync(path.join(dist, FILE_LIST), `${JSON.stringify(shipped, null, 1)}\n`);
+console.log(`build-page: dist/ holds ${filesUnder(dist).length} files, ${shipped.length} of them in a SCORM package`);

@@ -1,11 +1,14 @@
 // builder.html: a lecturer's choice of chapters, example, controls and quiz, the live stepper it
-// makes, and the snippets that embed it (the element's and embed.html's iframe), written by the
-// same functions as the export menu's snippet (state/snippet.js).
+// makes, the snippets that embed it (the element's and embed.html's iframe), written by the same
+// functions as the export menu's snippet (state/snippet.js), and the SCORM 1.2 package of that
+// choice, zipped here from the built files as npm run package zips them (lms/scorm-package.js).
 
+import { zipSync } from 'fflate';
 import './element/define.js';
 import { sharedEngine } from './element/assets.js';
 import { CHAPTERS, chapterById } from './model/chapters.js';
 import { presetsOf } from './model/presets.js';
+import { FILE_LIST, packageOf } from './lms/scorm-package.js';
 import { builderAttributes, elementSnippet, iframeSnippet } from './state/snippet.js';
 import { el } from './views/dom.js';
 
@@ -13,8 +16,13 @@ const $ = (id) => document.getElementById(id);
 const QUIZ = { off: false, on: true, required: 'required' };
 const preview = document.createElement('attention-stepper');
 
-// The ticked chapters, in the tabs' order.
-const chosenChapters = () => CHAPTERS.filter((c) => $(`builder-chapter-${c.id}`).checked).map((c) => c.id);
+// The ticked chapters, in the order they were ticked: the tabs' order.
+let ticked = [];
+const chosenChapters = () => ticked;
+function tick(box) {
+  ticked = ticked.filter((id) => id !== box.value);
+  if (box.checked) ticked.push(box.value);
+}
 
 // The first chosen chapter's examples (every chapter's first when none is ticked).
 function fillPresets(catalog) {
@@ -56,6 +64,52 @@ async function copy(id) {
   await navigator.clipboard?.writeText(field.value).catch(() => {}); // selected either way
 }
 
+// The built page's files that a package ships (dist/scorm-files.json), fetched once.
+let built = null;
+function builtFiles() {
+  built ??= fetch(FILE_LIST)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${FILE_LIST}: ${r.status} ${r.statusText}`))))
+    .then((list) => Promise.all(list.map(fetchBytes)))
+    .then(Object.fromEntries);
+  built.catch(() => (built = null)); // a failed fetch is tried again at the next click
+  return built;
+}
+async function fetchBytes(file) {
+  const r = await fetch(file);
+  if (!r.ok) throw new Error(`${file}: ${r.status} ${r.statusText}`);
+  return [file, new Uint8Array(await r.arrayBuffer())];
+}
+
+// The SCORM package of the choice (the quiz is always required in a package: its score is the grade).
+async function downloadPackage() {
+  const status = $('builder-package-status');
+  const button = $('builder-package');
+  const { chapters, preset, controls } = choice();
+  const field = $('builder-mastery');
+  const mastery = field.valueAsNumber;
+  if (!field.checkValidity() || !Number.isInteger(mastery)) {
+    status.textContent = `No package: the mastery score is a whole number from 0 to 100, not "${field.value}".`;
+    return;
+  }
+  button.disabled = true;
+  status.textContent = 'Packing the stepper…';
+  try {
+    const pkg = packageOf(await builtFiles(), { chapters, preset, controls, mastery });
+    const zip = zipSync(pkg.files, { level: 6 });
+    const link = el('a');
+    link.href = URL.createObjectURL(new Blob([zip], { type: 'application/zip' }));
+    link.download = pkg.name;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    const files = Object.keys(pkg.files).length;
+    status.textContent = `${pkg.name}: ${(zip.length / 2 ** 20).toFixed(1)} MB, ${files} files, mastery ${mastery}.`;
+  } catch (error) {
+    status.textContent = `No package: ${error.message}.`;
+  } finally {
+    button.disabled = false;
+  }
+}
+
 async function start() {
   const { catalog } = await sharedEngine();
   const box = $('builder-chapters');
@@ -68,10 +122,14 @@ async function start() {
   }
   fillPresets(catalog);
   $('builder-form').addEventListener('change', (e) => {
-    if (e.target.type === 'checkbox') fillPresets(catalog);
+    if (e.target.type === 'checkbox') {
+      tick(e.target);
+      fillPresets(catalog);
+    }
     show();
   });
   $('builder-base').addEventListener('input', show);
+  $('builder-package').addEventListener('click', downloadPackage);
   for (const button of document.querySelectorAll('.builder-copy'))
     button.addEventListener('click', () => copy(button.dataset.copy));
   show();

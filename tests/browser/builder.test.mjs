@@ -1,9 +1,15 @@
 // builder.html in Chromium: a lecturer's choice (chapters, example, controls, quiz) sets the live
 // stepper and writes the element's and the iframe's snippets, and each snippet, opened as a
-// course page would, shows the same view as the preview.
+// course page would, shows the same view as the preview; the SCORM package of a choice is the
+// built page's files with its launch page set, and opens on that choice.
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
-import { CSP, axeBuilder, newPage, useEnv } from './harness.mjs';
+import { unzipSync } from 'fflate';
+import { startServer } from '../../scripts/serve.mjs';
+import { CSP, ROOT, axeBuilder, downloadedBytes, newPage, useEnv } from './harness.mjs';
 
 const env = useEnv();
 
@@ -21,8 +27,8 @@ test('builder: the choice sets the preview and both snippets, which open the sam
   const { page, context } = await newPage(env);
   await page.goto(`${env.server.url}builder.html`);
   await page.waitForSelector('body[data-ready="true"]');
-  await page.check('#builder-chapter-masks');
   await page.check('#builder-chapter-attention');
+  await page.check('#builder-chapter-masks');
   await page.selectOption('#builder-preset', 'lesson-causal');
   await page.selectOption('#builder-controls', 'full');
   await page.selectOption('#builder-quiz', 'required');
@@ -98,4 +104,83 @@ test('builder: controls locked and quiz off make their snippet; no chapter ticke
     [],
   );
   await context.close();
+});
+
+test('builder: the SCORM package of a choice is the built page, its launch page set, and opens on it', async () => {
+  const { page, context } = await newPage(env);
+  await page.goto(`${env.server.url}builder.html`);
+  await page.waitForSelector('body[data-ready="true"]');
+  // Ticked masks first: its tab first, its examples offered.
+  await page.check('#builder-chapter-masks');
+  await page.check('#builder-chapter-attention');
+  await page.selectOption('#builder-preset', 'masks-padding');
+  await page.selectOption('#builder-controls', 'none');
+  await page.fill('#builder-mastery', '85');
+  await page.click('#builder-package');
+  const status = page.locator('#builder-package-status');
+  await status.filter({ hasText: 'No package' }).waitFor();
+  assert.equal(await status.textContent(), 'No package: controls: none is not one of full, locked, compact.');
+  await page.selectOption('#builder-controls', 'compact');
+  await page.fill('#builder-mastery', '101');
+  await page.click('#builder-package');
+  await status.filter({ hasText: '"101"' }).waitFor();
+  await page.fill('#builder-mastery', '85');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#builder-package')]);
+  assert.equal(download.suggestedFilename(), 'attention-stepper-masks-attention.zip');
+  const files = unzipSync(new Uint8Array(await downloadedBytes(download)));
+  await status.filter({ hasText: 'MB' }).waitFor();
+  assert.match(
+    await status.textContent(),
+    /^attention-stepper-masks-attention\.zip: \d\.\d MB, \d+ files, mastery 85\.$/,
+  );
+  const dist = path.join(ROOT, 'dist');
+  const listed = JSON.parse(readFileSync(path.join(dist, 'scorm-files.json'), 'utf8'));
+  assert.deepEqual(Object.keys(files).sort(), [...listed, 'imsmanifest.xml'].sort());
+  for (const f of listed)
+    if (f !== 'scorm.html') assert.ok(Buffer.from(files[f]).equals(readFileSync(path.join(dist, f))), f);
+  const launch = new TextDecoder().decode(files['scorm.html']);
+  assert.ok(
+    launch.includes(
+      '<main id="scorm" data-chapters="masks,attention" data-preset="masks-padding" data-controls="compact" ' +
+        'data-mastery="85"></main>',
+    ),
+  );
+  assert.match(new TextDecoder().decode(files['imsmanifest.xml']), /<adlcp:masteryscore>85<\/adlcp:masteryscore>/);
+  assert.deepEqual(page.problems, []);
+
+  // Unzipped and opened as an LMS would (no API here: the stepper alone), on the lecturer's choice.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'builder-scorm-'));
+  for (const [f, bytes] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    writeFileSync(path.join(dir, f), bytes);
+  }
+  await context.close();
+  const server = await startServer({ root: dir, csp: CSP });
+  const lms = await newPage({ browser: env.browser, server });
+  try {
+    await lms.page.goto(`${server.url}scorm.html`);
+    const stepper = lms.page.locator('#scorm[data-lms="none"] attention-stepper[data-ready="true"]');
+    await stepper.waitFor();
+    assert.deepEqual(
+      await stepper.evaluate((e) => ({
+        chapter: e.dataset.chapter,
+        preset: e.current.preset ?? e.getAttribute('preset'),
+        quiz: e.getAttribute('quiz'),
+        controls: e.getAttribute('controls'),
+        chapters: e.getAttribute('chapters'),
+      })),
+      {
+        chapter: 'masks',
+        preset: 'masks-padding',
+        quiz: 'required',
+        controls: 'compact',
+        chapters: 'masks,attention',
+      },
+    );
+    assert.deepEqual(lms.page.problems, []);
+  } finally {
+    await lms.context.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -60,13 +60,14 @@ export function useEnv() {
 // Violations come in full; of the other result types, that nothing reads, one node a rule.
 export const axeBuilder = (page) => new AxeBuilder({ page }).setLegacyMode().options({ resultTypes: ['violations'] });
 
-// A download's text, read through Playwright (its path() exists only where the browser was
-// launched by this process).
-export async function downloadedText(download) {
+// A download's bytes, read through Playwright (its path() exists only where the browser was
+// launched by this process), and its text.
+export async function downloadedBytes(download) {
   const chunks = [];
   for await (const chunk of await download.createReadStream()) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
+export const downloadedText = async (download) => (await downloadedBytes(download)).toString('utf8');
 
 // Every CSP violation in the context's pages (and their frames) becomes a console error.
 export function reportViolations(context) {

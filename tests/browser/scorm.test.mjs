@@ -248,3 +248,22 @@ test(RESUMED, async () => {
   assert.deepEqual(problemsOf(again.page), []);
   await again.context.close();
 });
+
+test("SCORM 1.2 under scorm-again: a record of a chapter not in the package opens the package's start", async () => {
+  const { page, context, stepper } = await launch({
+    core: { lesson_location: 'stage=weights', lesson_status: 'incomplete', entry: 'resume' },
+    suspend_data: '1|chapter=masks&preset=masks-window&stage=weights&head=0|',
+  });
+  assert.equal(await page.frameLocator('#sco').locator('#scorm').getAttribute('data-lms'), 'connected');
+  const opened = await current(stepper);
+  assert.deepEqual(
+    {
+      chapter: await stepper.getAttribute('data-chapter'),
+      stage: opened.stage,
+      chapters: await stepper.getAttribute('chapters'),
+    },
+    { chapter: 'attention', stage: 'x', chapters: 'attention' },
+  );
+  assert.deepEqual(problemsOf(page), []);
+  await context.close();
+});

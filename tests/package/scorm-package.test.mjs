@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHAPTERS } from '../../web/model/chapters.js';
 import { LAUNCH, packagesOf } from '../../scripts/package-scorm.mjs';
+import { packageChoice, packageOf } from '../../web/lms/scorm-package.js';
 
 const NCNAME = /^[A-Za-z_][A-Za-z0-9._-]*$/; // xs:ID: what an identifier must be
 const attr = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 const tags = (xml, name) => xml.match(new RegExp(`<${name}\\b[^>]*>`, 'g')) ?? [];
+const utf8 = (bytes) => new TextDecoder().decode(bytes);
 const textOf = (xml, name) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
 const packages = packagesOf({ mastery: 80 });
@@ -24,7 +26,7 @@ test('a package for every chapter and one for the whole stepper', () => {
 
 for (const p of packages) {
   test(`${p.name}: imsmanifest.xml follows SCORM 1.2 and lists exactly the package's files`, () => {
-    const xml = p.files['imsmanifest.xml'].toString('utf8');
+    const xml = utf8(p.files['imsmanifest.xml']);
     assert.match(xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<manifest /);
     assert.equal(textOf(xml, 'schema'), 'ADL SCORM');
     assert.equal(textOf(xml, 'schemaversion'), '1.2');
@@ -51,23 +53,56 @@ for (const p of packages) {
     for (const page of ['training.html', 'builder.html', 'embedding.html'])
       assert.ok(!listed.includes(page), `no other page: ${page}`);
     assert.ok(!listed.some((f) => f.startsWith('scorm/')), 'no package in a package');
-    const launch = p.files[LAUNCH].toString('utf8');
-    const chapter = p.chapter === 'all' ? '' : p.chapter;
-    assert.match(
+    const launch = utf8(p.files[LAUNCH]);
+    const chapters = p.chapter === 'all' ? '' : p.chapter;
+    assert.ok(
+      launch.includes(
+        `<main id="scorm" data-chapters="${chapters}" data-preset="" data-controls="full" data-mastery="80"></main>`,
+      ),
       launch,
-      new RegExp(`<main id="scorm" data-chapter="${chapter}" data-mastery="80" data-controls="full">`),
     );
   });
 }
 
 test('--controls locked: the launch page fixes the configuration', () => {
   const [locked] = packagesOf({ chapters: ['masks'], controls: 'locked' });
-  assert.match(locked.files[LAUNCH].toString('utf8'), /data-chapter="masks" data-mastery="70" data-controls="locked"/);
+  assert.match(
+    utf8(locked.files[LAUNCH]),
+    /data-chapters="masks" data-preset="" data-controls="locked" data-mastery="70"/,
+  );
+});
+
+test("a lecturer's choice (builder.html): its chapters in their order, its example, its controls", () => {
+  const built = packagesOf({ chapters: ['all'] })[0].files;
+  delete built['imsmanifest.xml'];
+  const choice = { chapters: ['masks', 'attention'], preset: 'lesson-causal', controls: 'compact', mastery: 55 };
+  const p = packageOf(built, choice);
+  assert.equal(p.name, 'attention-stepper-masks-attention.zip');
+  assert.equal(p.title, 'Attention stepper: Masks, Self-attention');
+  assert.ok(
+    utf8(p.files[LAUNCH]).includes(
+      '<main id="scorm" data-chapters="masks,attention" data-preset="lesson-causal" data-controls="compact" ' +
+        'data-mastery="55"></main>',
+    ),
+  );
+  const xml = utf8(p.files['imsmanifest.xml']);
+  assert.equal(textOf(xml, 'adlcp:masteryscore'), '55');
+  assert.match(xml, /<manifest identifier="attention-stepper-masks-attention" /);
+  for (const [f, bytes] of Object.entries(built))
+    if (f !== LAUNCH) assert.equal(p.files[f], bytes, `${f}: the built file as it is`);
+  // Every chapter in the tabs' own order is every chapter: the package named 'all'.
+  const every = CHAPTERS.map((c) => c.id);
+  assert.deepEqual(packageChoice({ chapters: every }).chapters, []);
+  assert.deepEqual(packageChoice({ chapters: [...every].reverse() }).chapters, [...every].reverse());
 });
 
 test('bad options are refused by name', () => {
-  assert.throws(() => packagesOf({ controls: 'none' }), /^Error: --controls: none is not one of full, locked$/);
-  assert.throws(() => packagesOf({ chapters: ['attention', 'nope'] }), /^Error: chapter: nope is not a chapter; the/);
+  assert.throws(() => packagesOf({ controls: 'none' }), /^Error: controls: none is not one of full, locked, compact$/);
+  assert.throws(
+    () => packagesOf({ chapters: ['attention', 'nope'] }),
+    /^Error: chapters: nope is not a chapter; the chapters are attention, /,
+  );
   for (const mastery of [-1, 101, NaN])
-    assert.throws(() => packagesOf({ mastery }), /^Error: --mastery: .* is not a score from 0 to 100$/);
+    assert.throws(() => packagesOf({ mastery }), /^Error: mastery: .* is not a score from 0 to 100$/);
+  assert.throws(() => packageOf({}, {}), /^Error: the built page holds no scorm\.html: run npm run build first$/);
 });

@@ -7,22 +7,21 @@ import { ATTRIBUTES, readAttributes } from '../state/attributes.js';
 
 // What the embedding decides, not the learner's record: a saved view leaves these as they are (a
 // record cannot lift a required quiz).
-const EMBEDDING = new Set(['controls', 'theme', 'stages', 'quiz']);
+const EMBEDDING = new Set(['chapters', 'controls', 'theme', 'stages', 'quiz']);
 const ownPart = (attributes) => attributes.filter(([name]) => !EMBEDDING.has(name));
 
 /**
- * Whether saved attributes ([[name, value]]) fit this element: names it knows, the chapter it is
- * fixed to (chapter; null: any), values it accepts (the embedding's own attributes aside). A
- * record that is not ours or was tampered with fails, and the element keeps its own view.
+ * Whether saved attributes ([[name, value]]) fit this element: names it knows, values it accepts
+ * with the embedding's own attributes (a chapter among its chapters). A record that is not ours or
+ * was tampered with fails, and the element keeps its own view.
  */
-export async function fitsElement(element, attributes, chapter = null) {
+export async function fitsElement(element, attributes) {
   if (!Array.isArray(attributes)) return false;
   const ok = attributes.every(
     (pair) => Array.isArray(pair) && pair.length === 2 && ATTRIBUTES.includes(pair[0]) && typeof pair[1] === 'string',
   );
   if (!ok) return false;
   const given = new Map(ownPart(attributes));
-  if (chapter && given.get('chapter') !== chapter) return false;
   const { catalog } = await sharedEngine();
   const get = (name) => (given.has(name) ? given.get(name) : element.getAttribute(name));
   return readAttributes(catalog, get).errors.length === 0;

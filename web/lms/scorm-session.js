@@ -7,16 +7,16 @@
 import { fitsElement, restoreView } from './saved-view.js';
 import { locationOf, masteryOf, readSuspend, resultOf, sessionTime, suspendOf } from './scorm-cmi.js';
 
-// api: the LMS's API (scorm-api.js); element: the stepper, not yet connected; chapter: the one the
-// package is fixed to (null: any). A saved view that does not fit the element is not restored.
-export async function startSession(api, element, { mastery: packageMastery, chapter = null }) {
+// api: the LMS's API (scorm-api.js); element: the stepper, not yet connected, with the package's
+// attributes. A saved view that does not fit the element (a chapter it does not offer) is not restored.
+export async function startSession(api, element, { mastery: packageMastery }) {
   if (String(api.LMSInitialize('')) !== 'true') return null;
   const get = (name) => String(api.LMSGetValue(name) ?? '');
   const set = (name, value) => api.LMSSetValue(name, String(value));
   const started = Date.now();
   const mastery = masteryOf(get('cmi.student_data.mastery_score'), packageMastery);
   const saved = readSuspend(get('cmi.suspend_data'));
-  const resumed = Boolean(saved) && (await fitsElement(element, saved.attributes, chapter));
+  const resumed = Boolean(saved) && (await fitsElement(element, saved.attributes));
   if (resumed) restoreView(element, saved);
   let status = get('cmi.core.lesson_status');
   if (status === 'not attempted' || status === '') set('cmi.core.lesson_status', (status = 'incomplete'));

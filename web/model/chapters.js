@@ -255,6 +255,9 @@ export function chapterById(id) {
   return CHAPTERS.find((c) => c.id === id) ?? null;
 }
 
+/** Whether chapter ids are every chapter in the tabs' own order (a list that changes nothing). */
+export const isTabOrder = (ids) => ids.length === CHAPTERS.length && ids.every((id, i) => id === CHAPTERS[i].id);
+
 /** A comma-separated list of chapter ids (a lecturer's tabs) → { ids: the chapters, in order, each
  *  once, or null when none; unknown: the rest, to be named }. */
 export function chapterList(text) {

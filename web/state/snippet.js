@@ -3,14 +3,13 @@
 // reverse of readAttributes. A preset is named with only the tokens that differ; a custom
 // configuration lists the fields that differ from its chapter's first example.
 
-import { CHAPTERS, chapterById } from '../model/chapters.js';
+import { chapterById, isTabOrder } from '../model/chapters.js';
 import { fieldsOf } from '../model/fields.js';
 import { presetById } from '../model/presets.js';
 import { presetForm } from './form.js';
 import { ATTRIBUTE_VIEW_KEYS } from './view-keys.js';
 
 const TOKEN_FIELDS = ['tokens', 'keyTokens'];
-const CHAPTER_COUNT = CHAPTERS.length;
 
 // A field's attribute: [name, value], the value null for a boolean attribute that is present.
 function fieldAttribute(f, value) {
@@ -66,7 +65,7 @@ export function embedQuery(attrs) {
  */
 export function builderAttributes({ chapters, preset, controls, quiz }) {
   const attrs = [];
-  if (chapters.length && chapters.length < CHAPTER_COUNT) attrs.push(['chapters', chapters.join(',')]);
+  if (chapters.length && !isTabOrder(chapters)) attrs.push(['chapters', chapters.join(',')]);
   if (preset) attrs.push(['preset', preset]); // else the element opens the first chapter offered
   attrs.push(['controls', controls]);
   if (quiz) attrs.push(['quiz', quiz === true ? null : String(quiz)]);
