@@ -176,6 +176,7 @@ def positions_of(spec, d_k):
     rope = spec.get("rope")
     return {
         "positionalEncoding": spec.get("positionalEncoding"), "alibi": spec.get("alibi", False),
+        "softcap": spec.get("softcap"),
         "rope": rope and {"base": rope.get("base", 10000),
                           "convention": rope.get("convention", "interleaved"),
                           "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},

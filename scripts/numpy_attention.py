@@ -77,6 +77,11 @@ def rope(s, x, first=0):
     return out
 
 
+def soft_cap(s, logits):
+    """Gemma 2's logit soft-capping: κ·tanh(logits / κ), every logit within ±κ."""
+    return s["softcap"] * np.tanh(logits / s["softcap"])
+
+
 def alibi_slopes(heads):
     """Press et al.: (2^(−8/n))^k for k = 1 … n when n is a power of two; otherwise the slopes of
     the largest power of two below, then every other slope of twice that."""
@@ -119,7 +124,8 @@ def project_out(s, concat, w_o, out):
 def multi_head_attention(s, p, out):
     """Every head's stages into out; returns the output (T, D), or the heads side by side.
     K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first.
-    A sinusoidal encoding is added to X first; RoPE turns q and k; ALiBi adds B to S̃."""
+    A sinusoidal encoding is added to X first; RoPE turns q and k; a soft cap κ bends S̃ to
+    κ·tanh(S̃ / κ); ALiBi adds B to S̃."""
     group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
     x, x_kv = p["x"], p["x_kv"]
     if s["positionalEncoding"] == "sinusoidal":
@@ -144,6 +150,8 @@ def multi_head_attention(s, p, out):
             q = out[f"q_rot/{i}"] = rope(s, q)
         scores = q @ keys[g].T
         scaled = logits = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
+        if s["softcap"] is not None:
+            logits = out[f"capped/{i}"] = soft_cap(s, scaled)
         if s["alibi"]:
             out[f"B/{i}"] = alibi(s, i, *positions)
             logits = out[f"biased/{i}"] = scaled + out[f"B/{i}"]
@@ -200,6 +208,8 @@ def decode_step(s, p, t, cache, out):
         scores = out[at("scores", i, t)] = q @ cache[g][0].T  # (1, n): only the past, no mask
         scaled = logits = scores / np.sqrt(s["dK"]) if s["scaleScores"] else scores
         out[at("scaled", i, t)] = scaled
+        if s["softcap"] is not None:
+            logits = out[at("capped", i, t)] = soft_cap(s, scaled)
         if s["alibi"]:
             logits = out[at("biased", i, t)] = scaled + alibi(s, i, np.array([t]), cache[g][2])
         weights = out[at("weights", i, t)] = softmax(logits)

@@ -1,6 +1,7 @@
 #include "attention/attention.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "attention/alibi.hpp"
@@ -181,6 +182,30 @@ void check_positions(const projections &p, const attention_config &c, const row_
             alibi_row_shift(first_of(out, stage_id::scaled).values, alibi_of(c, 0), keys);
 }
 
+// What the soft cap changed: per query head, the largest |Δ| between its weights and the softmax of
+// its logits uncapped (S̃, masked as the head's were).
+std::vector<double> softcap_change(const trace &t, const row_spans &keys) {
+    std::vector<const stage *> scaled, weights; // per query head, in head order
+    for (const stage &s : t.stages)
+        if (s.id == stage_id::scaled)
+            scaled.push_back(&s);
+        else if (s.id == stage_id::weights)
+            weights.push_back(&s);
+    std::vector<double> out;
+    for (std::size_t h = 0; h < scaled.size(); ++h) {
+        const matrix &s = scaled[h]->values, &a = weights[h]->values; // (T, T_kv) each
+        std::vector<double> uncapped(cols(s));
+        double worst = 0.0;
+        for (std::size_t i = 0; i < rows(s); ++i) {
+            softmax_span(&s(i, 0), uncapped.data(), cols(s), keys[i]);
+            for (std::size_t j = 0; j < cols(s); ++j)
+                worst = std::max(worst, std::fabs(uncapped[j] - a(i, j)));
+        }
+        out.push_back(worst);
+    }
+    return out;
+}
+
 } // namespace
 
 // Passes 1–8: the inputs and their projections, then every head (heads.hpp).
@@ -214,6 +239,8 @@ matrix multi_head_attention(const matrix &x, const attention_params &w, const at
                      {keys, n.t, n.tkv, 0, no_step, out, keep});
     if (out)
         check_positions(p, c, keys, *out);
+    if (out && c.softcap)
+        out->checks.softcap_change = softcap_change(*out, keys);
     return result;
 }
 

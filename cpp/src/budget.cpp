@@ -29,7 +29,8 @@ std::size_t rotation(const attention_config &c, std::size_t p) {
 // Passes 2–6 of one head: r query rows against k keys.
 std::size_t one_head(const attention_config &c, std::size_t r, std::size_t k, bool masked) {
     std::size_t total = n(s::scores, {r, c.d_k, k}) + n(s::scaled, {r, k, c.d_k});
-    total += (c.alibi ? n(s::biased, {r, k}) : 0) + (masked ? n(s::masked, {r, k}) : 0);
+    total += (c.softcap ? n(s::capped, {r, k, 1}) : 0) + (c.alibi ? n(s::biased, {r, k}) : 0);
+    total += masked ? n(s::masked, {r, k}) : 0;
     return total + n(s::weights, {r, k}) + n(s::head, {r, k, c.d_v});
 }
 

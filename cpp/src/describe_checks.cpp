@@ -145,6 +145,8 @@ void add_checks(value_record &o, const trace &t) {
                                                  {"weights", k.rope_shift->weights}});
     if (k.alibi_row_shift)
         o.emplace_back("alibiRowShift", *k.alibi_row_shift);
+    if (!k.softcap_change.empty())
+        o.emplace_back("softcapChange", numbers(k.softcap_change));
     if (!k.score_variance.empty())
         o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
     if (!k.gradient_scaling.empty())

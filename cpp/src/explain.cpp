@@ -85,6 +85,12 @@ void scaled_dot(cell_explanation &e, const trace &t, const stage &s, std::size_t
     e.divisor = score_divisor(t.config);
 }
 
+void soft_cap(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+              std::size_t col) {
+    e.input = arg(s, 0)(row, col);
+    e.cap = arg(s, 1)(0, 0);
+}
+
 void mask(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
     e.input = arg(s, 0)(row, col);
     e.mask = arg(s, 1)(row, col);
@@ -222,7 +228,7 @@ void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::
 std::size_t numbers_in(const cell_explanation &e) {
     const std::size_t softmax = e.softmax ? e.softmax->logits.size() + e.softmax->exps.size() : 0;
     const std::size_t norm = e.norm ? e.norm->row.size() : 0;
-    return 16 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
+    return 17 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
 }
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,

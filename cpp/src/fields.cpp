@@ -66,6 +66,7 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"window", t::number},
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
+                                      {"softcap", t::number},
                                       {"positionalEncoding", t::text},
                                       {"documents", t::numbers, false, limits::max_seq_len},
                                       d_output};
@@ -91,12 +92,12 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     };
     switch (kind) {
     case problem_kind::cross:
-        return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads"});
+        return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads", "softcap"});
     case problem_kind::encoder_layer:
         return any({"seqLen", "dFF", "causal", "prunedHeads"});
     case problem_kind::kv_cache: // causal by nature
         return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
-                    "positionalEncoding", "window"});
+                    "positionalEncoding", "window", "softcap"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
     case problem_kind::backward: // self-attention's fields but pruning, and the gradient dO
@@ -104,7 +105,8 @@ bool kind_takes(problem_kind kind, const std::string &f) {
                     "window", "prefix", "documents", "alibi", "positionalEncoding", "dOutput"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
-                    "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding"});
+                    "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding",
+                    "softcap"});
     }
 }
 
@@ -131,6 +133,7 @@ std::vector<field_rule> explicit_rules(problem_kind kind) {
         f.push_back({"seed", t::number});
     } else {
         f.push_back(pruned_heads);
+        f.push_back({"softcap", t::number});
     }
     if (!cross) {
         f.push_back(rope);

@@ -1,5 +1,5 @@
-// Passes 2–6 of one head, the lesson's in its order: scores, scale, bias (ALiBi), mask, softmax,
-// weighted values; and the stages they record. T = query rows, T_kv = keys.
+// Passes 2–6 of one head, the lesson's in its order: scores, scale, soft cap, bias (ALiBi), mask,
+// softmax, weighted values; and the stages they record. T = query rows, T_kv = keys.
 #include "attention/passes.hpp"
 
 #include <algorithm>
@@ -20,16 +20,23 @@ namespace {
 struct head_stages {
     head_trace &t;
     const linear_bias *bias;
-    matrix scores, scaled, biased, masked; // (T, T_kv); biased with ALiBi, masked with a mask
+    // (T, T_kv); capped with a soft cap, biased with ALiBi, masked with a mask
+    matrix scores, scaled, capped, biased, masked;
 
-    head_stages(head_trace &trace, const linear_bias *b, std::size_t r, std::size_t n)
-        : t(trace), bias(b), scores({r, n}), scaled({r, n}), biased(b ? matrix({r, n}) : matrix()),
-          masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
+    head_stages(head_trace &trace, const linear_bias *b, bool cap, std::size_t r, std::size_t n)
+        : t(trace), bias(b), scores({r, n}), scaled({r, n}), capped(cap ? matrix({r, n}) : matrix()),
+          biased(b ? matrix({r, n}) : matrix()), masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
 
-    // Row i of S̃ + B, from row i of S̃. → that row.
-    double *add_bias(std::size_t i) {
+    // Row i of κ·tanh(S̃ / κ), from row i of S̃. → that row.
+    double *cap(std::size_t i, double kappa) {
+        soft_cap_row(&scaled(i, 0), cols(capped), kappa, &capped(i, 0));
+        return &capped(i, 0);
+    }
+
+    // Row i of (S̃ or its cap) + B, from that row. → the new row.
+    double *add_bias(std::size_t i, const double *row) {
         for (std::size_t j = 0; j < cols(biased); ++j)
-            biased(i, j) = scaled(i, j) + bias->at(i, j);
+            biased(i, j) = row[j] + bias->at(i, j);
         return &biased(i, 0);
     }
 
@@ -61,11 +68,20 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     if (c.scale_scores) // the ablation divides by nothing
         add_term(t.out.stages.back(), "scale");
     stage_id logits_stage = stage_id::scaled;
-    if (s.bias) {
+    if (c.softcap) {
         const shared_matrix scaled = logits;
+        logits = std::move(s.capped);
+        const dim one{1, "1"};
+        record(&t.out, stage_id::capped, t.at, {t.t, t.tkv, one}, logits,
+               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{"κ", no_head, matrix({1, 1}, *c.softcap), axes_of(one, one)});
+        logits_stage = stage_id::capped;
+    }
+    if (s.bias) {
+        const shared_matrix before = logits;
         logits = std::move(s.biased);
         record(&t.out, stage_id::biased, t.at, {t.t, t.tkv}, logits,
-               operand{name_of(stage_id::scaled), t.at.head, scaled, axes_of(t.t, t.tkv)},
+               operand{name_of(logits_stage), t.at.head, before, axes_of(t.t, t.tkv)},
                operand{"B", t.at.head, bias_matrix(*s.bias, t.t.size, t.tkv.size),
                        axes_of(t.t, t.tkv)});
         // B = −m·(i − j) when no key lies ahead of its query, else −m·|i − j| (alibi.hpp).
@@ -101,7 +117,7 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
     const std::size_t n_keys = k.rows;
     std::optional<head_stages> staged; // traced: S, S̃, S̃ + B and L each kept; else all in `weights`
     if (rec)
-        staged.emplace(*rec, bias, q.rows, n_keys);
+        staged.emplace(*rec, bias, c.softcap.has_value(), q.rows, n_keys);
     const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
     const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
     matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
@@ -113,9 +129,14 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
         // 3. S̃ = S / √DK: with independent components of mean 0 and variance 1, q·k has
         // variance DK; dividing by √DK brings it back to 1.
         divide_row(&s(i, all.begin), all.end - all.begin, score_divisor(c), row + all.begin);
+        // 3¼. Soft cap: κ·tanh(S̃ / κ) keeps every logit inside (−κ, κ), nearly unchanged near 0.
+        if (c.softcap && staged)
+            row = staged->cap(i, *c.softcap);
+        else if (c.softcap)
+            soft_cap_row(row + all.begin, all.end - all.begin, *c.softcap, row + all.begin);
         // 3½. ALiBi: + B, a penalty that grows with the distance from query to key.
         if (bias && staged)
-            row = staged->add_bias(i);
+            row = staged->add_bias(i, row);
         else if (bias)
             for (std::size_t j = all.begin; j < all.end; ++j)
                 row[j] += bias->at(i, j);

@@ -80,6 +80,11 @@ void softmax_span(const double *in, double *out, std::size_t n, key_span span) {
     std::fill(out + span.end, out + n, 0.0);
 }
 
+void soft_cap_row(const double *row, std::size_t n, double kappa, double *out) {
+    for (std::size_t j = 0; j < n; ++j)
+        out[j] = kappa * std::tanh(row[j] / kappa);
+}
+
 void divide_row(const double *row, std::size_t n, double divisor, double *out) {
     if (exact_reciprocal(divisor)) {
         const double reciprocal = 1.0 / divisor;

@@ -188,11 +188,27 @@ void check_every_query_sees_a_key(const attention_config &c) {
                        ", or leave it out");
 }
 
-// The positions and masks the fields ask for, set on a problem its sizes made, then the trace
-// budget checked again with them.
+// A soft cap κ on the logits (Gemma 2's) in (0, 1e300], or none.
+std::optional<double> softcap_of(const field_values &v) {
+    const double *kappa = get<double>(v, "softcap");
+    if (!kappa)
+        return std::nullopt;
+    const field_range &r = range_of("softcap");
+    if (!std::isfinite(*kappa) || *kappa <= r.min || *kappa > r.max)
+        reject("softcap", js_number(*kappa) + " is out of range (" + js_number(r.min) + ", " +
+                              js_number(r.max) + "]; Gemma 2 caps its attention logits at 50");
+    return *kappa;
+}
+
+// The positions, masks and soft cap the fields ask for, set on a problem its sizes made, then the
+// trace budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
+    p.config.softcap = softcap_of(v);
+    if (p.config.softcap && p.config.alibi)
+        reject("softcap", "and alibi together are not stepped here: ALiBi's bias would be added to "
+                          "the capped logits, which no published model does; give one of them");
     if (const auto *pe = get<std::string>(v, "positionalEncoding")) {
         if (*pe != "sinusoidal")
             reject("positionalEncoding",

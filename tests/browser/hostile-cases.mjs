@@ -36,6 +36,15 @@ export const API_CASES = [
     (e) => e.run({ seqLen: 2, dModel: 4, weightScale: 0 }),
     'weightScale: 0 is out of range (0, 10]; the seed-42 examples use 0.1',
   ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, softcap: -1 }),
+    'softcap: -1 is out of range (0, 1e+300]; Gemma 2 caps its attention logits at 50',
+  ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, softcap: 30, alibi: true }),
+    "softcap: and alibi together are not stepped here: ALiBi's bias would be added to the capped logits, which " +
+      'no published model does; give one of them',
+  ),
   api((e) => e.run({}), 'seqLen: is missing; give a whole number'),
   api((e) => e.run('lesson-causal'), 'spec: must be an object, got string'),
   api((e) => e.run({ seqLen: '5', dModel: 4 }), 'seqLen: must be a number, got string'),

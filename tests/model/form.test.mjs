@@ -132,6 +132,7 @@ test('preset form: every field, from the field table; read back, each preset ask
     ropeOffset: '0',
     ropeDims: '',
     alibi: false,
+    softcap: '',
     checkpoint: 'trained',
     scored: '',
   });

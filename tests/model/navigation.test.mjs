@@ -45,6 +45,7 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'v_cache',
       'scores',
       'scaled',
+      'capped',
       'biased',
       'masked',
       'weights',

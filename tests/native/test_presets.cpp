@@ -57,6 +57,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
             {"trained-heads", {problem_kind::model}},
             {"positions", {problem_kind::self}},
             {"masks", {problem_kind::self}},
+            {"modern", {problem_kind::self}},
             {"backward", {problem_kind::backward}}};
         REQUIRE(kinds_of_chapter.count(info.chapter) == 1);
         CHECK(kinds_of_chapter.at(info.chapter).count(kind) == 1);
@@ -102,6 +103,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "masks-documents",
                                             "masks-padding",
                                             "masks-causal",
+                                            "modern-softcap",
                                             "backward-causal",
                                             "backward-gqa",
                                             "backward-window-alibi",

@@ -141,6 +141,7 @@ void add_positions(reference::sizes &out, const attention_config &c) {
     const auto n = [](std::optional<std::size_t> v) { return v ? std::to_string(*v) : "null"; };
     out["positionalEncoding"] = c.sinusoidal ? "sinusoidal" : "null";
     out["alibi"] = flag(c.alibi);
+    out["softcap"] = c.softcap ? js_number(*c.softcap) : "null";
     out["rope"] = c.rope ? "true" : "null";
     if (c.rope) {
         out["rope.base"] = js_number(c.rope->base);

@@ -66,7 +66,7 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
     CHECK(operand_mismatch(weights, {"masked"}).empty());
     CHECK(operand_mismatch(weights, {"scaled"}).empty());
     CHECK(operand_mismatch(weights, {"scores"}) ==
-          "operand 0 is \"scores\", declared masked|biased|scaled");
+          "operand 0 is \"scores\", declared masked|biased|capped|scaled");
     CHECK(operand_mismatch(output, {"pruned", "W_O"}).empty()); // one head's share or none
     CHECK(operand_mismatch(output, {"concat", "W_O", "contribution", "contribution"}).empty());
     CHECK(operand_mismatch(output, {"concat", "W_O", "head"}) ==

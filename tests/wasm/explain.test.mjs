@@ -23,6 +23,7 @@ const RULE = {
   v: 'dot',
   scores: 'dotRows',
   scaled: 'scaledDot',
+  capped: 'softCap',
   biased: 'sum',
   masked: 'mask',
   weights: 'softmax',
@@ -131,6 +132,14 @@ const CHECKS = {
     const { scaleScores, dK } = trace.config;
     assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
     assert.ok(near(e.sum / e.divisor, e.value), `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
+  },
+  softCap(trace, s, row, col, e, where) {
+    const [scaled, kappa] = s.operands;
+    assert.equal(e.input, at(scaled, row, col), `${where}: input is the scaled cell`);
+    assert.equal(e.cap, at(kappa, 0, 0), `${where}: \u03ba`);
+    assert.equal(e.cap, trace.config.softcap, `${where}: the config's \u03ba`);
+    // JS's tanh and the engine's libm may round apart by an ulp.
+    assert.ok(near(e.cap * Math.tanh(e.input / e.cap), e.value), `${where}: \u03ba\u00b7tanh(input / \u03ba)`);
   },
   mask(trace, s, row, col, e, where) {
     assert.equal(e.input, at(s.operands[0], row, col), `${where}: input is the scaled cell`);

@@ -66,7 +66,8 @@ function decodeLabels(sizes) {
     labels.push(label('x_t', null, t));
     for (let h = 0; h < sizes.numHeads; h += 1) {
       const kv = h % groupOf(sizes) === 0 ? ['k_new', ...rot('k_rot'), 'v_new', 'k_cache', 'v_cache'] : [];
-      const ids = ['q', ...rot('q_rot'), ...kv, 'scores', 'scaled', ...(sizes.alibi ? ['biased'] : [])];
+      const logits = [...(sizes.softcap ? ['capped'] : []), ...(sizes.alibi ? ['biased'] : [])];
+      const ids = ['q', ...rot('q_rot'), ...kv, 'scores', 'scaled', ...logits];
       labels.push(...[...ids, 'weights', 'head'].map((id) => label(id, h, t)));
     }
     if (sizes.outputProjection) labels.push(label('concat', null, t), label('output', null, t));
@@ -134,7 +135,11 @@ export function expectedLabels(sizes) {
   for (let h = 0; h < numHeads; h += 1) {
     const first = h % groupOf(sizes) === 0;
     const turned = only(sizes.rope, ['q_rot', ...only(first, ['k_rot'])]);
-    const logits = [...only(sizes.alibi, ['biased']), ...only(hasMask(sizes), ['masked'])];
+    const logits = [
+      ...only(sizes.softcap, ['capped']),
+      ...only(sizes.alibi, ['biased']),
+      ...only(hasMask(sizes), ['masked']),
+    ];
     const ids = ['q', ...only(first, ['k', 'v']), ...turned, 'scores', 'scaled', ...logits, 'weights', 'head'];
     labels.push(...ids.map((id) => label(id, h)));
   }
@@ -198,6 +203,7 @@ const RESULT = {
   v: ['tkv', 'dv'],
   scores: ['t', 'tkv'],
   scaled: ['t', 'tkv'],
+  capped: ['t', 'tkv'],
   biased: ['t', 'tkv'],
   masked: ['t', 'tkv'],
   weights: ['t', 'tkv'],
@@ -275,6 +281,7 @@ const EQUATION = {
   v: ({ tkv, d, dv }) => product(tkv, d, dv),
   scores: ({ t, dk, tkv }) => product(t, dk, tkv),
   scaled: ({ t, tkv, root }) => `${pair(t, tkv)} ÷ ${root} → ${pair(t, tkv)}`,
+  capped: ({ t, tkv }) => `κ·tanh(${pair(t, tkv)} ÷ κ) → ${pair(t, tkv)}`,
   biased: ({ t, tkv }) => sum(t, tkv),
   masked: ({ t, tkv }) => sum(t, tkv),
   weights: ({ t, tkv }) => same('softmax')(t, tkv),

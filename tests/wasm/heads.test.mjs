@@ -70,6 +70,7 @@ describe('pruneEach', () => {
         'masks-documents',
         'masks-padding',
         'masks-causal',
+        'modern-softcap',
       ],
     );
   });

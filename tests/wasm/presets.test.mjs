@@ -19,6 +19,7 @@ describe('presets() and models()', () => {
     'designed-heads': ['designed'],
     positions: ['self'],
     masks: ['self'],
+    modern: ['self'],
     backward: ['backward'],
     'trained-heads': ['model'],
   };

@@ -176,6 +176,7 @@ describe('run: other specs', () => {
       prefix: null,
       documents: [],
       alibi: null,
+      softcap: null,
       positionalEncoding: null,
       rope: null,
     });

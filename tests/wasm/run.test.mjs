@@ -87,6 +87,7 @@ const CHECKS = [
   'designedHeads',
   'ropeShift',
   'alibiRowShift',
+  'softcapChange',
   'headSplit',
   'causalPrefix',
   'trainingPasses',

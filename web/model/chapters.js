@@ -183,6 +183,31 @@ export const CHAPTERS = [
     panel: 'masks',
   },
   {
+    id: 'modern',
+    title: 'Modern attention',
+    kind: 'self',
+    fields: [
+      'tokens',
+      'dModel',
+      'heads',
+      'kvHeads',
+      'dK',
+      'dV',
+      'seed',
+      'weightScale',
+      'causal',
+      'window',
+      'rope',
+      'ropeConvention',
+      'softcap',
+    ],
+    lead:
+      'The attention of models released since 2024 is the same softmax over q\u00b7k, with small changes that ' +
+      'keep large models stable and their caches small. Soft-capping bends every logit through ' +
+      '\u03ba\u00b7tanh(\u00b7 / \u03ba), so that none passes \u00b1\u03ba (Gemma 2, Grok-1). Each example steps ' +
+      'one change on real numbers, beside the models that use it.',
+  },
+  {
     id: 'backward',
     title: 'Backpropagation',
     kind: 'backward',

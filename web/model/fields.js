@@ -4,7 +4,8 @@
 //
 // type: 'tokens' (words split on spaces), 'whole' (a whole number in the engine's range for its
 // spec field, engine.limits()), 'auto' (the same, or blank for the engine's default, which `blank`
-// describes), 'decimal' (a number in the engine's range, (above, max]), 'heads' (head numbers
+// describes), 'decimal' (a number in the engine's range, (above, max], `example` saying what is
+// usual; blank for none where `blank` says what that means), 'heads' (head numbers
 // separated by commas or spaces, blank for none), 'positions' (the same for positions), 'lengths'
 // (token counts ≥ 1 the same way), 'choice' (one of `choices`), 'flag'. A flag's spec value is
 // `on` where it gives one (positionalEncoding: 'sinusoidal'), and left out when off; an
@@ -134,6 +135,7 @@ export const FIELDS = [
     spec: 'weightScale',
     label: 'weight scale',
     default: 0.1,
+    example: 'the seed-42 examples use 0.1',
     hint: 'drawn weights are randn \u00b7 this: 0.1 as the seed-42 examples, 1 for sharper attention',
   },
   {
@@ -239,6 +241,17 @@ export const FIELDS = [
     hint: 'the first dims columns of each head turn (even)',
   },
   { field: 'alibi', hash: 'alibi', attribute: 'alibi', type: 'flag', spec: 'alibi', label: 'ALiBi distance bias' },
+  {
+    field: 'softcap',
+    hash: 'softcap',
+    attribute: 'softcap',
+    type: 'decimal',
+    spec: 'softcap',
+    label: 'soft cap \u03ba',
+    blank: 'no cap',
+    example: 'Gemma 2 caps at 50',
+    hint: 'each logit becomes \u03ba\u00b7tanh(logit / \u03ba): within \u00b1\u03ba, nearly unchanged near 0',
+  },
   {
     field: 'checkpoint',
     hash: 'checkpoint',

@@ -2,7 +2,7 @@
 // colours across stages, so a scale must mean the same thing wherever the quantity appears:
 //   - attention weights and next-token probabilities on the fixed range 0 … 1: a pale row is a
 //     spread-out row, whatever the largest weight happens to be;
-//   - the logits of one head (S, S̃, S̃ + B, L) on the scale of the largest of them, so that ÷√d_k
+//   - the logits of one head (S, S̃, S̄, S̃ + B, L) on the scale of the largest of them, so that ÷√d_k
 //     shows as paler colour; RoPE's Q and Q̂ (K and K̂), and dS̃ and dS, likewise;
 //   - every other matrix on its own range: centred on 0 to ± its largest |value| (from 0 when it
 //     cannot be negative);
@@ -18,7 +18,7 @@ const STAGE_OF = { Q: 'q', K: 'k' };
 
 // Stages that hold one quantity before and after an operation: each stage id and its symbol.
 const FAMILIES = [
-  { scores: 'S', scaled: 'S\u0303', biased: 'S\u0303 + B', masked: 'L' },
+  { scores: 'S', scaled: 'S\u0303', capped: 'S\u0304', biased: 'S\u0303 + B', masked: 'L' },
   { q: 'Q', q_rot: 'Q\u0302' },
   { k: 'K', k_new: 'k_t', k_rot: 'K\u0302' },
   { d_scaled: 'dS\u0303', d_scores: 'dS' },

@@ -59,12 +59,14 @@ function checkTokens(limits, kind, form, f, errors) {
   return tokens;
 }
 
-// A decimal in (above, max], e.g. the weight scale 0.1.
+// A decimal in (above, max], e.g. the weight scale 0.1; blank, where the field allows it, for none.
 function checkDecimal(f, raw, errors, { above, max }) {
   const text = String(raw ?? '').trim();
+  if (f.blank && text === '') return undefined;
   const v = /^(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN; // 0.1, .5, 1e-3
   if (v > above && v <= max) return v;
-  errors[f.field] = `${f.label} must be a number above ${above} and at most ${max} (the seed-42 examples use 0.1).`;
+  const blank = f.blank ? `, or blank for ${f.blank}` : '';
+  errors[f.field] = `${f.label} must be a number above ${above} and at most ${max}${blank} (${f.example}).`;
   return null;
 }
 

@@ -35,6 +35,7 @@ struct cell_explanation {
     double divisor = 1;              // scaled: √d_k (1 without scaling)
     std::optional<double> input;     // mask, relu, norm: the cell before this stage
     std::optional<double> mask;      // mask: M[i, j], 0 or −∞
+    std::optional<double> cap;       // soft_cap: κ; value = κ·tanh(input / κ)
     std::optional<double> gate;      // gate: 1 for a kept head's column, 0 for a pruned one
     std::optional<double> weight;    // softmax_backward: A[i, j]; value = weight·(input − sum)
     bool masked = false;             // masked / weights: the key is hidden from the query

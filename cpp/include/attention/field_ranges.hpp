@@ -41,6 +41,7 @@ inline constexpr field_range field_ranges[] = {
     {"seed", 0, max_seed},
     {"skip", 0, limits::max_skip},
     {"weightScale", 0, 10, true},
+    {"softcap", 0, 1e300, true},
     {"rope.offset", 0, limits::max_skip},
     {"rope.dims", 2, limits::max_head_dim},
     {"words", 1, limits::max_designed_tokens}, // kind designed's tokens

@@ -34,6 +34,10 @@ void softmax_span(const double *in, double *out, std::size_t n, key_span span);
 // exact reciprocal's product when the divisor is a power of two, which has the same bits.
 void divide_row(const double *row, std::size_t n, double divisor, double *out);
 
+// κ·tanh(row[j] / κ) for j < n, into out[j] (which may be row): each logit soft-capped inside
+// (−κ, κ), as Gemma 2 caps its attention logits.
+void soft_cap_row(const double *row, std::size_t n, double kappa, double *out);
+
 // x: (T, D), gamma, beta: (D) → γ · (x − mean) / (std + eps) + β per row,
 // std the population standard deviation, as the lesson's layer_norm writes it.
 matrix layer_norm(const matrix &x, const vector &gamma, const vector &beta, double eps = 1e-6);

@@ -24,6 +24,7 @@ enum class stage_id {
     k_rot,      // (T_kv, DK)   K turned by position (RoPE)
     scores,     // (T, T_kv)    Q · Kᵀ
     scaled,     // (T, T_kv)    scores / √DK
+    capped,     // (T, T_kv)    κ·tanh(scaled / κ), the logits soft-capped
     biased,     // (T, T_kv)    scaled + B, ALiBi's distance bias
     masked,     // (T, T_kv)    scaled + M
     weights,    // (T, T_kv)    row softmax
@@ -100,6 +101,8 @@ void dot(cell_explanation &, const trace &, const stage &, std::size_t, std::siz
 void dot_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // the scores stage's dot, then ÷ divisor
 void scaled_dot(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op1[0, 0] · tanh(op0[i, j] / op1[0, 0]): the logit soft-capped at κ = op1
+void soft_cap(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
 void mask(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
@@ -203,12 +206,14 @@ inline constexpr stage_entry stage_table[] = {
      "Q|q_rot K|k_rot", "01 21"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
      false, "scores", "01", "scale"},
+    {detail::s::capped, "capped", "κ·tanh(($0, $1) ÷ κ) → ($0, $1)", 0, 1, detail::cell::soft_cap,
+     false, "scaled κ", "01 22"},
     {detail::s::biased, "biased", detail::sum, 0, 1, detail::cell::sum, false, "scaled B", "01 01",
      "one-sided symmetric"},
-    {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false, "scaled|biased M",
-     "01 01", "causal prefix window documents padding"},
+    {detail::s::masked, "masked", detail::sum, 0, 1, detail::cell::mask, false,
+     "scaled|capped|biased M", "01 01", "causal prefix window documents padding"},
     {detail::s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, detail::cell::softmax, true,
-     "masked|biased|scaled", "01"},
+     "masked|biased|capped|scaled", "01"},
     {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V",
      "01 12"},
     {detail::s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, detail::cell::copy_column,

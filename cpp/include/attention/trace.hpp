@@ -155,6 +155,8 @@ struct trace_checks {
     std::vector<score_spread> score_variance;   // per query head, in head order (not in flash)
     std::optional<double> alibi_row_shift;  // ALiBi: max |Δweights| of head 0 when each row of B
                                             // gets a constant (m·i: −m·(i − j) becomes +m·j)
+    std::vector<double> softcap_change;     // soft cap: per query head, max |Δweights| against the
+                                            // same logits uncapped
     std::vector<double> macs_cached;        // decoding: multiply-adds of each step with the cache
     std::vector<double> macs_recomputed;    // … and recomputing every past K and V instead
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t

@@ -77,13 +77,23 @@ def alibi_bias(slope, query_positions, key_positions, causal):
     distance = query_positions[:, None] - key_positions[None, :]
     return -slope * (distance if causal else np.abs(distance))`;
 
-// self_attention's signature and lines: RoPE passes `turn` (x, positions → turned x), ALiBi `bias`.
+// The soft cap's lines after ÷√d_k (indent: the function body's), when the config caps.
+const capLines = (indent, softcap, stages) =>
+  softcap
+    ? `
+${indent}if softcap is not None:                # every logit kept within ±softcap
+${indent}    logits = ${stages}["capped"] = softcap * np.tanh(logits / softcap)`
+    : '';
+
+// self_attention's signature and lines: RoPE passes `turn` (x, positions → turned x), ALiBi `bias`,
+// a soft cap `softcap`.
 export const selfAttention = ({
   rope = false,
   alibi = false,
+  softcap = false,
 } = {}) => `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True${
   rope ? ', turn=None' : ''
-}${alibi ? ', bias=None' : ''}):
+}${alibi ? ', bias=None' : ''}${softcap ? ', softcap=None' : ''}):
     """Scaled dot-product attention for one head (X_q is X_kv except in cross-attention). Returns the head's
     output and every intermediate, named as the stepper names its stages."""
     Q = X_q @ W_Q                          # (T, d_k)
@@ -99,7 +109,7 @@ export const selfAttention = ({
     }
     scores = Q @ K.T                       # (T, T_kv)
     scaled = scores / np.sqrt(K.shape[-1]) if scale else scores
-    logits = scaled${
+    logits = scaled${capLines('    ', softcap, 'stages')}${
       alibi
         ? `
     if bias is not None:                   # ALiBi: a penalty by distance
@@ -123,13 +133,14 @@ ${indent}    concat[:, h * d_v:(h + 1) * d_v] = 0.0
 ${indent}stages["pruned"] = concat`
     : '';
 
-// pruned: the head-pruning lines; rope, alibi: self_attention's turn and each head's bias.
+// pruned: the head-pruning lines; rope, alibi, softcap: self_attention's turn, each head's bias and
+// the soft cap.
 export const multiHeadAttention = (
   pruned,
-  { rope = false, alibi = false } = {},
+  { rope = false, alibi = false, softcap = false } = {},
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
-}${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}):
+}${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}${softcap ? ', softcap=None' : ''}):
     """Multi-head attention (Vaswani et al. 2017). Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
@@ -137,7 +148,7 @@ export const multiHeadAttention = (
     for i, W_Q in enumerate(W_Qs):
         out, stages = self_attention(X_q, X_kv, W_Q, W_Ks[i // group], W_Vs[i // group], mask, scale${
           rope ? ', turn' : ''
-        }${alibi ? ', None if biases is None else biases[i]' : ''})
+        }${alibi ? ', None if biases is None else biases[i]' : ''}${softcap ? ', softcap=softcap' : ''})
         head_outputs.append(out)
         heads.append(stages)
     concat = np.concatenate(head_outputs, axis=-1)   # (T, h * d_v)
@@ -172,9 +183,14 @@ export const encoderLayer = (
 const RING = ' With a window the cache is a ring of window rows: once full, step t\n    overwrites row t % window.';
 
 // One decode step; rope: the query and new key turned at t; alibi: each head's bias by the cached
-// keys' positions; window: a ring of W cache rows.
-export const decodeStep = (pruned, { rope = false, alibi = false, window = false } = {}) => {
-  const extra = [rope && 'turn=None', alibi && 'slopes=None', window && 'window=None'].filter(Boolean);
+// keys' positions; window: a ring of W cache rows; softcap: the logits capped.
+export const decodeStep = (pruned, { rope = false, alibi = false, window = false, softcap = false } = {}) => {
+  const extra = [
+    rope && 'turn=None',
+    alibi && 'slopes=None',
+    window && 'window=None',
+    softcap && 'softcap=None',
+  ].filter(Boolean);
   return `def decode_step(t, x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}${extra
     .map((x) => `, ${x}`)
     .join('')}):
@@ -209,7 +225,7 @@ export const decodeStep = (pruned, { rope = false, alibi = false, window = false
             : ''
         }
         scores = q @ K.T                                   # (1, cached keys)
-        scaled = logits = scores / np.sqrt(K.shape[-1]) if scale else scores${
+        scaled = logits = scores / np.sqrt(K.shape[-1]) if scale else scores${capLines('        ', softcap, 'head')}${
           alibi
             ? `
         if slopes is not None:

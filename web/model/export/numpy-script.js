@@ -37,6 +37,7 @@ function sizesOf(config, spec) {
     documents: config.documents ?? [],
     rope: config.rope ?? null,
     alibi: Boolean(config.alibi),
+    softcap: config.softcap ?? null,
     positionalEncoding: config.positionalEncoding ?? null,
   };
 }
@@ -108,7 +109,9 @@ const positionFunctions = (s) => [
   ...(s.alibi ? [fn.ALIBI] : []),
 ];
 const positionArgs = (s, structure) =>
-  (s.rope ? ', turn=turn' : '') + (s.alibi ? (structure === 'kv-cache' ? ', slopes=slopes' : ', biases=biases') : '');
+  (s.rope ? ', turn=turn' : '') +
+  (s.alibi ? (structure === 'kv-cache' ? ', slopes=slopes' : ', biases=biases') : '') +
+  (s.softcap !== null ? `, softcap=${pyNumber(s.softcap)}` : '');
 
 const pruneArg = (s) => (s.pruned.length ? ', pruned_heads=pruned_heads' : '');
 
@@ -126,7 +129,7 @@ function flashPass(s, scale) {
 }
 
 function decodePass(s, scale, pruned) {
-  const options = { rope: Boolean(s.rope), alibi: s.alibi, window: s.window !== null };
+  const options = { rope: Boolean(s.rope), alibi: s.alibi, window: s.window !== null, softcap: s.softcap !== null };
   const window = s.window !== null ? `, window=${s.window}` : '';
   return {
     functions: [
@@ -178,7 +181,7 @@ function passOf(s, structure) {
   if (structure === 'model') return modelPass();
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
-  const options = { rope: Boolean(s.rope), alibi: s.alibi };
+  const options = { rope: Boolean(s.rope), alibi: s.alibi, softcap: s.softcap !== null };
   const common = [
     fn.SOFTMAX,
     fn.attentionMask(s),

@@ -73,6 +73,29 @@ const turned = (stage) => stage.operands[0].name === 'q_rot';
 
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
 
+// The soft cap as this head's numbers show it: its largest |S̃| (the cap's input, operand 0), what
+// the engine capped that logit to, and how far the engine found the weights moved by the cap.
+function cappedText(c, stage) {
+  const input = stage.operands[0].values;
+  let at = 0;
+  for (let k = 1; k < input.length; k += 1) if (Math.abs(input[k]) > Math.abs(input[at])) at = k;
+  const change = c.softcapChange?.[stage.head];
+  const moved =
+    change === undefined
+      ? ''
+      : ` Without the cap this head\u2019s weights would differ by up to ${formatCell(change)} (the engine ` +
+        'ran its softmax on the uncapped logits to compare).';
+  return (
+    `Soft-capping passes every logit through \u03ba\u00b7tanh(\u00b7 / \u03ba), here with \u03ba = ` +
+    `${formatCell(c.softcap)}: near 0 it changes almost nothing (tanh x \u2248 x), but no logit passes ` +
+    '\u00b1\u03ba however large q\u00b7k grows, so no single key takes a whole row\u2019s weight by an outsized ' +
+    `score, and training cannot push the logits up without bound. This head\u2019s largest |S\u0303| is ` +
+    `${formatCell(Math.abs(input[at]))}, capped to ${formatCell(Math.abs(stage.values[at]))}.${moved} Gemma 2 ` +
+    'caps its attention logits at \u03ba = 50 and its final logits at 30 (Gemma Team 2024, \u00a72); Grok-1 ' +
+    'caps attention at 30; Gemma 3 dropped the cap for QK-norm, which bounds the logits by normalising q and k.'
+  );
+}
+
 // "a", "a and b", "a, b and c".
 const joined = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
@@ -269,6 +292,28 @@ export const HEAD_STAGES = [
     numpy: ofHead('scaled'),
   }),
   entry({
+    id: 'capped',
+    group: 'head',
+    title: 'Soft-capped logits',
+    optional: { flag: 'softcap', after: 'scaled' },
+    result: 'capped',
+    figure: (c) => [
+      { glyph: `${formatCell(c.softcap)}\u00b7tanh(` },
+      { operand: 0 },
+      { glyph: `\u00f7 ${formatCell(c.softcap)})` },
+    ],
+    formula: () => '\\bar S = \\kappa \\tanh\\!\\left(\\frac{\\tilde S}{\\kappa}\\right)',
+    explanation: ({ config: c, stage }) => cappedText(c, stage),
+    explain: {
+      symbolic: (i, j) => `\\bar S_{${i},${j}} = \\kappa \\tanh\\!\\left(\\tilde S_{${i},${j}} / \\kappa\\right)`,
+      filled: (e, { i: r, j: c }) =>
+        `\\bar S_{${r},${c}} = ${n(e.cap)} \\cdot \\tanh(${n(e.input)} / ${n(e.cap)}) = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: cell(r, c) }),
+    operands: { '\u03ba': '\u03ba' },
+    numpy: ofHead('capped'),
+  }),
+  entry({
     id: 'biased',
     group: 'head',
     title: 'ALiBi distance bias',
@@ -317,7 +362,7 @@ export const HEAD_STAGES = [
       symbolic: (i, j, c, stage) =>
         maskedInput(stage) === '\\tilde S + B'
           ? `L_{${i},${j}} = \\tilde S_{${i},${j}} + B_{${i},${j}} + M_{${i},${j}}`
-          : `L_{${i},${j}} = \\tilde S_{${i},${j}} + M_{${i},${j}}`,
+          : `L_{${i},${j}} = ${maskedInput(stage)}_{${i},${j}} + M_{${i},${j}}`,
       filled: (e, { i: r, j: c }) =>
         e.masked
           ? `M_{${r},${c}} = -\\infty, \\quad L_{${r},${c}} = ${n(e.input)} + (-\\infty) = -\\infty`

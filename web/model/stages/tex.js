@@ -36,18 +36,18 @@ export const weightOf = (c, letter) => (multi(c) ? `W^{${letter}}_n` : `W^{${let
 export const grouped = (c) => c.numKvHeads < c.numHeads;
 
 // The logits a pass read, named after the stage it read them from (its first operand): L after
-// the mask, S̃ + B after ALiBi's bias, else S̃.
-const READ = { masked: 'L', biased: '\\tilde S + B', scaled: '\\tilde S' };
+// the mask, S̃ + B after ALiBi's bias, S̄ after the soft cap, else S̃.
+const READ = { masked: 'L', biased: '\\tilde S + B', capped: '\\bar S', scaled: '\\tilde S' };
 function logitsRead(stage) {
   const name = stage.operands[0]?.name;
   if (!(name in READ)) throw new Error(`${stage.id}: reads ${name}, not logits`);
   return READ[name];
 }
 
-/** What the softmax at this weights stage read, as a symbol to subscript: L, (S̃ + B) or S̃. */
+/** What the softmax at this weights stage read, as a symbol to subscript: L, (S̃ + B), S̄ or S̃. */
 export const logitsSymbol = (stage) => (logitsRead(stage).includes('+') ? `(${logitsRead(stage)})` : logitsRead(stage));
 
-/** What the mask at this masked stage is added to: S̃, or S̃ + B under ALiBi. */
+/** What the mask at this masked stage is added to: S̃, S̃ + B under ALiBi, or S̄ when capped. */
 export const maskedInput = (stage) => logitsRead(stage);
 
 // What a projection (or its weight's gradient) read, named after the engine's operand: [TeX, plain].
