@@ -48,6 +48,7 @@ const char *const field_names[] = {"preset",
                                    "W_O",
                                    "checkpoint",
                                    "scored",
+                                   "softcap",
                                    "bogus"};
 
 const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache",    "flash",
