@@ -22,13 +22,14 @@ export const FEATURES = {
   'rope half-split': { rope: { convention: 'half-split' } },
   alibi: { alibi: true },
   softcap: { softcap: 0.03 }, // below the logits' size at weight scale 0.1: the cap bends them
+  sinks: { sinks: true }, // drawn: one logit per query head, after every other draw
   'grouped K/V': { numKvHeads: 1 },
   'no W_O': { outputProjection: false },
   unscaled: { scaleScores: false },
 };
 
 // Features the backward pass refuses by name (it differentiates the passes the lesson teaches).
-export const NOT_IN_BACKWARD = ['softcap'];
+export const NOT_IN_BACKWARD = ['softcap', 'sinks'];
 
 // Each feature alone, then every pair, in every kind: [name, spec].
 export function combinations() {

@@ -176,7 +176,7 @@ def positions_of(spec, d_k):
     rope = spec.get("rope")
     return {
         "positionalEncoding": spec.get("positionalEncoding"), "alibi": spec.get("alibi", False),
-        "softcap": spec.get("softcap"),
+        "softcap": spec.get("softcap"), "sinks": spec.get("sinks"),
         "rope": rope and {"base": rope.get("base", 10000),
                           "convention": rope.get("convention", "interleaved"),
                           "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},
@@ -291,7 +291,8 @@ def sizes_of(spec):
 
 def draw(s):
     """What the engine draws, in its order: X (or X_q, X_kv), every W_Q, every W_K, every W_V,
-    W_O, then the encoder layer's W1, W2, b1, b2; every weight and bias randn · weightScale."""
+    W_O, then the encoder layer's W1, W2, b1, b2; every weight and bias randn · weightScale; then
+    for sinks: true a sink logit per query head (randn, into the sizes)."""
     t, tkv, d, h, hkv = s["seqLen"], s["kvLen"], s["dModel"], s["numHeads"], s["numKvHeads"]
 
     def weight(*shape):
@@ -311,6 +312,8 @@ def draw(s):
     if s["kind"] == "encoder-layer":
         p["W1"], p["W2"] = weight(d, s["dFF"]), weight(s["dFF"], d)
         p["b1"], p["b2"] = weight(s["dFF"]), weight(d)
+    if s["sinks"] is True:  # a sink logit per query head, after every other draw (not scaled)
+        s["sinks"] = np.random.randn(h).tolist()
     return p
 
 

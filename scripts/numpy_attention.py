@@ -27,6 +27,15 @@ def softmax(x):
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def sink_softmax(logits, zeta):
+    """The softmax with a sink (gpt-oss): a key of logit ζ that holds no value. Returns the
+    weights, whose rows sum to 1 less the sink's share, and that share (T, 1)."""
+    mu = np.maximum(logits.max(axis=-1, keepdims=True), zeta)
+    e, z = np.exp(logits - mu), np.exp(zeta - mu)
+    total = z + e.sum(axis=-1, keepdims=True)
+    return e / total, z / total
+
+
 def layer_norm(x, eps=1e-6):
     return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, keepdims=True) + eps)
 
@@ -125,7 +134,7 @@ def multi_head_attention(s, p, out):
     """Every head's stages into out; returns the output (T, D), or the heads side by side.
     K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first.
     A sinusoidal encoding is added to X first; RoPE turns q and k; a soft cap κ bends S̃ to
-    κ·tanh(S̃ / κ); ALiBi adds B to S̃."""
+    κ·tanh(S̃ / κ); ALiBi adds B to S̃; a sink ζ per head joins each row's softmax."""
     group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
     x, x_kv = p["x"], p["x_kv"]
     if s["positionalEncoding"] == "sinusoidal":
@@ -157,7 +166,10 @@ def multi_head_attention(s, p, out):
             logits = out[f"biased/{i}"] = scaled + out[f"B/{i}"]
         if mask is not None:
             logits = out[f"masked/{i}"] = logits + mask
-        weights = softmax(logits)
+        if s["sinks"]:
+            weights, out[f"sink/{i}"] = sink_softmax(logits, s["sinks"][i])
+        else:
+            weights = softmax(logits)
         heads.append(weights @ out[f"v/{g * group}"])
         out.update({f"W_Q/{i}": p["W_Q"][i], f"scores/{i}": scores, f"scaled/{i}": scaled,
                     f"weights/{i}": weights, f"totals/{i}": weights.sum(axis=-1, keepdims=True),
@@ -212,7 +224,11 @@ def decode_step(s, p, t, cache, out):
             logits = out[at("capped", i, t)] = soft_cap(s, scaled)
         if s["alibi"]:
             logits = out[at("biased", i, t)] = scaled + alibi(s, i, np.array([t]), cache[g][2])
-        weights = out[at("weights", i, t)] = softmax(logits)
+        if s["sinks"]:
+            weights, out[at("sink", i, t)] = sink_softmax(logits, s["sinks"][i])
+        else:
+            weights = softmax(logits)
+        out[at("weights", i, t)] = weights
         out[at("totals", i, t)] = weights.sum(axis=-1, keepdims=True)
         heads.append(weights @ cache[g][1])
         out[at("head", i, t)] = heads[-1]

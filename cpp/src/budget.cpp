@@ -31,7 +31,8 @@ std::size_t one_head(const attention_config &c, std::size_t r, std::size_t k, bo
     std::size_t total = n(s::scores, {r, c.d_k, k}) + n(s::scaled, {r, k, c.d_k});
     total += (c.softcap ? n(s::capped, {r, k, 1}) : 0) + (c.alibi ? n(s::biased, {r, k}) : 0);
     total += masked ? n(s::masked, {r, k}) : 0;
-    return total + n(s::weights, {r, k}) + n(s::head, {r, k, c.d_v});
+    const std::size_t sink = c.sinks.empty() ? 0 : n(s::sink, {r, 1, k});
+    return total + n(s::weights, {r, k}) + sink + n(s::head, {r, k, c.d_v});
 }
 
 // Passes 7–8 for r rows: the concat (with more than one head, or before W_O), pruned, output.

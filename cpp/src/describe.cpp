@@ -130,6 +130,7 @@ value describe_config(const trace &t, double seed) {
                    {"rope", rope_value(c)},
                    {"alibi", c.alibi ? value(alibi_slopes(c.num_heads)) : value()},
                    {"softcap", c.softcap},
+                   {"sinks", c.sinks.empty() ? value() : value(number_list(c.sinks))},
                    {"documents", documents},
                    {"causal", c.causal},
                    {"masked", has_mask(c)},
@@ -205,7 +206,9 @@ value describe(const cell_explanation &e) {
         softmax = value_record{{"logits", e.softmax->logits},
                                {"max", e.softmax->max},
                                {"exps", e.softmax->exps},
-                               {"expSum", e.softmax->exp_sum}};
+                               {"expSum", e.softmax->exp_sum},
+                               {"zeta", e.softmax->zeta},
+                               {"sink", e.softmax->sink}};
     if (e.norm)
         norm = value_record{{"mean", e.norm->mean},
                             {"std", e.norm->std_dev},

@@ -30,11 +30,18 @@ void dot_terms(cell_explanation &e, const matrix &a, const matrix &b, std::size_
     }
 }
 
-softmax_parts softmax_of_row(const matrix &logits, std::size_t row) {
-    softmax_parts s{{}, -std::numeric_limits<double>::infinity(), {}, 0.0};
+// The row's softmax taken apart; with a sink logit ζ, ζ joins the max and exp(ζ − max) the sum
+// first, as the pass adds it (ops.hpp softmax_span_sink).
+softmax_parts softmax_of_row(const matrix &logits, std::size_t row,
+                             std::optional<double> zeta = std::nullopt) {
+    softmax_parts s{{}, zeta.value_or(-std::numeric_limits<double>::infinity()), {}, 0.0, zeta, {}};
     for (std::size_t j = 0; j < cols(logits); ++j) {
         s.logits.push_back(logits(row, j));
         s.max = std::max(s.max, logits(row, j));
+    }
+    if (zeta) {
+        s.sink = std::exp(*zeta - s.max);
+        s.exp_sum = *s.sink;
     }
     for (double l : s.logits) {
         s.exps.push_back(std::exp(l - s.max));
@@ -97,9 +104,20 @@ void mask(cell_explanation &e, const trace &, const stage &s, std::size_t row, s
     e.masked = *e.mask == hidden;
 }
 
-void softmax(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
-    e.softmax = softmax_of_row(arg(s, 0), row);
+// The sink logit of query head `head` when the config gives sinks; else none.
+std::optional<double> sink_logit(const trace &t, int head) {
+    if (t.config.sinks.empty() || head == no_head)
+        return std::nullopt;
+    return t.config.sinks[std::size_t(head)];
+}
+
+void softmax(cell_explanation &e, const trace &t, const stage &s, std::size_t row, std::size_t col) {
+    e.softmax = softmax_of_row(arg(s, 0), row, s.id == stage_id::weights ? sink_logit(t, s.head) : std::nullopt);
     e.masked = arg(s, 0)(row, col) == hidden;
+}
+
+void sink_share(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t) {
+    e.softmax = softmax_of_row(arg(s, 0), row, arg(s, 1)(0, 0));
 }
 
 void copy_column(cell_explanation &e, const trace &t, const stage &, std::size_t, std::size_t col) {
@@ -228,7 +246,7 @@ void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::
 std::size_t numbers_in(const cell_explanation &e) {
     const std::size_t softmax = e.softmax ? e.softmax->logits.size() + e.softmax->exps.size() : 0;
     const std::size_t norm = e.norm ? e.norm->row.size() : 0;
-    return 17 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
+    return 19 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
 }
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,

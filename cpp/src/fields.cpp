@@ -67,6 +67,7 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
                                       {"softcap", t::number},
+                                      {"sinks", t::flag_or_numbers, false, limits::max_heads},
                                       {"positionalEncoding", t::text},
                                       {"documents", t::numbers, false, limits::max_seq_len},
                                       d_output};
@@ -92,12 +93,13 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     };
     switch (kind) {
     case problem_kind::cross:
-        return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads", "softcap"});
+        return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads", "softcap",
+                    "sinks"});
     case problem_kind::encoder_layer:
         return any({"seqLen", "dFF", "causal", "prunedHeads"});
     case problem_kind::kv_cache: // causal by nature
         return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
-                    "positionalEncoding", "window", "softcap"});
+                    "positionalEncoding", "window", "softcap", "sinks"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
     case problem_kind::backward: // self-attention's fields but pruning, and the gradient dO
@@ -106,7 +108,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
                     "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding",
-                    "softcap"});
+                    "softcap", "sinks"});
     }
 }
 
@@ -134,6 +136,7 @@ std::vector<field_rule> explicit_rules(problem_kind kind) {
     } else {
         f.push_back(pruned_heads);
         f.push_back({"softcap", t::number});
+        f.push_back({"sinks", t::numbers, false, limits::max_heads});
     }
     if (!cross) {
         f.push_back(rope);

@@ -22,10 +22,13 @@ struct head_stages {
     const linear_bias *bias;
     // (T, T_kv); capped with a soft cap, biased with ALiBi, masked with a mask
     matrix scores, scaled, capped, biased, masked;
+    matrix sink; // (T, 1): each row's share on the sink, with one
 
-    head_stages(head_trace &trace, const linear_bias *b, bool cap, std::size_t r, std::size_t n)
+    head_stages(head_trace &trace, const linear_bias *b, bool cap, bool has_sink, std::size_t r,
+                std::size_t n)
         : t(trace), bias(b), scores({r, n}), scaled({r, n}), capped(cap ? matrix({r, n}) : matrix()),
-          biased(b ? matrix({r, n}) : matrix()), masked(t.mask.size() ? matrix({r, n}) : matrix()) {}
+          biased(b ? matrix({r, n}) : matrix()), masked(t.mask.size() ? matrix({r, n}) : matrix()),
+          sink(has_sink ? matrix({r, 1}) : matrix()) {}
 
     // Row i of κ·tanh(S̃ / κ), from row i of S̃. → that row.
     double *cap(std::size_t i, double kappa) {
@@ -53,9 +56,10 @@ struct head_stages {
     }
 };
 
-// Records scores, scaled, masked (with a mask) and weights, then the head's output. The
-// weights move into the trace.
-void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c) {
+// Records scores, scaled, capped, biased, masked (each when applied), weights and the sink's share
+// (with a sink ζ), then the head's output. The weights move into the trace.
+void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c,
+                 const double *zeta) {
     const named_dims n(c);
     head_trace &t = s.t;
     const shared_matrix scores = std::move(s.scores);
@@ -101,6 +105,12 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     const shared_matrix a = std::move(weights);
     record(&t.out, stage_id::weights, t.at, {t.t, t.tkv}, a,
            operand{name_of(logits_stage), t.at.head, logits, axes_of(t.t, t.tkv)});
+    if (zeta) {
+        const dim one{1, "1"};
+        record(&t.out, stage_id::sink, t.at, {t.t, one, t.tkv}, std::move(s.sink),
+               operand{name_of(logits_stage), t.at.head, logits, axes_of(t.t, t.tkv)},
+               operand{"ζ", t.at.head, matrix({1, 1}, *zeta), axes_of(one, one)});
+    }
     matrix h({head.rows, head.cols}); // (T, DV)
     for (std::size_t i = 0; i < head.rows; ++i)
         std::copy(head.data + i * head.ld, head.data + i * head.ld + head.cols, &h(i, 0));
@@ -113,11 +123,11 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
 
 void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
                  const attention_config &c, matrix &weights, output_view head, head_trace *rec,
-                 const linear_bias *bias) {
+                 const linear_bias *bias, const double *zeta) {
     const std::size_t n_keys = k.rows;
     std::optional<head_stages> staged; // traced: S, S̃, S̃ + B and L each kept; else all in `weights`
     if (rec)
-        staged.emplace(*rec, bias, c.softcap.has_value(), q.rows, n_keys);
+        staged.emplace(*rec, bias, c.softcap.has_value(), zeta != nullptr, q.rows, n_keys);
     const row_spans every = rec ? all_keys(q.rows, n_keys) : row_spans();
     const row_spans &computed = rec ? every : keys; // a trace shows the hidden scores too
     matrix &s = staged ? staged->scores : weights;  // (T, T_kv)
@@ -143,14 +153,19 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
         // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
         if (staged && rec->mask.size())
             row = staged->add_mask(i, row);
-        // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1.
-        softmax_span(row, &weights(i, 0), n_keys, keys[i]);
+        // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1; with
+        // a sink, to 1 less what the sink takes (a key of logit ζ with no value).
+        if (!zeta)
+            softmax_span(row, &weights(i, 0), n_keys, keys[i]);
+        else if (const double share = softmax_span_sink(row, &weights(i, 0), n_keys, keys[i], *zeta);
+                 staged)
+            staged->sink(i, 0) = share;
     }
     // 6. H = A·V: each output row is a weighted average of the value rows.
     gemm_spans(q.rows, n_keys, v.cols, weights.data(), n_keys, v.data, v.ld, head.data, head.ld,
                keys);
     if (staged)
-        record_head(*staged, weights, head, c);
+        record_head(*staged, weights, head, c, zeta);
 }
 
 head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_spans &keys,

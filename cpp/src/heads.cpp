@@ -28,6 +28,11 @@ void keep_head(attention_cache &keep, std::size_t i, const head_operands &h, con
     keep.v.push_back(copy_of(h.v));
 }
 
+// The weights stage a head pass just recorded: before its head stage (and its sink's share).
+const stage &weights_recorded(const trace &t, const attention_config &c) {
+    return t.stages[t.stages.size() - (c.sinks.empty() ? 2 : 3)];
+}
+
 } // namespace
 
 matrix attend_heads(const head_reader &read, const matrix &w_o, const attention_config &c,
@@ -56,13 +61,12 @@ matrix attend_heads(const head_reader &read, const matrix &w_o, const attention_
         bias.key_positions = h.key_positions;
         const output_view head{concat.data() + i * c.d_v, rows, c.d_v, cols(concat)};
         attend_head(h.q, h.k, h.v, pass.keys, c, weights, head, rec ? &*rec : nullptr,
-                    c.alibi ? &bias : nullptr);
-        if (rec) // the head stage just recorded, and the weights stage before it
+                    c.alibi ? &bias : nullptr, c.sinks.empty() ? nullptr : &c.sinks[i]);
+        if (rec) // the head stage just recorded, and the weights stage before it (and the sink's)
             heads.push_back(pass.out->stages.back().values);
         if (pass.keep)
             keep_head(*pass.keep, i, h,
-                      rec ? pass.out->stages[pass.out->stages.size() - 2].values.get() : weights,
-                      c);
+                      rec ? weights_recorded(*pass.out, c).values.get() : weights, c);
     }
     if (pass.keep)
         pass.keep->concat = concat;

@@ -63,6 +63,24 @@ void softmax_row(const double *in, std::size_t n, double *out) {
         out[j] /= sum;
 }
 
+double softmax_span_sink(const double *in, double *out, std::size_t n, key_span span,
+                         double zeta) {
+    double max = zeta;
+    for (std::size_t j = span.begin; j < span.end; ++j)
+        max = std::max(max, in[j]);
+    const double sink = std::exp(zeta - max);
+    double sum = sink;
+    for (std::size_t j = span.begin; j < span.end; ++j) {
+        out[j] = std::exp(in[j] - max);
+        sum += out[j];
+    }
+    for (std::size_t j = span.begin; j < span.end; ++j)
+        out[j] /= sum;
+    std::fill(out, out + span.begin, 0.0); // hidden keys: exp(−∞) / sum
+    std::fill(out + span.end, out + n, 0.0);
+    return sink / sum;
+}
+
 namespace {
 
 // Whether x / divisor can be computed as x · (1 / divisor) with the same bits: a power of two

@@ -159,6 +159,12 @@ field_value field_of(const value &v, const field_rule &f, const std::string &nam
         return text_of(v, name);
     case field_type::numbers:
         return numbers_value(v, f, name);
+    case field_type::flag_or_numbers:
+        if (type_of(v) == "boolean")
+            return std::get<bool>(v.v);
+        if (!is_array(v))
+            reject(name, "must be true, false or an array of numbers, got " + type_of(v));
+        return numbers_value(v, f, name);
     case field_type::words:
         return words_value(v, f, name);
     case field_type::matrix:

@@ -226,6 +226,10 @@ problem make_problem(const generated_spec &spec, bool traced) {
         draw_ffn(rng, p);
     if (c.kind == problem_kind::backward)
         p.d_output = d_output_of(spec.d_output, c, rng);
+    if (spec.draw_sinks) { // after every other draw, so that every matrix is as without sinks
+        const matrix zeta = rng.randn(1, c.num_heads); // (1, H)
+        p.config.sinks.assign(zeta.begin(), zeta.end());
+    }
     return p;
 }
 

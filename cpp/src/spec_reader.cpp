@@ -27,6 +27,12 @@ template <class T> const T *get(const field_values &v, const char *name) {
     return at == v.end() ? nullptr : &std::get<T>(at->second);
 }
 
+// A field that may hold one of two types (sinks: true, or a list): the value if it holds T.
+template <class T> const T *get_if(const field_values &v, const char *name) {
+    const auto at = v.find(name);
+    return at == v.end() ? nullptr : std::get_if<T>(&at->second);
+}
+
 std::optional<double> optional_number(const field_values &v, const char *name) {
     const double *x = get<double>(v, name);
     return x ? std::optional<double>(*x) : std::nullopt;
@@ -85,6 +91,8 @@ generated_spec generated_of(problem_kind kind, const field_values &v) {
         s.pruned_heads = *heads;
     if (const row_list *d_o = get<row_list>(v, "dOutput"))
         s.d_output = *d_o;
+    const bool *draw = get_if<bool>(v, "sinks");
+    s.draw_sinks = draw && *draw;
     return s;
 }
 
@@ -200,12 +208,25 @@ std::optional<double> softcap_of(const field_values &v) {
     return *kappa;
 }
 
-// The positions, masks and soft cap the fields ask for, set on a problem its sizes made, then the
-// trace budget checked again with them.
+// Given sink logits ζ: one finite number per query head.
+std::vector<double> checked_sinks(const std::vector<double> &zeta, const attention_config &c) {
+    if (zeta.size() != c.num_heads)
+        reject("sinks", std::to_string(zeta.size()) + " logits for " + std::to_string(c.num_heads) +
+                            " query heads; give one per head (numHeads), or true to draw them");
+    for (std::size_t n = 0; n < zeta.size(); ++n)
+        if (!std::isfinite(zeta[n]))
+            reject("sinks[" + std::to_string(n) + "]", js_number(zeta[n]) + " is not a finite number");
+    return zeta;
+}
+
+// The positions, masks, soft cap and sinks the fields ask for, set on a problem its sizes made,
+// then the trace budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
     p.config.softcap = softcap_of(v);
+    if (const auto *zeta = get_if<std::vector<double>>(v, "sinks"))
+        p.config.sinks = checked_sinks(*zeta, p.config);
     if (p.config.softcap && p.config.alibi)
         reject("softcap", "and alibi together are not stepped here: ALiBi's bias would be added to "
                           "the capped logits, which no published model does; give one of them");

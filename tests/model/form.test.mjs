@@ -133,6 +133,7 @@ test('preset form: every field, from the field table; read back, each preset ask
     ropeDims: '',
     alibi: false,
     softcap: '',
+    sinks: '',
     checkpoint: 'trained',
     scored: '',
   });

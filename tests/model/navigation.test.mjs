@@ -49,6 +49,7 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'biased',
       'masked',
       'weights',
+      'sink',
       'head',
     ],
   );

@@ -71,7 +71,9 @@ TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
             const softmax_parts &p = *e.softmax;
             REQUIRE(p.logits.size() == cols(s.values));
             REQUIRE(p.exps.size() == cols(s.values));
-            double max = -inf, sum = 0;
+            // A head with a sink: ζ joins the max, and its exp(ζ − max) comes first in the sum.
+            double max = p.zeta.value_or(-inf), sum = p.sink.value_or(0.0);
+            CHECK(p.sink.has_value() == p.zeta.has_value());
             for (std::size_t k = 0; k < p.logits.size(); ++k) {
                 CHECK(p.logits[k] == op(s, 0)(i, k));
                 max = std::max(max, p.logits[k]);
@@ -80,7 +82,7 @@ TEST_CASE("explain: softmax: exps[col] / expSum is the weight", "[explain]") {
             CHECK(p.max == max);
             CHECK(p.exp_sum == sum);
             CHECK(near(p.exps[j], std::exp(p.logits[j] - p.max)));
-            CHECK(p.exps[j] / p.exp_sum == e.value);
+            CHECK(near(p.exps[j] / p.exp_sum, e.value));
             CHECK(e.masked == (p.logits[j] == -inf));
             if (e.masked)
                 CHECK(p.exps[j] == 0.0);

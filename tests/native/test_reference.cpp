@@ -137,11 +137,21 @@ std::string list_text(const std::vector<std::size_t> &heads) {
 
 // The positions and masks fields as the fixture writes them: an absent one null (documents []),
 // RoPE's settings under rope.… beside rope=true.
+// Numbers as the fixture's JSON writes them: a whole one as an integer (2, not 2.0).
+std::string json_numbers(const std::vector<double> &v) {
+    nlohmann::json list = nlohmann::json::array();
+    for (double x : v)
+        list.push_back(x == std::floor(x) && std::fabs(x) < 1e15 ? nlohmann::json(std::int64_t(x))
+                                                                 : nlohmann::json(x));
+    return list.dump();
+}
+
 void add_positions(reference::sizes &out, const attention_config &c) {
     const auto n = [](std::optional<std::size_t> v) { return v ? std::to_string(*v) : "null"; };
     out["positionalEncoding"] = c.sinusoidal ? "sinusoidal" : "null";
     out["alibi"] = flag(c.alibi);
     out["softcap"] = c.softcap ? js_number(*c.softcap) : "null";
+    out["sinks"] = c.sinks.empty() ? "null" : json_numbers(c.sinks);
     out["rope"] = c.rope ? "true" : "null";
     if (c.rope) {
         out["rope.base"] = js_number(c.rope->base);

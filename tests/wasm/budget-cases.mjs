@@ -12,8 +12,8 @@ export const X = flat(1024, 1024);
 const ONE = flat(1024, 1024);
 export const W = Array.from({ length: 64 }, () => ONE);
 
-// A q cell of d_model 1024: 1024 terms x·w = product, and the explanation's 17 scalars.
-const PER_CELL = 17 + 3 * 1024;
+// A q cell of d_model 1024: 1024 terms x·w = product, and the explanation's 19 scalars.
+const PER_CELL = 19 + 3 * 1024;
 const FIRST = Math.floor(4194304 / PER_CELL) + 1;
 export const WIDE_CELLS = Array.from({ length: 65536 }, (_, i) => ({
   stage: 'q',

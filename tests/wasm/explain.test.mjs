@@ -24,6 +24,7 @@ const RULE = {
   scores: 'dotRows',
   scaled: 'scaledDot',
   capped: 'softCap',
+  sink: 'sinkShare',
   biased: 'sum',
   masked: 'mask',
   weights: 'softmax',
@@ -133,6 +134,17 @@ const CHECKS = {
     assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
     assert.ok(near(e.sum / e.divisor, e.value), `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
   },
+  sinkShare(trace, s, row, col, e, where) {
+    const { logits, max, expSum, zeta, sink } = e.softmax;
+    logits.forEach((l, k) => assert.equal(l, at(s.operands[0], row, k), `${where}: logit ${k}`));
+    assert.equal(zeta, at(s.operands[1], 0, 0), `${where}: \u03b6`);
+    assert.equal(zeta, trace.config.sinks[s.head], `${where}: the config's \u03b6`);
+    assert.equal(max, Math.max(zeta, ...logits), `${where}: max`);
+    assert.ok(near(sink, Math.exp(zeta - max)), `${where}: exp(\u03b6 \u2212 max)`);
+    assert.ok(near(sink / expSum, e.value), `${where}: the sink's share`);
+    const weights = trace.stages.find((x) => x.id === 'weights' && x.head === s.head && x.step === s.step);
+    assert.ok(near(weights.totals[row] + e.value, 1), `${where}: the row's weights and the share make 1`);
+  },
   softCap(trace, s, row, col, e, where) {
     const [scaled, kappa] = s.operands;
     assert.equal(e.input, at(scaled, row, col), `${where}: input is the scaled cell`);
@@ -149,11 +161,14 @@ const CHECKS = {
     assert.equal(e.masked, e.mask === -Infinity, `${where}: masked iff M = −∞`);
   },
   softmax(trace, s, row, col, e, where) {
-    const { logits, max, exps, expSum } = e.softmax;
+    const { logits, max, exps, expSum, zeta, sink } = e.softmax;
     assert.equal(logits.length, s.shape[1], `${where}: one logit per key`);
     logits.forEach((l, k) => assert.equal(l, at(s.operands[0], row, k), `${where}: logit ${k}`));
-    assert.equal(max, Math.max(...logits), `${where}: max`);
-    assert.equal(sumOf(exps), expSum, `${where}: Σ exps`);
+    // A head's sink: its ζ joins the max, and exp(ζ − max) comes first in the sum.
+    const z = s.id === 'weights' && trace.config.sinks ? trace.config.sinks[s.head] : null;
+    assert.equal(zeta, z, `${where}: the head's sink logit`);
+    assert.equal(max, Math.max(...logits, ...(z === null ? [] : [z])), `${where}: max`);
+    assert.equal(sumOf([...(z === null ? [] : [sink]), ...exps]), expSum, `${where}: Σ exps`);
     assert.ok(near(exps[col], Math.exp(logits[col] - max)), `${where}: exp(logit − max)`);
     assert.equal(exps[col] / expSum, e.value, `${where}: exps[col] / expSum`);
     assert.equal(e.masked, logits[col] === -Infinity, `${where}: masked`);

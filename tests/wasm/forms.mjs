@@ -68,7 +68,8 @@ function decodeLabels(sizes) {
       const kv = h % groupOf(sizes) === 0 ? ['k_new', ...rot('k_rot'), 'v_new', 'k_cache', 'v_cache'] : [];
       const logits = [...(sizes.softcap ? ['capped'] : []), ...(sizes.alibi ? ['biased'] : [])];
       const ids = ['q', ...rot('q_rot'), ...kv, 'scores', 'scaled', ...logits];
-      labels.push(...[...ids, 'weights', 'head'].map((id) => label(id, h, t)));
+      const sink = sizes.sinks ? ['sink'] : [];
+      labels.push(...[...ids, 'weights', ...sink, 'head'].map((id) => label(id, h, t)));
     }
     if (sizes.outputProjection) labels.push(label('concat', null, t), label('output', null, t));
     else if (sizes.numHeads > 1) labels.push(label('concat', null, t)); // the step's output
@@ -140,7 +141,8 @@ export function expectedLabels(sizes) {
       ...only(sizes.alibi, ['biased']),
       ...only(hasMask(sizes), ['masked']),
     ];
-    const ids = ['q', ...only(first, ['k', 'v']), ...turned, 'scores', 'scaled', ...logits, 'weights', 'head'];
+    const weights = ['weights', ...only(sizes.sinks, ['sink'])];
+    const ids = ['q', ...only(first, ['k', 'v']), ...turned, 'scores', 'scaled', ...logits, ...weights, 'head'];
     labels.push(...ids.map((id) => label(id, h)));
   }
   const pruning = (sizes.prunedHeads ?? []).length > 0 ? ['pruned'] : [];
@@ -207,6 +209,7 @@ const RESULT = {
   biased: ['t', 'tkv'],
   masked: ['t', 'tkv'],
   weights: ['t', 'tkv'],
+  sink: ['t', 'one'],
   head: ['t', 'dv'],
   concat: ['t', 'hdv'],
   pruned: ['t', 'hdv'],
@@ -285,6 +288,7 @@ const EQUATION = {
   biased: ({ t, tkv }) => sum(t, tkv),
   masked: ({ t, tkv }) => sum(t, tkv),
   weights: ({ t, tkv }) => same('softmax')(t, tkv),
+  sink: ({ t, tkv, one }) => `sink share${pair(t, tkv)}, ζ → ${pair(t, one)}`,
   head: ({ t, tkv, dv }) => product(t, tkv, dv),
   concat: ({ h, t, dv, hdv }) => `${h} × ${pair(t, dv)} → ${pair(t, hdv)}`,
   pruned: ({ t, hdv }) => `${pair(t, hdv)} ⊙ gate → ${pair(t, hdv)}`,

@@ -177,6 +177,7 @@ describe('run: other specs', () => {
       documents: [],
       alibi: null,
       softcap: null,
+      sinks: null,
       positionalEncoding: null,
       rope: null,
     });

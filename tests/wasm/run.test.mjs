@@ -256,7 +256,9 @@ describe('run: every preset and custom spec against numpy', () => {
         assert.equal(count, contributions + positions + (prunedHeads.length > 0 ? 1 : 0));
       });
 
-      test("weights rows sum to 1, d_scaled rows to 0: totals match numpy's; other stages carry none", () => {
+      const WEIGHTS_TOTALS =
+        "weights rows sum to 1 (less a sink's share), d_scaled rows to 0: totals match numpy's; the rest carry none";
+      test(WEIGHTS_TOTALS, () => {
         for (const s of trace.stages) {
           const at = labelOf(s);
           if (s.id === 'd_scaled') {
@@ -278,7 +280,8 @@ describe('run: every preset and custom spec against numpy', () => {
           const totals = { shape: [s.shape[0], 1], values: s.totals };
           const key = `${name}:${label('totals', s.head, s.step)}`;
           assertClose(`${at} totals`, totals, fixture(key), 1e-12);
-          const ones = { shape: totals.shape, values: totals.values.map(() => 1) };
+          const sink = trace.stages.find((x) => x.id === 'sink' && x.head === s.head && x.step === s.step);
+          const ones = { shape: totals.shape, values: totals.values.map((_, i) => 1 - (sink ? sink.values[i] : 0)) };
           assertClose(`${at} totals`, totals, ones, 1e-12);
         }
       });

@@ -200,12 +200,16 @@ export const CHAPTERS = [
       'rope',
       'ropeConvention',
       'softcap',
+      'sinks',
     ],
     lead:
       'The attention of models released since 2024 is the same softmax over q\u00b7k, with small changes that ' +
       'keep large models stable and their caches small. Soft-capping bends every logit through ' +
-      '\u03ba\u00b7tanh(\u00b7 / \u03ba), so that none passes \u00b1\u03ba (Gemma 2, Grok-1). Each example steps ' +
+      '\u03ba\u00b7tanh(\u00b7 / \u03ba), so that none passes \u00b1\u03ba (Gemma 2, Grok-1); a learned sink gives ' +
+      'each head\u2019s softmax one more key, with no value, so that a head can attend to nothing (gpt-oss). ' +
+      'Each example steps ' +
       'one change on real numbers, beside the models that use it.',
+    panel: 'modern',
   },
   {
     id: 'backward',

@@ -5,7 +5,8 @@
 // type: 'tokens' (words split on spaces), 'whole' (a whole number in the engine's range for its
 // spec field, engine.limits()), 'auto' (the same, or blank for the engine's default, which `blank`
 // describes), 'decimal' (a number in the engine's range, (above, max], `example` saying what is
-// usual; blank for none where `blank` says what that means), 'heads' (head numbers
+// usual; blank for none where `blank` says what that means), 'decimals' (numbers separated by
+// commas or spaces, blank for none), 'heads' (head numbers
 // separated by commas or spaces, blank for none), 'positions' (the same for positions), 'lengths'
 // (token counts ≥ 1 the same way), 'choice' (one of `choices`), 'flag'. A flag's spec value is
 // `on` where it gives one (positionalEncoding: 'sinusoidal'), and left out when off; an
@@ -253,6 +254,19 @@ export const FIELDS = [
     hint: 'each logit becomes \u03ba\u00b7tanh(logit / \u03ba): within \u00b1\u03ba, nearly unchanged near 0',
   },
   {
+    field: 'sinks',
+    hash: 'sinks',
+    attribute: 'sinks',
+    type: 'decimals',
+    spec: 'sinks',
+    label: 'sink logits \u03b6',
+    blank: 'no sinks',
+    wide: true,
+    hint:
+      'one number per head, separated by commas: each head\u2019s softmax gets one more key, of logit \u03b6, that ' +
+      'holds no value (gpt-oss)',
+  },
+  {
     field: 'checkpoint',
     hash: 'checkpoint',
     attribute: 'checkpoint',
@@ -311,7 +325,7 @@ export function presetValue(f, preset) {
   if (f.type === 'tokens') return (preset[f.field] ?? []).join(' ');
   const value = f.fromSpec ? f.fromSpec(preset.spec) : (atPath(preset.spec, f.spec) ?? f.default);
   if (f.type === 'flag') return f.invert ? !value : f.on ? value === f.on : Boolean(value);
-  if (['heads', 'positions', 'lengths'].includes(f.type)) return (value ?? []).join(', ');
+  if (['heads', 'positions', 'lengths', 'decimals'].includes(f.type)) return (value ?? []).join(', ');
   return value === undefined || value === null ? '' : String(value);
 }
 

@@ -5,6 +5,7 @@ import { backwardPanel } from './backward-panel.js';
 import { costsPanel, trafficNote } from './cost-panels.js';
 import { chapterById } from './chapters.js';
 import { keySentence } from './key-sentence.js';
+import { modernPanel } from './modern-panel.js';
 import { nearestTime } from './navigation.js';
 import { formatCell, formatCount, formatSci } from './format.js';
 import { stageById } from './stage-table.js';
@@ -106,6 +107,7 @@ export function panelView(ctx) {
   if (panel === 'positions') return positionsPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'masks') return masksPanel(ctx.config, ctx.steps, ctx.head, ctx.tokens);
   if (panel === 'costs') return costsPanel(ctx.config, ctx.tokens);
+  if (panel === 'modern') return modernPanel(ctx.config, ctx.steps);
   if (panel === 'backward') return backwardPanel(ctx.config, ctx.steps, ctx.head, ctx.index);
   return null;
 }

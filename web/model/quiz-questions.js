@@ -89,7 +89,10 @@ export function rowSumQuestion(step, ctx) {
     hint: 'The softmax divides each exponential by the sum of all the exponentials in its row.',
     why: tokens
       ? 'every row is a probability distribution over the next token.'
-      : 'every row of weights is a probability distribution over the keys.',
+      : ctx.trace?.config.sinks
+        ? 'the sum in the softmax\u2019s denominator also holds the sink\u2019s e^(\u03b6 \u2212 \u03bc): the ' +
+          'weights add up to 1 less the share the sink takes.'
+        : 'every row of weights is a probability distribution over the keys.',
   };
 }
 

@@ -1,6 +1,6 @@
 // Which colour scale a matrix is drawn on, and why; the legend says both. A learner compares
 // colours across stages, so a scale must mean the same thing wherever the quantity appears:
-//   - attention weights and next-token probabilities on the fixed range 0 … 1: a pale row is a
+//   - attention weights, a sink's share and next-token probabilities on the fixed range 0 … 1: a pale row is a
 //     spread-out row, whatever the largest weight happens to be;
 //   - the logits of one head (S, S̃, S̄, S̃ + B, L) on the scale of the largest of them, so that ÷√d_k
 //     shows as paler colour; RoPE's Q and Q̂ (K and K̂), and dS̃ and dS, likewise;
@@ -12,7 +12,7 @@
 import { formatCell } from './format.js';
 import { rangeOf } from './palette.js';
 
-const UNIT = ['weights', 'probabilities'];
+const UNIT = ['weights', 'probabilities', 'sink'];
 // Operands named after the matrix, not its stage.
 const STAGE_OF = { Q: 'q', K: 'k' };
 

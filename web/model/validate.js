@@ -70,6 +70,18 @@ function checkDecimal(f, raw, errors, { above, max }) {
   return null;
 }
 
+// Numbers separated by commas or spaces → [x, …], e.g. sink logits 2, -1.5 (blank: none).
+function checkDecimals(f, raw, errors) {
+  const parts = String(raw ?? '')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  if (!parts.length) return undefined;
+  const numbers = /^[-+\u2212]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+  if (parts.every((p) => numbers.test(p))) return parts.map((p) => Number(p.replace('\u2212', '-')));
+  errors[f.field] = `${f.label} must be numbers separated by commas, e.g. 2, -1.5, or blank for ${f.blank}.`;
+  return null;
+}
+
 // Head (or position) numbers separated by commas or spaces → [i, …] (blank: none).
 function checkHeads(f, raw, errors) {
   const noun = f.type === 'heads' ? 'head' : 'position';
@@ -145,6 +157,7 @@ function checkFlag(f, raw) {
 const CHECKS = {
   flag: checkFlag,
   decimal: checkDecimal,
+  decimals: checkDecimals,
   heads: checkHeads,
   positions: checkHeads,
   lengths: checkLengths,

@@ -1,8 +1,8 @@
 // The panel a chapter adds above its stages: the two sequences of cross-attention, the head
 // groups and K/V sizes of grouped-query attention (with the real models), or the encoder
 // layer's sub-layers, a decode step's costs, FlashAttention's tiles, the backward pass's chain
-// and √d_k study. update(panel | null); onPickHead(head), onLoadModel(id), onPickTile(ordinal),
-// onPickStage(index).
+// and √d_k study, the models that use Modern attention's changes. update(panel | null);
+// onPickHead(head), onLoadModel(id), onPickTile(ordinal), onPickStage(index).
 
 import { assetUrl } from '../asset-url.js';
 import { backward } from './backward-panel.js';
@@ -244,7 +244,24 @@ function trained(root, p) {
   root.append(reading);
 }
 
-const DRAW = { sequences, groups, layer, decode, tiles, designed, trained, positions, masks, costs, backward };
+// Each change in force: the models that use it, what the engine measured, the references.
+function modern(root, p) {
+  for (const c of p.changes) {
+    root.append(
+      el('p', 'panel-label', `${c.title} in published models:`),
+      scrolling(table(c.models, 'models-table modern-models'), c.title),
+    );
+    if (c.measured)
+      root.append(el('p', 'panel-label', 'In this run, by the engine:'), table(c.measured, 'modern-measured'));
+    const refs = el('ul', 'reading-list');
+    for (const r of c.references) refs.append(el('li', null, r));
+    root.append(refs);
+  }
+  if (!p.changes.length)
+    root.append(el('p', 'panel-note', 'None of this chapter\u2019s changes is on: set one in the configuration.'));
+}
+
+const DRAW = { sequences, groups, layer, decode, tiles, designed, trained, positions, masks, costs, backward, modern };
 
 export function createChapterPanel(host, on) {
   const root = el('section', 'chapter-panel');

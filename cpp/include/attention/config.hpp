@@ -50,6 +50,7 @@ struct attention_config {
     std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
     bool alibi = false;                    // a linear distance bias on each head's scores (ALiBi)
     std::optional<double> softcap;         // κ: the logits capped to κ·tanh(S̃ / κ) (Gemma 2)
+    std::vector<double> sinks;             // ζ per query head: a key of logit ζ and no value (gpt-oss)
     bool sinusoidal = false;               // X + PE: the sinusoidal position encoding added
     std::size_t vocab = 0;                 // kind model: V, the vocabulary
     std::size_t num_layers = 0;            // kind model: L, each layer this config's attention

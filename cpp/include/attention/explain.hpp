@@ -17,7 +17,9 @@ struct softmax_parts {
     std::vector<double> logits; // the cell's row before the softmax
     double max;                 // subtracted for stability
     std::vector<double> exps;   // exp(logit − max)
-    double exp_sum;             // Σ exps
+    double exp_sum;             // Σ exps (and the sink's term, with a sink)
+    std::optional<double> zeta; // the head's sink logit ζ, in max (sinks)
+    std::optional<double> sink; // exp(ζ − max), a term of exp_sum (sinks)
 };
 
 struct norm_parts {

@@ -23,6 +23,7 @@ enum class field_type {
     flag,     // true or false
     text,     // a string
     numbers,  // an array of at most `count` numbers
+    flag_or_numbers, // true or false, or an array of at most `count` numbers
     words,    // an array of at most `count` strings of at most 40 characters each
     matrix,   // an array of rows of numbers, or { shape, values: Float64Array }: ≤ rows × cols
     matrices, // an array of at most `count` matrices, each ≤ rows × cols

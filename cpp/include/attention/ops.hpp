@@ -30,6 +30,11 @@ void softmax_row(const double *in, std::size_t n, double *out);
 // out may be in.
 void softmax_span(const double *in, double *out, std::size_t n, key_span span);
 
+// softmax_span with a sink (gpt-oss): one more, virtual key of logit ζ that holds no value. The
+// row's max μ is the larger of its logits' and ζ; each weight is exp(L_j − μ) / (exp(ζ − μ) +
+// Σ_j exp(L_j − μ)), so the row sums to 1 less the sink's share. → that share.
+double softmax_span_sink(const double *in, double *out, std::size_t n, key_span span, double zeta);
+
 // row[j] / divisor for j < n, into out[j] (which may be row): a division per entry, or the
 // exact reciprocal's product when the divisor is a power of two, which has the same bits.
 void divide_row(const double *row, std::size_t n, double divisor, double *out);

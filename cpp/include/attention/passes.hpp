@@ -56,15 +56,15 @@ matrix project(stage_id id, const matrix &x, const char *x_name, const dim &x_ro
                const char *w_name, const dim &w_cols, const attention_config &c, trace *out,
                stage_at at);
 
-// 2–6 for one head, the lesson's passes in its order: scores, scale, bias (ALiBi, when given),
-// mask, softmax, weighted values. Query i sees the keys keys[i]: outside them its weight is exactly
+// 2–6 for one head, the lesson's passes in its order: scores, scale, soft cap (c.softcap), bias
+// (ALiBi, when given), mask, softmax (with the head's sink logit zeta, when given), weighted values. Query i sees the keys keys[i]: outside them its weight is exactly
 // 0, and a run without a trace leaves their scores and terms out, with the same bits where it
 // computes. `weights` (T, T_kv) is the head's working matrix and holds its weights after (traced,
 // they move into the trace and leave it empty); the output goes to `head` (T, DV). q: (T, DK), k:
 // (T_kv, DK), v: (T_kv, DV).
 void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &keys,
                  const attention_config &c, matrix &weights, output_view head, head_trace *rec,
-                 const linear_bias *bias = nullptr);
+                 const linear_bias *bias = nullptr, const double *zeta = nullptr);
 
 // attend_head on whole matrices, recording into `out` when given (rows dims t and tkv), with
 // the masked stage when `masked` (the config asks for a mask, even one that hides nothing).

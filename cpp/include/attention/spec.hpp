@@ -45,6 +45,7 @@ struct generated_spec {
     std::shared_ptr<const model> net; // kind model: the model given instead (checked)
     std::vector<double> token_ids;    // kind model's tokens: ids in [0, V), 2 … T of them
     std::optional<std::vector<double>> scored; // kind model: the positions whose loss counts
+    bool draw_sinks = false; // sinks: true: a sink logit per query head, randn(h) after every draw
 };
 
 // Matrices given directly: one W_Q per query head, one W_K and W_V per K/V head.
@@ -78,8 +79,9 @@ struct problem {
 // Validates every field (and, when traced, the trace budget), then draws from numpy's
 // generator seeded with spec.seed, after `skip` discarded normals: X (or X_q, then X_kv),
 // every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2 (weights
-// times weight_scale); for kind backward then dO, unless it is given (randn, not scaled). Kind
-// designed draws nothing: its matrices are built (designed.hpp).
+// times weight_scale); for kind backward then dO, unless it is given (randn, not scaled); then,
+// for sinks: true, one sink logit per query head (randn(h), not scaled). Kind designed draws
+// nothing: its matrices are built (designed.hpp).
 problem make_problem(const generated_spec &spec, bool traced = false);
 
 // Validates every matrix (shape, raggedness, finiteness, size), then copies it.

@@ -28,6 +28,7 @@ enum class stage_id {
     biased,     // (T, T_kv)    scaled + B, ALiBi's distance bias
     masked,     // (T, T_kv)    scaled + M
     weights,    // (T, T_kv)    row softmax
+    sink,       // (T, 1)       each row's share on the sink (sinks): 1 − the row's weights
     head,       // (T, DV)      weights · V
     concat,     // (T, H·DV)    heads side by side
     output,     // (T, D)       concat · W_O
@@ -105,8 +106,10 @@ void scaled_dot(cell_explanation &, const trace &, const stage &, std::size_t, s
 void soft_cap(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] + op1[i, j], op1 the mask M (0 or −∞)
 void mask(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
-// exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max)
+// exp(op0[i, j] − max) / Σ_k exp(op0[i, k] − max), the head's sink ζ in the sum when it has one
 void softmax(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// exp(ζ − max) / (exp(ζ − max) + Σ_k exp(op0[i, k] − max)), ζ = op1[0, 0]: the sink's share
+void sink_share(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // column j comes from one head's column
 void copy_column(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // op0[i, j] + op1[i, j] (+ every further operand's)
@@ -214,6 +217,8 @@ inline constexpr stage_entry stage_table[] = {
      "scaled|capped|biased M", "01 01", "causal prefix window documents padding"},
     {detail::s::weights, "weights", "softmax($0, $1) → ($0, $1)", 0, 1, detail::cell::softmax, true,
      "masked|biased|capped|scaled", "01"},
+    {detail::s::sink, "sink", "sink share($0, $2), ζ → ($0, $1)", 0, 1, detail::cell::sink_share,
+     false, "masked|biased|capped|scaled ζ", "02 11"},
     {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V",
      "01 12"},
     {detail::s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, detail::cell::copy_column,

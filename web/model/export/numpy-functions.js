@@ -85,15 +85,34 @@ ${indent}if softcap is not None:                # every logit kept within ±soft
 ${indent}    logits = ${stages}["capped"] = softcap * np.tanh(logits / softcap)`
     : '';
 
+// The softmax with a sink (only written when the config has sinks).
+export const SINK_SOFTMAX = `def sink_softmax(logits, zeta):
+    """The softmax with a sink (gpt-oss): one more key, of logit zeta, that holds no value. Returns the
+    weights (each row sums to 1 less the sink's share) and that share, (T, 1)."""
+    mu = np.maximum(logits.max(axis=-1, keepdims=True), zeta)
+    e, z = np.exp(logits - mu), np.exp(zeta - mu)
+    total = z + e.sum(axis=-1, keepdims=True)
+    return e / total, z / total`;
+
+// The weights line (indent: the function body's): softmax, or the sink's with `sink` given.
+const weightsLines = (indent, sinks, stages) =>
+  sinks
+    ? `if sink is None:
+${indent}    weights = softmax(masked, axis=-1)     # (T, T_kv), each row sums to 1
+${indent}else:                                  # the sink takes its share of each row
+${indent}    weights, ${stages}["sink"] = sink_softmax(masked, sink)`
+    : 'weights = softmax(masked, axis=-1)     # (T, T_kv), each row sums to 1';
+
 // self_attention's signature and lines: RoPE passes `turn` (x, positions → turned x), ALiBi `bias`,
-// a soft cap `softcap`.
+// a soft cap `softcap`, a sink logit `sink`.
 export const selfAttention = ({
   rope = false,
   alibi = false,
   softcap = false,
+  sinks = false,
 } = {}) => `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True${
   rope ? ', turn=None' : ''
-}${alibi ? ', bias=None' : ''}${softcap ? ', softcap=None' : ''}):
+}${alibi ? ', bias=None' : ''}${softcap ? ', softcap=None' : ''}${sinks ? ', sink=None' : ''}):
     """Scaled dot-product attention for one head (X_q is X_kv except in cross-attention). Returns the head's
     output and every intermediate, named as the stepper names its stages."""
     Q = X_q @ W_Q                          # (T, d_k)
@@ -117,7 +136,7 @@ export const selfAttention = ({
         : ''
     }
     masked = logits if mask is None else logits + mask
-    weights = softmax(masked, axis=-1)     # (T, T_kv), each row sums to 1
+    ${weightsLines('    ', sinks, 'stages')}
     output = weights @ V                   # (T, d_v)
     stages.update({"scores": scores, "scaled": scaled, "masked": masked, "weights": weights, "head": output})
     return output, stages`;
@@ -133,14 +152,16 @@ ${indent}    concat[:, h * d_v:(h + 1) * d_v] = 0.0
 ${indent}stages["pruned"] = concat`
     : '';
 
-// pruned: the head-pruning lines; rope, alibi, softcap: self_attention's turn, each head's bias and
-// the soft cap.
+// pruned: the head-pruning lines; rope, alibi, softcap, sinks: self_attention's turn, each head's
+// bias, the soft cap and each head's sink logit.
 export const multiHeadAttention = (
   pruned,
-  { rope = false, alibi = false, softcap = false } = {},
+  { rope = false, alibi = false, softcap = false, sinks = false } = {},
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
-}${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}${softcap ? ', softcap=None' : ''}):
+}${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}${softcap ? ', softcap=None' : ''}${
+  sinks ? ', sinks=None' : ''
+}):
     """Multi-head attention (Vaswani et al. 2017). Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
@@ -148,7 +169,9 @@ export const multiHeadAttention = (
     for i, W_Q in enumerate(W_Qs):
         out, stages = self_attention(X_q, X_kv, W_Q, W_Ks[i // group], W_Vs[i // group], mask, scale${
           rope ? ', turn' : ''
-        }${alibi ? ', None if biases is None else biases[i]' : ''}${softcap ? ', softcap=softcap' : ''})
+        }${alibi ? ', None if biases is None else biases[i]' : ''}${softcap ? ', softcap=softcap' : ''}${
+          sinks ? ', sink=None if sinks is None else sinks[i]' : ''
+        })
         head_outputs.append(out)
         heads.append(stages)
     concat = np.concatenate(head_outputs, axis=-1)   # (T, h * d_v)
@@ -183,13 +206,18 @@ export const encoderLayer = (
 const RING = ' With a window the cache is a ring of window rows: once full, step t\n    overwrites row t % window.';
 
 // One decode step; rope: the query and new key turned at t; alibi: each head's bias by the cached
-// keys' positions; window: a ring of W cache rows; softcap: the logits capped.
-export const decodeStep = (pruned, { rope = false, alibi = false, window = false, softcap = false } = {}) => {
+// keys' positions; window: a ring of W cache rows; softcap: the logits capped; sinks: each head's
+// sink logit.
+export const decodeStep = (
+  pruned,
+  { rope = false, alibi = false, window = false, softcap = false, sinks = false } = {},
+) => {
   const extra = [
     rope && 'turn=None',
     alibi && 'slopes=None',
     window && 'window=None',
     softcap && 'softcap=None',
+    sinks && 'sinks=None',
   ].filter(Boolean);
   return `def decode_step(t, x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}${extra
     .map((x) => `, ${x}`)
@@ -232,7 +260,14 @@ export const decodeStep = (pruned, { rope = false, alibi = false, window = false
             logits = head["biased"] = scaled + alibi_bias(slopes[i], np.array([t]), positions, causal=True)`
             : ''
         }
-        weights = softmax(logits, axis=-1)
+        ${
+          sinks
+            ? `if sinks is None:
+            weights = softmax(logits, axis=-1)
+        else:                                              # the sink takes its share
+            weights, head["sink"] = sink_softmax(logits, sinks[i])`
+            : 'weights = softmax(logits, axis=-1)'
+        }
         head_outputs.append(weights @ V)                   # (1, d_v)
         head.update({"scores": scores, "scaled": scaled, "weights": weights, "head": head_outputs[-1]})
         stages["heads"].append(head)

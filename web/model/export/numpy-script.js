@@ -38,6 +38,7 @@ function sizesOf(config, spec) {
     rope: config.rope ?? null,
     alibi: Boolean(config.alibi),
     softcap: config.softcap ?? null,
+    sinks: config.sinks ?? null,
     positionalEncoding: config.positionalEncoding ?? null,
   };
 }
@@ -104,6 +105,7 @@ function positionLines(s, structure) {
 
 // The extra functions and arguments a config's positions and masks need.
 const positionFunctions = (s) => [
+  ...(s.sinks !== null ? [fn.SINK_SOFTMAX] : []),
   ...(s.positionalEncoding ? [fn.SINUSOIDAL] : []),
   ...(s.rope ? [fn.ROPE] : []),
   ...(s.alibi ? [fn.ALIBI] : []),
@@ -111,7 +113,8 @@ const positionFunctions = (s) => [
 const positionArgs = (s, structure) =>
   (s.rope ? ', turn=turn' : '') +
   (s.alibi ? (structure === 'kv-cache' ? ', slopes=slopes' : ', biases=biases') : '') +
-  (s.softcap !== null ? `, softcap=${pyNumber(s.softcap)}` : '');
+  (s.softcap !== null ? `, softcap=${pyNumber(s.softcap)}` : '') +
+  (s.sinks !== null ? `, sinks=[${Array.from(s.sinks, pyNumber).join(', ')}]` : '');
 
 const pruneArg = (s) => (s.pruned.length ? ', pruned_heads=pruned_heads' : '');
 
@@ -129,7 +132,13 @@ function flashPass(s, scale) {
 }
 
 function decodePass(s, scale, pruned) {
-  const options = { rope: Boolean(s.rope), alibi: s.alibi, window: s.window !== null, softcap: s.softcap !== null };
+  const options = {
+    rope: Boolean(s.rope),
+    alibi: s.alibi,
+    window: s.window !== null,
+    softcap: s.softcap !== null,
+    sinks: s.sinks !== null,
+  };
   const window = s.window !== null ? `, window=${s.window}` : '';
   return {
     functions: [
@@ -181,7 +190,7 @@ function passOf(s, structure) {
   if (structure === 'model') return modelPass();
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
-  const options = { rope: Boolean(s.rope), alibi: s.alibi, softcap: s.softcap !== null };
+  const options = { rope: Boolean(s.rope), alibi: s.alibi, softcap: s.softcap !== null, sinks: s.sinks !== null };
   const common = [
     fn.SOFTMAX,
     fn.attentionMask(s),

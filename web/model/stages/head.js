@@ -87,12 +87,28 @@ function cappedText(c, stage) {
         'ran its softmax on the uncapped logits to compare).';
   return (
     `Soft-capping passes every logit through \u03ba\u00b7tanh(\u00b7 / \u03ba), here with \u03ba = ` +
-    `${formatCell(c.softcap)}: near 0 it changes almost nothing (tanh x \u2248 x), but no logit passes ` +
+    `${c.softcap}: near 0 it changes almost nothing (tanh x \u2248 x), but no logit passes ` +
     '\u00b1\u03ba however large q\u00b7k grows, so no single key takes a whole row\u2019s weight by an outsized ' +
     `score, and training cannot push the logits up without bound. This head\u2019s largest |S\u0303| is ` +
     `${formatCell(Math.abs(input[at]))}, capped to ${formatCell(Math.abs(stage.values[at]))}.${moved} Gemma 2 ` +
     'caps its attention logits at \u03ba = 50 and its final logits at 30 (Gemma Team 2024, \u00a72); Grok-1 ' +
     'caps attention at 30; Gemma 3 dropped the cap for QK-norm, which bounds the logits by normalising q and k.'
+  );
+}
+
+// The sink as this head's numbers show it: its ζ (operand 1), how many rows give it more than half
+// their weight, and its largest share.
+function sinkText(stage) {
+  const shares = Array.from(stage.values);
+  const zeta = stage.operands[1].values[0];
+  const most = shares.filter((s) => s > 0.5).length;
+  return (
+    `This head\u2019s softmax has one more key, the sink, of logit \u03b6 = ${zeta} and no value: what it takes ` +
+    `is missing from the row\u2019s weights, so the head\u2019s output is a weighted average of the values scaled ` +
+    `down by 1 \u2212 sink. Here the sink takes more than half of ${most} of the ${shares.length} rows, at most ` +
+    `${formatCell(Math.max(...shares))}. A head with nothing useful to read can so attend to nothing instead of ` +
+    'spreading its weight over every key. gpt-oss learns one \u03b6 per head (OpenAI 2025); trained models ' +
+    'without one make a token into a sink, often the first (Xiao et al. 2023, StreamingLLM).'
   );
 }
 
@@ -297,11 +313,7 @@ export const HEAD_STAGES = [
     title: 'Soft-capped logits',
     optional: { flag: 'softcap', after: 'scaled' },
     result: 'capped',
-    figure: (c) => [
-      { glyph: `${formatCell(c.softcap)}\u00b7tanh(` },
-      { operand: 0 },
-      { glyph: `\u00f7 ${formatCell(c.softcap)})` },
-    ],
+    figure: (c) => [{ glyph: `${c.softcap}\u00b7tanh(` }, { operand: 0 }, { glyph: `\u00f7 ${c.softcap})` }],
     formula: () => '\\bar S = \\kappa \\tanh\\!\\left(\\frac{\\tilde S}{\\kappa}\\right)',
     explanation: ({ config: c, stage }) => cappedText(c, stage),
     explain: {
@@ -378,19 +390,24 @@ export const HEAD_STAGES = [
     title: 'Attention weights',
     result: 'weights',
     figure: () => [{ glyph: 'softmax' }, { operand: 0 }],
+    // With sinks (the config's ζ per head) the sum and the max take the head's ζ too.
     formula: (c, stage) => {
       const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(stage)]; // a decode step's one row is token t
+      const sink = c.sinks ? `e^{\\zeta_n - \\mu_${i}} + ` : '';
       return (
-        `A_{${i}j} = \\frac{e^{${L}_{${i}j} - \\mu_${i}}}{\\sum_{j'} e^{${L}_{${i}j'} - \\mu_${i}}}, ` +
-        `\\quad \\mu_${i} = \\max_{j'} ${L}_{${i}j'}`
+        `A_{${i}j} = \\frac{e^{${L}_{${i}j} - \\mu_${i}}}{${sink}\\sum_{j'} e^{${L}_{${i}j'} - \\mu_${i}}}, ` +
+        `\\quad \\mu_${i} = \\max${c.sinks ? `(\\zeta_n, \\max_{j'} ${L}_{${i}j'})` : `_{j'} ${L}_{${i}j'}`}`
       );
     },
-    explanation: ({ stage }) =>
+    explanation: ({ config: c, stage }) =>
       `A softmax along each row turns the logits into weights: non-negative${
         logitsSymbol(stage) === 'L' ? ', exactly 0 where masked' : ''
-      }, and each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed ` +
-      `beside it). Subtracting the row maximum first keeps the exponentials ` +
-      `from overflowing and does not change the result.`,
+      }, and ${
+        c.sinks
+          ? 'each row sums to 1 less the share its head\u2019s sink takes (the next stage): the sink is one more ' +
+            'key in the sum, of logit \u03b6, that holds no value (the engine\u2019s row sums are printed beside it)'
+          : 'each row sums to 1 (the matrix is row-stochastic; the engine\u2019s row sums are printed beside it)'
+      }. Subtracting the row maximum first keeps the exponentials from overflowing and does not change the result.`,
     explain: {
       symbolic: (i, j, c, stage) =>
         `A_{${i},${j}} = \\frac{e^{${logitsSymbol(stage)}_{${i},${j}} - ` +
@@ -398,7 +415,9 @@ export const HEAD_STAGES = [
       filled: (e, { col, i: r, j: c }) => {
         const s = e.softmax;
         if (e.masked) return `e^{-\\infty} = 0, \\quad A_{${r},${c}} = \\dfrac{0}{${n(s.expSum)}} = ${n(e.value)}`;
-        const denominator = shortList(Array.from(s.exps, (x) => n(x)));
+        // With a sink its term e^(ζ − μ) comes first in the sum, as the engine adds it.
+        const terms = [...(s.sink === null ? [] : [s.sink]), ...Array.from(s.exps)];
+        const denominator = shortList(terms.map((x) => n(x)));
         return (
           `\\mu_{${r}} = ${n(s.max)}, \\quad A_{${r},${c}} = \\dfrac{e^{${n(s.logits[col])} - ` +
           `${f(s.max)}}}{${denominator}} = \\dfrac{${n(s.exps[col])}}{${n(s.expSum)}} = ${n(e.value)}`
@@ -410,6 +429,42 @@ export const HEAD_STAGES = [
     nonNegative: true,
     quiz: [maskedWeightQuestion, rowSumQuestion, argmaxQuestion],
     numpy: ofHead('weights'),
+  }),
+  entry({
+    id: 'sink',
+    group: 'head',
+    title: 'The sink\u2019s share',
+    optional: { flag: 'sinks', after: 'weights' },
+    result: 'sink',
+    figure: (c, stage) => [
+      { glyph: 'sink share of' },
+      { operand: 0 },
+      { glyph: `with \u03b6 = ${stage.operands[1].values[0]}` },
+    ],
+    formula: (c, stage) => {
+      const [i, L] = [c.kind === 'kv-cache' ? 't' : 'i', logitsSymbol(stage)];
+      return (
+        `\\text{sink}_${i} = \\frac{e^{\\zeta_n - \\mu_${i}}}{e^{\\zeta_n - \\mu_${i}} + \\sum_{j'} ` +
+        `e^{${L}_{${i}j'} - \\mu_${i}}} = 1 - \\sum_j A_{${i}j}`
+      );
+    },
+    explanation: ({ stage }) => sinkText(stage),
+    explain: {
+      symbolic: (i, j, c, stage) =>
+        `\\text{sink}_{${i}} = \\frac{e^{\\zeta_n - \\mu_{${i}}}}` +
+        `{e^{\\zeta_n - \\mu_{${i}}} + \\sum_{j'} e^{${logitsSymbol(stage)}_{${i},j'} - \\mu_{${i}}}}`,
+      filled: (e, { i: r }) => {
+        const s = e.softmax;
+        return (
+          `\\mu_{${r}} = ${n(s.max)}, \\quad \\text{sink}_{${r}} = \\dfrac{e^{${n(s.zeta)} - ${f(s.max)}}}` +
+          `{${n(s.expSum)}} = \\dfrac{${n(s.sink)}}{${n(s.expSum)}} = ${n(e.value)}`
+        );
+      },
+    },
+    highlight: ({ row: r }) => ({ 0: { rows: [r], cells: [] } }),
+    operands: { '\u03b6': '\u03b6' },
+    nonNegative: true,
+    numpy: ofHead('sink'),
   }),
   entry({
     id: 'head',
