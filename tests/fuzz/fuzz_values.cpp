@@ -49,6 +49,7 @@ const char *const field_names[] = {"preset",
                                    "checkpoint",
                                    "scored",
                                    "softcap",
+                                   "sinks",
                                    "bogus"};
 
 const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache",    "flash",
