@@ -192,6 +192,7 @@ function interesting(trace) {
     find((s) => s.id === 'weights' && s.step === trace.config.seqLen - 2 && s.head === last) ??
     find((s) => s.id === 'norm2') ??
     find((s) => s.id === 'capped' && s.head === last) ??
+    find((s) => s.id === 'sink' && s.head === last) ??
     find((s) => s.id === 'output' && s.step === null) ??
     find((s) => s.id === 'masked' && s.head === last) ??
     find((s) => s.id === 'weights' && s.head === last)
