@@ -38,18 +38,32 @@ void check_values(const matrix &m, const std::string &where, bool minus_inf_ok) 
     }
 }
 
-void check_stage(const stage &s) {
+// The sink's share beside a head's weights (the stage of the same head and step), or none.
+const stage *sink_of(const trace &t, const stage &weights) {
+    for (const stage &s : t.stages)
+        if (s.id == stage_id::sink && s.head == weights.head && s.step == weights.step)
+            return &s;
+    return nullptr;
+}
+
+void check_stage(const stage &s, const trace &t) {
     const std::string where = std::string(name_of(s.id)) + " head " + std::to_string(s.head) +
                               " step " + std::to_string(s.step);
     check_values(s.values, where, may_be_minus_inf(name_of(s.id)));
     check_values(s.totals, where + " totals", false);
     for (const operand &o : s.operands)
         check_values(o.values, where + " operand " + o.name, may_be_minus_inf(o.name));
-    if (s.id == stage_id::weights)
-        for (std::size_t i = 0; i < s.totals.size(); ++i)
-            if (std::fabs(s.totals.data()[i] - 1.0) > 1e-9)
-                finding(where + ": row " + std::to_string(i) + " sums to " +
-                        js_number(s.totals.data()[i]));
+    if (s.id != stage_id::weights)
+        return;
+    const stage *sink = t.config.sinks.empty() ? nullptr : sink_of(t, s); // rows sum to 1 − its share
+    if (!t.config.sinks.empty() && !sink)
+        finding(where + ": sinks, but no sink stage beside the weights");
+    for (std::size_t i = 0; i < s.totals.size(); ++i) {
+        const double share = sink ? sink->values(i, 0) : 0.0;
+        if (std::fabs(s.totals.data()[i] + share - 1.0) > 1e-9)
+            finding(where + ": row " + std::to_string(i) + " sums to " + js_number(s.totals.data()[i]) +
+                    (sink ? ", the sink's share " + js_number(share) : ""));
+    }
 }
 
 double largest_magnitude(const matrix &m) {
@@ -85,7 +99,7 @@ void check_trace(const trace &t) {
                 " values, above trace_value_count's " +
                 std::to_string(trace_value_count(t.config)));
     for (const stage &s : t.stages)
-        check_stage(s);
+        check_stage(s, t);
     const trace_checks &k = t.checks;
     if (k.max_difference) {
         const stage *out = final_stage(t);
