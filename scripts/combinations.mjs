@@ -21,6 +21,7 @@ export const FEATURES = {
   'rope interleaved': { rope: { convention: 'interleaved' } },
   'rope half-split': { rope: { convention: 'half-split' } },
   alibi: { alibi: true },
+  qkNorm: { qkNorm: true }, // each gain 1: every row of q and k to mean square 1 before RoPE
   softcap: { softcap: 0.03 }, // below the logits' size at weight scale 0.1: the cap bends them
   sinks: { sinks: true }, // drawn: one logit per query head, after every other draw
   'grouped K/V': { numKvHeads: 1 },
@@ -29,7 +30,7 @@ export const FEATURES = {
 };
 
 // Features the backward pass refuses by name (it differentiates the passes the lesson teaches).
-export const NOT_IN_BACKWARD = ['softcap', 'sinks'];
+export const NOT_IN_BACKWARD = ['softcap', 'qkNorm', 'sinks'];
 
 // Each feature alone, then every pair, in every kind: [name, spec].
 export function combinations() {

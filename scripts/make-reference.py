@@ -70,6 +70,17 @@ CUSTOM = {
     "prefix-documents-padding": {"seed": 11, "seqLen": 7, "dModel": 8, "numHeads": 2,
                                  "weightScale": 1, "prefix": 2, "documents": [4, 3],
                                  "validKeys": 6},
+    # QK-norm with learned gains: before half-split RoPE under grouped K/V heads and a window;
+    # and decoding, each new query and key normalised before it is turned and cached.
+    "qk-norm-gains-gqa-rope": {"seed": 42, "seqLen": 6, "dModel": 16, "numHeads": 4,
+                               "numKvHeads": 2, "weightScale": 2, "causal": True, "window": 4,
+                               "qkNorm": True, "qNormGain": [1.5, -0.5, 2, 0.25],
+                               "kNormGain": [0.75, 1, -1.25, 3],
+                               "rope": {"convention": "half-split"}},
+    "qk-norm-kv-cache-window": {"kind": "kv-cache", "seed": 8, "seqLen": 6, "dModel": 16,
+                                "numHeads": 4, "numKvHeads": 2, "weightScale": 2,
+                                "qkNorm": True, "kNormGain": [2, 0.5, 1, -1],
+                                "rope": {"offset": 2}, "window": 3},
     # The backward pass (kind backward; scripts/numpy_backward.py), dO drawn after every other
     # draw unless given: multi-head with W_O; causal grouped K/V heads; no W_O (dO as wide as the
     # concat) with padding keys; the ablation without ÷√d_k; dO given, with drawn matrices and
@@ -172,14 +183,20 @@ def designed_sizes(spec):
 
 def positions_of(spec, d_k):
     """The positions and masks fields with their defaults: RoPE's base 10000, interleaved
-    pairs, offset 0 and every column of d_k; no window or prefix; no documents."""
-    rope = spec.get("rope")
+    pairs, offset 0 and every column of d_k (rope: true takes them all); no window or prefix;
+    no documents; under qkNorm each gain 1 in every column of d_k (null without it, as the
+    engine's config has them)."""
+    rope = {} if spec.get("rope") is True else spec.get("rope")
+    qk_norm = bool(spec.get("qkNorm"))
+    gain = lambda name: spec.get(name, [1] * d_k) if qk_norm else None
     return {
         "positionalEncoding": spec.get("positionalEncoding"), "alibi": spec.get("alibi", False),
         "softcap": spec.get("softcap"), "sinks": spec.get("sinks"),
-        "rope": rope and {"base": rope.get("base", 10000),
-                          "convention": rope.get("convention", "interleaved"),
-                          "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},
+        "qkNorm": True if qk_norm else None, "qNormGain": gain("qNormGain"),
+        "kNormGain": gain("kNormGain"),
+        "rope": None if rope is None else {
+            "base": rope.get("base", 10000), "convention": rope.get("convention", "interleaved"),
+            "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},
         "window": spec.get("window"), "prefix": spec.get("prefix"),
         "documents": spec.get("documents", []),
     }

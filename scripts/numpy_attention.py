@@ -86,6 +86,12 @@ def rope(s, x, first=0):
     return out
 
 
+def qk_norm(x, gain, eps=1e-6):
+    """QK-norm (Qwen3, Gemma 3): each row of a head's q or k (P, DK) divided by its root mean
+    square over the DK columns, then column a times gain[a]: x / √(mean(x²) + ε) · λ."""
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps) * np.asarray(gain)
+
+
 def soft_cap(s, logits):
     """Gemma 2's logit soft-capping: κ·tanh(logits / κ), every logit within ±κ."""
     return s["softcap"] * np.tanh(logits / s["softcap"])
@@ -133,8 +139,9 @@ def project_out(s, concat, w_o, out):
 def multi_head_attention(s, p, out):
     """Every head's stages into out; returns the output (T, D), or the heads side by side.
     K/V head g serves query heads g·group … g·group + group − 1 and is keyed under the first.
-    A sinusoidal encoding is added to X first; RoPE turns q and k; a soft cap κ bends S̃ to
-    κ·tanh(S̃ / κ); ALiBi adds B to S̃; a sink ζ per head joins each row's softmax."""
+    A sinusoidal encoding is added to X first; QK-norm normalises each row of q and k, then RoPE
+    turns them; a soft cap κ bends S̃ to κ·tanh(S̃ / κ); ALiBi adds B to S̃; a sink ζ per head
+    joins each row's softmax."""
     group, mask = s["numHeads"] // s["numKvHeads"], attention_mask(s)
     x, x_kv = p["x"], p["x_kv"]
     if s["positionalEncoding"] == "sinusoidal":
@@ -148,6 +155,8 @@ def multi_head_attention(s, p, out):
         out[f"W_K/{first}"], out[f"W_V/{first}"] = p["W_K"][g], p["W_V"][g]
         out[f"k/{first}"], out[f"v/{first}"] = x_kv @ p["W_K"][g], x_kv @ p["W_V"][g]
         keys[g] = out[f"k/{first}"]
+        if s["qkNorm"]:
+            keys[g] = out[f"k_norm/{first}"] = qk_norm(keys[g], s["kNormGain"])
         if s["rope"]:
             keys[g] = out[f"k_rot/{first}"] = rope(s, keys[g])
     positions = np.arange(s["seqLen"]), np.arange(s["kvLen"])
@@ -155,6 +164,8 @@ def multi_head_attention(s, p, out):
     for i in range(s["numHeads"]):
         g = i // group
         q = out[f"q/{i}"] = x @ p["W_Q"][i]
+        if s["qkNorm"]:
+            q = out[f"q_norm/{i}"] = qk_norm(q, s["qNormGain"])
         if s["rope"]:
             q = out[f"q_rot/{i}"] = rope(s, q)
         scores = q @ keys[g].T
@@ -197,8 +208,9 @@ def encoder_layer(s, p, out):
 def decode_step(s, p, t, cache, out):
     """Step t of decoding: token t's query against every key cached so far, after each K/V head
     has written token t's key and value. cache: per K/V head [K (n, DK), V (n, DV), positions
-    (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W. Under
-    RoPE the query is turned at t and each key at its own position before it is cached."""
+    (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W. QK-norm
+    normalises the query and the new key first; under RoPE the query is turned at t and each key
+    at its own position before it is cached."""
     x = p["x"] + sinusoidal(s["seqLen"], s["dModel"]) if s["positionalEncoding"] == "sinusoidal" else p["x"]
     group, x_t = s["numHeads"] // s["numKvHeads"], x[t:t + 1]  # (1, D): row t of X (+ PE)
     out[at("x_t", None, t)], heads = x_t, []
@@ -206,11 +218,15 @@ def decode_step(s, p, t, cache, out):
     for i in range(s["numHeads"]):
         g = i // group
         q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
+        if s["qkNorm"]:
+            q = out[at("q_norm", i, t)] = qk_norm(q, s["qNormGain"])
         if s["rope"]:
             q = out[at("q_rot", i, t)] = rope(s, q, first=t)
         if i % group == 0:
             for name, w, c in (("k", p["W_K"][g], 0), ("v", p["W_V"][g], 1)):
                 new = out[at(f"{name}_new", i, t)] = x_t @ w
+                if name == "k" and s["qkNorm"]:
+                    new = out[at("k_norm", i, t)] = qk_norm(new, s["kNormGain"])
                 if name == "k" and s["rope"]:
                     new = out[at("k_rot", i, t)] = rope(s, new, first=t)
                 old = {f"{name.upper()}_cache": cache[g][c]} if t > 0 else {}  # JSON: no (0, n)

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include <xtensor/xmath.hpp>
+
 #include "attention/alibi.hpp"
 #include "attention/encoding.hpp"
 #include "attention/gemm.hpp"
@@ -11,6 +13,7 @@
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
+#include "attention/qk_norm.hpp"
 #include "attention/rope.hpp"
 
 namespace attention {
@@ -60,11 +63,13 @@ void record_projections(const attention_params &p, const attention_config &c, st
     const char *source = c.sinusoidal ? name_of(stage_id::x_pos) : "X";
     const std::size_t g = i / group_size(c);
     t.q = columns_of(q_all, i * c.d_k, c.d_k);
+    t.q_name = "Q"; // until QK-norm or RoPE passes it on
     record_projection(stage_id::q, t.q, x, cross ? "X_q" : source, n.t, p.w_q[i], "W_Q", n.dk, c,
                       &t.out, t.at);
     if (i % group_size(c) != 0)
         return; // k and v were recorded with the group's first query head
     t.k = columns_of(k_all, g * c.d_k, c.d_k);
+    t.k_name = "K";
     t.v = columns_of(v_all, g * c.d_v, c.d_v);
     record_projection(stage_id::k, t.k, x_kv, cross ? "X_kv" : source, n.tkv, p.w_k[g], "W_K", n.dk,
                       c, &t.out, t.at);
@@ -78,6 +83,22 @@ const stage &first_of(const trace &t, stage_id id) {
                          [&](const stage &s) { return s.id == id; });
 }
 
+// 1¼. QK-norm: one head's queries (q_norm) or its K/V head's keys (k_norm) RMS-normalised, into
+// `normed`; traced, what follows then reads the normalised ones. x: (P, DK).
+void normalise(stage_id id, matrix_view x, const attention_config &c, head_trace *rec,
+               shared_matrix &normed) {
+    const bool keys = id == stage_id::k_norm;
+    const std::vector<double> &gain = keys ? c.k_norm_gain : c.q_norm_gain;
+    if (!rec) {
+        normed = rms_normed(x, gain);
+        return;
+    }
+    normed = rms_norm_recorded(id, keys ? rec->k : rec->q, keys ? rec->k_name : rec->q_name, gain,
+                               c, &rec->out, rec->at, keys ? rec->tkv : rec->t);
+    (keys ? rec->k : rec->q) = normed;
+    (keys ? rec->k_name : rec->q_name) = name_of(id);
+}
+
 // 1½. One head's queries (q_rot) or its K/V head's keys (k_rot) turned by position, into
 // `turned`; traced, the scores then read the turned ones. x: (P, DK).
 void turn(stage_id id, matrix_view x, const rope_table &table, const attention_config &c,
@@ -87,8 +108,8 @@ void turn(stage_id id, matrix_view x, const rope_table &table, const attention_c
         turned = rotated(x, table, *c.rope);
         return;
     }
-    turned = rotate_recorded(id, keys ? rec->k : rec->q, keys ? "K" : "Q", table, c, &rec->out,
-                             rec->at, keys ? rec->tkv : rec->t);
+    turned = rotate_recorded(id, keys ? rec->k : rec->q, keys ? rec->k_name : rec->q_name, table,
+                             c, &rec->out, rec->at, keys ? rec->tkv : rec->t);
     (keys ? rec->k : rec->q) = turned;
     (keys ? rec->k_name : rec->q_name) = name_of(id);
 }
@@ -121,17 +142,21 @@ namespace {
 
 // The sources of every head's q, k and v in self- and cross-attention: one product each for all
 // heads at once, X · [W_1 | … | W_H] (each entry summed exactly as in its own head's product, so
-// each head's columns are the bits of its own projection), then turned by position under RoPE.
+// each head's columns are the bits of its own projection), then RMS-normalised under QK-norm and
+// turned by position under RoPE.
 struct projections {
     const attention_params &w;
     const attention_config &c;
     matrix q_all, k_all, v_all;          // (T, H·DK), (T_kv, H_kv·DK), (T_kv, H_kv·DV)
     std::optional<rope_table> turns;     // RoPE: the angles of positions 0 … T − 1
     shared_matrix x, x_kv;               // the inputs as the trace holds them
+    shared_matrix q_normed;              // (T, DK) under QK-norm, one head's at a time
+    std::vector<shared_matrix> k_normed; // (T_kv, DK) per K/V head under QK-norm
     shared_matrix q_turned;              // (T, DK) under RoPE, one head's at a time
     std::vector<shared_matrix> k_turned; // (T_kv, DK) per K/V head under RoPE
 
-    // Query head i's q, and its group's k and v, recorded and turned with the group's first head.
+    // Query head i's q, and its group's k and v, recorded, normalised and turned with the group's
+    // first head.
     head_operands read(std::size_t i, head_trace *rec) {
         const std::size_t g = i / group_size(c);
         if (rec)
@@ -139,6 +164,12 @@ struct projections {
         head_operands h{head_columns(q_all, i * c.d_k, c.d_k),
                         head_columns(k_all, g * c.d_k, c.d_k),
                         head_columns(v_all, g * c.d_v, c.d_v)};
+        if (c.qk_norm) { // 1¼. Each query and key row to mean square 1, times its gain.
+            normalise(stage_id::q_norm, h.q, c, rec, q_normed);
+            if (i % group_size(c) == 0)
+                normalise(stage_id::k_norm, h.k, c, rec, k_normed[g]);
+            h.q = view_of(q_normed), h.k = view_of(k_normed[g]);
+        }
         if (!turns)
             return h;
         // 1½. Turn each query and key by its position; the scores read them.
@@ -174,7 +205,11 @@ std::pair<shared_matrix, shared_matrix> inputs_of(const matrix &x_given, const a
 // constants on head 0's S̃.
 void check_positions(const projections &p, const attention_config &c, const row_spans &keys,
                      trace &out) {
-    if (c.rope)
+    if (c.rope && c.qk_norm) // RoPE turns the normalised rows
+        out.checks.rope_shift =
+            rope_shift(view_of(rms_normed(head_columns(p.q_all, 0, c.d_k), c.q_norm_gain)),
+                       view_of(rms_normed(head_columns(p.k_all, 0, c.d_k), c.k_norm_gain)), c);
+    else if (c.rope)
         out.checks.rope_shift =
             rope_shift(head_columns(p.q_all, 0, c.d_k), head_columns(p.k_all, 0, c.d_k), c);
     if (c.alibi)
@@ -206,6 +241,31 @@ std::vector<double> softcap_change(const trace &t, const row_spans &keys) {
     return out;
 }
 
+// Per query head, the largest |S̃| its scaled stage holds, which QK-norm keeps within its bound.
+std::vector<double> largest_logits(const trace &t) {
+    std::vector<double> out;
+    for (const stage &s : t.stages)
+        if (s.id == stage_id::scaled)
+            out.push_back(xt::amax(xt::abs(s.values.get()))());
+    return out;
+}
+
+// Per query head, the largest |S̃| the same q and k would give without QK-norm (turned, under
+// RoPE): what the norm bounded.
+std::vector<double> largest_unnormed(const projections &p, const attention_config &c) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < c.num_heads; ++i) {
+        matrix q = columns_of(p.q_all, i * c.d_k, c.d_k);                      // (T, DK)
+        matrix k = columns_of(p.k_all, i / group_size(c) * c.d_k, c.d_k);      // (T_kv, DK)
+        if (p.turns) {
+            q = rotated(view_of(q), *p.turns, *c.rope);
+            k = rotated(view_of(k), *p.turns, *c.rope);
+        }
+        out.push_back(xt::amax(xt::abs(matmul_bt(q, k)))() / score_divisor(c));
+    }
+    return out;
+}
+
 } // namespace
 
 // Passes 1–8: the inputs and their projections, then every head (heads.hpp).
@@ -227,6 +287,8 @@ matrix multi_head_attention(const matrix &x, const attention_params &w, const at
                   input,
                   input_kv,
                   {},
+                  std::vector<shared_matrix>(c.num_kv_heads),
+                  {},
                   std::vector<shared_matrix>(c.num_kv_heads)};
     if (keep) {
         keep->x = input;
@@ -241,6 +303,11 @@ matrix multi_head_attention(const matrix &x, const attention_params &w, const at
         check_positions(p, c, keys, *out);
     if (out && c.softcap)
         out->checks.softcap_change = softcap_change(*out, keys);
+    if (out && c.qk_norm) {
+        out->checks.qk_norm_bound = qk_norm_bound(c);
+        out->checks.qk_norm_largest = largest_logits(*out);
+        out->checks.qk_norm_without = largest_unnormed(p, c);
+    }
     return result;
 }
 

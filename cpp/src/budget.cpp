@@ -26,6 +26,11 @@ std::size_t rotation(const attention_config &c, std::size_t p) {
     return c.rope ? n(s::q_rot, {p, c.d_k, c.rope->dims / 2, 1, 2}) : 0;
 }
 
+// One QK-norm (q_norm, k_norm) of p rows: (p, DK) with its gain (1, DK).
+std::size_t normalising(const attention_config &c, std::size_t p) {
+    return c.qk_norm ? n(s::q_norm, {p, c.d_k, 1}) : 0;
+}
+
 // Passes 2–6 of one head: r query rows against k keys.
 std::size_t one_head(const attention_config &c, std::size_t r, std::size_t k, bool masked) {
     std::size_t total = n(s::scores, {r, c.d_k, k}) + n(s::scaled, {r, k, c.d_k});
@@ -51,8 +56,9 @@ std::size_t attention(const attention_config &c) {
     std::size_t total =
         c.kind == problem_kind::cross ? n(s::x_q, {t, d}) + n(s::x_kv, {tkv, d}) : n(s::x, {t, d});
     total += c.sinusoidal ? n(s::x_pos, {t, d}) : 0;
-    total += c.num_heads * (n(s::q, {t, d, dk}) + rotation(c, t));
-    total += c.num_kv_heads * (n(s::k, {tkv, d, dk}) + n(s::v, {tkv, d, dv}) + rotation(c, tkv));
+    total += c.num_heads * (n(s::q, {t, d, dk}) + normalising(c, t) + rotation(c, t));
+    total += c.num_kv_heads * (n(s::k, {tkv, d, dk}) + n(s::v, {tkv, d, dv}) +
+                               normalising(c, tkv) + rotation(c, tkv));
     return total + c.num_heads * one_head(c, t, tkv, has_mask(c)) + combined(c, t);
 }
 
@@ -65,9 +71,11 @@ std::size_t decoding(const attention_config &c) {
         n(s::stacked, {t_all, 1, width, t_all}) + n(s::causal_reference, {t_all, width});
     for (std::size_t t = 0; t < t_all; ++t) {
         const std::size_t before = t ? cached_tokens(c, t - 1) : 0, after = cached_tokens(c, t);
-        total += n(s::x_t, {1, d}) + c.num_heads * (n(s::q, {1, d, dk}) + rotation(c, 1));
+        total += n(s::x_t, {1, d}) +
+                 c.num_heads * (n(s::q, {1, d, dk}) + normalising(c, 1) + rotation(c, 1));
         total += c.num_kv_heads *
-                 (n(s::k_new, {1, d, dk}) + rotation(c, 1) + n(s::v_new, {1, d, dv}) +
+                 (n(s::k_new, {1, d, dk}) + normalising(c, 1) + rotation(c, 1) +
+                  n(s::v_new, {1, d, dv}) +
                   n(s::k_cache, {before, dk, 1, after}) + n(s::v_cache, {before, dv, 1, after}));
         total += c.num_heads * one_head(c, 1, after, false) + combined(c, 1);
     }

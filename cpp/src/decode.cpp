@@ -12,6 +12,7 @@
 #include "attention/mask.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
+#include "attention/qk_norm.hpp"
 #include "attention/rope.hpp"
 
 namespace attention {
@@ -70,6 +71,10 @@ void extend(kv_cache &cache, const matrix &x_t, const matrix &w_k, const matrix 
     matrix k_new =
         project(stage_id::k_new, x_t, name_of(stage_id::x_t), one, w_k, "W_K", n.dk, c, out, at);
     const char *key_name = name_of(stage_id::k_new);
+    if (c.qk_norm) { // normalised, then turned, as every key of a forward pass is
+        k_new = rms_norm_recorded(stage_id::k_norm, k_new, key_name, c.k_norm_gain, c, out, at, one);
+        key_name = name_of(stage_id::k_norm);
+    }
     if (turns) { // a key is turned at its own position before it enters the cache
         k_new = rotate_recorded(stage_id::k_rot, k_new, key_name, *turns, c, out, at, one);
         key_name = name_of(stage_id::k_rot);
@@ -121,14 +126,21 @@ matrix step(const attention_params &p, const matrix &x, const attention_config &
         trace *into = rec ? &rec->out : nullptr;
         shared_matrix q = project(stage_id::q, x_t, name_of(stage_id::x_t), one, p.w_q[i], "W_Q",
                                   n.dk, c, into, at);
-        if (turns) // the query at its position t
-            q = rotate_recorded(stage_id::q_rot, q, "Q", *turns, c, into, at, one);
+        const char *q_name = "Q";
+        if (c.qk_norm) {
+            q = rms_norm_recorded(stage_id::q_norm, q, q_name, c.q_norm_gain, c, into, at, one);
+            q_name = name_of(stage_id::q_norm);
+        }
+        if (turns) { // the query at its position t
+            q = rotate_recorded(stage_id::q_rot, q, q_name, *turns, c, into, at, one);
+            q_name = name_of(stage_id::q_rot);
+        }
         if (i % group_size(c) == 0)
             extend(caches[g], x_t, p.w_k[g], p.w_v[g], c, into, at, t, turns ? &*turns : nullptr);
         const kv_cache &cache = caches[g];
         if (rec) { // the scores read q (q_rot) and the cache's keys, the values its values
             rec->q = q, rec->k = cache.keys, rec->v = cache.values;
-            rec->q_name = turns ? name_of(stage_id::q_rot) : "Q";
+            rec->q_name = q_name;
         }
         queries[i] = q;
         return head_operands{view_of(queries[i]), view_of(cache.keys), view_of(cache.values),

@@ -130,6 +130,9 @@ value describe_config(const trace &t, double seed) {
                    {"rope", rope_value(c)},
                    {"alibi", c.alibi ? value(alibi_slopes(c.num_heads)) : value()},
                    {"softcap", c.softcap},
+                   {"qkNorm", c.qk_norm ? value(true) : value()},
+                   {"qNormGain", c.qk_norm ? value(number_list(c.q_norm_gain)) : value()},
+                   {"kNormGain", c.qk_norm ? value(number_list(c.k_norm_gain)) : value()},
                    {"sinks", c.sinks.empty() ? value() : value(number_list(c.sinks))},
                    {"documents", documents},
                    {"causal", c.causal},
@@ -201,7 +204,7 @@ value describe_spec(const generated_spec &s) {
 }
 
 value describe(const cell_explanation &e) {
-    value softmax, norm, source;
+    value softmax, norm, rms, source;
     if (e.softmax)
         softmax = value_record{{"logits", e.softmax->logits},
                                {"max", e.softmax->max},
@@ -214,6 +217,11 @@ value describe(const cell_explanation &e) {
                             {"std", e.norm->std_dev},
                             {"eps", e.norm->eps},
                             {"row", e.norm->row}};
+    if (e.rms)
+        rms = value_record{{"meanSquare", e.rms->mean_square},
+                           {"eps", e.rms->eps},
+                           {"gain", e.rms->gain},
+                           {"row", e.rms->row}};
     if (e.source_head != no_head)
         source = value_record{{"head", e.source_head}, {"col", e.source_col}};
     return value_record{{"value", e.value},
@@ -228,6 +236,7 @@ value describe(const cell_explanation &e) {
                         {"softmax", softmax},
                         {"addends", doubles_or_null(e.addends)},
                         {"norm", norm},
+                        {"rms", rms},
                         {"gate", e.gate},
                         {"weight", e.weight},
                         {"alpha", e.alpha},

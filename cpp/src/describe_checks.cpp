@@ -147,6 +147,12 @@ void add_checks(value_record &o, const trace &t) {
         o.emplace_back("alibiRowShift", *k.alibi_row_shift);
     if (!k.softcap_change.empty())
         o.emplace_back("softcapChange", numbers(k.softcap_change));
+    if (k.qk_norm_bound)
+        o.emplace_back("qkNormBound", *k.qk_norm_bound);
+    if (!k.qk_norm_largest.empty())
+        o.emplace_back("qkNormLargest", numbers(k.qk_norm_largest));
+    if (!k.qk_norm_without.empty())
+        o.emplace_back("qkNormWithout", numbers(k.qk_norm_without));
     if (!k.score_variance.empty())
         o.emplace_back("scoreVariance", score_variance_value(k.score_variance));
     if (!k.gradient_scaling.empty())

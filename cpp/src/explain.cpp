@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "attention/mask.hpp"
+#include "attention/qk_norm.hpp"
 
 namespace attention {
 
@@ -135,6 +136,19 @@ void norm(cell_explanation &e, const trace &, const stage &s, std::size_t row, s
     e.norm = norm_of_row(arg(s, 0), row);
 }
 
+void rms_norm(cell_explanation &e, const trace &, const stage &s, std::size_t row,
+              std::size_t col) {
+    const matrix &x = arg(s, 0); // (P, DK)
+    e.input = x(row, col);
+    rms_parts r{0.0, qk_norm_eps, arg(s, 1)(0, col), {}};
+    for (std::size_t a = 0; a < cols(x); ++a) {
+        r.row.push_back(x(row, a));
+        r.mean_square += x(row, a) * x(row, a);
+    }
+    r.mean_square /= double(cols(x));
+    e.rms = std::move(r);
+}
+
 void affine(cell_explanation &e, const trace &, const stage &s, std::size_t row, std::size_t col) {
     dot_terms(e, arg(s, 0), arg(s, 1), row, col, false);
     e.bias = arg(s, 2)(0, col);
@@ -246,7 +260,8 @@ void mean(cell_explanation &e, const trace &, const stage &s, std::size_t, std::
 std::size_t numbers_in(const cell_explanation &e) {
     const std::size_t softmax = e.softmax ? e.softmax->logits.size() + e.softmax->exps.size() : 0;
     const std::size_t norm = e.norm ? e.norm->row.size() : 0;
-    return 19 + 3 * e.terms.size() + softmax + norm + e.row.size() + e.addends.size();
+    const std::size_t rms = e.rms ? 3 + e.rms->row.size() : 0;
+    return 19 + 3 * e.terms.size() + softmax + norm + rms + e.row.size() + e.addends.size();
 }
 
 cell_explanation explain_cell(const trace &t, stage_id id, int head, std::size_t row,

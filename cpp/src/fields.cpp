@@ -35,6 +35,11 @@ field_rule per_head(const char *name) {
     return {name, t::matrices, true, limits::max_heads, limits::max_d_model, limits::max_head_dim};
 }
 
+// QK-norm's gain of q or k: one number per column of a head (d_k).
+field_rule qk_gain(const char *name) {
+    return {name, t::numbers, false, limits::max_head_dim};
+}
+
 const field_rule pruned_heads{"prunedHeads", t::numbers, false, limits::max_heads};
 const field_rule rope{"rope", t::object, false, 0, 0, 0, false, &rope_fields()};
 const field_rule d_output =
@@ -67,6 +72,9 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
                                       {"softcap", t::number},
+                                      {"qkNorm", t::flag},
+                                      qk_gain("qNormGain"),
+                                      qk_gain("kNormGain"),
                                       {"sinks", t::flag_or_numbers, false, limits::max_heads},
                                       {"positionalEncoding", t::text},
                                       {"documents", t::numbers, false, limits::max_seq_len},
@@ -94,12 +102,13 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     switch (kind) {
     case problem_kind::cross:
         return any({"queryLen", "keyLen", "validKeys", "outputProjection", "prunedHeads", "softcap",
-                    "sinks"});
+                    "qkNorm", "qNormGain", "kNormGain", "sinks"});
     case problem_kind::encoder_layer:
         return any({"seqLen", "dFF", "causal", "prunedHeads"});
     case problem_kind::kv_cache: // causal by nature
         return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
-                    "positionalEncoding", "window", "softcap", "sinks"});
+                    "positionalEncoding", "window", "softcap", "qkNorm", "qNormGain", "kNormGain",
+                    "sinks"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
     case problem_kind::backward: // self-attention's fields but pruning, and the gradient dO
@@ -108,7 +117,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
                     "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding",
-                    "softcap", "sinks"});
+                    "softcap", "qkNorm", "qNormGain", "kNormGain", "sinks"});
     }
 }
 
@@ -136,6 +145,9 @@ std::vector<field_rule> explicit_rules(problem_kind kind) {
     } else {
         f.push_back(pruned_heads);
         f.push_back({"softcap", t::number});
+        f.push_back({"qkNorm", t::flag});
+        f.push_back(qk_gain("qNormGain"));
+        f.push_back(qk_gain("kNormGain"));
         f.push_back({"sinks", t::numbers, false, limits::max_heads});
     }
     if (!cross) {

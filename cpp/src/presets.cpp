@@ -80,6 +80,14 @@ generated_spec positioned(double t, bool causal) {
     return s;
 }
 
+// Modern attention's QK-norm: the Positions chapter's sizes at weights × 3, where q·k grows large
+// enough that the norm's bound shows.
+generated_spec qk_normed() {
+    generated_spec s = positioned(8, true);
+    s.weight_scale = 3;
+    return s;
+}
+
 // The shipped induction model (checkpoints.hpp) reading the training task's held-out sequence 0
 // (its first T = 24 tokens): random tokens, the block 18 29 2 2 0 26, the block again. The task
 // scores the copy: positions 16 … 20 predict its second to sixth tokens.
@@ -308,6 +316,14 @@ const std::vector<preset_info> &presets() {
          eight,
          {},
          {{"softcap", 30.0}}},
+        {"modern-qk-norm",
+         "modern",
+         "QK-norm before RoPE (Qwen3, Gemma 3): weights × 3, logits still bounded",
+         false,
+         qk_normed(),
+         eight,
+         {},
+         {{"qkNorm", true}, {"rope", true}, {"rope.convention", std::string("interleaved")}}},
         {"modern-sinks",
          "modern",
          "Learned sinks (gpt-oss): ζ = 2, 0, −1, 1 per head",

@@ -219,12 +219,33 @@ std::vector<double> checked_sinks(const std::vector<double> &zeta, const attenti
     return zeta;
 }
 
+// QK-norm's gain for q or k (field qNormGain or kNormGain): d_k finite numbers, or 1 in every
+// column when not given (none without qkNorm); given without qkNorm, refused.
+std::vector<double> qk_gain_of(const field_values &v, const char *name, const attention_config &c) {
+    const auto *given = get<std::vector<double>>(v, name);
+    if (!given)
+        return c.qk_norm ? std::vector<double>(c.d_k, 1.0) : std::vector<double>{};
+    if (!c.qk_norm)
+        reject(name, "is a gain of QK-norm; give qkNorm: true with it, or leave it out");
+    if (given->size() != c.d_k)
+        reject(name, std::to_string(given->size()) + " gains for d_k = " + std::to_string(c.d_k) +
+                         " columns; give one per column of a head (dK)");
+    for (std::size_t a = 0; a < given->size(); ++a)
+        if (!std::isfinite((*given)[a]))
+            reject(std::string(name) + "[" + std::to_string(a) + "]",
+                   js_number((*given)[a]) + " is not a finite number");
+    return *given;
+}
+
 // The positions, masks, soft cap and sinks the fields ask for, set on a problem its sizes made,
 // then the trace budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
     p.config.rope = rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
     p.config.softcap = softcap_of(v);
+    p.config.qk_norm = flag_or(v, "qkNorm", false);
+    p.config.q_norm_gain = qk_gain_of(v, "qNormGain", p.config);
+    p.config.k_norm_gain = qk_gain_of(v, "kNormGain", p.config);
     if (const auto *zeta = get_if<std::vector<double>>(v, "sinks"))
         p.config.sinks = checked_sinks(*zeta, p.config);
     if (p.config.softcap && p.config.alibi)

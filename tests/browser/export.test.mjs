@@ -271,6 +271,46 @@ const CUSTOM = [
     window: 3,
   },
   { kind: 'flash', seed: 2, seqLen: 8, dModel: 6, blockRows: 2, blockCols: 2, window: 3, weightScale: 1 },
+  // QK-norm with gains: before RoPE under grouped K/V heads; in cross-attention (the queries'
+  // gains 1); decoding, each new key normalised before it is turned and cached, in a window's ring.
+  {
+    seed: 42,
+    seqLen: 6,
+    dModel: 16,
+    numHeads: 4,
+    numKvHeads: 2,
+    weightScale: 3,
+    causal: true,
+    rope: { convention: 'half-split' },
+    qkNorm: true,
+    qNormGain: [1.5, 0.5, -1, 2],
+    kNormGain: [0.25, 1, 3, -0.5],
+  },
+  {
+    kind: 'cross',
+    seed: 9,
+    queryLen: 3,
+    keyLen: 5,
+    dModel: 8,
+    numHeads: 2,
+    validKeys: 4,
+    qkNorm: true,
+    kNormGain: [2, -1, 0.5, 1],
+  },
+  {
+    kind: 'kv-cache',
+    seed: 5,
+    seqLen: 6,
+    dModel: 8,
+    numHeads: 4,
+    numKvHeads: 2,
+    weightScale: 1,
+    rope: { offset: 2 },
+    window: 3,
+    qkNorm: true,
+    qNormGain: [0.5, 2],
+    kNormGain: [-1.5, 1],
+  },
   // The backward pass: sinusoidal positions and padding keys without W_O (dO as wide as the
   // concat); explicit matrices whose dO is drawn (the spec's default seed).
   {
@@ -308,9 +348,13 @@ const CUSTOM = [
 const BACKWARD_PRESETS = ['backward-causal', 'backward-gqa', 'backward-rope'];
 const ROPE_GRADIENTS = ['d_q_rot', 'd_q_unrot', 'd_k_rot', 'd_k_unrot'];
 
+// QK-norm's stages, printed beside a preset's or a custom spec's picks (the last head's; a decode
+// step's last): the output reads them only through RoPE and the scores.
+const NORMED = ['q_norm', 'k_norm'];
+
 const NUMPY_SCRIPTS_TITLE =
   'numpy scripts: every preset at an interesting stage and custom specs (weightScale, ' +
-  'prunedHeads, explicit matrices, positions and masks, the backward pass) print the engine\u2019s ' +
+  'prunedHeads, explicit matrices, positions and masks, QK-norm, the backward pass) print the engine\u2019s ' +
   'values to 1e-12; every gradient stage of three backward presets (grouped K/V heads; RoPE)';
 test(NUMPY_SCRIPTS_TITLE, async () => {
   const jobs = [];
@@ -334,6 +378,8 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
     const trace = env.engine.run({ preset: preset.id });
     const stage = interesting(trace);
     add({ preset: preset.id }, preset, stage, trace, `${preset.id} ${stage.id}/${stage.head}@${stage.step}`);
+    for (const normed of NORMED.map((id) => trace.stages.findLast((s) => s.id === id)).filter(Boolean))
+      add({ preset: preset.id }, preset, normed, trace, `${preset.id} ${normed.id}/${normed.head}`);
   }
   assert.ok(jobs.length >= 13, 'every preset has a script');
   // The trained model: a layer-1 head's weights, the streams, the prediction, each position's loss.
@@ -366,7 +412,9 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
   }
   for (const spec of CUSTOM) {
     const trace = env.engine.run(spec);
-    const also = ['x_pos', 'q_rot', 'k_rot', 'biased', 'd_w_k'].map((id) => trace.stages.findLast((s) => s.id === id));
+    const also = ['x_pos', ...NORMED, 'q_rot', 'k_rot', 'biased', 'd_w_k'].map((id) =>
+      trace.stages.findLast((s) => s.id === id),
+    );
     const picked = [interesting(trace), trace.stages.at(-1), trace.stages[1], ...also.filter(Boolean)];
     for (const stage of new Set(picked))
       add(spec, null, stage, trace, `${JSON.stringify(spec).slice(0, 60)} ${stage.id}/${stage.head}@${stage.step}`);

@@ -41,6 +41,14 @@ export const API_CASES = [
     'softcap: -1 is out of range (0, 1e+300]; Gemma 2 caps its attention logits at 50',
   ),
   api(
+    (e) => e.run({ seqLen: 2, dModel: 4, qNormGain: [1, 1, 1, 1] }),
+    'qNormGain: is a gain of QK-norm; give qkNorm: true with it, or leave it out',
+  ),
+  api(
+    (e) => e.run({ seqLen: 2, dModel: 4, qkNorm: true, kNormGain: [1, 2] }),
+    'kNormGain: 2 gains for d_k = 4 columns; give one per column of a head (dK)',
+  ),
+  api(
     (e) => e.run({ seqLen: 2, dModel: 4, softcap: 30, alibi: true }),
     "softcap: and alibi together are not stepped here: ALiBi's bias would be added to the capped logits, which " +
       'no published model does; give one of them',

@@ -1,8 +1,8 @@
-// The Modern attention chapter in headless Chromium, used as a learner breaks it: the soft cap's
-// example opened cold from a link, κ edited to another value of the same length, blanked, given a
-// bad value, the chapter left and opened again. Every number the heatmap, the text and the panel
-// show is checked against the engine run in node on the same spec; axe, and screenshots at 1280 px
-// (light) and 375 px (dark).
+// The Modern attention chapter in headless Chromium, used as a learner breaks it: each example
+// (QK-norm, the soft cap, the sinks) opened cold from a link, a field edited to another value of
+// the same length, blanked or switched off, given a bad value, the chapter left and opened again.
+// Every number the heatmap, the text and the panel show is checked against the engine run in node
+// on the same spec; axe, and screenshots at 1280 px (light) and 375 px (dark).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -147,4 +147,76 @@ test(SINKS, async () => {
   await page.fill('#field-sinks', '3, 0, -1');
   await page.waitForSelector('#error-sinks:has-text("3 logits for 4 query heads")');
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(raised, 'sink', 0)), 'the last good view stays');
+});
+
+const QK_NORM =
+  'QK-norm: the normalised cells, the bound and the largest logits in the text and the panel, from the engine; ' +
+  'a gain edited to another value of the same length changes them; a gain too few is refused by name; off, the ' +
+  'stage leaves the walk';
+test(QK_NORM, async () => {
+  await goToHash(page, '#chapter=modern&preset=modern-qk-norm&stage=q_norm&head=1');
+  await waitForStage(page, 'q_norm', 1);
+  const trace = env.engine.run({ preset: 'modern-qk-norm' });
+  const { qkNormBound, qkNormLargest, qkNormWithout } = trace.config;
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'q_norm', 1)));
+  const text = await explanation();
+  assert.ok(text.includes(`the gain \u03bb^Q_a (all 1)`), text);
+  assert.ok(text.includes(`divided as the scores are: ${formatCell(qkNormBound)} here`), text);
+  assert.ok(
+    text.includes(
+      `largest |S\u0303| is ${formatCell(qkNormLargest[1])}; the same queries and keys unnormalised would give ` +
+        `${formatCell(qkNormWithout[1])}`,
+    ),
+    text,
+  );
+  assert.ok(qkNormWithout[1] > 100 * qkNormLargest[1], 'weights × 3: unnormalised logits in the hundreds');
+  assert.deepEqual(
+    await measuredRows(),
+    Array.from(qkNormLargest, (d, h) => [
+      String(h),
+      formatCell(d),
+      formatCell(qkNormWithout[h]),
+      formatCell(qkNormBound),
+    ]),
+  );
+  assert.match(await page.textContent('.chapter-panel'), /Qwen3/);
+  await page.screenshot({ path: path.join(SHOTS, 'modern-qk-norm-1280.png'), fullPage: true });
+
+  await page.fill('#field-qNormGain', '2, 1, 1, 1');
+  await urlMatching(page, /qNormGain=2/);
+  const gained = env.engine.run({ ...specOf('modern-qk-norm'), qNormGain: [2, 1, 1, 1] });
+  await page.waitForFunction(() => document.querySelector('#explanation').textContent.includes('(2, 1, 1, 1)'));
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(gained, 'q_norm', 1)));
+  assert.ok((await explanation()).includes(`${formatCell(gained.config.qkNormBound)} here`));
+  assert.equal(gained.config.qkNormBound, 2 * qkNormBound);
+
+  await page.fill('#field-qNormGain', '2, 1, 1');
+  await page.waitForSelector('#error-qNormGain:has-text("3 gains for d_k = 4 columns")');
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(gained, 'q_norm', 1)), 'the last good view stays');
+  await page.fill('#field-qNormGain', '');
+  await page.waitForFunction(() => !document.querySelector('#error-qNormGain')?.textContent);
+
+  await page.uncheck('#field-qkNorm');
+  await page.waitForSelector('#stage-nav :text("Queries normalised (QK-norm) (off)")');
+  const plain = env.engine.run({ ...specOf('modern-qk-norm'), qkNorm: undefined });
+  assert.equal(
+    plain.stages.some((s) => s.id === 'q_norm' || s.id === 'k_norm'),
+    false,
+  );
+});
+
+test('QK-norm on a phone, dark: the normalised stage and the panel fit 375 px', async () => {
+  const phone = await openPage(env, '#chapter=modern&preset=modern-qk-norm&stage=k_norm&head=0', {
+    width: 375,
+    height: 800,
+    colorScheme: 'dark',
+  });
+  await waitForStage(phone.page, 'k_norm', 0);
+  const trace = env.engine.run({ preset: 'modern-qk-norm' });
+  assert.deepEqual(await resultTexts(phone.page), cellsOf(stageOf(trace, 'k_norm', 0)));
+  const sideways = await phone.page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+  assert.equal(sideways, false, 'no sideways scroll');
+  await phone.page.screenshot({ path: path.join(SHOTS, 'modern-qk-norm-375-dark.png'), fullPage: true });
+  assert.deepEqual(phone.page.problems, []);
+  await phone.context.close();
 });

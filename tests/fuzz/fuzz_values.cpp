@@ -50,6 +50,9 @@ const char *const field_names[] = {"preset",
                                    "scored",
                                    "softcap",
                                    "sinks",
+                                   "qkNorm",
+                                   "qNormGain",
+                                   "kNormGain",
                                    "bogus"};
 
 const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache",    "flash",

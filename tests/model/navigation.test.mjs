@@ -37,6 +37,8 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'q',
       'k',
       'v',
+      'q_norm',
+      'k_norm',
       'q_rot',
       'k_rot',
       'k_new',

@@ -168,7 +168,7 @@ const NAMED = {
   flash: /FlashAttention/,
   positions: /positions/i,
   masks: /masks/i,
-  modern: /soft-capped/i,
+  modern: /modern attention/i,
   backward: /backpropagation|backward pass/i,
   'designed-heads': /designed/i,
   'trained-heads': /trained/i,

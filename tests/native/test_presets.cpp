@@ -104,6 +104,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "masks-padding",
                                             "masks-causal",
                                             "modern-softcap",
+                                            "modern-qk-norm",
                                             "modern-sinks",
                                             "backward-causal",
                                             "backward-gqa",

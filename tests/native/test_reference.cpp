@@ -152,6 +152,9 @@ void add_positions(reference::sizes &out, const attention_config &c) {
     out["alibi"] = flag(c.alibi);
     out["softcap"] = c.softcap ? js_number(*c.softcap) : "null";
     out["sinks"] = c.sinks.empty() ? "null" : json_numbers(c.sinks);
+    out["qkNorm"] = c.qk_norm ? "true" : "null";
+    out["qNormGain"] = c.qk_norm ? json_numbers(c.q_norm_gain) : "null";
+    out["kNormGain"] = c.qk_norm ? json_numbers(c.k_norm_gain) : "null";
     out["rope"] = c.rope ? "true" : "null";
     if (c.rope) {
         out["rope.base"] = js_number(c.rope->base);
@@ -310,7 +313,7 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
 }
 
 TEST_CASE("reference: every custom spec matches numpy stage by stage", "[reference]") {
-    REQUIRE(reference::custom_specs().size() == 17); // make-reference.py's CUSTOM
+    REQUIRE(reference::custom_specs().size() == 19); // make-reference.py's CUSTOM
     for (const auto &[name, fields] : reference::custom_specs()) {
         SECTION(name) {
             comparer compare{name, {}};

@@ -60,8 +60,8 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
     const stage_entry &weights = entry(stage_id::weights); // "masked|biased|scaled"
     const stage_entry &output = entry(stage_id::output);   // "concat|pruned W_O contribution*"
     CHECK(operand_mismatch(scores, {"Q", "K"}).empty());
-    CHECK(operand_mismatch(scores, {"K", "Q"}) == "operand 0 is \"K\", declared Q|q_rot");
-    CHECK(operand_mismatch(scores, {"Q"}) == "operand 1 is missing, declared K|k_rot");
+    CHECK(operand_mismatch(scores, {"K", "Q"}) == "operand 0 is \"K\", declared Q|q_rot|q_norm");
+    CHECK(operand_mismatch(scores, {"Q"}) == "operand 1 is missing, declared K|k_rot|k_norm");
     CHECK(operand_mismatch(scores, {"Q", "K", "V"}) == "operand 2 \"V\" is not declared");
     CHECK(operand_mismatch(weights, {"masked"}).empty());
     CHECK(operand_mismatch(weights, {"scaled"}).empty());
@@ -77,7 +77,7 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
     const dim two{2, "T"}, dk{2, "d_k"};
     CHECK_THROWS_WITH(
         record(&t, stage_id::scores, {}, {two, dk, two}, m, operand{"Q", 0, m, axes_of(two, dk)}),
-        "stage scores: operand 1 is missing, declared K|k_rot");
+        "stage scores: operand 1 is missing, declared K|k_rot|k_norm");
     CHECK(t.stages.empty());
 }
 

@@ -17,6 +17,8 @@ const RULE = {
   x_kv: 'none',
   x_pos: 'sum',
   q: 'dot',
+  q_norm: 'rmsNorm',
+  k_norm: 'rmsNorm',
   q_rot: 'rotate',
   k_rot: 'rotate',
   k: 'dot',
@@ -107,6 +109,7 @@ const CHECKS = {
       'bias',
       'addends',
       'norm',
+      'rms',
       'source',
       'rowMax',
       'row',
@@ -152,6 +155,17 @@ const CHECKS = {
     assert.equal(e.cap, trace.config.softcap, `${where}: the config's \u03ba`);
     // JS's tanh and the engine's libm may round apart by an ulp.
     assert.ok(near(e.cap * Math.tanh(e.input / e.cap), e.value), `${where}: \u03ba\u00b7tanh(input / \u03ba)`);
+  },
+  rmsNorm(trace, s, row, col, e, where) {
+    const [x, gain] = s.operands;
+    assert.equal(e.input, at(x, row, col), `${where}: input is the projection's cell`);
+    assert.equal(e.rms.gain, at(gain, 0, col), `${where}: the column's gain`);
+    assert.equal(e.rms.eps, 1e-6, `${where}: \u03b5`);
+    const cells = Array.from({ length: x.shape[1] }, (_, a) => at(x, row, a));
+    assert.deepEqual(Array.from(e.rms.row), cells, `${where}: the row`);
+    const meanSquare = cells.reduce((sum, v) => sum + v * v, 0) / cells.length;
+    assert.ok(near(e.rms.meanSquare, meanSquare), `${where}: mean square ${e.rms.meanSquare} vs ${meanSquare}`);
+    assert.ok(near((e.input / Math.sqrt(e.rms.meanSquare + e.rms.eps)) * e.rms.gain, e.value), `${where}: the value`);
   },
   mask(trace, s, row, col, e, where) {
     assert.equal(e.input, at(s.operands[0], row, col), `${where}: input is the scaled cell`);

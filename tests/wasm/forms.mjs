@@ -62,12 +62,14 @@ export function expectedTile({ id, step }, sizes) {
 function decodeLabels(sizes) {
   const labels = [];
   const rot = (id) => (sizes.rope ? [id] : []);
+  const norm = (id) => (sizes.qkNorm ? [id] : []);
   for (let t = 0; t < sizes.seqLen; t += 1) {
     labels.push(label('x_t', null, t));
     for (let h = 0; h < sizes.numHeads; h += 1) {
-      const kv = h % groupOf(sizes) === 0 ? ['k_new', ...rot('k_rot'), 'v_new', 'k_cache', 'v_cache'] : [];
+      const kv =
+        h % groupOf(sizes) === 0 ? ['k_new', ...norm('k_norm'), ...rot('k_rot'), 'v_new', 'k_cache', 'v_cache'] : [];
       const logits = [...(sizes.softcap ? ['capped'] : []), ...(sizes.alibi ? ['biased'] : [])];
-      const ids = ['q', ...rot('q_rot'), ...kv, 'scores', 'scaled', ...logits];
+      const ids = ['q', ...norm('q_norm'), ...rot('q_rot'), ...kv, 'scores', 'scaled', ...logits];
       const sink = sizes.sinks ? ['sink'] : [];
       labels.push(...[...ids, 'weights', ...sink, 'head'].map((id) => label(id, h, t)));
     }
@@ -135,6 +137,7 @@ export function expectedLabels(sizes) {
   const only = (yes, ids) => (yes ? ids : []);
   for (let h = 0; h < numHeads; h += 1) {
     const first = h % groupOf(sizes) === 0;
+    const normed = only(sizes.qkNorm, ['q_norm', ...only(first, ['k_norm'])]);
     const turned = only(sizes.rope, ['q_rot', ...only(first, ['k_rot'])]);
     const logits = [
       ...only(sizes.softcap, ['capped']),
@@ -142,7 +145,17 @@ export function expectedLabels(sizes) {
       ...only(hasMask(sizes), ['masked']),
     ];
     const weights = ['weights', ...only(sizes.sinks, ['sink'])];
-    const ids = ['q', ...only(first, ['k', 'v']), ...turned, 'scores', 'scaled', ...logits, ...weights, 'head'];
+    const ids = [
+      'q',
+      ...only(first, ['k', 'v']),
+      ...normed,
+      ...turned,
+      'scores',
+      'scaled',
+      ...logits,
+      ...weights,
+      'head',
+    ];
     labels.push(...ids.map((id) => label(id, h)));
   }
   const pruning = (sizes.prunedHeads ?? []).length > 0 ? ['pruned'] : [];
@@ -199,6 +212,8 @@ const RESULT = {
   x_kv: ['tkv', 'd'],
   x_pos: ['t', 'd'],
   q: ['t', 'dk'],
+  q_norm: ['t', 'dk'],
+  k_norm: ['krows', 'dk'],
   q_rot: ['t', 'dk'],
   k_rot: ['krows', 'dk'],
   k: ['tkv', 'dk'],
@@ -278,6 +293,8 @@ const EQUATION = {
   x_kv: ({ tkv, d }) => pair(tkv, d),
   x_pos: ({ t, d }) => sum(t, d),
   q: ({ t, d, dk }) => product(t, d, dk),
+  q_norm: ({ t, dk }) => `rmsnorm${pair(t, dk)} ⊙ λ → ${pair(t, dk)}`,
+  k_norm: ({ krows, dk }) => `rmsnorm${pair(krows, dk)} ⊙ λ → ${pair(krows, dk)}`,
   q_rot: ({ t, dk }) => rotate(t, dk),
   k_rot: ({ krows, dk }) => rotate(krows, dk),
   k: ({ tkv, d, dk }) => product(tkv, d, dk),

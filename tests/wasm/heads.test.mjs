@@ -71,6 +71,7 @@ describe('pruneEach', () => {
         'masks-padding',
         'masks-causal',
         'modern-softcap',
+        'modern-qk-norm',
         'modern-sinks',
       ],
     );

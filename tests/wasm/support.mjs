@@ -139,7 +139,17 @@ export function explicitSpecFor(preset) {
   if (validKeys !== null) spec.validKeys = validKeys;
   if (!scaleScores) spec.scaleScores = false;
   if (sizes.prunedHeads.length > 0) spec.prunedHeads = sizes.prunedHeads;
-  for (const field of ['positionalEncoding', 'rope', 'window', 'prefix', 'softcap', 'sinks'])
+  for (const field of [
+    'positionalEncoding',
+    'rope',
+    'window',
+    'prefix',
+    'softcap',
+    'qkNorm',
+    'qNormGain',
+    'kNormGain',
+    'sinks',
+  ])
     if (sizes[field] !== null) spec[field] = sizes[field];
   if (sizes.alibi) spec.alibi = true;
   if (sizes.documents.length > 0) spec.documents = sizes.documents;

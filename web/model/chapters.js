@@ -199,13 +199,18 @@ export const CHAPTERS = [
       'window',
       'rope',
       'ropeConvention',
+      'qkNorm',
+      'qNormGain',
+      'kNormGain',
       'softcap',
       'sinks',
     ],
     lead:
       'The attention of models released since 2024 is the same softmax over q\u00b7k, with small changes that ' +
       'keep large models stable and their caches small. Soft-capping bends every logit through ' +
-      '\u03ba\u00b7tanh(\u00b7 / \u03ba), so that none passes \u00b1\u03ba (Gemma 2, Grok-1); a learned sink gives ' +
+      '\u03ba\u00b7tanh(\u00b7 / \u03ba), so that none passes \u00b1\u03ba (Gemma 2, Grok-1); QK-norm scales every ' +
+      'query and key row to mean square 1 before they meet, which bounds the logits another way (Qwen3, Gemma 3); ' +
+      'a learned sink gives ' +
       'each head\u2019s softmax one more key, with no value, so that a head can attend to nothing (gpt-oss). ' +
       'Each example steps ' +
       'one change on real numbers, beside the models that use it.',

@@ -33,6 +33,57 @@ const CHANGES = [
       },
   },
   {
+    id: 'qkNorm',
+    applies: (config) => Boolean(config.qkNorm),
+    title: 'QK-norm',
+    models: {
+      headers: ['model', 'what is normalised', '\u03b5', 'set in'],
+      rows: [
+        [
+          'Qwen3 (0.6B \u2026 235B-A22B)',
+          'each head\u2019s q and k, d_k = 128 columns, before RoPE',
+          '10\u207b\u2076',
+          'modeling_qwen3.py: q_norm, k_norm; config.json: rms_norm_eps',
+        ],
+        [
+          'Gemma 3 (1B \u2026 27B)',
+          'each head\u2019s q and k, before RoPE',
+          '10\u207b\u2076',
+          'modeling_gemma3.py: q_norm, k_norm; config.json: rms_norm_eps',
+        ],
+        [
+          'OLMo 2 (7B, 13B, 32B)',
+          'the whole q and k, all heads at once (d_model columns)',
+          '10\u207b\u2076',
+          'modeling_olmo2.py: q_norm, k_norm; config.json: rms_norm_eps',
+        ],
+      ],
+    },
+    references: [
+      'Alex Henry, Prudhvi Raj Dachapally, Shubham Pawar, Yuxuan Chen (2020), \u201cQuery-Key Normalization for ' +
+        'Transformers\u201d, Findings of EMNLP 2020, arXiv:2010.04245.',
+      'Mostafa Dehghani et al. (2023), \u201cScaling Vision Transformers to 22 Billion Parameters\u201d, ' +
+        'arXiv:2302.05442, \u00a73.1: attention logits that grow without bound, fixed by normalising q and k.',
+      'Qwen Team (2025), \u201cQwen3 Technical Report\u201d, arXiv:2505.09388, \u00a72: QK-norm in every ' +
+        'attention layer.',
+      'Gemma Team (2025), \u201cGemma 3 Technical Report\u201d, arXiv:2503.19786, \u00a72: QK-norm in place of ' +
+        'Gemma 2\u2019s soft-capping.',
+      'Team OLMo (2024), \u201c2 OLMo 2 Furious\u201d, arXiv:2501.00656, \u00a73: QK-norm for a stable training run.',
+    ],
+    // The engine's qkNormLargest and qkNormWithout: per query head, its largest |S̃| with the norm
+    // and with the same q and k unnormalised; qkNormBound, the most the norm allows.
+    measured: (config) =>
+      config.qkNormLargest && {
+        headers: ['head', 'largest |S\u0303| with QK-norm', 'the same q, k unnormalised', 'QK-norm\u2019s bound'],
+        rows: Array.from(config.qkNormLargest, (d, h) => [
+          String(h),
+          formatCell(d),
+          formatCell(config.qkNormWithout[h]),
+          formatCell(config.qkNormBound),
+        ]),
+      },
+  },
+  {
     id: 'sinks',
     applies: (config) => Boolean(config.sinks),
     title: 'Attention sinks',

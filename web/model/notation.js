@@ -37,6 +37,23 @@ export const SYMBOLS = [
     'v_cache',
   ),
   // One head's pass.
+  row(
+    ['\\check{Q}'],
+    'Q\u030c',
+    'the queries after QK-norm: each row divided by its root mean square, times \u03bb^Q',
+    'q_norm',
+  ),
+  row(
+    ['\\check{K}'],
+    'K\u030c',
+    'the keys after QK-norm: each row divided by its root mean square, times \u03bb^K',
+    'k_norm',
+  ),
+  row(
+    ['\\lambda^{Q}', '\\lambda^{K}'],
+    '\u03bb^Q, \u03bb^K',
+    'QK-norm\u2019s gains: one per column of a head, for the queries and for the keys (1 unless learned)',
+  ),
   row(['\\hat{Q}'], 'Q\u0302', 'the queries turned by RoPE', 'q_rot'),
   row(['\\hat{K}'], 'K\u0302', 'the keys turned by RoPE', 'k_rot'),
   row('S', 'S', 'the scores Q\u00b7K\u1d40: every query against every key', 'scores'),

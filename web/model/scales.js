@@ -3,7 +3,7 @@
 //   - attention weights, a sink's share and next-token probabilities on the fixed range 0 … 1: a pale row is a
 //     spread-out row, whatever the largest weight happens to be;
 //   - the logits of one head (S, S̃, S̄, S̃ + B, L) on the scale of the largest of them, so that ÷√d_k
-//     shows as paler colour; RoPE's Q and Q̂ (K and K̂), and dS̃ and dS, likewise;
+//     shows as paler colour; RoPE's Q and Q̂ (K and K̂; under QK-norm Q̌ and Q̂), and dS̃ and dS, likewise;
 //   - every other matrix on its own range: centred on 0 to ± its largest |value| (from 0 when it
 //     cannot be negative);
 //   - the mask M is no scale at all: 0 where a key is seen, −∞ where it is hidden.
@@ -23,7 +23,15 @@ const FAMILIES = [
   { k: 'K', k_new: 'k_t', k_rot: 'K\u0302' },
   { d_scaled: 'dS\u0303', d_scores: 'dS' },
 ];
-const familyOf = (id) => FAMILIES.find((f) => id in f) ?? null;
+// Under QK-norm RoPE turns Q\u030c and K\u030c, not Q and K: the normalised rows and their turns share a
+// scale, and Q and K keep their own (far larger, the norm's point).
+const NORMED_FAMILIES = [
+  FAMILIES[0],
+  { q_norm: 'Q\u030c', q_rot: 'Q\u0302' },
+  { k_norm: 'K\u030c', k_rot: 'K\u0302' },
+  FAMILIES[3],
+];
+const familyOf = (id, trace) => (trace?.config.qkNorm ? NORMED_FAMILIES : FAMILIES).find((f) => id in f) ?? null;
 
 // "a", "a and b", "a, b and c".
 const joined = (names) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
@@ -64,7 +72,7 @@ export function scaleOf({ id: name, values, head = null, step = null, trace = nu
     };
   if (UNIT.includes(id))
     return { kind: 'unit', range: 1, sequential: true, note: 'fixed', why: 'fixed 0 \u2026 1: each row shares out 1' };
-  const family = familyOf(id);
+  const family = familyOf(id, trace);
   if (family && trace) {
     const { range, names } = familyRange(trace, family, head, step);
     if (range > 0)

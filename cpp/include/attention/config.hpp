@@ -50,6 +50,9 @@ struct attention_config {
     std::optional<rope_settings> rope;     // q and k rotated by position (RoPE)
     bool alibi = false;                    // a linear distance bias on each head's scores (ALiBi)
     std::optional<double> softcap;         // κ: the logits capped to κ·tanh(S̃ / κ) (Gemma 2)
+    bool qk_norm = false;                  // q and k RMS-normalised per head row (Qwen3, Gemma 3)
+    std::vector<double> q_norm_gain;       // (DK) with qk_norm: λ_Q, each column's gain (1 unless given)
+    std::vector<double> k_norm_gain;       // (DK) with qk_norm: λ_K
     std::vector<double> sinks;             // ζ per query head: a key of logit ζ and no value (gpt-oss)
     bool sinusoidal = false;               // X + PE: the sinusoidal position encoding added
     std::size_t vocab = 0;                 // kind model: V, the vocabulary

@@ -29,6 +29,13 @@ struct norm_parts {
     std::vector<double> row; // the row itself
 };
 
+struct rms_parts {
+    double mean_square;      // of the cell's row before the norm
+    double eps;              // added to mean_square
+    double gain;             // the column's gain λ
+    std::vector<double> row; // the row itself
+};
+
 struct cell_explanation {
     double value = 0;                // the cell as the trace holds it
     std::vector<product_term> terms; // dot, dot_rows, scaled_dot, affine: Σ terms = sum
@@ -44,6 +51,7 @@ struct cell_explanation {
     std::optional<softmax_parts> softmax; // weights: value = exps[col] / exp_sum
     std::vector<double> addends;          // sum: value = addends[0] + addends[1]
     std::optional<norm_parts> norm;       // norm: value = (input − mean) / (std_dev + eps)
+    std::optional<rms_parts> rms; // rms_norm: value = input / √(mean_square + eps) · gain
     double alpha = 1;                     // running_sum, running_out: exp(m_old − m_new)
     double previous = 0;                  // running_*: the row's m, l or O before the tile
     std::optional<double> row_max;        // running_max: the max of the tile's row

@@ -20,6 +20,8 @@ enum class stage_id {
     q,          // (T, DK)      X · W_Q
     k,          // (T_kv, DK)   X · W_K
     v,          // (T_kv, DV)   X · W_V
+    q_norm,     // (T, DK)      Q's rows RMS-normalised, ⊙ λ_Q (QK-norm)
+    k_norm,     // (T_kv, DK)   K's rows RMS-normalised, ⊙ λ_K (QK-norm)
     q_rot,      // (T, DK)      Q turned by position (RoPE)
     k_rot,      // (T_kv, DK)   K turned by position (RoPE)
     scores,     // (T, T_kv)    Q · Kᵀ
@@ -98,6 +100,8 @@ namespace rules {
 void none(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t); // drawn
 // Σ_p op0[i, p] · op1[p, j]
 void dot(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
+// op0[i, j] / √(mean_p op0[i, p]² + ε) · op1[0, j]: the row RMS-normalised, times its gain
+void rms_norm(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // Σ_p op0[i, p] · op1[j, p]   (Q · Kᵀ without the transpose)
 void dot_rows(cell_explanation &, const trace &, const stage &, std::size_t, std::size_t);
 // the scores stage's dot, then ÷ divisor
@@ -201,12 +205,16 @@ inline constexpr stage_entry stage_table[] = {
      "01 12"},
     {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv|x_pos W_V",
      "01 12"},
+    {detail::s::q_norm, "q_norm", "rmsnorm($0, $1) ⊙ λ → ($0, $1)", 0, 1, detail::cell::rms_norm,
+     false, "Q λ_Q", "01 21"},
+    {detail::s::k_norm, "k_norm", "rmsnorm($0, $1) ⊙ λ → ($0, $1)", 0, 1, detail::cell::rms_norm,
+     false, "K|k_new λ_K", "01 21"},
     {detail::s::q_rot, "q_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
-     "Q θ angle cos sin pairs", "01 32 02 02 02 24"},
+     "Q|q_norm θ angle cos sin pairs", "01 32 02 02 02 24"},
     {detail::s::k_rot, "k_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
-     "K|k_new θ angle cos sin pairs", "01 32 02 02 02 24"},
+     "K|k_new|k_norm θ angle cos sin pairs", "01 32 02 02 02 24"},
     {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false,
-     "Q|q_rot K|k_rot", "01 21"},
+     "Q|q_rot|q_norm K|k_rot|k_norm", "01 21"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
      false, "scores", "01", "scale"},
     {detail::s::capped, "capped", "κ·tanh(($0, $1) ÷ κ) → ($0, $1)", 0, 1, detail::cell::soft_cap,
@@ -245,7 +253,7 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::v_new, "v_new", detail::product, 0, 2, detail::cell::dot, false, "x_t W_V",
      "01 12"},
     {detail::s::k_cache, "k_cache", detail::append, 3, 1, detail::cell::none, false,
-     "K_cache k_new|k_rot", "01 21", "ring"},
+     "K_cache k_new|k_rot|k_norm", "01 21", "ring"},
     {detail::s::v_cache, "v_cache", detail::append, 3, 1, detail::cell::none, false,
      "V_cache v_new", "01 21", "ring"},
     {detail::s::stacked, "stacked", "$0 × ($1, $2) → ($3, $2)", 3, 2, detail::cell::none, false, "",

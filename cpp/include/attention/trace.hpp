@@ -157,6 +157,9 @@ struct trace_checks {
                                             // gets a constant (m·i: −m·(i − j) becomes +m·j)
     std::vector<double> softcap_change;     // soft cap: per query head, max |Δweights| against the
                                             // same logits uncapped
+    std::optional<double> qk_norm_bound;    // QK-norm: the largest |S̃| it allows (qk_norm.hpp)
+    std::vector<double> qk_norm_largest;    // QK-norm: per query head, its largest |S̃|
+    std::vector<double> qk_norm_without;    // … and the largest the same q, k give unnormalised
     std::vector<double> macs_cached;        // decoding: multiply-adds of each step with the cache
     std::vector<double> macs_recomputed;    // … and recomputing every past K and V instead
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t

@@ -77,6 +77,12 @@ def alibi_bias(slope, query_positions, key_positions, causal):
     distance = query_positions[:, None] - key_positions[None, :]
     return -slope * (distance if causal else np.abs(distance))`;
 
+// QK-norm's row normalisation (only written when the config has qkNorm).
+export const QK_NORM = `def qk_norm(x, gain, eps=1e-6):
+    """QK-norm (Qwen3, Gemma 3): each row of a head's queries or keys divided by its root mean square over
+    the head's d_k columns, then each column times its gain: x / sqrt(mean(x**2) + eps) * gain."""
+    return x / np.sqrt((x ** 2).mean(axis=-1, keepdims=True) + eps) * gain`;
+
 // The soft cap's lines after ÷√d_k (indent: the function body's), when the config caps.
 const capLines = (indent, softcap, stages) =>
   softcap
@@ -104,21 +110,33 @@ ${indent}    weights, ${stages}["sink"] = sink_softmax(masked, sink)`
     : 'weights = softmax(masked, axis=-1)     # (T, T_kv), each row sums to 1';
 
 // self_attention's signature and lines: RoPE passes `turn` (x, positions → turned x), ALiBi `bias`,
-// a soft cap `softcap`, a sink logit `sink`.
+// a soft cap `softcap`, a sink logit `sink`, QK-norm the gains `q_gain` and `k_gain` (applied before
+// the turn).
 export const selfAttention = ({
   rope = false,
   alibi = false,
   softcap = false,
   sinks = false,
+  qkNorm = false,
 } = {}) => `def self_attention(X_q, X_kv, W_Q, W_K, W_V, mask=None, scale=True${
   rope ? ', turn=None' : ''
-}${alibi ? ', bias=None' : ''}${softcap ? ', softcap=None' : ''}${sinks ? ', sink=None' : ''}):
+}${alibi ? ', bias=None' : ''}${softcap ? ', softcap=None' : ''}${sinks ? ', sink=None' : ''}${
+  qkNorm ? ', q_gain=None, k_gain=None' : ''
+}):
     """Scaled dot-product attention for one head (X_q is X_kv except in cross-attention). Returns the head's
     output and every intermediate, named as the stepper names its stages."""
     Q = X_q @ W_Q                          # (T, d_k)
     K = X_kv @ W_K                         # (T_kv, d_k)
     V = X_kv @ W_V                         # (T_kv, d_v)
     stages = {"q": Q, "k": K, "v": V}${
+      qkNorm
+        ? `
+    if q_gain is not None:                 # QK-norm: each row to mean square 1, times the gain
+        Q = stages["q_norm"] = qk_norm(Q, q_gain)
+    if k_gain is not None:
+        K = stages["k_norm"] = qk_norm(K, k_gain)`
+        : ''
+    }${
       rope
         ? `
     if turn is not None:                   # RoPE: each query and key turned by its position
@@ -152,16 +170,16 @@ ${indent}    concat[:, h * d_v:(h + 1) * d_v] = 0.0
 ${indent}stages["pruned"] = concat`
     : '';
 
-// pruned: the head-pruning lines; rope, alibi, softcap, sinks: self_attention's turn, each head's
-// bias, the soft cap and each head's sink logit.
+// pruned: the head-pruning lines; rope, alibi, softcap, sinks, qkNorm: self_attention's turn, each
+// head's bias, the soft cap, each head's sink logit and QK-norm's gains.
 export const multiHeadAttention = (
   pruned,
-  { rope = false, alibi = false, softcap = false, sinks = false } = {},
+  { rope = false, alibi = false, softcap = false, sinks = false, qkNorm = false } = {},
 ) => `def multi_head_attention(X_q, X_kv, W_Qs, W_Ks, W_Vs, W_O=None, mask=None, scale=True${
   pruned ? ', pruned_heads=()' : ''
 }${rope ? ', turn=None' : ''}${alibi ? ', biases=None' : ''}${softcap ? ', softcap=None' : ''}${
   sinks ? ', sinks=None' : ''
-}):
+}${qkNorm ? ', q_gain=None, k_gain=None' : ''}):
     """Multi-head attention (Vaswani et al. 2017). Query head i reads K/V head i // group: with fewer
     K/V heads than query heads this is grouped-query attention (one K/V head: multi-query)."""
     group = len(W_Qs) // len(W_Ks)
@@ -171,7 +189,7 @@ export const multiHeadAttention = (
           rope ? ', turn' : ''
         }${alibi ? ', None if biases is None else biases[i]' : ''}${softcap ? ', softcap=softcap' : ''}${
           sinks ? ', sink=None if sinks is None else sinks[i]' : ''
-        })
+        }${qkNorm ? ', q_gain=q_gain, k_gain=k_gain' : ''})
         head_outputs.append(out)
         heads.append(stages)
     concat = np.concatenate(head_outputs, axis=-1)   # (T, h * d_v)
@@ -207,10 +225,10 @@ const RING = ' With a window the cache is a ring of window rows: once full, step
 
 // One decode step; rope: the query and new key turned at t; alibi: each head's bias by the cached
 // keys' positions; window: a ring of W cache rows; softcap: the logits capped; sinks: each head's
-// sink logit.
+// sink logit; qkNorm: the query and new key normalised (before the turn).
 export const decodeStep = (
   pruned,
-  { rope = false, alibi = false, window = false, softcap = false, sinks = false } = {},
+  { rope = false, alibi = false, window = false, softcap = false, sinks = false, qkNorm = false } = {},
 ) => {
   const extra = [
     rope && 'turn=None',
@@ -218,6 +236,8 @@ export const decodeStep = (
     window && 'window=None',
     softcap && 'softcap=None',
     sinks && 'sinks=None',
+    qkNorm && 'q_gain=None',
+    qkNorm && 'k_gain=None',
   ].filter(Boolean);
   return `def decode_step(t, x_t, W_Qs, W_Ks, W_Vs, W_O, cache, scale=True${pruned ? ', pruned_heads=()' : ''}${extra
     .map((x) => `, ${x}`)
@@ -232,6 +252,12 @@ export const decodeStep = (
     for g, (W_K, W_V) in enumerate(zip(W_Ks, W_Vs)):
         k_new, v_new = x_t @ W_K, x_t @ W_V                # (1, d_k), (1, d_v)
         kv = {"k_new": k_new, "v_new": v_new}${
+          qkNorm
+            ? `
+        if k_gain is not None:                             # QK-norm: to mean square 1, times the gain
+            k_new = kv["k_norm"] = qk_norm(k_new, k_gain)`
+            : ''
+        }${
           rope
             ? `
         if turn is not None:                               # the key turned at its own position
@@ -246,6 +272,12 @@ export const decodeStep = (
         K, V, positions = cache[i // group]
         q = x_t @ W_Q                                      # (1, d_k)
         head = {"q": q}${
+          qkNorm
+            ? `
+        if q_gain is not None:
+            q = head["q_norm"] = qk_norm(q, q_gain)`
+            : ''
+        }${
           rope
             ? `
         if turn is not None:

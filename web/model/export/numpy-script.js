@@ -39,6 +39,9 @@ function sizesOf(config, spec) {
     alibi: Boolean(config.alibi),
     softcap: config.softcap ?? null,
     sinks: config.sinks ?? null,
+    qkNorm: Boolean(config.qkNorm),
+    qNormGain: config.qNormGain ?? null,
+    kNormGain: config.kNormGain ?? null,
     positionalEncoding: config.positionalEncoding ?? null,
   };
 }
@@ -82,9 +85,16 @@ function maskLine(s, structure) {
   return `mask = attention_mask(${lengths}, ${args.join(', ')})${padding}`;
 }
 
-// RoPE's `turn` and ALiBi's slopes (and each head's B outside decoding), when the config has them.
+const pyList = (values) => `[${Array.from(values, pyNumber).join(', ')}]`;
+
+// QK-norm's gains, RoPE's `turn` and ALiBi's slopes (and each head's B outside decoding), when the
+// config has them.
 function positionLines(s, structure) {
   const lines = [];
+  if (s.qkNorm) {
+    lines.push(`q_gain = np.array(${pyList(s.qNormGain)}, dtype=float)  # QK-norm's gain of each query column`);
+    lines.push(`k_gain = np.array(${pyList(s.kNormGain)}, dtype=float)  # and of each key column`);
+  }
   if (s.rope) {
     const { base, dims, convention, offset } = s.rope;
     const half = convention === 'half-split' ? 'True' : 'False';
@@ -106,6 +116,7 @@ function positionLines(s, structure) {
 // The extra functions and arguments a config's positions and masks need.
 const positionFunctions = (s) => [
   ...(s.sinks !== null ? [fn.SINK_SOFTMAX] : []),
+  ...(s.qkNorm ? [fn.QK_NORM] : []),
   ...(s.positionalEncoding ? [fn.SINUSOIDAL] : []),
   ...(s.rope ? [fn.ROPE] : []),
   ...(s.alibi ? [fn.ALIBI] : []),
@@ -114,7 +125,8 @@ const positionArgs = (s, structure) =>
   (s.rope ? ', turn=turn' : '') +
   (s.alibi ? (structure === 'kv-cache' ? ', slopes=slopes' : ', biases=biases') : '') +
   (s.softcap !== null ? `, softcap=${pyNumber(s.softcap)}` : '') +
-  (s.sinks !== null ? `, sinks=[${Array.from(s.sinks, pyNumber).join(', ')}]` : '');
+  (s.sinks !== null ? `, sinks=${pyList(s.sinks)}` : '') +
+  (s.qkNorm ? ', q_gain=q_gain, k_gain=k_gain' : '');
 
 const pruneArg = (s) => (s.pruned.length ? ', pruned_heads=pruned_heads' : '');
 
@@ -138,6 +150,7 @@ function decodePass(s, scale, pruned) {
     window: s.window !== null,
     softcap: s.softcap !== null,
     sinks: s.sinks !== null,
+    qkNorm: s.qkNorm,
   };
   const window = s.window !== null ? `, window=${s.window}` : '';
   return {
@@ -190,7 +203,13 @@ function passOf(s, structure) {
   if (structure === 'model') return modelPass();
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
-  const options = { rope: Boolean(s.rope), alibi: s.alibi, softcap: s.softcap !== null, sinks: s.sinks !== null };
+  const options = {
+    rope: Boolean(s.rope),
+    alibi: s.alibi,
+    softcap: s.softcap !== null,
+    sinks: s.sinks !== null,
+    qkNorm: s.qkNorm,
+  };
   const common = [
     fn.SOFTMAX,
     fn.attentionMask(s),

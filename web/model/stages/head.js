@@ -68,8 +68,11 @@ const MASK_RULES = {
 const scaled = scaledAt;
 const oneSided = (stage) => biasAt(stage) === 'one-sided';
 
-// Whether the scores were taken of RoPE's turned rows: the engine's operands q_rot and k_rot.
-const turned = (stage) => stage.operands[0].name === 'q_rot';
+// The accent of the rows the scores were taken of, by the engine's operands: RoPE's turned rows
+// (q_rot, k_rot) \hat, QK-norm's normalised ones (q_norm, k_norm) \check, else none.
+const ACCENTS = { q_rot: ['\\hat', '\u0302'], q_norm: ['\\check', '\u030c'] };
+const accentOf = (stage) => ACCENTS[stage.operands[0].name] ?? null;
+const accented = (stage, letter) => (accentOf(stage) ? `${accentOf(stage)[0]}{${letter}}` : letter);
 
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
 
@@ -240,13 +243,14 @@ export const HEAD_STAGES = [
     group: 'head',
     title: 'Scores',
     result: 'scores',
-    // Under RoPE the engine scores the turned rows (its operands q_rot and k_rot): Q̂ and K̂.
+    // Under RoPE the engine scores the turned rows (its operands q_rot and k_rot): Q̂ and K̂; under
+    // QK-norm alone the normalised ones: Q̌ and Ǩ.
     figure: (c, stage) => [
       { operand: 0 },
       { glyph: '@' },
-      { operand: 1, transpose: true, label: turned(stage) ? 'K\u0302\u1d40' : 'K\u1d40' },
+      { operand: 1, transpose: true, label: `K${accentOf(stage)?.[1] ?? ''}\u1d40` },
     ],
-    formula: (c, stage) => (turned(stage) ? 'S = \\hat{Q}\\,\\hat{K}^{\\top}' : 'S = Q\\,K^{\\top}'),
+    formula: (c, stage) => `S = ${accented(stage, 'Q')}\\,${accented(stage, 'K')}^{\\top}`,
     // A decode step's keys are the cache's rows: t + 1 of them, or W once a window's ring is full
     // (the engine names the axis W then).
     explanation: ({ config: c, stage, models }) => {
@@ -268,8 +272,8 @@ export const HEAD_STAGES = [
     },
     explain: {
       symbolic: (i, j, c, stage) =>
-        turned(stage)
-          ? `S_{${i},${j}} = \\hat q_{${i}} \\cdot \\hat k_{${j}} = \\sum_a \\hat Q_{${i},a}\\,\\hat K_{${j},a}`
+        accentOf(stage)
+          ? `S_{${i},${j}} = \\sum_a ${accented(stage, 'Q')}_{${i},a}\\,${accented(stage, 'K')}_{${j},a}`
           : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_a Q_{${i},a}\\,K_{${j},a}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
     },

@@ -5,9 +5,10 @@
 import { cacheRowsQuestion } from '../quiz-questions.js';
 import { nonNegative } from './captions.js';
 import { entry } from './entry.js';
+import { formatCell, formatPlain } from '../format.js';
 import { col, dot, row } from './highlight.js';
 import { ofHead, ofKvHead } from './numpy-paths.js';
-import { filledDot, grouped, perHead, sourceOf, weightOf } from './tex.js';
+import { f, filledDot, grouped, n, perHead, sourceOf, weightOf } from './tex.js';
 
 function projection(id, letter, title, what) {
   const tex = (c, stage) => {
@@ -47,9 +48,67 @@ function projection(id, letter, title, what) {
   };
 }
 
+// "1" when every gain is 1, else the gains listed.
+const gainsText = (gains) => (gains.every((g) => g === 1) ? 'all 1' : gains.map(formatPlain).join(', '));
+
+// What QK-norm bounded in this run, from the engine's checks: the bound, and per head the largest
+// |S̃| with the norm and without it (none in a decode step, whose checks hold the cache's figures).
+function boundText(c, head) {
+  if (c.qkNormBound === undefined) return '';
+  const largest = c.qkNormLargest[head];
+  const without = c.qkNormWithout[head];
+  return (
+    ` With the keys normalised too, no logit can pass d_k\u00b7max_a |\u03bb^Q_a\u00b7\u03bb^K_a|, divided as ` +
+    `the scores are: ${formatCell(c.qkNormBound)} here. This head\u2019s largest |S\u0303| is ` +
+    `${formatCell(largest)}; the same queries and keys unnormalised would give ${formatCell(without)}.`
+  );
+}
+
+// QK-norm: a projection's rows RMS-normalised, times a gain per column (the engine's qk_norm.hpp).
+function normalised(id, letter, title) {
+  const gains = (c) => (letter === 'Q' ? c.qNormGain : c.kNormGain);
+  return entry({
+    id,
+    group: 'head',
+    sharedByGroup: letter === 'K',
+    optional: { flag: 'qkNorm', after: letter.toLowerCase() },
+    title,
+    result: `${letter}_norm`,
+    figure: () => [{ glyph: 'rmsnorm(' }, { operand: 0 }, { glyph: ') \u2299' }, { operand: 1 }],
+    formula: () =>
+      `\\check{${letter}}_{t,a} = \\frac{${letter}_{t,a}}{\\operatorname{rms}(${letter}_t)}\\,` +
+      `\\lambda^{${letter}}_a, ` +
+      `\\quad \\operatorname{rms}(${letter}_t) = \\sqrt{\\operatorname{mean}_a ${letter}_{t,a}^2 + \\varepsilon}`,
+    explanation: ({ config: c, stage }) =>
+      letter === 'Q'
+        ? `QK-norm divides each row of this head\u2019s Q by its root mean square over its d_k = ${c.dK} columns ` +
+          `(\u03b5 = 10\u207b\u2076 keeps it finite), then multiplies column a by the gain \u03bb^Q_a ` +
+          `(${gainsText(gains(c))}): every row then has mean square just under 1, however large W_Q has grown, ` +
+          `so the logits cannot grow without bound as training scales the weights up.${boundText(c, stage.head)} ` +
+          'Qwen3 and Gemma 3 normalise so, per head and before RoPE; OLMo 2 normalises the queries and keys ' +
+          'over the whole width d_model, every head at once.'
+        : `The keys get the same norm with their own gains \u03bb^K (${gainsText(gains(c))}): each row of K ` +
+          'divided by its root mean square over d_k columns. A key is normalised once, before RoPE turns it ' +
+          '(and, when decoding, before it enters the cache), and every query head of its group reads it.',
+    explain: {
+      symbolic: (i, j) =>
+        `\\check{${letter}}_{${i},${j}} = \\frac{${letter}_{${i},${j}}}{\\sqrt{\\operatorname{mean}_a ` +
+        `${letter}_{${i},a}^2 + \\varepsilon}}\\,\\lambda^{${letter}}_{${j}}`,
+      filled: (e, { i: r, j: c }) =>
+        `\\check{${letter}}_{${r},${c}} = \\frac{${n(e.input)}}{\\sqrt{${n(e.rms.meanSquare)} + ${n(e.rms.eps)}}} ` +
+        `\\cdot ${f(e.rms.gain)} = ${n(e.value)}`,
+    },
+    highlight: ({ row: r, col: c }) => ({ 0: row(r), 1: col(c) }),
+    operands: { [letter]: letter, [`\u03bb_${letter}`]: `\u03bb^${letter}` },
+    numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
+  });
+}
+
 // RoPE: a projection's rows turned by position, pair of columns by pair (the engine's rope.hpp).
 function turned(id, letter, title) {
   const row0 = (stage) => Array.from(stage.operands[5].values.slice(0, 2), (v) => String(v));
+  // Under QK-norm the engine turns the normalised rows (its operand q_norm or k_norm): Q̌, Ǩ.
+  const input = (stage) => (stage?.operands[0].name.endsWith('_norm') ? `\\check{${letter}}` : letter);
   return entry({
     id,
     group: 'head',
@@ -58,21 +117,24 @@ function turned(id, letter, title) {
     title,
     result: `${letter}_rot`,
     figure: () => [{ operand: 0 }, { glyph: 'turned by' }, { operand: 3 }, { glyph: ',' }, { operand: 4 }],
-    formula: () =>
+    formula: (c, stage) =>
       `\\begin{pmatrix} \\hat{${letter}}_{t,a} \\\\ \\hat{${letter}}_{t,b} \\end{pmatrix} = ` +
       `\\begin{pmatrix} \\cos\\varphi_{t,c} & -\\sin\\varphi_{t,c} \\\\ \\sin\\varphi_{t,c} & \\cos\\varphi_{t,c} ` +
-      `\\end{pmatrix} \\begin{pmatrix} ${letter}_{t,a} \\\\ ${letter}_{t,b} \\end{pmatrix}, \\quad ` +
+      `\\end{pmatrix} \\begin{pmatrix} ${input(stage)}_{t,a} \\\\ ${input(stage)}_{t,b} \\end{pmatrix}, \\quad ` +
       `\\varphi_{t,c} = (t_0 + t)\\,\\theta_c, \\ \\theta_c = \\text{base}^{-2c/d_{\\text{rot}}}`,
     explanation: ({ stage }) =>
-      `Rotary position embedding: row t of ${letter} is turned pair of columns by pair (pair 0 is columns ` +
+      `Rotary position embedding: row t of ${
+        stage.operands[0].name.endsWith('_norm') ? `${letter}\u030c (${letter} after QK-norm)` : letter
+      } is turned pair of columns by pair (pair 0 is columns ` +
       `${row0(stage).join(' and ')}; the pairs operand lists them all), pair c by the angle ` +
       '(t\u2080 + t)\u00b7\u03b8_c, t\u2080 being the position of row 0 (the offset, for a sequence that ' +
       'continues another) and d_rot the columns turned, fast for the first pairs and slow for the last. The scores ' +
       'read the turned rows, so a query and a key meet at an angle that depends on their positions only through ' +
       'how far apart they are.',
     explain: {
-      symbolic: (i, j) =>
-        `\\hat{${letter}}_{${i},${j}} = ${letter}_{${i},a}\\,\\rho_1 + ${letter}_{${i},b}\\,\\rho_2, \\quad ` +
+      symbolic: (i, j, c, stage) =>
+        `\\hat{${letter}}_{${i},${j}} = ${input(stage)}_{${i},a}\\,\\rho_1 + ` +
+        `${input(stage)}_{${i},b}\\,\\rho_2, \\quad ` +
         '(\\rho_1, \\rho_2) = ' +
         '(\\cos\\varphi, -\\sin\\varphi) \\text{ in the first column of a pair, } ' +
         '(\\sin\\varphi, \\cos\\varphi) \\text{ in its second}',
@@ -194,6 +256,8 @@ export const PROJECTION_STAGES = [
     firstView: true,
     numpy: ofHead('v', 'V'),
   }),
+  normalised('q_norm', 'Q', 'Queries normalised (QK-norm)'),
+  normalised('k_norm', 'K', 'Keys normalised (QK-norm)'),
   turned('q_rot', 'Q', 'Queries turned by position (RoPE)'),
   turned('k_rot', 'K', 'Keys turned by position (RoPE)'),
   entry({
