@@ -14,6 +14,9 @@ export const KINDS = {
 export const FEATURES = {
   causal: { causal: true },
   window: { window: 3 },
+  // StreamingLLM: the first token stays seen beside the window's 2 latest keys. It needs a window,
+  // so it carries its own, the window feature's: paired with that feature the pair is the same.
+  sinkTokens: { sinkTokens: 1, window: 3 },
   prefix: { prefix: 2 },
   documents: { documents: [2, 4] },
   padding: { validKeys: 5 },
@@ -30,7 +33,7 @@ export const FEATURES = {
 };
 
 // Features the backward pass refuses by name (it differentiates the passes the lesson teaches).
-export const NOT_IN_BACKWARD = ['softcap', 'qkNorm', 'sinks'];
+export const NOT_IN_BACKWARD = ['sinkTokens', 'softcap', 'qkNorm', 'sinks'];
 
 // Each feature alone, then every pair, in every kind: [name, spec].
 export function combinations() {

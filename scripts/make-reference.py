@@ -81,6 +81,15 @@ CUSTOM = {
                                 "numHeads": 4, "numKvHeads": 2, "weightScale": 2,
                                 "qkNorm": True, "kNormGain": [2, 0.5, 1, -1],
                                 "rope": {"offset": 2}, "window": 3},
+    # StreamingLLM's sink tokens: a window of 4 whose first 2 tokens stay seen (the window keeps
+    # the 2 latest keys) under grouped K/V heads and RoPE; and decoding, a cache of 5 rows, 2 of
+    # them pinned and a ring of 3, with RoPE (offset 1) and ALiBi at the tokens' own positions.
+    "sink-tokens-window": {"seed": 42, "seqLen": 8, "dModel": 16, "numHeads": 4,
+                           "numKvHeads": 2, "weightScale": 1, "window": 4, "sinkTokens": 2,
+                           "rope": {}},
+    "sink-tokens-kv-cache": {"kind": "kv-cache", "seed": 42, "seqLen": 9, "dModel": 16,
+                             "numHeads": 4, "numKvHeads": 2, "weightScale": 1, "window": 5,
+                             "sinkTokens": 2, "rope": {"offset": 1}, "alibi": True},
     # The backward pass (kind backward; scripts/numpy_backward.py), dO drawn after every other
     # draw unless given: multi-head with W_O; causal grouped K/V heads; no W_O (dO as wide as the
     # concat) with padding keys; the ablation without ÷√d_k; dO given, with drawn matrices and
@@ -183,8 +192,8 @@ def designed_sizes(spec):
 
 def positions_of(spec, d_k):
     """The positions and masks fields with their defaults: RoPE's base 10000, interleaved
-    pairs, offset 0 and every column of d_k (rope: true takes them all); no window or prefix;
-    no documents; under qkNorm each gain 1 in every column of d_k (null without it, as the
+    pairs, offset 0 and every column of d_k (rope: true takes them all); no window, sink tokens
+    or prefix; no documents; under qkNorm each gain 1 in every column of d_k (null without it, as the
     engine's config has them)."""
     rope = {} if spec.get("rope") is True else spec.get("rope")
     qk_norm = bool(spec.get("qkNorm"))
@@ -197,8 +206,8 @@ def positions_of(spec, d_k):
         "rope": None if rope is None else {
             "base": rope.get("base", 10000), "convention": rope.get("convention", "interleaved"),
             "offset": rope.get("offset", 0), "dims": rope.get("dims", d_k)},
-        "window": spec.get("window"), "prefix": spec.get("prefix"),
-        "documents": spec.get("documents", []),
+        "window": spec.get("window"), "sinkTokens": spec.get("sinkTokens"),
+        "prefix": spec.get("prefix"), "documents": spec.get("documents", []),
     }
 
 

@@ -43,14 +43,17 @@ def layer_norm(x, eps=1e-6):
 def hidden_keys(s):
     """Which keys each query may not see, (T, T_kv) booleans: after it under a causal mask (a
     window, a prefix and documents are causal too), except among the first P tokens of a prefix;
-    W or more positions back under a window; in another document; padding keys."""
+    W or more positions back under a window; in another document; padding keys. With k sink
+    tokens (StreamingLLM) the window keeps the W − k latest keys and the first k tokens stay
+    seen: hidden are the keys j with k ≤ j ≤ i − (W − k)."""
     rows, cols = np.indices((s["seqLen"], s["kvLen"]))
     causal = s["causal"] or s["window"] or s["prefix"] is not None or s["documents"]
     hidden = (cols > rows) if causal else np.zeros(rows.shape, dtype=bool)
     if s["prefix"] is not None:
         hidden &= ~((rows < s["prefix"]) & (cols < s["prefix"]))
     if s["window"]:
-        hidden |= cols <= rows - s["window"]
+        pinned = s["sinkTokens"] or 0  # the first k tokens, seen by every later query
+        hidden |= (cols <= rows - (s["window"] - pinned)) & (cols >= pinned)
     if s["documents"]:
         document = np.repeat(np.arange(len(s["documents"])), s["documents"])  # each position's
         hidden |= document[cols] != document[rows]
@@ -208,13 +211,19 @@ def encoder_layer(s, p, out):
 def decode_step(s, p, t, cache, out):
     """Step t of decoding: token t's query against every key cached so far, after each K/V head
     has written token t's key and value. cache: per K/V head [K (n, DK), V (n, DV), positions
-    (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W. QK-norm
-    normalises the query and the new key first; under RoPE the query is turned at t and each key
-    at its own position before it is cached."""
+    (n)]; with a window of W a ring of W rows, where step t ≥ W overwrites row t mod W; with k
+    sink tokens too (StreamingLLM) rows 0 … k − 1 keep tokens 0 … k − 1 for good and the other
+    W − k rows are the ring: step t ≥ W overwrites row k + (t − k) mod (W − k), which held token
+    t − (W − k). QK-norm normalises the query and the new key first; under RoPE the query is
+    turned at t and each key at its own position before it is cached (positions stay the
+    tokens' own)."""
     x = p["x"] + sinusoidal(s["seqLen"], s["dModel"]) if s["positionalEncoding"] == "sinusoidal" else p["x"]
     group, x_t = s["numHeads"] // s["numKvHeads"], x[t:t + 1]  # (1, D): row t of X (+ PE)
     out[at("x_t", None, t)], heads = x_t, []
-    slot = t % s["window"] if s["window"] and t >= s["window"] else t
+    slot = t
+    if s["window"] and t >= s["window"]:  # full: the ring's oldest row (none of the k pinned)
+        pinned = s["sinkTokens"] or 0
+        slot = pinned + (t - pinned) % (s["window"] - pinned)
     for i in range(s["numHeads"]):
         g = i // group
         q = out[at("q", i, t)] = x_t @ p["W_Q"][i]
@@ -259,7 +268,8 @@ def decode_step(s, p, t, cache, out):
 
 def decode_with_cache(s, p, out):
     """Causal attention one token at a time with a KV cache; then its rows stacked, and the same
-    causal attention over the whole sequence at once."""
+    causal attention over the whole sequence at once (under a window, and sink tokens, their
+    mask: what the cache holds at each step)."""
     d_k, d_v = s["dK"], s["dV"]
     cache = [[np.zeros((0, d_k)), np.zeros((0, d_v)), np.zeros(0, dtype=int)]
              for _ in range(s["numKvHeads"])]

@@ -39,9 +39,13 @@ struct kv_cache {
     std::vector<std::size_t> positions; // (n): the token in each slot
 };
 
-// The slot step t writes: a new row while the cache grows, else the oldest one, t mod W.
+// The slot step t writes: a new row while the cache grows, else the oldest one, t mod W; under
+// sink tokens the first k slots stay pinned and the ring is the W − k after them.
 std::size_t slot_of(const attention_config &c, std::size_t t) {
-    return c.window && t >= *c.window ? t % *c.window : t;
+    if (!c.window || t < *c.window)
+        return t;
+    const std::size_t k = c.sink_tokens.value_or(0);
+    return k + (t - k) % (*c.window - k);
 }
 
 // a with row `slot` set to r: appended when slot is a's row count. a: (N, K), r: (1, K).
@@ -203,6 +207,9 @@ matrix decode_with_cache(const attention_params &p, const attention_config &c, t
     matrix decoded; // (T, ·): one row per step
     for (std::size_t t = 0; t < c.seq_len; ++t) {
         const matrix row = step(p, x, c, caches, t, out); // (1, ·)
+        if (out) // every K/V head's cache holds the same tokens
+            out->checks.slot_tokens.emplace_back(caches[0].positions.begin(),
+                                                 caches[0].positions.end());
         if (t == 0)
             decoded = matrix({c.seq_len, cols(row)});
         std::copy(row.begin(), row.end(), decoded.begin() + std::ptrdiff_t(t * cols(row)));

@@ -125,6 +125,7 @@ value describe_config(const trace &t, double seed) {
                    {"dFF", sized(c.d_ff)},
                    {"validKeys", c.valid_keys},
                    {"window", c.window},
+                   {"sinkTokens", c.sink_tokens},
                    {"prefix", c.prefix},
                    {"positionalEncoding", c.sinusoidal ? value("sinusoidal") : value()},
                    {"rope", rope_value(c)},

@@ -69,6 +69,10 @@ void add_decode_checks(value_record &o, const trace_checks &k) {
     o.emplace_back("stepDifferences", numbers(k.step_differences));
     o.emplace_back("cacheBytes", numbers(k.cache_bytes));
     o.emplace_back("cacheSlots", numbers(k.cache_slots));
+    value_list held; // per step, the token each cache row holds
+    for (const std::vector<double> &tokens : k.slot_tokens)
+        held.push_back(numbers(tokens));
+    o.emplace_back("slotTokens", std::move(held));
     o.emplace_back("macs", value_record{{"cached", numbers(k.macs_cached)},
                                         {"recomputed", numbers(k.macs_recomputed)},
                                         {"cachedSoFar", numbers(k.macs_cached_so_far)},

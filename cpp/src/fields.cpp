@@ -69,6 +69,7 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       pruned_heads,
                                       rope,
                                       {"window", t::number},
+                                      {"sinkTokens", t::number},
                                       {"prefix", t::number},
                                       {"alibi", t::flag},
                                       {"softcap", t::number},
@@ -107,7 +108,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
         return any({"seqLen", "dFF", "causal", "prunedHeads"});
     case problem_kind::kv_cache: // causal by nature
         return any({"seqLen", "numKvHeads", "outputProjection", "rope", "alibi",
-                    "positionalEncoding", "window", "softcap", "qkNorm", "qNormGain", "kNormGain",
+                    "positionalEncoding", "window", "sinkTokens", "softcap", "qkNorm", "qNormGain", "kNormGain",
                     "sinks"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
@@ -116,7 +117,7 @@ bool kind_takes(problem_kind kind, const std::string &f) {
                     "window", "prefix", "documents", "alibi", "positionalEncoding", "dOutput"});
     default: // self
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "prunedHeads", "rope",
-                    "validKeys", "window", "prefix", "documents", "alibi", "positionalEncoding",
+                    "validKeys", "window", "sinkTokens", "prefix", "documents", "alibi", "positionalEncoding",
                     "softcap", "qkNorm", "qNormGain", "kNormGain", "sinks"});
     }
 }
@@ -153,6 +154,8 @@ std::vector<field_rule> explicit_rules(problem_kind kind) {
     if (!cross) {
         f.push_back(rope);
         f.push_back({"window", t::number});
+        if (!backward)
+            f.push_back({"sinkTokens", t::number});
         f.push_back({"prefix", t::number});
         f.push_back({"alibi", t::flag});
         f.push_back({"positionalEncoding", t::text});

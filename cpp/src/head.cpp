@@ -3,6 +3,7 @@
 #include "attention/passes.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "attention/alibi.hpp"
@@ -153,6 +154,10 @@ void attend_head(matrix_view q, matrix_view k, matrix_view v, const row_spans &k
         // 4. L = S̃ + M: −∞ where a key is hidden, which the softmax turns into exactly 0.
         if (staged && rec->mask.size())
             row = staged->add_mask(i, row);
+        else if (has_mask(c)) { // untraced, the spans hide every key but the sink gap inside them
+            const key_span gap = sink_gap(c, i);
+            std::fill(row + gap.begin, row + gap.end, -std::numeric_limits<double>::infinity());
+        }
         // 5. A = softmax(L): each row's weights over the keys its query sees, summing to 1; with
         // a sink, to 1 less what the sink takes (a key of logit ζ with no value).
         if (!zeta)
@@ -175,7 +180,7 @@ head_result attend(const matrix &q, const matrix &k, const matrix &v, const row_
     std::optional<head_trace> rec;
     if (out)
         rec.emplace(head_trace{*out, at, t, tkv, q, k, v,
-                               masked ? mask_of(keys, rows(k)) : matrix(), q_name});
+                               masked ? mask_of(c, keys, rows(k)) : matrix(), q_name});
     attend_head(view_of(q), view_of(k), view_of(v), keys, c, r.weights,
                 {r.output.data(), rows(q), cols(v), cols(v)}, rec ? &*rec : nullptr, bias);
     if (rec) // the weights moved into the trace: the weights stage, just before the head's

@@ -49,7 +49,7 @@ matrix attend_heads(const head_reader &read, const matrix &w_o, const attention_
                                {},
                                {},
                                {},
-                               has_mask(c) ? mask_of(pass.keys, n_keys) : matrix()});
+                               has_mask(c) ? mask_of(c, pass.keys, n_keys) : matrix()});
     std::vector<shared_matrix> heads; // H × (T, DV): the concat's operands, when traced
     for (std::size_t i = 0; i < c.num_heads; ++i) {
         if (rec) {

@@ -15,6 +15,8 @@ const char *name_of(mask_rule r) {
         return "prefix";
     case mask_rule::window:
         return "window";
+    case mask_rule::sink_tokens:
+        return "sink-tokens";
     case mask_rule::documents:
         return "documents";
     case mask_rule::padding:
@@ -32,6 +34,8 @@ template <class F> void each_rule(const attention_config &c, F f) {
         f(c.prefix ? mask_rule::prefix : mask_rule::causal);
     if (c.window)
         f(mask_rule::window);
+    if (c.sink_tokens)
+        f(mask_rule::sink_tokens);
     if (!c.documents.empty())
         f(mask_rule::documents);
     if (c.valid_keys)
@@ -58,6 +62,9 @@ key_span narrow(mask_rule r, const attention_config &c, std::size_t i, key_span 
     case mask_rule::window: // the W latest keys, this one included
         s.begin = std::max(s.begin, i + 1 > *c.window ? i + 1 - *c.window : 0);
         break;
+    case mask_rule::sink_tokens: // the span reaches back to the sinks; sink_gap hides the rest
+        s.begin = 0;
+        break;
     case mask_rule::documents:
         s.begin = std::max(s.begin, document_start(c, i));
         break;
@@ -80,6 +87,14 @@ key_span visible_keys(const attention_config &c, std::size_t i) {
     key_span s{0, c.kv_len};
     each_rule(c, [&](mask_rule r) { s = narrow(r, c, i, s); });
     return s;
+}
+
+key_span sink_gap(const attention_config &c, std::size_t i) {
+    if (!c.sink_tokens)
+        return {0, 0};
+    const std::size_t k = *c.sink_tokens, latest = *c.window - k; // W − k latest keys
+    const std::size_t end = i + 1 > latest ? i + 1 - latest : 0;
+    return end > k ? key_span{k, end} : key_span{0, 0};
 }
 
 row_spans visible_spans(const attention_config &c) {
@@ -115,8 +130,18 @@ matrix mask_of(const row_spans &spans, std::size_t keys) {
     return m;
 }
 
+matrix mask_of(const attention_config &c, const row_spans &spans, std::size_t keys) {
+    matrix m = mask_of(spans, keys); // (rows, keys)
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+        const key_span gap = sink_gap(c, i);
+        for (std::size_t j = gap.begin; j < gap.end; ++j)
+            m(i, j) = -std::numeric_limits<double>::infinity();
+    }
+    return m;
+}
+
 matrix attention_mask(const attention_config &c) {
-    return mask_of(visible_spans(c), c.kv_len);
+    return mask_of(c, visible_spans(c), c.kv_len);
 }
 
 } // namespace attention

@@ -52,6 +52,13 @@ generated_spec decode(double kv_heads) {
     return s;
 }
 
+// StreamingLLM's cache: the decoding example's sizes over ten tokens, past its window of 6.
+generated_spec streaming() {
+    generated_spec s = decode(2);
+    s.seq_len = 10;
+    return s;
+}
+
 // With these sizes X, W_Q, W_K and W_V are the lesson's self-attention example's own draws.
 generated_spec flash(bool causal, double block_rows, double block_cols) {
     generated_spec s = self(5, 8, 1, 4, causal, false);
@@ -71,6 +78,8 @@ generated_spec designed(bool causal) {
 const std::vector<std::string> five{"the", "cat", "sat", "on", "mats"};
 const std::vector<std::string> six{"the", "cat", "sat", "on", "the", "mat"};
 const std::vector<std::string> eight{"the", "cat", "sat", "on", "the", "mat", "and", "slept"};
+const std::vector<std::string> ten{"the", "cat", "sat", "on",    "the",
+                                   "mat", "and", "slept", "all", "day"};
 
 // The Positions and Masks chapters' sizes: seed 42, four heads of d_k = 4 (RoPE turns pairs),
 // weights × 1 so that what a position or a mask does shows in the weights.
@@ -208,6 +217,17 @@ const std::vector<preset_info> &presets() {
          decode(4),
          five,
          {}},
+        {"kv-cache-streaming",
+         "kv-cache",
+         "StreamingLLM: 4 sink tokens and a window of 6, decoded past it",
+         false,
+         streaming(),
+         ten,
+         {},
+         {{"window", 6.0},
+          {"sinkTokens", 4.0},
+          {"rope", true},
+          {"rope.convention", std::string("interleaved")}}},
         {"flash-causal",
          "flash",
          "Causal, 2 × 2 tiles (the last block short)",

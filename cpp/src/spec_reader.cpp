@@ -144,8 +144,25 @@ std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
     return r;
 }
 
+// StreamingLLM's k sink tokens: a whole number 1 ≤ k < W, with a window W and no prefix or
+// documents (whose spans the sinks would cut across).
+std::size_t sink_tokens_of(double k, const attention_config &c) {
+    if (!c.window || *c.window < 2)
+        reject("sinkTokens", "needs a window of at least 2: the sink tokens stay seen while the "
+                             "window moves on (StreamingLLM keeps 4 sinks beside its window)");
+    if (c.prefix || !c.documents.empty())
+        reject("sinkTokens", std::string("and ") + (c.prefix ? "prefix" : "documents") +
+                                 " together are not stepped here; give one of them");
+    const std::size_t sinks = whole_number("sinkTokens", k, 1, limits::max_seq_len);
+    if (sinks >= *c.window)
+        reject("sinkTokens", std::to_string(sinks) + " leaves window " + std::to_string(*c.window) +
+                                 " no latest key: the window holds the sinks and the W − k latest; "
+                                 "give at most " + std::to_string(*c.window - 1));
+    return sinks;
+}
+
 // A window (query i sees the W latest keys, its own included), a prefix of 0 … T tokens that see
-// each other, packed documents of at least one token each whose lengths sum to T.
+// each other, packed documents of at least one token each whose lengths sum to T, sink tokens.
 void masks_of(const field_values &v, attention_config &c) {
     if (v.count("window"))
         c.window = in_range("window", number_or(v, "window", 0));
@@ -161,6 +178,8 @@ void masks_of(const field_values &v, attention_config &c) {
     if (lengths && total != c.seq_len)
         reject("documents", "lengths sum to " + std::to_string(total) + " tokens, but there are " +
                                 std::to_string(c.seq_len) + " (seqLen)");
+    if (v.count("sinkTokens"))
+        c.sink_tokens = sink_tokens_of(number_or(v, "sinkTokens", 0), c);
 }
 
 // Why query i's keys start at `first`: "window W starts it", "its document, documents[k], starts

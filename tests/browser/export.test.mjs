@@ -311,6 +311,33 @@ const CUSTOM = [
     qNormGain: [0.5, 2],
     kNormGain: [-1.5, 1],
   },
+  // StreamingLLM's sink tokens: a window of 4 whose first 2 tokens stay seen, under grouped K/V
+  // heads and RoPE; decoding, a cache of 5 rows (2 pinned, a ring of 3) with RoPE and ALiBi at
+  // the tokens' own positions.
+  {
+    seed: 42,
+    seqLen: 8,
+    dModel: 16,
+    numHeads: 4,
+    numKvHeads: 2,
+    weightScale: 1,
+    window: 4,
+    sinkTokens: 2,
+    rope: {},
+  },
+  {
+    kind: 'kv-cache',
+    seed: 42,
+    seqLen: 9,
+    dModel: 16,
+    numHeads: 4,
+    numKvHeads: 2,
+    weightScale: 1,
+    window: 5,
+    sinkTokens: 2,
+    rope: { offset: 1 },
+    alibi: true,
+  },
   // The backward pass: sinusoidal positions and padding keys without W_O (dO as wide as the
   // concat); explicit matrices whose dO is drawn (the spec's default seed).
   {
@@ -352,10 +379,14 @@ const ROPE_GRADIENTS = ['d_q_rot', 'd_q_unrot', 'd_k_rot', 'd_k_unrot'];
 // step's last): the output reads them only through RoPE and the scores.
 const NORMED = ['q_norm', 'k_norm'];
 
+// Under sink tokens, the stages their mask or their cache's pinned rows shape, printed beside a
+// custom spec's picks (the last head's; a decode step's last, once the ring has wrapped).
+const PINNED = ['masked', 'weights', 'k_cache', 'v_cache', 'causal_reference'];
+
 const NUMPY_SCRIPTS_TITLE =
   'numpy scripts: every preset at an interesting stage and custom specs (weightScale, ' +
-  'prunedHeads, explicit matrices, positions and masks, QK-norm, the backward pass) print the engine\u2019s ' +
-  'values to 1e-12; every gradient stage of three backward presets (grouped K/V heads; RoPE)';
+  'prunedHeads, explicit matrices, positions and masks, QK-norm, sink tokens, the backward pass) print the ' +
+  'engine\u2019s values to 1e-12; every gradient stage of three backward presets (grouped K/V heads; RoPE)';
 test(NUMPY_SCRIPTS_TITLE, async () => {
   const jobs = [];
   const gradient = []; // whether job i prints a gradient stage
@@ -412,7 +443,8 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
   }
   for (const spec of CUSTOM) {
     const trace = env.engine.run(spec);
-    const also = ['x_pos', ...NORMED, 'q_rot', 'k_rot', 'biased', 'd_w_k'].map((id) =>
+    const pinned = spec.sinkTokens === undefined ? [] : PINNED;
+    const also = ['x_pos', ...NORMED, 'q_rot', 'k_rot', 'biased', 'd_w_k', ...pinned].map((id) =>
       trace.stages.findLast((s) => s.id === id),
     );
     const picked = [interesting(trace), trace.stages.at(-1), trace.stages[1], ...also.filter(Boolean)];

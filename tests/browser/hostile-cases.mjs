@@ -41,6 +41,15 @@ export const API_CASES = [
     'softcap: -1 is out of range (0, 1e+300]; Gemma 2 caps its attention logits at 50',
   ),
   api(
+    (e) => e.run({ seqLen: 4, dModel: 4, sinkTokens: 2 }),
+    'sinkTokens: needs a window of at least 2: the sink tokens stay seen while the window moves on ' +
+      '(StreamingLLM keeps 4 sinks beside its window)',
+  ),
+  api(
+    (e) => e.run({ seqLen: 4, dModel: 4, window: 3, sinkTokens: 3 }),
+    'sinkTokens: 3 leaves window 3 no latest key: the window holds the sinks and the W \u2212 k latest; give at most 2',
+  ),
+  api(
     (e) => e.run({ seqLen: 2, dModel: 4, qNormGain: [1, 1, 1, 1] }),
     'qNormGain: is a gain of QK-norm; give qkNorm: true with it, or leave it out',
   ),

@@ -2,7 +2,8 @@
 // (QK-norm, the soft cap, the sinks) opened cold from a link, a field edited to another value of
 // the same length, blanked or switched off, given a bad value, the chapter left and opened again.
 // Every number the heatmap, the text and the panel show is checked against the engine run in node
-// on the same spec; axe, and screenshots at 1280 px (light) and 375 px (dark).
+// on the same spec; axe, and screenshots at 1280 px (light) and 375 px (dark). StreamingLLM's sink
+// tokens too, which the KV cache and Masks chapters take.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -219,4 +220,46 @@ test('QK-norm on a phone, dark: the normalised stage and the panel fit 375 px', 
   await phone.page.screenshot({ path: path.join(SHOTS, 'modern-qk-norm-375-dark.png'), fullPage: true });
   assert.deepEqual(phone.page.problems, []);
   await phone.context.close();
+});
+
+const STREAMING =
+  'sink tokens: the streaming cache cold from a link, its text from the engine\u2019s slots; 4 \u2192 3 sink ' +
+  'tokens changes it; as many as the window is refused by name; in Masks, the gap\u2019s weights are 0';
+test(STREAMING, async () => {
+  await goToHash(page, '#chapter=kv-cache&preset=kv-cache-streaming&stage=k_cache&head=0&step=8');
+  await waitForStage(page, 'k_cache', 0);
+  const trace = env.engine.run({ preset: 'kv-cache-streaming' });
+  const cache = (t, at) => t.stages.find((s) => s.id === 'k_cache' && s.head === 0 && s.step === at);
+  assert.deepEqual(await resultTexts(page), cellsOf(cache(trace, 8)));
+  const held = trace.config.slotTokens[7][trace.config.cacheSlots[8]];
+  assert.ok(
+    (await explanation()).includes(`overwrites slot ${trace.config.cacheSlots[8]}, which held token ${held}\u2019s`),
+  );
+  await page.screenshot({ path: path.join(SHOTS, 'kv-cache-streaming-1280.png'), fullPage: true });
+
+  await page.fill('#field-sinkTokens', '3');
+  await urlMatching(page, /sinkTokens=3(&|$)/);
+  const three = env.engine.run({ ...specOf('kv-cache-streaming'), sinkTokens: 3 });
+  await page.waitForFunction(() => document.querySelector('#explanation').textContent.includes('the first 3 pinned'));
+  assert.deepEqual(await resultTexts(page), cellsOf(cache(three, 8)));
+  const replaced = three.config.slotTokens[7][three.config.cacheSlots[8]];
+  assert.ok((await explanation()).includes(`which held token ${replaced}\u2019s`));
+
+  await page.fill('#field-sinkTokens', '6');
+  await page.waitForSelector('#error-sinkTokens:has-text("leaves window 6 no latest key")');
+  assert.deepEqual(await resultTexts(page), cellsOf(cache(three, 8)), 'the last good view stays');
+
+  await goToHash(page, '#chapter=masks&preset=masks-window&stage=masked&head=0');
+  await waitForStage(page, 'masked', 0);
+  await page.fill('#field-window', '4');
+  await page.fill('#field-sinkTokens', '1');
+  await urlMatching(page, /sinkTokens=1(&|$)/);
+  await page.waitForFunction(() => /sink-token/i.test(document.querySelector('h2').textContent));
+  const masked = env.engine.run({ ...specOf('masks-window'), window: 4, sinkTokens: 1 });
+  assert.deepEqual(await resultTexts(page), cellsOf(stageOf(masked, 'masked', 0)));
+  assert.match(await page.textContent('h2'), /Causal, sliding-window and sink-token mask/i);
+  const weights = stageOf(masked, 'weights', 0);
+  const [t] = weights.shape;
+  assert.equal(weights.values[(t - 1) * t + 2], 0, 'the last query does not see key 2 (in the gap)');
+  assert.ok(weights.values[(t - 1) * t] > 0, 'it sees key 0, the sink');
 });

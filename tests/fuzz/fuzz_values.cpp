@@ -53,6 +53,7 @@ const char *const field_names[] = {"preset",
                                    "qkNorm",
                                    "qNormGain",
                                    "kNormGain",
+                                   "sinkTokens",
                                    "bogus"};
 
 const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache",    "flash",

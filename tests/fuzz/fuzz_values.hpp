@@ -2,8 +2,8 @@
 // that none does), each holding a value of any type, read by the core's one reader of a JS spec
 // (spec_reader.hpp's problem_from) — so that every field added since the generated modes were
 // written (window, prefix, documents, positionalEncoding, rope, alibi, dOutput, checkpoint, model
-// tokens, scored, softcap, sinks, qkNorm and its gains) meets every kind, every type and every
-// hostile number.
+// tokens, scored, softcap, sinks, qkNorm and its gains, sinkTokens) meets every kind, every type
+// and every hostile number.
 #pragma once
 
 #include "attention/value.hpp"

@@ -124,6 +124,7 @@ test('preset form: every field, from the field table; read back, each preset ask
     noScale: false,
     prunedHeads: '',
     window: '',
+    sinkTokens: '',
     prefix: '',
     documents: '',
     positionalEncoding: false,

@@ -59,3 +59,47 @@ test('numpy export: a stage the pass does not have is refused by name', () => {
   assert.throws(() => stageExpression('flash', { id: 'norm1' }), /numpy script: no stage norm1 in a flash pass/);
   assert.throws(() => stageExpression('self', { id: 'tile_max' }), /numpy script: no stage tile_max in a self pass/);
 });
+
+// StreamingLLM's sink tokens as the engine's config reports them (config.sinkTokens, beside its
+// window): the recorded window and decode presets, their configs given the field. The window's
+// lines of attention_mask without sink tokens, and with them.
+const WINDOW_LINES =
+  '    if window is not None:                 # only the window latest keys, this one included\n' +
+  '        hidden |= cols <= rows - window\n';
+const SINK_LINES =
+  '    if window is not None:                 # the window - sink_tokens latest keys, this one included,\n' +
+  '        pinned = sink_tokens or 0          # and the first sink_tokens tokens (StreamingLLM) stay seen\n' +
+  '        hidden |= (cols <= rows - (window - pinned)) & (cols >= pinned)\n';
+const SINK_SLOT =
+  '    slot = t if window is None or t < window else sink_tokens + (t - sink_tokens) % (window - sink_tokens)\n';
+
+const SINK_TOKENS_TITLE =
+  'numpy export: sink tokens keep the first keys in the mask and pin the first cache rows; ' +
+  'without them the script is as before';
+test(SINK_TOKENS_TITLE, () => {
+  const spec = { preset: 'masks-window' };
+  const trace = traceOf(spec);
+  const stage = trace.stages.findLast((s) => s.id === 'masked');
+  const plain = numpyScript({ config: trace.config, spec, trace, stage });
+  assert.doesNotMatch(plain, /sink_tokens|pinned/);
+  assert.ok(plain.includes(WINDOW_LINES));
+  const pinned = numpyScript({ config: { ...trace.config, sinkTokens: 1 }, spec, trace, stage });
+  assert.ok(pinned.includes(', window=None, sink_tokens=None):\n'), 'attention_mask takes sink_tokens');
+  assert.ok(pinned.includes(SINK_LINES), 'the window keeps its W - k latest keys and the first k');
+  assert.ok(pinned.includes('\nmask = attention_mask(T, T, causal=True, window=3, sink_tokens=1)\n'));
+  const without = pinned.replace(SINK_LINES, WINDOW_LINES).replace(/, sink_tokens=(None|1)/g, '');
+  assert.equal(without, plain, 'nothing else differs');
+
+  const decoding = { preset: 'kv-cache-gqa' };
+  const decoded = traceOf(decoding);
+  const cached = decoded.stages.findLast((s) => s.id === 'k_cache');
+  const script = (fields) =>
+    numpyScript({ config: { ...decoded.config, ...fields }, spec: decoding, trace: decoded, stage: cached });
+  assert.doesNotMatch(script({ window: 3 }), /sink_tokens|pinned/);
+  const streaming = script({ window: 3, sinkTokens: 1 });
+  assert.ok(streaming.includes(', window=None, sink_tokens=0):\n'), 'decode_step takes sink_tokens');
+  assert.ok(streaming.includes(SINK_SLOT), 'the ring after the pinned rows');
+  assert.match(streaming, /\n {4}out, stages = decode_step\(t, .*, window=3, sink_tokens=1\)\n/);
+  assert.match(streaming, /\ncausal_reference, _ = .*attention_mask\(T, T, causal=True, window=3, sink_tokens=1\), /);
+  assert.ok(streaming.includes(SINK_LINES), 'the whole pass masks as the cache holds');
+});

@@ -88,6 +88,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "encoder-layer",
                                             "kv-cache-gqa",
                                             "kv-cache-mha",
+                                            "kv-cache-streaming",
                                             "flash-causal",
                                             "flash-full",
                                             "designed-heads",

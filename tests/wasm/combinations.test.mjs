@@ -29,6 +29,7 @@ function maskRules(spec) {
   return [
     ...(causal ? [spec.prefix ? 'prefix' : 'causal'] : []),
     ...(spec.window ? ['window'] : []),
+    ...(spec.sinkTokens ? ['sink-tokens'] : []),
     ...(spec.documents ? ['documents'] : []),
     ...(spec.validKeys ? ['padding'] : []),
   ];
@@ -38,7 +39,8 @@ function maskRules(spec) {
 const CONDITION = {
   causal: ['0 & j \\le i', /causal/i], // first of the cases, not inside the prefix's
   prefix: ['j < P', /prefix-LM/i],
-  window: ['j > i - W', /sliding-window/i],
+  window: ['j > i - ', /sliding-window/i], // W, or (W − sinks) beside sink tokens
+  'sink-tokens': ['j < \\text{sinks}', /sink-token/i],
   documents: ['document}', /packed-documents/i],
   padding: ['j < \\text{valid}', /padding/i],
 };
@@ -73,7 +75,9 @@ function checkStages(name, spec, trace) {
       // A window's ring is full from step W on: each new row overwrites the oldest slot.
       const ring = spec.window !== undefined && stage.step >= spec.window;
       assert.deepEqual(stage.terms, ring ? ['ring'] : [], `${where}: the engine's terms`);
-      assert.equal(formula.includes('\\bmod W'), ring, `${where}: ${formula}`);
+      // The slot: t mod W, or past the pinned rows under sink tokens.
+      const slot = spec.sinkTokens ? '\\bmod (W - \\text{sinks})' : '\\bmod W';
+      assert.equal(formula.includes(slot), ring, `${where}: ${formula}`);
     } else if (stage.id === 'd_x') {
       const encoded = spec.positionalEncoding === 'sinusoidal';
       assert.deepEqual(stage.terms, encoded ? ['sinusoidal'] : [], `${where}: the engine's terms`);
@@ -90,7 +94,7 @@ function checkStages(name, spec, trace) {
       assert.deepEqual(stage.terms, scale, `${where}: the engine's terms`);
       assert.equal(formula.includes('\\sqrt{d_k}'), scale.length > 0, `${where}: ${formula}`);
     } else if (stage.id === 'causal_reference') {
-      const decoded = ['causal', ...(spec.window ? ['window'] : [])];
+      const decoded = ['causal', ...(spec.window ? ['window'] : []), ...(spec.sinkTokens ? ['sink-tokens'] : [])];
       const turned = spec.rope ? ['rope'] : [];
       assert.deepEqual(stage.terms, [...scale, ...decoded, ...bias, ...turned], `${where}: the engine's terms`);
     } else if (!['scaled', 'biased'].includes(stage.id)) assert.deepEqual(stage.terms, [], `${where}: no terms`);

@@ -95,7 +95,7 @@ test('KV-1: a windowed KV cache: the scores text, the panel\u2019s count and the
     const kNew = findStepIndex(steps, 'k_new', 0, t);
     const question = cacheRowsQuestion(steps[kNew], { trace, tokens });
     assert.equal(question.expected.value, cache.shape[0]);
-    assert.match(question.hint, /the last W = 3 keys at most/);
+    assert.match(question.hint, /keeps W = 3 keys at most/);
   }
 });
 
@@ -151,4 +151,27 @@ test('KV-2: a full ring\u2019s slots are labelled with the tokens they hold, in 
     );
   }
   assert.equal(full, 4, 'steps 2 to 5 hold a full ring');
+});
+
+// KV-3: StreamingLLM's cache: the first rows stay pinned to the sink tokens; a ring step's formula
+// names the slot past them, its text the token it replaced, and the figure labels the old cache's
+// rows with the tokens they held before the step and the new cache's with those after it.
+test('KV-3: sink tokens: pinned rows, the ring behind them, the replaced token and each row labelled', () => {
+  const trace = engine.run({ preset: 'kv-cache-streaming' });
+  const steps = buildSteps(trace);
+  const words = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'and', 'slept', 'all', 'day'];
+  const index = findStepIndex(steps, 'k_cache', 0, 8);
+  const view = stageView(steps, index, { trace, tokens: { T: words }, theme: 'light', selection: null, preset: null });
+  const [old, written] = view.figure.filter((i) => i.kind === 'matrix').map((i) => i.data);
+  const result = view.figure.find((i) => i.result).data;
+  const labels = (step) => trace.config.slotTokens[step].map((j) => words[j]);
+  assert.deepEqual(old.rowLabels, labels(7), 'before step 8: tokens 0–3 pinned, 6 and 7 in the ring');
+  assert.deepEqual(result.rowLabels, labels(8), 'after: token 8 in the oldest ring slot');
+  assert.deepEqual(result.rowLabels, ['the', 'cat', 'sat', 'on', 'all', 'slept']);
+  assert.equal(written.rowLabels.length, 1);
+  const entry = stageById('k_cache');
+  assert.match(entry.formula(trace.config, steps[index].stage), /\\text\{sinks\} \+ \(t - \\text\{sinks\}\) \\bmod/);
+  const text = entry.explanation({ config: trace.config, stage: steps[index].stage });
+  assert.match(text, /the first 4 pinned to the sink tokens 0 to 3/);
+  assert.match(text, /Token 8’s row overwrites slot 4, which held token 6’s/);
 });

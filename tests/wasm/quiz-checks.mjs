@@ -45,8 +45,11 @@ export function checkValueQuestion(engine, q, step, run, where) {
     right(`\u221a${run.trace.config.dK}`, facts);
     assert.match(checkAnswer(q, String(run.trace.config.dK), facts).text, /That is d_k itself/);
   } else if (q.id === 'cache-rows') {
-    right(String(stage.step + 1)); // tokens 0 … t
-    wrong(String(stage.step));
+    // Tokens 0 … t, or at most W once a window's cache is full.
+    const { window } = run.trace.config;
+    const held = window === null ? stage.step + 1 : Math.min(stage.step + 1, window);
+    right(String(held));
+    wrong(String(held - 1));
   } else if (q.id === 'next-tile') {
     // The causal mask skips a tile whose first key comes after its block's last query.
     const next = /keys? (\d+)/.exec(q.prompt).map(Number)[1];

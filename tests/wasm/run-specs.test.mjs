@@ -173,6 +173,7 @@ describe('run: other specs', () => {
       seed: 7,
       masked: true,
       window: null,
+      sinkTokens: null,
       prefix: null,
       documents: [],
       alibi: null,

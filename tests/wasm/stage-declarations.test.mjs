@@ -37,6 +37,7 @@ test('every term the engine declares for a stage, its entry renders, and no othe
     'causal',
     'prefix',
     'window',
+    'sink-tokens',
     'documents',
     'padding',
   ]);

@@ -55,14 +55,29 @@ function compareStepped(preset, trace) {
 // Per step: the bytes of the float64 cache after it, and its multiply-adds: the new token's
 // q (H·D·DK), k and v (H_kv·D·(DK + DV)), scores and weights·V over t+1 keys (H·(t+1)·(DK + DV)),
 // W_O (H·DV·D); recomputing instead of caching, k and v for all t+1 tokens.
-function decodeCounts({ seqLen, dModel: d, numHeads: h, numKvHeads: hkv, dK, dV, outputProjection }) {
+// The cache rows after step t: one per token so far, at most W with a window. The slot step t
+// writes: t while the cache grows, then the ring's oldest, behind the k pinned sink rows.
+function decodeCounts({
+  seqLen,
+  dModel: d,
+  numHeads: h,
+  numKvHeads: hkv,
+  dK,
+  dV,
+  outputProjection,
+  window,
+  sinkTokens,
+}) {
   const steps = Array.from({ length: seqLen }, (_, t) => t);
+  const held = (t) => (window === null ? t + 1 : Math.min(t + 1, window));
+  const k = sinkTokens ?? 0;
   const kv = hkv * d * (dK + dV);
-  const rest = (t) => h * d * dK + h * (t + 1) * (dK + dV) + (outputProjection ? h * dV * d : 0);
+  const rest = (t) => h * d * dK + h * held(t) * (dK + dV) + (outputProjection ? h * dV * d : 0);
   return {
-    cacheBytes: steps.map((t) => (t + 1) * (dK + dV) * hkv * 8),
+    cacheBytes: steps.map((t) => held(t) * (dK + dV) * hkv * 8),
+    cacheSlots: steps.map((t) => (window === null || t < window ? t : k + ((t - k) % (window - k)))),
     cached: steps.map((t) => rest(t) + kv),
-    recomputed: steps.map((t) => rest(t) + (t + 1) * kv),
+    recomputed: steps.map((t) => rest(t) + held(t) * kv),
   };
 }
 
@@ -82,15 +97,19 @@ test('a window of W decodes into a ring of W slots: bounded bytes, the same rows
 // steps are causal attention, and the config's counts are the formulas'.
 function decodingChecks(trace) {
   const { config } = trace;
-  test("each k_cache / v_cache is the step before's cache with k_new / v_new appended, exactly", () => {
+  test("each k_cache / v_cache is the step before's cache with the new row written into its slot, exactly", () => {
+    const { cacheSlots } = decodeCounts(config);
     for (const s of trace.stages.filter((st) => st.id === 'k_cache' || st.id === 'v_cache')) {
       const [old, added] = s.operands;
       const width = s.id === 'k_cache' ? config.dK : config.dV;
-      assert.deepEqual(old.shape, [s.step, width], `${labelOf(s)}: the old cache has t rows`);
-      if (s.step > 0) assertClose(labelOf(s), old, stageOf(trace, s.id, s.head, s.step - 1), 0);
-      assertClose(labelOf(s), added, stageOf(trace, s.id.replace('cache', 'new'), s.head, s.step), 0);
-      assertClose(labelOf(s), rowsOf(s, [0, s.step]), old, 0);
-      assertClose(labelOf(s), rowsOf(s, [s.step, s.step + 1]), added, 0);
+      const before = s.step > 0 ? stageOf(trace, s.id, s.head, s.step - 1) : null;
+      assert.deepEqual(old.shape, [before?.shape[0] ?? 0, width], `${labelOf(s)}: the old cache`);
+      if (before) assertClose(labelOf(s), old, before, 0);
+      // The row written: k_new, or what turned or normalised it (k_rot, k_norm); v_new.
+      assertClose(labelOf(s), added, stageOf(trace, added.name, s.head, s.step), 0);
+      const slot = cacheSlots[s.step];
+      for (let r = 0; r < s.shape[0]; r += 1)
+        assertClose(`${labelOf(s)} row ${r}`, rowsOf(s, [r, r + 1]), r === slot ? added : rowsOf(old, [r, r + 1]), 0);
     }
   });
 
@@ -115,11 +134,7 @@ function decodingChecks(trace) {
   test('cacheBytes and the multiply-adds with and without the cache follow the formulas', () => {
     const want = decodeCounts(config);
     assert.deepEqual(config.cacheBytes, want.cacheBytes);
-    assert.deepEqual(
-      config.cacheSlots,
-      want.cacheBytes.map((_, t) => t),
-      'no window: each step a new row',
-    );
+    assert.deepEqual(config.cacheSlots, want.cacheSlots);
     assert.deepEqual(config.macs.cached, want.cached);
     assert.deepEqual(config.macs.recomputed, want.recomputed);
     const runningTotal = (list) => list.map((_, t) => list.slice(0, t + 1).reduce((a, b) => a + b, 0));
@@ -296,4 +311,39 @@ describe("FlashAttention's tiles", () => {
     });
     tilingChecks(trace);
   });
+});
+
+// StreamingLLM: the cache keeps its first sinkTokens rows for the first tokens and turns a ring of
+// W − sinkTokens behind them. Which token a row holds (slotTokens) is checked against the cache
+// itself: row s is the turned key of the step slotTokens names.
+test('sink tokens: pinned cache rows and a ring of W − k, each row the key of the token slotTokens names', async () => {
+  const engine = await createEngine();
+  const { config, stages } = engine.run({ preset: 'kv-cache-streaming' });
+  assert.deepEqual([config.window, config.sinkTokens], [6, 4]);
+  assert.deepEqual(config.cacheSlots, [0, 1, 2, 3, 4, 5, 4, 5, 4, 5]);
+  assert.deepEqual(
+    config.slotTokens.map((held) => Array.from(held)),
+    [
+      [0],
+      [0, 1],
+      [0, 1, 2],
+      [0, 1, 2, 3],
+      [0, 1, 2, 3, 4],
+      [0, 1, 2, 3, 4, 5],
+      [0, 1, 2, 3, 6, 5],
+      [0, 1, 2, 3, 6, 7],
+      [0, 1, 2, 3, 8, 7],
+      [0, 1, 2, 3, 8, 9],
+    ],
+  );
+  const row = (m, r) => Array.from(m.values.slice(r * m.shape[1], (r + 1) * m.shape[1]));
+  for (let t = 0; t < 10; t++) {
+    const cache = stages.find((s) => s.id === 'k_cache' && s.step === t && s.head === 0);
+    config.slotTokens[t].forEach((token, slot) => {
+      const written = stages.find((s) => s.id === 'k_rot' && s.step === token && s.head === 0);
+      assert.deepEqual(row(cache, slot), row(written, 0), `step ${t}: slot ${slot} holds token ${token}'s key`);
+    });
+  }
+  assert.equal(config.cacheBytes.at(-1), config.cacheBytes[5], 'W rows however long');
+  assert.ok(config.maxDifference <= 1e-12, `maxDifference ${config.maxDifference}`);
 });

@@ -143,6 +143,7 @@ export function explicitSpecFor(preset) {
     'positionalEncoding',
     'rope',
     'window',
+    'sinkTokens',
     'prefix',
     'softcap',
     'qkNorm',

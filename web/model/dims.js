@@ -2,7 +2,7 @@
 // The engine sends an equation twice, e.g. "(5, 16) @ (16, 4) → (5, 4)" and
 // "(T, d_model) @ (d_model, d_k) → (T, d_k)"; here the two are zipped token by token.
 
-// symbol → its colour class (dim-<class>): a decode step's t and t+1, a tile's B_r and B_c too.
+// symbol → its colour class (dim-<class>): a decode step's t, t+1 and W, a tile's B_r and B_c too.
 const CLASSES = {
   T: 'T',
   T_q: 'T_q',
@@ -14,6 +14,7 @@ const CLASSES = {
   h: 'h',
   t: 't',
   't+1': 't1',
+  W: 'W', // a full window's cache rows
   B_r: 'B_r',
   B_c: 'B_c',
   blocks: 'blocks',

@@ -179,6 +179,16 @@ export const FIELDS = [
     hint: 'each token sees itself and the W \u2212 1 tokens before it',
   },
   {
+    field: 'sinkTokens',
+    hash: 'sinkTokens',
+    attribute: 'sink-tokens',
+    type: 'auto',
+    spec: 'sinkTokens',
+    label: 'sink tokens',
+    blank: 'none',
+    hint: 'with a window: the first ones stay seen by every later token (StreamingLLM keeps 4)',
+  },
+  {
     field: 'prefix',
     hash: 'prefix',
     attribute: 'prefix',

@@ -88,6 +88,7 @@ export const SYMBOLS = [
   row('\\text{base}', 'base', 'RoPE\u2019s base (10000 unless set)'),
   row('W', 'W', 'the window: a query sees at most W keys, itself included'),
   row('P', 'P', 'the prefix: the first P positions see each other both ways'),
+  row('\\text{sinks}', 'sinks', 'the number of sink tokens: the first tokens every later query keeps seeing'),
   row('\\text{valid}', 'valid', 'the number of real keys: those at and after it are padding'),
   // FlashAttention.
   row('Z', 'Z', 'a row\u2019s running sum of exponentials, the softmax\u2019s denominator so far', 'tile_sum'),

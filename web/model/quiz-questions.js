@@ -146,8 +146,9 @@ export function cacheRowsQuestion(step, ctx) {
         }
       : {
           hint:
-            `The cache keeps the last W = ${ctx.trace.config.window} keys at most: once it is full, the new ` +
-            `key of \u201c${token}\u201d takes the slot of the oldest.`,
+            `The cache keeps W = ${ctx.trace.config.window} keys at most: once it is full, the new ` +
+            `key of \u201c${token}\u201d takes the slot of the oldest` +
+            `${ctx.trace.config.sinkTokens ? ' outside the sink tokens' : ''}.`,
           why:
             'keys never change once computed: each step appends one row until the window is full, ' +
             'then overwrites the oldest.',

@@ -22,6 +22,12 @@ function ownerOf(op, stage, c) {
 // this trace's steps: the same place in a new trace (a config change) keeps its view, refilled.
 const placeKey = (step, part) => `${step.id}.${step.head ?? ''}.${step.step ?? ''}:${part}`;
 
+// A full ring's old rows (the operands K_cache, V_cache) hold the tokens they held before the step.
+function operandTokens(op, stage, ctx) {
+  if (!['K_cache', 'V_cache'].includes(op.name) || ctx.config.window === null || !stage.step) return ctx.tokens;
+  return { ...ctx.tokens, W: slotTokens(ctx.config, stage.step - 1).map((j) => ctx.tokens.T?.[j] ?? String(j)) };
+}
+
 function operandItem(step, entry, index, item, ctx) {
   const op = step.stage.operands[index];
   const lit =
@@ -37,7 +43,7 @@ function operandItem(step, entry, index, item, ctx) {
       shape: op.shape,
       axes: op.axes,
       values: op.values,
-      tokens: ctx.tokens,
+      tokens: operandTokens(op, step.stage, ctx),
       theme: ctx.theme,
       config: ctx.config,
       transpose: item.transpose,
@@ -185,10 +191,10 @@ function headLabel(entry, stage, c) {
   return `K/V head ${stage.kvHead} (heads ${stage.head}\u2013${stage.head + size - 1})`;
 }
 
-/** The token each row of a decode step's ring of W cache rows holds: row s holds the latest token
- * whose step wrote slot s (the engine's config.cacheSlots, the slot each step wrote). */
+/** The token each row of a decode step's cache holds after the step: the engine's config.slotTokens
+ * (a full ring's slots are out of order; sink tokens keep the first rows). */
 export function slotTokens(config, step) {
-  return Array.from({ length: config.window }, (_, s) => config.cacheSlots.slice(0, step + 1).lastIndexOf(s));
+  return Array.from(config.slotTokens[step]);
 }
 
 // Token labels for the axes of this step: a decode step's single row is token t and its cache

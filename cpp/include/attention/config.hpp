@@ -39,6 +39,7 @@ struct attention_config {
     std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
     std::optional<std::size_t> window;     // sliding window W: query i sees i − W < j ≤ i
     std::optional<std::size_t> prefix;     // prefix-LM: the first P see each other, causal after
+    std::optional<std::size_t> sink_tokens; // StreamingLLM: with a window W, the first k stay seen
     std::vector<std::size_t> documents;    // packed sequences' lengths: causal inside, none across
     std::size_t block_rows = 0;            // flash: B_r query rows per tile
     std::size_t block_cols = 0;            // flash: B_c key rows per tile

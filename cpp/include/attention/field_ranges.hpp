@@ -35,6 +35,7 @@ inline constexpr field_range field_ranges[] = {
     {"blockRows", 1, limits::max_seq_len},
     {"blockCols", 1, limits::max_seq_len},
     {"window", 1, max_seed},
+    {"sinkTokens", 1, limits::max_seq_len},
     {"prefix", 0, limits::max_seq_len},
     {"documents", 1, limits::max_seq_len},
     {"prunedHeads", 0, limits::max_heads - 1},

@@ -13,10 +13,13 @@ namespace attention {
 
 // The rules a mask combines, in the order visible_keys applies them, each narrowing the keys a
 // query sees: causal (j ≤ i), prefix (causal, but the first P see each other: j ≤ i or j < P),
-// window (j > i − W), documents (j from the first token of i's document), padding (j < valid).
-enum class mask_rule { causal, prefix, window, documents, padding };
+// window (j > i − W), sink tokens (StreamingLLM: the first k stay seen, and the window keeps the
+// W − k latest: j < k or j > i − (W − k)), documents (j from the first token of i's document),
+// padding (j < valid).
+enum class mask_rule { causal, prefix, window, sink_tokens, documents, padding };
 
-// "causal", "prefix", "window", "documents", "padding": a stage's terms (trace.hpp) name them so.
+// "causal", "prefix", "window", "sink-tokens", "documents", "padding": a stage's terms (trace.hpp)
+// name them so.
 const char *name_of(mask_rule r);
 
 // The rules of c's mask in force, in visible_keys' order: a prefix replaces the causal rule it
@@ -26,8 +29,13 @@ std::vector<mask_rule> mask_rules(const attention_config &c);
 // The keys query i sees under c's mask: [0, i + 1) when causal, [i + 1 − W, i + 1) in a window
 // of W, [0, P) for the first P under a prefix, [start of i's document, i + 1) in packed
 // documents, [0, valid_keys) for padding, [0, T_kv) without a mask; masks together leave what
-// each leaves. Both ends never move back as i grows.
+// each leaves. Both ends never move back as i grows. Under sink tokens the span runs from key 0:
+// the keys between the sinks and the window (sink_gap) are hidden inside it.
 key_span visible_keys(const attention_config &c, std::size_t i);
+
+// Under sink tokens k with a window W, the keys query i does not see inside its span: [k, i + 1 −
+// (W − k)), between the sinks and the W − k latest keys; empty otherwise.
+key_span sink_gap(const attention_config &c, std::size_t i);
 
 // visible_keys for every query row of c. (T) spans.
 row_spans visible_spans(const attention_config &c);
@@ -44,7 +52,11 @@ row_spans all_keys(std::size_t rows, std::size_t keys);
 // The mask M added to the logits: 0 inside each row's span, −∞ outside it. (rows, keys).
 matrix mask_of(const row_spans &spans, std::size_t keys);
 
-// The mask of c: mask_of(visible_spans(c), T_kv). (T, T_kv).
+// The mask M of c for queries seeing `spans`: mask_of, with −∞ in each row's sink gap too.
+// (rows, keys).
+matrix mask_of(const attention_config &c, const row_spans &spans, std::size_t keys);
+
+// The mask of c: mask_of(c, visible_spans(c), T_kv). (T, T_kv).
 matrix attention_mask(const attention_config &c);
 
 } // namespace attention

@@ -151,6 +151,7 @@ struct trace_checks {
     std::vector<double> step_differences; // decoding: max |Δ| of each step's row
     std::vector<double> cache_bytes;      // decoding: bytes the float64 cache holds after each step
     std::vector<double> cache_slots;      // decoding: the cache row each step wrote (a ring of W)
+    std::vector<std::vector<double>> slot_tokens; // decoding: the token each row holds after each step
     std::optional<rope_shift_check> rope_shift; // RoPE: positions shifted, head 0
     std::vector<score_spread> score_variance;   // per query head, in head order (not in flash)
     std::optional<double> alibi_row_shift;  // ALiBi: max |Δweights| of head 0 when each row of B

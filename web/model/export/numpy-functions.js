@@ -9,11 +9,22 @@ export const SOFTMAX = `def softmax(x, axis=-1):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)`;
 
+// A sliding window's lines; with sink tokens (StreamingLLM) the window keeps the latest
+// window - sink_tokens keys and the first sink_tokens tokens stay seen.
+const windowLines = (sinkTokens) =>
+  sinkTokens === null
+    ? `    if window is not None:                 # only the window latest keys, this one included
+        hidden |= cols <= rows - window`
+    : `    if window is not None:                 # the window - sink_tokens latest keys, this one included,
+        pinned = sink_tokens or 0          # and the first sink_tokens tokens (StreamingLLM) stay seen
+        hidden |= (cols <= rows - (window - pinned)) & (cols >= pinned)`;
+
 // The mask's lines for the kinds of mask the config uses: a causal mask, a prefix that sees all
-// of itself, a sliding window, packed documents, padding keys.
-export const attentionMask = ({ window = null, prefix = null, documents = [] } = {}) => {
+// of itself, a sliding window (with sink tokens), packed documents, padding keys.
+export const attentionMask = ({ window = null, sinkTokens = null, prefix = null, documents = [] } = {}) => {
   const args = [
     window !== null && 'window=None',
+    window !== null && sinkTokens !== null && 'sink_tokens=None',
     prefix !== null && 'prefix=None',
     documents.length && 'documents=None',
   ];
@@ -21,9 +32,7 @@ export const attentionMask = ({ window = null, prefix = null, documents = [] } =
     prefix !== null &&
       `    if prefix is not None:                 # the first prefix tokens see each other
         hidden &= ~((rows < prefix) & (cols < prefix))`,
-    window !== null &&
-      `    if window is not None:                 # only the window latest keys, this one included
-        hidden |= cols <= rows - window`,
+    window !== null && windowLines(sinkTokens),
     documents.length &&
       `    if documents is not None:              # no key of another packed document
         document = np.repeat(np.arange(len(documents)), documents)
@@ -222,18 +231,42 @@ export const encoderLayer = (
     return stages["norm2"], stages`;
 
 const RING = ' With a window the cache is a ring of window rows: once full, step t\n    overwrites row t % window.';
+const PINNED =
+  ' With a window and sink tokens (StreamingLLM) the cache holds window rows:\n' +
+  '    rows 0 ... sink_tokens - 1 keep the first tokens for good and the other window - sink_tokens\n' +
+  '    rows are a ring: once full, step t overwrites row sink_tokens + (t - sink_tokens) %\n' +
+  "    (window - sink_tokens), token t - (window - sink_tokens)'s. Positions stay the tokens' own.";
+
+// The cache row step t writes: t until the cache is full, then the ring's oldest row (a ring of
+// all window rows, or with sink tokens of the rows after the pinned ones).
+const slotLine = (window, sinkTokens) =>
+  !window
+    ? 't'
+    : sinkTokens
+      ? 't if window is None or t < window else sink_tokens + (t - sink_tokens) % (window - sink_tokens)'
+      : 't % window if window is not None and t >= window else t';
 
 // One decode step; rope: the query and new key turned at t; alibi: each head's bias by the cached
-// keys' positions; window: a ring of W cache rows; softcap: the logits capped; sinks: each head's
-// sink logit; qkNorm: the query and new key normalised (before the turn).
+// keys' positions; window: a ring of W cache rows; sinkTokens: the first rows pinned, the ring after
+// them; softcap: the logits capped; sinks: each head's sink logit; qkNorm: the query and new key
+// normalised (before the turn).
 export const decodeStep = (
   pruned,
-  { rope = false, alibi = false, window = false, softcap = false, sinks = false, qkNorm = false } = {},
+  {
+    rope = false,
+    alibi = false,
+    window = false,
+    sinkTokens = false,
+    softcap = false,
+    sinks = false,
+    qkNorm = false,
+  } = {},
 ) => {
   const extra = [
     rope && 'turn=None',
     alibi && 'slopes=None',
     window && 'window=None',
+    window && sinkTokens && 'sink_tokens=0',
     softcap && 'softcap=None',
     sinks && 'sinks=None',
     qkNorm && 'q_gain=None',
@@ -244,9 +277,9 @@ export const decodeStep = (
     .join('')}):
     """Decoding step t with a KV cache: token t's key and value join the cache of each K/V head
     ([K, V, positions] per K/V head), then its query reads every cached key (only the past: no
-    mask).${window ? RING : ''}"""
+    mask).${window ? (sinkTokens ? PINNED : RING) : ''}"""
     group = len(W_Qs) // len(W_Ks)
-    slot = ${window ? 't % window if window is not None and t >= window else t' : 't'}
+    slot = ${slotLine(window, sinkTokens)}
     put = lambda a, row: np.concatenate([a[:slot], row, a[slot + 1:]])   # row slot set to row
     stages = {"x_t": x_t, "kv": [], "heads": []}
     for g, (W_K, W_V) in enumerate(zip(W_Ks, W_Vs)):

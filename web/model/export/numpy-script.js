@@ -33,6 +33,7 @@ function sizesOf(config, spec) {
     weightScale: config.weightScale ?? DEFAULT_WEIGHT_SCALE,
     pruned: config.prunedHeads ?? [],
     window: config.window ?? null,
+    sinkTokens: config.sinkTokens ?? null,
     prefix: config.prefix ?? null,
     documents: config.documents ?? [],
     rope: config.rope ?? null,
@@ -65,12 +66,16 @@ function sizeLines(s, structure) {
 }
 
 // The mask's arguments beyond the lengths: causal (a window, a prefix and documents are causal
-// too), window, prefix, documents and padding keys.
+// too), window and its sink tokens, prefix, documents and padding keys.
 const causalOf = (s) => s.causal || s.window !== null || s.prefix !== null || s.documents.length > 0;
+
+// A window's arguments: its size and the sink tokens it keeps (StreamingLLM).
+const windowArgs = (s) =>
+  s.window === null ? '' : `, window=${s.window}${s.sinkTokens !== null ? `, sink_tokens=${s.sinkTokens}` : ''}`;
 
 function maskArgs(s) {
   const args = causalOf(s) ? ['causal=True'] : [];
-  if (s.window !== null) args.push(`window=${s.window}`);
+  if (s.window !== null) args.push(windowArgs(s).slice(2));
   if (s.prefix !== null) args.push(`prefix=${s.prefix}`);
   if (s.documents.length) args.push(`documents=[${s.documents.join(', ')}]`);
   if (s.validKeys !== null && s.validKeys !== undefined) args.push(`valid_keys=${s.validKeys}`);
@@ -148,11 +153,12 @@ function decodePass(s, scale, pruned) {
     rope: Boolean(s.rope),
     alibi: s.alibi,
     window: s.window !== null,
+    sinkTokens: s.sinkTokens !== null,
     softcap: s.softcap !== null,
     sinks: s.sinks !== null,
     qkNorm: s.qkNorm,
   };
-  const window = s.window !== null ? `, window=${s.window}` : '';
+  const window = windowArgs(s);
   return {
     functions: [
       fn.SOFTMAX,

@@ -33,12 +33,24 @@ const MASK_RULES = {
   },
   window: {
     name: 'sliding-window',
-    when: () => 'j > i - W',
+    when: (terms) =>
+      terms.includes('sink-tokens') ? '(j < \\text{sinks} \\text{ or } j > i - (W - \\text{sinks}))' : 'j > i - W',
     text: (c) =>
       `The window keeps no key more than W \u2212 1 = ${c.window - 1} tokens back (W = ${c.window}), so each ` +
       'row of weights has at most W nonzero entries, whatever the length of the sequence. Sources count W ' +
       'differently (Mistral\u2019s code keeps W tokens with the current one, as here; Longformer\u2019s w is ' +
       'two-sided). Stacked, L windowed layers reach about L\u00b7W tokens back (Jiang et al. 2023, \u00a72).',
+  },
+  'sink-tokens': {
+    name: 'sink-token',
+    when: () => null, // the window's condition carries it
+    text: (c) =>
+      `The first ${c.sinkTokens} token${c.sinkTokens === 1 ? '' : 's'} stay seen by every later query, however ` +
+      `far the window has moved on; the window keeps the W \u2212 ${c.sinkTokens} = ${c.window - c.sinkTokens} ` +
+      `latest keys beside them, so each row still has at most W = ${c.window} nonzero weights. A trained model ` +
+      'piles weight on its first tokens whatever they say, and a plain window that drops them derails it; ' +
+      'keeping them, the attention sinks, lets it run on far past its window (StreamingLLM, Xiao et al. 2023, ' +
+      'which keeps 4).',
   },
   documents: {
     name: 'packed-documents',
@@ -131,7 +143,11 @@ function maskOf(stage) {
   });
   return {
     title: `${capital(joined(rules.map((r) => r.name)))} mask`,
-    cases: `0 & ${rules.map((r) => r.when()).join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
+    // A rule that only reshapes another's condition (sink tokens reshape the window's) writes none.
+    cases: `0 & ${rules
+      .map((r) => r.when(terms))
+      .filter(Boolean)
+      .join(' \\text{ and } ')} \\\\ -\\infty & \\text{otherwise}`,
     // Several rules: the key sentence says how they combine, then each rule's own account.
     text: (config) =>
       [

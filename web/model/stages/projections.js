@@ -191,18 +191,33 @@ function cache(id, letter, title) {
     result: `${letter}_cache`,
     figure: () => [{ operand: 0 }, { glyph: '\u2295 rows' }, { operand: 1 }],
     terms: ['ring'],
-    // The engine's term "ring": the window's W slots were full and row t overwrote the oldest.
-    formula: (c, stage) =>
-      stage.terms.includes('ring')
-        ? `${letter}[t \\bmod W] \\leftarrow ${letter.toLowerCase()}_t`
-        : `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${letter.toLowerCase()}_t \\end{bmatrix}`,
+    // The engine's term "ring": the window's W slots were full and row t overwrote the oldest (the
+    // oldest behind the pinned rows, under sink tokens).
+    formula: (c, stage) => {
+      const row = letter.toLowerCase();
+      if (!stage.terms.includes('ring'))
+        return `${letter}_{\\le t} = \\begin{bmatrix} ${letter}_{< t} \\\\ ${row}_t \\end{bmatrix}`;
+      const slot = c.sinkTokens ? '\\text{sinks} + (t - \\text{sinks}) \\bmod (W - \\text{sinks})' : 't \\bmod W';
+      return `${letter}[${slot}] \\leftarrow ${row}_t`;
+    },
     explanation: ({ stage, config: c }) => {
       const what = letter === 'K' ? 'keys' : 'values';
+      const slot = c.cacheSlots[stage.step];
+      const left = stage.step > 0 ? c.slotTokens[stage.step - 1][slot] : null; // the token it held
+      if (stage.terms.includes('ring') && c.sinkTokens)
+        return (
+          `The cache is full: it holds W = ${c.window} rows, the first ${c.sinkTokens} pinned to the sink ` +
+          `tokens 0 to ${c.sinkTokens - 1}, which never leave, and a ring of W \u2212 ${c.sinkTokens} = ` +
+          `${c.window - c.sinkTokens} slots for the latest tokens. Token ${stage.step}\u2019s row overwrites slot ` +
+          `${slot}, which held token ${left}\u2019s, the oldest outside the sinks. Each key keeps the position it ` +
+          'was turned at; StreamingLLM itself renumbers positions inside the cache (0 to W \u2212 1), which this ' +
+          'stepper does not.'
+        );
       if (stage.terms.includes('ring'))
         return (
           `The cache is full: a window of W = ${c.window} keeps the ${what} of the last ${c.window} tokens ` +
           `only, in a ring of ${c.window} slots. Token ${stage.step}\u2019s row overwrites slot ` +
-          `${c.cacheSlots[stage.step]}, which held token ${stage.step - c.window}\u2019s, the one that just left ` +
+          `${slot}, which held token ${left}\u2019s, the one that just left ` +
           'the window: the bytes held stay those of W rows however long the sequence grows.'
         );
       const before =

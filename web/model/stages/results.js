@@ -49,11 +49,15 @@ export const RESULT_STAGES = [
     title: 'One causal forward pass',
     result: 'causal',
     figure: () => [],
-    terms: ['scale', 'causal', 'window', 'one-sided', 'rope'],
+    terms: ['scale', 'causal', 'window', 'sink-tokens', 'one-sided', 'rope'],
     formula: (c, stage) => `${ordinaryTex(stage)} \\ldots`,
     explanation: ({ config: c, stage }) =>
       `The same weights and tokens as one ordinary causal pass (${
-        maskRulesAt(stage).includes('window') ? `the causal mask with a window of W = ${c.window}` : 'the causal mask'
+        maskRulesAt(stage).includes('sink-tokens')
+          ? `the causal mask with a window of W = ${c.window} that keeps the first ${c.sinkTokens} tokens`
+          : maskRulesAt(stage).includes('window')
+            ? `the causal mask with a window of W = ${c.window}`
+            : 'the causal mask'
       }, all rows at once). Its row t is decode step t\u2019s output: the largest difference over all ` +
       `${c.seqLen} rows is ${formatSci(c.maxDifference)} (float64). This is why one masked forward ` +
       `pass can train every position at once, while generation runs one step at a time.`,

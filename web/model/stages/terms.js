@@ -1,7 +1,7 @@
 // What the engine applied at a stage, read from the stage's terms (engine.stages() declares which
 // a stage may report): the ÷√d_k scaling, the mask's rules, ALiBi's distance, RoPE.
 
-const MASK_TERMS = ['causal', 'prefix', 'window', 'documents', 'padding'];
+const MASK_TERMS = ['causal', 'prefix', 'window', 'sink-tokens', 'documents', 'padding'];
 
 /** Whether the pass divided by √d_k (no "scale" in the ÷√d_k ablation). */
 export const scaledAt = (stage) => stage.terms.includes('scale');
