@@ -176,6 +176,12 @@ void check_against_causal(const attention_params &p, const attention_config &c,
         add_term(recorded, "one-sided"); // every key at or before its query
     if (c.rope)
         add_term(recorded, "rope");
+    if (c.qk_norm)
+        add_term(recorded, "qk-norm");
+    if (c.softcap)
+        add_term(recorded, "softcap");
+    if (!c.sinks.empty())
+        add_term(recorded, "sinks");
     trace_checks &checks = out->checks;
     checks.max_difference = 0.0;
     for (std::size_t t = 0; t < c.seq_len; ++t) {

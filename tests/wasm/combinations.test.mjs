@@ -96,7 +96,13 @@ function checkStages(name, spec, trace) {
     } else if (stage.id === 'causal_reference') {
       const decoded = ['causal', ...(spec.window ? ['window'] : []), ...(spec.sinkTokens ? ['sink-tokens'] : [])];
       const turned = spec.rope ? ['rope'] : [];
-      assert.deepEqual(stage.terms, [...scale, ...decoded, ...bias, ...turned], `${where}: the engine's terms`);
+      const modern = ['qkNorm', 'softcap', 'sinks'].filter((f) => spec[f] !== undefined);
+      const named = modern.map((f) => ({ qkNorm: 'qk-norm', softcap: 'softcap', sinks: 'sinks' })[f]);
+      assert.deepEqual(
+        stage.terms,
+        [...scale, ...decoded, ...bias, ...turned, ...named],
+        `${where}: the engine's terms`,
+      );
     } else if (!['scaled', 'biased'].includes(stage.id)) assert.deepEqual(stage.terms, [], `${where}: no terms`);
     if (stage.id === 'tile_scores')
       assert.equal(formula.includes('W'), rules.includes('window'), `${where}: the window in ${formula}`);
@@ -104,6 +110,10 @@ function checkStages(name, spec, trace) {
       assert.equal(formula.includes('+ M'), stage.terms.includes('causal'), `${where}: M in ${formula}`);
       assert.equal(formula.includes('+ B'), Boolean(spec.alibi), `${where}: B in ${formula}`);
       assert.equal(formula.includes('\\hat{Q}'), Boolean(spec.rope), `${where}: Q\u0302 in ${formula}`);
+      const normed = Boolean(spec.qkNorm) && !spec.rope; // under RoPE the turned rows show, \\hat
+      assert.equal(formula.includes('\\check{Q}'), normed, `${where}: Q\u030c in ${formula}`);
+      assert.equal(formula.includes('\\kappa'), Boolean(spec.softcap), `${where}: \u03ba in ${formula}`);
+      assert.equal(formula.includes('_{\\zeta}'), Boolean(spec.sinks), `${where}: \u03b6 in ${formula}`);
       assert.equal(formula.includes('\\sqrt{d_k}'), scale.length > 0, `${where}: \u221ad_k in ${formula}`);
     }
     if (stage.id === 'weights') {

@@ -259,7 +259,7 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::stacked, "stacked", "$0 × ($1, $2) → ($3, $2)", 3, 2, detail::cell::none, false, "",
      ""},
     {detail::s::causal_reference, "causal_reference", detail::input, 0, 1, detail::cell::none,
-     false, "", "", "scale causal window sink-tokens one-sided rope"},
+     false, "", "", "scale causal window sink-tokens one-sided rope qk-norm softcap sinks"},
     {detail::s::tile_scores, "tile_scores", "($0, $1) @ ($1, $2) ÷ $s1 → ($0, $2)", 0, 2,
      detail::cell::scaled_dot_rows, false, "Q_i K_j", "01 21", "scale causal window"},
     {detail::s::tile_max, "tile_max", "max(μ, rowmax($0, $1)) → ($0, $2)", 0, 2,

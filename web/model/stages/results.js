@@ -16,10 +16,15 @@ function differenceKind(stage) {
 // softmax(Q Kᵀ / √d_k + B + M) V, as the engine's terms say the ordinary pass computed it: Q̂ and
 // K̂ under RoPE, ÷ 1 in the ablation, B under ALiBi, M under a mask.
 function ordinaryTex(stage) {
-  const [q, k] = turnedAt(stage) ? ['\\hat{Q}', '\\hat{K}'] : ['Q', 'K'];
+  const accent = turnedAt(stage) ? '\\hat' : stage.terms.includes('qk-norm') ? '\\check' : null;
+  const [q, k] = accent ? [`${accent}{Q}`, `${accent}{K}`] : ['Q', 'K'];
   const added = `${biasAt(stage) ? ' + B' : ''}${maskRulesAt(stage).length ? ' + M' : ''}`;
   const divisor = scaledAt(stage) ? '\\sqrt{d_k}' : '1';
-  return `\\operatorname{softmax}\\!\\left(\\frac{${q} ${k}^{\\top}}{${divisor}}${added}\\right) V`;
+  const logits = `\\frac{${q} ${k}^{\\top}}{${divisor}}`;
+  // The engine's terms: the logits soft-capped at κ; a sink ζ in each head's softmax.
+  const capped = stage.terms.includes('softcap') ? `\\kappa \\tanh\\!\\left(${logits} / \\kappa\\right)` : logits;
+  const softmax = stage.terms.includes('sinks') ? '\\operatorname{softmax}_{\\zeta}' : '\\operatorname{softmax}';
+  return `${softmax}\\!\\left(${capped}${added}\\right) V`;
 }
 
 export const RESULT_STAGES = [
@@ -49,7 +54,7 @@ export const RESULT_STAGES = [
     title: 'One causal forward pass',
     result: 'causal',
     figure: () => [],
-    terms: ['scale', 'causal', 'window', 'sink-tokens', 'one-sided', 'rope'],
+    terms: ['scale', 'causal', 'window', 'sink-tokens', 'one-sided', 'rope', 'qk-norm', 'softcap', 'sinks'],
     formula: (c, stage) => `${ordinaryTex(stage)} \\ldots`,
     explanation: ({ config: c, stage }) =>
       `The same weights and tokens as one ordinary causal pass (${
