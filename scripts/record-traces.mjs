@@ -195,10 +195,8 @@ export function recordFixtures(engine) {
     return { spec, config: encodeValue(config, null), stageCount: stages.length };
   });
   const head = { version: VERSION, generator: GENERATOR };
-  files.set(
-    'catalog.json',
-    `${JSON.stringify({ ...head, ...encodeValue({ presets, models, limits: engine.limits() }, null) }, null, 1)}\n`,
-  );
+  const catalog = { presets, models, latentModels: engine.latentModels(), limits: engine.limits() };
+  files.set('catalog.json', `${JSON.stringify({ ...head, ...encodeValue(catalog, null) }, null, 1)}\n`);
   files.set('index.json', `${JSON.stringify({ ...head, leftOut: LEFT_OUT, traces, runs }, null, 1)}\n`);
   return files;
 }

@@ -129,7 +129,10 @@ export function wrapEngine(wasm) {
     randn: (seed, rows, cols) => unwrap(wasm.randn(seed, rows, cols)),
     /** The examples, defined once in the engine: [{ id, chapter, title, seed42, spec, tokens, keyTokens }]. */
     presets: () => wasm.presets(),
-    /** Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. */
+    /**
+     * Bytes of a KV cache: 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch, or with
+     * latentDims (MLA, instead of dHead and numKvHeads) seqLen · latentDims · numLayers · bytesPerValue · batch.
+     */
     kvCacheBytes: (query) => unwrap(wasm.kvCacheBytes(plain(query, 'query'))),
     /** For each head alone, ‖Δoutput‖ / ‖output‖ when it is pruned: [{ head, change }]. */
     pruneEach: (spec) => unwrap(wasm.pruneEach(plain(spec, 'spec'))),
@@ -138,6 +141,11 @@ export function wrapEngine(wasm) {
      * [{ id, name, dModel, numHeads, dK, numLayers, numKvHeads, contextLength, scoreValues }].
      */
     models: () => wasm.models(),
+    /**
+     * The real models that cache a latent (multi-head latent attention):
+     * [{ id, name, dModel, numHeads, dHead, dRope, dLatent, numLayers, contextLength }].
+     */
+    latentModels: () => wasm.latentModels(),
     /**
      * The range of each number field of a spec, as run() checks it: { seqLen: { min, max }, …,
      * weightScale: { above, max } }; words and wordLength bound the designed heads' tokens.

@@ -86,6 +86,8 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
     function(
         "models", +[] { return js_of(describe_models()); });
     function(
+        "latentModels", +[] { return js_of(describe_latent_models()); });
+    function(
         "stages", +[] { return js_of(describe_stages()); });
     function(
         "kvCacheBytes", +[](val query) {

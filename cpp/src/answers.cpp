@@ -8,6 +8,7 @@
 #include "attention/reader.hpp"
 #include "attention/spec_reader.hpp"
 #include "attention/trace_pack.hpp"
+#include "attention/validation.hpp"
 
 namespace attention {
 
@@ -51,10 +52,21 @@ value explain_trace_answer(const value &spec, const value &layout, const value &
 
 double kv_cache_bytes_answer(const value &query) {
     const std::string should =
-        "an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }";
+        "an object { seqLen, dHead, numKvHeads (or latentDims), numLayers, bytesPerValue, batch }";
     const field_values v = read(query, "query", should, kv_query_fields(), "kvCacheBytes");
     kv_cache_query q;
     q.seq_len = number_or(v, "seqLen", q.seq_len);
+    if (v.count("latentDims")) { // MLA: one latent row per token, no K/V heads
+        for (const char *heads : {"dHead", "numKvHeads"})
+            if (v.count(heads))
+                reject("latentDims", std::string("and ") + heads +
+                                         " together: an MLA cache keeps one latent row per token "
+                                         "that every head reads, not K and V per head; give one");
+        q.latent_dims = number_or(v, "latentDims", 0);
+    }
+    for (const char *needed : {"dHead", "numKvHeads"})
+        if (!q.latent_dims && !v.count(needed))
+            reject(needed, "is missing; give a whole number (or latentDims for an MLA cache)");
     q.d_head = number_or(v, "dHead", q.d_head);
     q.num_kv_heads = number_or(v, "numKvHeads", q.num_kv_heads);
     q.num_layers = number_or(v, "numLayers", q.num_layers);

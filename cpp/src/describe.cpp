@@ -279,6 +279,21 @@ value describe_models() {
     return out;
 }
 
+value describe_latent_models() {
+    value_list out;
+    for (const latent_model_info &m : latent_models())
+        out.push_back(value_record{{"id", m.id},
+                                   {"name", m.name},
+                                   {"dModel", m.d_model},
+                                   {"numHeads", m.num_heads},
+                                   {"dHead", m.d_head},
+                                   {"dRope", m.d_rope},
+                                   {"dLatent", m.d_latent},
+                                   {"numLayers", m.num_layers},
+                                   {"contextLength", m.context}});
+    return out;
+}
+
 value describe_stages() {
     value_list out;
     for (const stage_entry &e : stage_table) {

@@ -231,8 +231,9 @@ const std::vector<field_rule> &cell_fields() {
 
 const std::vector<field_rule> &kv_query_fields() {
     static const std::vector<field_rule> f{{"seqLen", t::number, true},
-                                           {"dHead", t::number, true},
-                                           {"numKvHeads", t::number, true},
+                                           {"dHead", t::number},
+                                           {"numKvHeads", t::number},
+                                           {"latentDims", t::number},
                                            {"numLayers", t::number, true},
                                            {"bytesPerValue", t::number, true},
                                            {"batch", t::number},

@@ -418,6 +418,14 @@ const std::vector<model_info> &models() {
     return all;
 }
 
+const std::vector<latent_model_info> &latent_models() {
+    static const std::vector<latent_model_info> all{
+        {"deepseek-v2-lite", "DeepSeek-V2-Lite (16B)", 2048, 16, 128, 64, 512, 27, 163840},
+        {"deepseek-v3", "DeepSeek-V3 (671B)", 7168, 128, 128, 64, 512, 61, 163840},
+    };
+    return all;
+}
+
 std::uint64_t score_values(const model_info &m) {
     const std::uint64_t n = m.context;
     return n * n * m.num_heads * m.num_layers;

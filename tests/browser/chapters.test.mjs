@@ -384,6 +384,16 @@ test(KV_CACHE_SIZE_TITLE, async () => {
   assert.deepEqual(await row('llama3-8b'), ['8 of 32', '128.00 KiB', gib(total), gib(total * 4), '4× too big']);
   assert.deepEqual((await row('llama3-70b')).slice(-1), ['8× too big']);
   assert.deepEqual((await row('gpt3-175b')).slice(-1), ['exact']);
+  // DeepSeek-V3's MLA cache: one latent row of 512 + 64 per token and layer, for all 128 heads.
+  const v3 = env.engine.kvCacheBytes({ latentDims: 576, numLayers: 61, bytesPerValue: 2, seqLen: 8192 });
+  const v3Mha = env.engine.kvCacheBytes({ dHead: 128, numKvHeads: 128, numLayers: 61, bytesPerValue: 2, seqLen: 8192 });
+  assert.deepEqual(await row('deepseek-v3'), [
+    'none: 1 latent for 128',
+    '68.63 KiB',
+    `${(v3 / 1024 ** 2).toFixed(2)} MiB`,
+    gib(v3Mha),
+    '56.9\u00d7 too big',
+  ]);
   // GPT-3 holds at most its context window, 2048 tokens: sized there, and the row says so.
   const gpt3 = env.engine.models().find((m) => m.id === 'gpt3-175b');
   const gpt3Bytes = env.engine.kvCacheBytes({

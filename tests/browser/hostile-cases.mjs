@@ -202,10 +202,18 @@ export const API_CASES = [
   ),
   api((e) => e.kvCacheBytes({ ...KV, seqLen: -1 }), 'seqLen: -1 is out of range [1, 4294967295]'),
   api((e) => e.kvCacheBytes({ ...KV, bytesPerValue: 1.5 }), 'bytesPerValue: 1.5 is not a whole number'),
-  api((e) => e.kvCacheBytes({ ...KV, dHead: undefined }), 'dHead: is missing; give a whole number'),
+  api(
+    (e) => e.kvCacheBytes({ ...KV, dHead: undefined }),
+    'dHead: is missing; give a whole number (or latentDims for an MLA cache)',
+  ),
+  api(
+    (e) => e.kvCacheBytes({ ...KV, latentDims: 576 }),
+    'latentDims: and dHead together: an MLA cache keeps one latent row per token that every head reads, not K ' +
+      'and V per head; give one',
+  ),
   api(
     (e) => e.kvCacheBytes('8192'),
-    'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }',
+    'query: must be an object { seqLen, dHead, numKvHeads (or latentDims), numLayers, bytesPerValue, batch }',
   ),
   api(
     (e) => e.pruneEach({ preset: 'lesson-self-attention' }),

@@ -6,9 +6,10 @@ import { cellKey, decodeValue, readJson, RECORD } from './fixture-format.mjs';
 
 const INDEX = readJson('index.json');
 
-/** engine.presets(), engine.models() and engine.limits(), as catalogFrom(engine) reads them. */
-const { presets, models, limits } = decodeValue(readJson('catalog.json'), []);
-export const catalog = Object.freeze({ presets, models, limits });
+/** engine.presets(), engine.models(), engine.latentModels() and engine.limits(), as catalogFrom(engine)
+ * reads them. */
+const { presets, models, latentModels, limits } = decodeValue(readJson('catalog.json'), []);
+export const catalog = Object.freeze({ presets, models, latentModels, limits });
 
 /** The specs the model tests sweep: the presets (but those index.json leaves out), then custom specs. */
 export const SPECS = INDEX.traces.map(({ spec }) => spec);

@@ -55,8 +55,10 @@ test('KV calculator: each model is sized at most at its context window, and says
   const rows = calculatorRows(catalog, calc, null);
   const sized = rows.map((row) => {
     const q = sizeQueries(row, calc);
-    // The engine's product (kv_size.cpp), by hand: tokens · 2 · d_head · K/V heads · layers · bytes.
-    const bytes = (x) => x.seqLen * 2 * x.dHead * x.numKvHeads * x.numLayers * x.bytesPerValue * x.batch;
+    // The engine's product (kv_size.cpp), by hand: tokens · 2 · d_head · K/V heads · layers · bytes,
+    // or under MLA tokens · (d_c + d_r) · layers · bytes.
+    const width = (x) => x.latentDims ?? 2 * x.dHead * x.numKvHeads;
+    const bytes = (x) => x.seqLen * width(x) * x.numLayers * x.bytesPerValue * x.batch;
     return { row, q, perToken: bytes(q.perToken), total: bytes(q.total), mha: bytes(q.mha) };
   });
   const context = Object.fromEntries(sized.map(({ row, q }) => [row.id, q.total.seqLen]));
@@ -72,6 +74,9 @@ test('KV calculator: each model is sized at most at its context window, and says
   const llama = view.rows.find((r) => r.id === 'llama3-8b');
   assert.equal(llama.cells[2], '1.00 GiB');
   assert.ok(!llama.capped);
+  // DeepSeek-V3: 576 values per token and layer (d_c 512 + d_r 64) against MHA's 2 · 128 · 128.
+  const v3 = view.rows.find((r) => r.id === 'deepseek-v3');
+  assert.deepEqual(v3.cells, ['none: 1 latent for 128', '68.63 KiB', '549.00 MiB', '30.50 GiB', '56.9\u00d7 too big']);
   const within = calculatorView({ ...calc, context: '512' }, sized);
   assert.ok(!within.rows.some((r) => r.capped), 'nothing to flag within every window');
 });

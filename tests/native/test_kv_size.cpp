@@ -61,6 +61,24 @@ TEST_CASE("kv size: the lesson's five models at full context in fp16, by hand",
     }
 }
 
+TEST_CASE("kv size: an MLA cache holds d_c + d_r per token and layer, by hand", "[kv_size]") {
+    // DeepSeek-V3 (config.json: kv_lora_rank 512, qk_rope_head_dim 64, 61 layers), fp16, 8192
+    // tokens: 8192 · 576 · 61 · 2 = 575,668,224 bytes, where MHA's 2 · 128 heads · 128 would hold
+    // 2 · 8192 · 128 · 128 · 61 · 2 = 32,749,125,632.
+    const latent_model_info &v3 = latent_models().back();
+    CHECK(v3.id == "deepseek-v3");
+    kv_cache_query q = fp16(8192, 0, 0, double(v3.num_layers));
+    q.latent_dims = double(v3.d_latent + v3.d_rope);
+    CHECK(kv_cache_bytes(q) == 575668224ull);
+    CHECK(kv_cache_bytes(fp16(8192, double(v3.d_head), double(v3.num_heads), double(v3.num_layers))) ==
+          32749125632ull);
+    const latent_model_info &lite = latent_models().front(); // 27 layers, the same latent
+    q.num_layers = double(lite.num_layers);
+    CHECK(kv_cache_bytes(q) == 8192ull * 576 * 27 * 2);
+    q.latent_dims = 0.5;
+    CHECK_THROWS_WITH(kv_cache_bytes(q), "latentDims: 0.5 is not a whole number");
+}
+
 TEST_CASE("kv size: batch and bytes per value scale it, d_k and d_v may differ", "[kv_size]") {
     kv_cache_query q = fp16(1024, 64, 12, 12);
     q.batch = 8;

@@ -14,6 +14,7 @@ const DOCUMENTED = [
   'headScores',
   'initModel',
   'kvCacheBytes',
+  'latentModels',
   'limits',
   'lossAndGradients',
   'modelForward',

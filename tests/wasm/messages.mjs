@@ -129,7 +129,7 @@ export const BINDING_MESSAGES = [
   once(
     'kvCacheBytes of a non-object',
     (e) => e.kvCacheBytes(42),
-    'query: must be an object { seqLen, dHead, numKvHeads, numLayers, bytesPerValue, batch }',
+    'query: must be an object { seqLen, dHead, numKvHeads (or latentDims), numLayers, bytesPerValue, batch }',
   ),
   once('kvCacheBytes field a string', (e) => e.kvCacheBytes({ seqLen: '8' }), 'seqLen: must be a number, got string'),
   both(

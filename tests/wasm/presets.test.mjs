@@ -150,3 +150,29 @@ describe("kvCacheBytes: the lesson's models at full context in fp16", () => {
     assert.equal(engine.kvCacheBytes(edge), 2 ** 53);
   });
 });
+
+describe('latentModels and an MLA cache', () => {
+  test('DeepSeek-V2-Lite and DeepSeek-V3 as their config.json give them', () => {
+    const row = (id, name, dModel, numHeads, numLayers) => ({
+      ...{ id, name, dModel, numHeads, dHead: 128, dRope: 64, dLatent: 512, numLayers, contextLength: 163840 },
+    });
+    assert.deepEqual(engine.latentModels(), [
+      row('deepseek-v2-lite', 'DeepSeek-V2-Lite (16B)', 2048, 16, 27),
+      row('deepseek-v3', 'DeepSeek-V3 (671B)', 7168, 128, 61),
+    ]);
+  });
+  test('latentDims: tokens · (d_c + d_r) · layers · bytes, 57× less than MHA at the same sizes', () => {
+    const mla = engine.kvCacheBytes({ seqLen: 8192, latentDims: 576, numLayers: 61, bytesPerValue: 2 });
+    assert.equal(mla, 8192 * 576 * 61 * 2);
+    const mha = engine.kvCacheBytes({ seqLen: 8192, dHead: 128, numKvHeads: 128, numLayers: 61, bytesPerValue: 2 });
+    assert.equal(mha / mla, (2 * 128 * 128) / 576);
+    assert.throws(
+      () => engine.kvCacheBytes({ seqLen: 1, latentDims: 576, numKvHeads: 8, numLayers: 1, bytesPerValue: 2 }),
+      /^Error: latentDims: and numKvHeads together: an MLA cache keeps one latent row per token/,
+    );
+    assert.throws(
+      () => engine.kvCacheBytes({ seqLen: 1, numKvHeads: 8, numLayers: 1, bytesPerValue: 2 }),
+      /^Error: dHead: is missing; give a whole number \(or latentDims for an MLA cache\)$/,
+    );
+  });
+});

@@ -1,6 +1,6 @@
-// The KV-cache size calculator's data: which caches to size (the engine's five real models, a custom
-// row, the chapter's own layer) as engine.kvCacheBytes queries, and the table that shows the
-// engine's answers. Pure: the bytes come from the engine.
+// The KV-cache size calculator's data: which caches to size (the engine's real models, those that
+// cache a latent (MLA), a custom row, the chapter's own layer) as engine.kvCacheBytes queries, and
+// the table that shows the engine's answers. Pure: the bytes come from the engine.
 
 import { formatBytes, formatCount } from './format.js';
 
@@ -39,6 +39,16 @@ export function calculatorRows(catalog, calc, config) {
     window: m.window,
     maxContext: m.contextLength,
   }));
+  // MLA (DeepSeek-V2 §2.1): one latent row of d_c + d_r per token and layer, read by every head.
+  const latent = (catalog.latentModels ?? []).map((m) => ({
+    id: m.id,
+    name: `${m.name} (MLA: latent ${m.dLatent} + RoPE ${m.dRope})`,
+    heads: m.numHeads,
+    latentDims: m.dLatent + m.dRope,
+    dHead: m.dHead,
+    layers: m.numLayers,
+    maxContext: m.contextLength,
+  }));
   const custom = {
     id: 'custom',
     name: 'Custom',
@@ -47,7 +57,7 @@ export function calculatorRows(catalog, calc, config) {
     dHead: number(calc.dHead),
     layers: number(calc.layers),
   };
-  const rows = [...models, custom];
+  const rows = [...models, ...latent, custom];
   if (config?.kind === 'kv-cache' && config.dK === config.dV) {
     rows.push({
       id: 'chapter',
@@ -66,14 +76,18 @@ export function calculatorRows(catalog, calc, config) {
 /** engine.kvCacheBytes queries for one row: per token, in all, and the same model as MHA. */
 export function sizeQueries(row, calc) {
   const bytes = row.bytes ?? DTYPES.find((d) => d.id === calc.dtype)?.bytes ?? NaN;
-  const base = { dHead: row.dHead, numKvHeads: row.kvHeads, numLayers: row.layers, bytesPerValue: bytes };
+  const heads = row.latentDims ? { latentDims: row.latentDims } : { dHead: row.dHead, numKvHeads: row.kvHeads };
+  const base = { ...heads, numLayers: row.layers, bytesPerValue: bytes };
   if (row.window) base.window = row.window; // the engine keeps min(tokens, W) of them
   const context = row.context ?? Math.min(number(calc.context), row.maxContext ?? Infinity);
   const batch = row.context ? 1 : number(calc.batch);
+  // Every head with its own K and V of d_h: the MHA an MLA model is compared with (its §2.1).
+  const mha = { dHead: row.dHead, numKvHeads: row.heads, numLayers: row.layers, bytesPerValue: bytes };
+  if (row.window) mha.window = row.window;
   return {
     perToken: { ...base, seqLen: 1, batch: 1 },
     total: { ...base, seqLen: context, batch },
-    mha: { ...base, numKvHeads: row.heads, seqLen: context, batch },
+    mha: { ...mha, seqLen: context, batch },
   };
 }
 
@@ -83,6 +97,18 @@ export function sizeQueries(row, calc) {
  * multiplies by all heads) overstates the cache.
  */
 const cappedAt = (limit, asked) => `at ${formatCount(limit)} tokens, its context window (not ${formatCount(asked)})`;
+
+// An MLA model has no K/V heads: its one latent row serves all of them.
+const headsCell = (row) =>
+  row.latentDims
+    ? `none: 1 latent for ${formatCount(row.heads)}`
+    : `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`;
+
+// How far 2 · h · d_h per token overstates the cache: h / h_kv, or MHA's bytes over MLA's.
+function overstated(row, total, mha) {
+  if (row.latentDims) return `${(mha / total).toFixed(1)}\u00d7 too big`;
+  return row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`;
+}
 
 export function calculatorView(calc, sized) {
   const asked = number(calc.context);
@@ -95,13 +121,13 @@ export function calculatorView(calc, sized) {
       id: row.id,
       name: row.name,
       cells: error
-        ? [`${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`, error]
+        ? [headsCell(row), error]
         : [
-            `${formatCount(row.kvHeads)} of ${formatCount(row.heads)}`,
+            headsCell(row),
             formatBytes(perToken),
             capped(row) ? `${formatBytes(total)} ${cappedAt(row.maxContext, asked)}` : formatBytes(total),
             formatBytes(mha),
-            row.kvHeads === row.heads ? 'exact' : `${row.heads / row.kvHeads}\u00d7 too big`,
+            overstated(row, total, mha),
           ],
       error: Boolean(error),
       capped: !error && capped(row),

@@ -4,9 +4,15 @@
 
 import { chapterById, DEFAULT_CHAPTER } from './chapters.js';
 
-/** { presets, models, limits } from the engine (limits: each spec field's range, engine.limits()). */
+/** { presets, models, latentModels, limits } from the engine (limits: each spec field's range,
+ * engine.limits()). */
 export function catalogFrom(engine) {
-  return Object.freeze({ presets: engine.presets(), models: engine.models(), limits: engine.limits() });
+  return Object.freeze({
+    presets: engine.presets(),
+    models: engine.models(),
+    latentModels: engine.latentModels(),
+    limits: engine.limits(),
+  });
 }
 
 export function presetById(catalog, id) {

@@ -23,6 +23,10 @@ value describe(const cell_explanation &e);
 // engine.presets(), engine.models(), engine.stages(): [{ id, operands: [{ names, perHead }] }].
 value describe_presets();
 value describe_models();
+
+// The models that cache a latent (presets.hpp's latent_models): id, name, dModel, numHeads,
+// dHead, dRope, dLatent, numLayers, contextLength.
+value describe_latent_models();
 value describe_stages();
 
 // engine.pruneEach: [{ head, change }].

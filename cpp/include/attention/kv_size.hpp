@@ -1,5 +1,7 @@
 // The size of a KV cache: every layer keeps every past token's key and value for each of its
-// K/V heads. Exact in whole bytes up to 2⁵³ (JavaScript's exact integers).
+// K/V heads, or, under multi-head latent attention (DeepSeek-V2), one latent row of d_c + d_r
+// values per token that every head reads. Exact in whole bytes up to 2⁵³ (JavaScript's exact
+// integers).
 #pragma once
 
 #include <cstddef>
@@ -13,13 +15,15 @@ struct kv_cache_query {
     double seq_len = 0;           // seqLen: tokens cached
     double d_head = 0;            // dHead: d_k = d_v of a head
     double num_kv_heads = 0;      // numKvHeads: K/V heads per layer (all heads without GQA)
+    std::optional<double> latent_dims; // latentDims: MLA's d_c + d_r per token, instead of the two
     double num_layers = 0;        // numLayers
     double bytes_per_value = 0;   // bytesPerValue: 4 for fp32, 2 for fp16 and bf16, 1 for int8
     double batch = 1;             // batch: sequences cached side by side
     std::optional<double> window; // window: a sliding window of W keeps only min(seqLen, W) tokens
 };
 
-// 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch. Throws
+// 2 · seqLen · dHead · numKvHeads · numLayers · bytesPerValue · batch, or under MLA seqLen ·
+// latentDims · numLayers · bytesPerValue · batch. Throws
 // std::invalid_argument naming the field for a value that is not a whole number in range, or
 // when the product exceeds 2⁵³.
 std::uint64_t kv_cache_bytes(const kv_cache_query &q);

@@ -39,6 +39,18 @@ struct model_info {
 
 const std::vector<model_info> &models();
 
+// A model whose attention caches a latent instead of K and V (multi-head latent attention,
+// DeepSeek-V2 §2.1): its heads, a head's width d_h without RoPE, the decoupled RoPE part d_r
+// that every head shares, the latent d_c, its layers and context, as its config.json gives them
+// (num_attention_heads, qk_nope_head_dim, qk_rope_head_dim, kv_lora_rank, num_hidden_layers,
+// max_position_embeddings). Its cache holds d_c + d_r values per token and layer.
+struct latent_model_info {
+    std::string id, name;
+    std::size_t d_model, num_heads, d_head, d_rope, d_latent, num_layers, context;
+};
+
+const std::vector<latent_model_info> &latent_models();
+
 // Attention weights one forward pass holds over every head and layer at the model's full
 // context: context² · heads · layers (GPT-3: 2048² · 96 · 96 = 38,654,705,664).
 std::uint64_t score_values(const model_info &m);
