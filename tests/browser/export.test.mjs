@@ -203,6 +203,19 @@ const r = (rows, cols, k) =>
   Array.from({ length: rows }, (_, i) =>
     Array.from({ length: cols }, (_, j) => Math.round(1000 * Math.sin(7 * i + 3 * j + k)) / 1000),
   );
+// Decoding with RoPE at offset 2 into a window's ring of 3 cache rows, grouped K/V heads.
+const RING = {
+  kind: 'kv-cache',
+  seed: 5,
+  seqLen: 6,
+  dModel: 8,
+  numHeads: 4,
+  numKvHeads: 2,
+  weightScale: 1,
+  rope: { offset: 2 },
+  window: 3,
+};
+
 const CUSTOM = [
   {
     seed: 7,
@@ -258,18 +271,7 @@ const CUSTOM = [
     validKeys: 6,
   },
   { seed: 3, seqLen: 5, dModel: 6, numHeads: 2, positionalEncoding: 'sinusoidal', alibi: true },
-  {
-    kind: 'kv-cache',
-    seed: 5,
-    seqLen: 6,
-    dModel: 8,
-    numHeads: 4,
-    numKvHeads: 2,
-    weightScale: 1,
-    rope: { offset: 2 },
-    alibi: true,
-    window: 3,
-  },
+  { ...RING, alibi: true },
   { kind: 'flash', seed: 2, seqLen: 8, dModel: 6, blockRows: 2, blockCols: 2, window: 3, weightScale: 1 },
   // QK-norm with gains: before RoPE under grouped K/V heads; in cross-attention (the queries'
   // gains 1); decoding, each new key normalised before it is turned and cached, in a window's ring.
@@ -298,15 +300,7 @@ const CUSTOM = [
     kNormGain: [2, -1, 0.5, 1],
   },
   {
-    kind: 'kv-cache',
-    seed: 5,
-    seqLen: 6,
-    dModel: 8,
-    numHeads: 4,
-    numKvHeads: 2,
-    weightScale: 1,
-    rope: { offset: 2 },
-    window: 3,
+    ...RING,
     qkNorm: true,
     qNormGain: [0.5, 2],
     kNormGain: [-1.5, 1],

@@ -17,19 +17,16 @@ const UNIT = ['weights', 'probabilities', 'sink'];
 const STAGE_OF = { Q: 'q', K: 'k' };
 
 // Stages that hold one quantity before and after an operation: each stage id and its symbol.
-const FAMILIES = [
-  { scores: 'S', scaled: 'S\u0303', capped: 'S\u0304', biased: 'S\u0303 + B', masked: 'L' },
-  { q: 'Q', q_rot: 'Q\u0302' },
-  { k: 'K', k_new: 'k_t', k_rot: 'K\u0302' },
-  { d_scaled: 'dS\u0303', d_scores: 'dS' },
-];
+const LOGITS = { scores: 'S', scaled: 'S\u0303', capped: 'S\u0304', biased: 'S\u0303 + B', masked: 'L' };
+const GRADIENTS = { d_scaled: 'dS\u0303', d_scores: 'dS' };
+const FAMILIES = [LOGITS, { q: 'Q', q_rot: 'Q\u0302' }, { k: 'K', k_new: 'k_t', k_rot: 'K\u0302' }, GRADIENTS];
 // Under QK-norm RoPE turns Q\u030c and K\u030c, not Q and K: the normalised rows and their turns share a
 // scale, and Q and K keep their own (far larger, the norm's point).
 const NORMED_FAMILIES = [
-  FAMILIES[0],
+  LOGITS,
   { q_norm: 'Q\u030c', q_rot: 'Q\u0302' },
   { k_norm: 'K\u030c', k_rot: 'K\u0302' },
-  FAMILIES[3],
+  GRADIENTS,
 ];
 const familyOf = (id, trace) => (trace?.config.qkNorm ? NORMED_FAMILIES : FAMILIES).find((f) => id in f) ?? null;
 
