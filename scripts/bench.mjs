@@ -4,14 +4,16 @@
 // recomputing; then the JS engine's own figures: forward and run() with the trace handed to JS,
 // and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
 // against full causal attention as T grows, and RoPE and ALiBi against the forward without them;
-// the backward pass against the forward, with both multiply-add counts; and training the default
-// induction run.
+// the backward pass against the forward, with both multiply-add counts; training the default
+// induction run; and multi-head latent attention's forward against multi-head attention's, with
+// both multiply-add counts and the floats each caches per token.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
 import { backwardTable, windowedBackwardTable } from './bench/backward-rows.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
 import { engineRows, explicitRows } from './bench/engine-rows.js';
+import { mlaTable } from './bench/mla-rows.js';
 import { positionTables } from './bench/positions-rows.js';
 import { engineTrainLine, trainTable } from './bench/train-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
@@ -71,6 +73,7 @@ const marchLines = cppLines('build/native-march/attention_bench', [
   'positions',
   'backward',
   'train',
+  'mla',
 ]);
 const wasmLines = cppLines('node', ['build/wasm/attention_bench_wasm.cjs']);
 const [nativeMs, marchMs, wasmMs] = [nativeLines, marchLines, wasmLines].map(forwardMs);
@@ -233,3 +236,7 @@ console.log(
     `${js.seconds.toFixed(1)} s ${check(js.seconds <= 20 && js.induction >= 0.5)} (formed at step ${js.formed_step}, ` +
     `${js.formed_seconds.toFixed(1)} s)`,
 );
+
+// Multi-head latent attention against multi-head attention (issue 38), natively, in WASM and
+// through the engine.
+console.log(`\n${mlaTable({ native: nativeLines, march: marchLines, wasm: wasmLines }, engine).join('\n')}`);

@@ -14,9 +14,10 @@ and the WASM tests (tests/wasm/support.mjs) both read: the sizes numpy used for 
 each matrix as its rows under "matrices" (null for a masked cell, −∞). Keys: `case:stage`,
 `case:stage/head`; a decode step's or a tile's stage `case:stage/head@step` (head `-` for
 none), and the operands that change from step to step under `case:stage/head@step:operand`;
-drawn or built operands by name (`case:W_Q/2`, `case:M`, `case:gate`), each head's share of
-the output `case:contribution/h`, a pruned case's `case:outputChange` (1 × 1), and the row
-totals of the backward pass's d_scaled under the stage (`case:d_scaled/h:totals`).
+drawn or built operands by name (`case:W_Q/2`, kind mla's `case:W_DKV`, `case:M`,
+`case:gate`), each head's share of the output `case:contribution/h`, a pruned case's
+`case:outputChange` (1 × 1), and the row totals of the backward pass's d_scaled under the stage
+(`case:d_scaled/h:totals`).
 
 Writes tests/fixtures/pairwise-reference.json too: every feature alone and in pairs in each kind
 (scripts/combinations.mjs, the ones the engine runs), {name: {spec, sizes}} under "cases" and
@@ -124,6 +125,17 @@ CUSTOM = {
                                           "dModel": 8, "numHeads": 2, "numKvHeads": 1,
                                           "prefix": 2, "documents": [4, 3], "validKeys": 6,
                                           "weightScale": 1},
+    # Multi-head latent attention (kind mla, DeepSeek-V2): K and V decompressed from a latent of
+    # d_c per token, with a decoupled RoPE key of d_r shared by every head, causal; without the
+    # RoPE part (d_r 0), d_v unlike d_h; half-split pairs at base 100, d_h 3 and d_v 5, causal.
+    "mla-rope-causal": {"kind": "mla", "seed": 42, "seqLen": 6, "dModel": 16, "numHeads": 4,
+                        "dK": 4, "dV": 4, "dLatent": 8, "dRope": 4, "causal": True},
+    "mla-no-rope": {"kind": "mla", "seed": 7, "seqLen": 5, "dModel": 12, "numHeads": 3, "dK": 4,
+                    "dV": 2, "dLatent": 6, "dRope": 0},
+    "mla-half-split-base-100": {"kind": "mla", "seed": 3, "seqLen": 5, "dModel": 8,
+                                "numHeads": 2, "dK": 3, "dV": 5, "dLatent": 4, "dRope": 2,
+                                "causal": True, "weightScale": 0.5,
+                                "rope": {"base": 100, "convention": "half-split"}},
 }
 
 
@@ -137,6 +149,19 @@ def explicit_backward():
 
 
 CUSTOM["gradients-explicit"] = explicit_backward()
+
+
+def explicit_latent():
+    """An explicit spec of kind mla: X (4, 6), two heads over a latent of d_c 3 (d_h 2, d_v 2)
+    with a RoPE part of d_r 2, W_O, causal; its numbers from their own generator, to 3 decimals."""
+    rng = np.random.RandomState(2027)
+    m = lambda *shape: np.round(rng.randn(*shape), 3).tolist()
+    return {"kind": "mla", "X": m(4, 6), "W_DKV": m(6, 3), "W_UK": [m(3, 2), m(3, 2)],
+            "W_UV": [m(3, 2), m(3, 2)], "W_Q": [m(6, 2), m(6, 2)], "W_KR": m(6, 2),
+            "W_QR": [m(6, 2), m(6, 2)], "W_O": m(4, 6), "causal": True}
+
+
+CUSTOM["mla-explicit"] = explicit_latent()
 
 # The attention-only model: its sizes, the seed it is drawn with, and Adam's learning rate and
 # steps (each on the batch's gradients at the model of the step before).
@@ -285,11 +310,48 @@ def model_stages(spec, s):
     return out
 
 
+def latent_dims(spec):
+    """Kind mla's T, D, h, d_h, d_v, d_c, d_r: read off an explicit spec's matrices (d_r 0
+    without W_KR), or the generated spec's with their defaults (d_h = d_v = D / h, d_r 0)."""
+    if spec.get("X") is not None:
+        width = lambda m: np.array(m).shape[1]
+        t, d = np.array(spec["X"]).shape
+        d_r = width(spec["W_KR"]) if "W_KR" in spec else 0
+        return (t, d, len(spec["W_Q"]), width(spec["W_Q"][0]), width(spec["W_UV"][0]),
+                width(spec["W_DKV"]), d_r)
+    d, h = spec["dModel"], spec.get("numHeads", 1)
+    return (spec["seqLen"], d, h, spec.get("dK", d // h), spec.get("dV", d // h),
+            spec["dLatent"], spec.get("dRope", 0))
+
+
+def latent_sizes(spec):
+    """Kind mla: self-attention's fields (h K/V heads, each decompressed from the latent; W_O;
+    scaled) and dLatent d_c, dRope d_r; RoPE turns every column of d_r, from position 0 (null
+    when d_r is 0: nothing turns). An explicit spec draws nothing: no seed, no weight scale."""
+    t, d, h, d_h, d_v, d_c, d_r = latent_dims(spec)
+    explicit = spec.get("X") is not None
+    rope = spec.get("rope") if isinstance(spec.get("rope"), dict) else {}
+    return {
+        "kind": "mla", "seed": None if explicit else spec.get("seed", 42), "skip": 0,
+        "seqLen": t, "kvLen": t, "dModel": d, "numHeads": h, "numKvHeads": h, "dK": d_h,
+        "dV": d_v, "dFF": None, "validKeys": None, "causal": spec.get("causal", False),
+        "outputProjection": True, "scaleScores": True, "blockRows": None, "blockCols": None,
+        "weightScale": None if explicit else spec.get("weightScale", 0.1), "prunedHeads": [],
+        **positions_of({}, d_h),
+        "rope": {"base": rope.get("base", 10000),
+                 "convention": rope.get("convention", "interleaved"),
+                 "offset": 0, "dims": d_r} if d_r else None,
+        "dLatent": d_c, "dRope": d_r,
+    }
+
+
 def sizes_of(spec):
     """Every size and switch of a spec with the engine's defaults filled in, named like its config."""
     kind = spec.get("kind", "self")
     if kind == "designed":
         return designed_sizes(spec)
+    if kind == "mla":
+        return latent_sizes(spec)
     if kind == "model":
         return model_sizes(spec)
     if spec.get("X") is not None:
@@ -318,7 +380,9 @@ def sizes_of(spec):
 def draw(s):
     """What the engine draws, in its order: X (or X_q, X_kv), every W_Q, every W_K, every W_V,
     W_O, then the encoder layer's W1, W2, b1, b2; every weight and bias randn · weightScale; then
-    for sinks: true a sink logit per query head (randn, into the sizes)."""
+    for sinks: true a sink logit per query head (randn, into the sizes). Kind mla: draw_latent."""
+    if s["kind"] == "mla":
+        return draw_latent(s)
     t, tkv, d, h, hkv = s["seqLen"], s["kvLen"], s["dModel"], s["numHeads"], s["numKvHeads"]
 
     def weight(*shape):
@@ -340,6 +404,27 @@ def draw(s):
         p["b1"], p["b2"] = weight(s["dFF"]), weight(d)
     if s["sinks"] is True:  # a sink logit per query head, after every other draw (not scaled)
         s["sinks"] = np.random.randn(h).tolist()
+    return p
+
+
+def draw_latent(s):
+    """Kind mla's draws, in the engine's order: X; then each randn · weightScale: W_DKV (D, DC),
+    every W_UK (DC, DH), every W_UV (DC, DV), every W_Q (D, DH), with d_r > 0 W_KR (D, DR) and
+    every W_QR (D, DR), then W_O (H·DV, D)."""
+    d, h, d_c, d_r = s["dModel"], s["numHeads"], s["dLatent"], s["dRope"]
+
+    def weight(*shape):
+        return np.random.randn(*shape) * s["weightScale"]
+
+    np.random.seed(s["seed"])
+    p = {"x": np.random.randn(s["seqLen"], d), "W_DKV": weight(d, d_c)}
+    p["W_UK"] = [weight(d_c, s["dK"]) for _ in range(h)]
+    p["W_UV"] = [weight(d_c, s["dV"]) for _ in range(h)]
+    p["W_Q"] = [weight(d, s["dK"]) for _ in range(h)]
+    if d_r > 0:
+        p["W_KR"] = weight(d, d_r)
+        p["W_QR"] = [weight(d, d_r) for _ in range(h)]
+    p["W_O"] = weight(h * s["dV"], d)
     return p
 
 
@@ -374,6 +459,12 @@ def designed(tokens):
 
 def given(spec):
     """An explicit spec's matrices as draw returns them."""
+    if spec.get("kind") == "mla":
+        one = lambda k: np.array(spec[k], dtype=float)
+        heads = lambda k: [np.array(m, dtype=float) for m in spec[k]]
+        rope = {"W_KR": one("W_KR"), "W_QR": heads("W_QR")} if "W_KR" in spec else {}
+        return {"x": one("X"), "W_DKV": one("W_DKV"), "W_UK": heads("W_UK"),
+                "W_UV": heads("W_UV"), "W_Q": heads("W_Q"), **rope, "W_O": one("W_O")}
     x = np.array(spec["X"], dtype=float)
     p = {k: [np.array(m, dtype=float) for m in spec[k]] for k in ("W_Q", "W_K", "W_V")}
     return {"x": x, "x_kv": x, **p, **({"W_O": np.array(spec["W_O"])} if "W_O" in spec else {})}
@@ -477,7 +568,8 @@ def write(sizes, custom, matrices):
 
 # Operands numpy keys beside the stages (drawn, built, or one head's share): the pairwise reference
 # keeps the stages alone, which every operand reaches (the presets' own check the draws bit for bit).
-OPERAND_KEYS = {"W_Q", "W_K", "W_V", "W_O", "contribution", "M", "gate", "outputChange", "B", "PE"}
+OPERAND_KEYS = {"W_Q", "W_K", "W_V", "W_O", "contribution", "M", "gate", "outputChange", "B", "PE",
+                "W_DKV", "W_UK", "W_UV", "W_KR", "W_QR"}
 
 
 def is_stage_key(key):

@@ -1,10 +1,12 @@
 """The lesson's attention in numpy, written independently of the C++ core: every pass of
 multi-head (grouped-query, cross) attention with optional head pruning, the encoder layer,
-decoding with a KV cache and FlashAttention's tiles. Each function puts every matrix it makes
-into `out` under the key the trace uses (see `at`); scripts/make-reference.py writes them out.
+decoding with a KV cache, FlashAttention's tiles and multi-head latent attention. Each function
+puts every matrix it makes into `out` under the key the trace uses (see `at`);
+scripts/make-reference.py writes them out.
 
 s: a case's sizes and switches, named like the engine's trace.config (see make-reference.py's
-sizes_of); p: its matrices {x, x_kv, W_Q: [...], W_K: [...], W_V: [...], W_O, W1, W2, b1, b2}.
+sizes_of); p: its matrices {x, x_kv, W_Q: [...], W_K: [...], W_V: [...], W_O, W1, W2, b1, b2},
+or kind mla's {x, W_DKV, W_UK: [...], W_UV: [...], W_Q: [...], W_KR, W_QR: [...], W_O}.
 """
 import numpy as np
 
@@ -327,6 +329,45 @@ def flash_attention(s, p, out):
     out["reference"] = softmax(scaled if mask is None else scaled + mask) @ v
 
 
+def latent_attention(s, p, out):
+    """DeepSeek-V2's multi-head latent attention (T = tokens, D = d_model, DH = d_k, DV = d_v,
+    DC = d_c, DR = d_r). X is compressed to one latent c_kv (T, DC) which, beside the RoPE key
+    k_rope (T, DR) every head shares, is all a cache keeps; head i decompresses its keys and
+    values from it by W_UK[i], W_UV[i]. Absorbed, its query meets the latent itself, q·W_UK[i]ᵀ
+    (T, DC), and its weights gather the latent before W_UV[i]: the same scores, the same head.
+    The scores are divided by √(DH + DR), the width of a query with its RoPE part."""
+    mask, x = attention_mask(s), p["x"]  # x (T, D)
+    c_kv = out["c_kv"] = x @ p["W_DKV"]  # (T, DC)
+    out["W_DKV"] = p["W_DKV"]
+    if s["dRope"]:
+        k_rope = out["k_rope"] = rope(s, x @ p["W_KR"])  # (T, DR): every column turned
+        out["W_KR"] = p["W_KR"]
+    if mask is not None:
+        out["M"] = mask
+    heads = []
+    for i in range(s["numHeads"]):
+        w_uk, w_uv = p["W_UK"][i], p["W_UV"][i]  # (DC, DH), (DC, DV)
+        q = x @ p["W_Q"][i]  # (T, DH)
+        k, v = c_kv @ w_uk, c_kv @ w_uv  # (T, DH), (T, DV)
+        scores = q @ k.T  # (T, T)
+        if s["dRope"]:
+            q_rope = out[f"q_rope/{i}"] = rope(s, x @ p["W_QR"][i])  # (T, DR)
+            out[f"W_QR/{i}"] = p["W_QR"][i]
+            scores = scores + q_rope @ k_rope.T
+        scaled = logits = scores / np.sqrt(s["dK"] + s["dRope"])
+        if mask is not None:
+            logits = out[f"masked/{i}"] = scaled + mask
+        weights = softmax(logits)  # (T, T)
+        latent_head = weights @ c_kv  # (T, DC)
+        heads.append(latent_head @ w_uv)  # (T, DV): weights·v
+        out.update({f"W_Q/{i}": p["W_Q"][i], f"W_UK/{i}": w_uk, f"W_UV/{i}": w_uv,
+                    f"q/{i}": q, f"k/{i}": k, f"v/{i}": v, f"q_absorbed/{i}": q @ w_uk.T,
+                    f"scores/{i}": scores, f"scaled/{i}": scaled, f"weights/{i}": weights,
+                    f"totals/{i}": weights.sum(axis=-1, keepdims=True),
+                    f"latent_head/{i}": latent_head, f"head/{i}": heads[-1]})
+    return project_out(s, np.concatenate(heads, axis=-1), p["W_O"], out)  # (T, D)
+
+
 def stages(s, p):
     """Every matrix of one case, keyed like the trace: stage id, id/head or id/head@step (see
     `at`), a drawn or built operand's name, a stepped operand under its stage (see `record`)."""
@@ -338,6 +379,8 @@ def stages(s, p):
         decode_with_cache(s, p, out)
     elif s["kind"] == "flash":
         flash_attention(s, p, out)
+    elif s["kind"] == "mla":
+        latent_attention(s, p, out)
     else:  # self, cross, designed
         multi_head_attention(s, p, out)
     return out

@@ -2,10 +2,11 @@
 // WASM from this one source: the multi-head forward without a trace, and spec → trace, at the
 // bench's configs, causal; FlashAttention's tiled pass against ordinary attention; decoding with
 // a KV cache against recomputing; a sliding window against full causal attention as T grows,
-// the forward with RoPE or ALiBi against it without, the backward pass against the forward, and
-// the default induction training run. Prints one JSON line per measurement.
-// `attention_bench [forward] [flash] [decode] [window] [positions] [backward] [train]` runs only
-// the parts named.
+// the forward with RoPE or ALiBi against it without, the backward pass against the forward, the
+// default induction training run, and MLA's forward against multi-head attention's. Prints one
+// JSON line per measurement.
+// `attention_bench [forward] [flash] [decode] [window] [positions] [backward] [train] [mla]` runs
+// only the parts named.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -19,6 +20,7 @@
 #include "backward_bench.hpp"
 #include "decode_bench.hpp"
 #include "flash_bench.hpp"
+#include "mla_bench.hpp"
 #include "positions_bench.hpp"
 #include "timing.hpp"
 #include "train_bench.hpp"
@@ -119,4 +121,9 @@ int main(int argc, char **argv) {
     // The default induction run, in chunks of a checkpoint, to its last step.
     if (wanted("train"))
         bench::bench_train();
+    // MLA against MHA at DeepSeek-V2's proportions within the engine's limits: d_h 64 (V2: 128),
+    // d_c = 4·d_h and d_r = d_h / 2 as in V2, 8 heads of d_model 512.
+    if (wanted("mla"))
+        for (const std::size_t t : {256, 1024})
+            bench::bench_mla({t, 512, 8, 64, 64, 256, 32});
 }

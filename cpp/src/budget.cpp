@@ -33,7 +33,7 @@ std::size_t normalising(const attention_config &c, std::size_t p) {
 
 // Passes 2–6 of one head: r query rows against k keys.
 std::size_t one_head(const attention_config &c, std::size_t r, std::size_t k, bool masked) {
-    std::size_t total = n(s::scores, {r, c.d_k, k}) + n(s::scaled, {r, k, c.d_k});
+    std::size_t total = n(s::scores, {r, c.d_k, k, 0, 0}) + n(s::scaled, {r, k, c.d_k});
     total += (c.softcap ? n(s::capped, {r, k, 1}) : 0) + (c.alibi ? n(s::biased, {r, k}) : 0);
     total += masked ? n(s::masked, {r, k}) : 0;
     const std::size_t sink = c.sinks.empty() ? 0 : n(s::sink, {r, 1, k});
@@ -103,6 +103,19 @@ std::size_t tiling(const attention_config &c) {
     return total;
 }
 
+// MLA: x, c_kv, k_rope; per head q, q_rope, k, v, q_absorbed, passes 2–5, latent_head and head;
+// then 7–8.
+std::size_t latent_heads(const attention_config &c) {
+    const std::size_t t = c.seq_len, d = c.d_model, dk = c.d_k, dv = c.d_v, dc = c.d_latent,
+                      dr = c.d_rope;
+    const std::size_t turn = dr ? n(s::k_rope, {t, dr, dr / 2, 1, 2, d}) : 0;
+    std::size_t head = n(s::q, {t, d, dk}) + turn + n(s::k, {t, dc, dk}) + n(s::v, {t, dc, dv}) +
+                       n(s::q_absorbed, {t, dk, dc}) + n(s::scores, {t, dk, t, dr, dc});
+    head += n(s::scaled, {t, t, dk}) + (c.causal ? n(s::masked, {t, t}) : 0) + n(s::weights, {t, t});
+    head += n(s::latent_head, {t, t, dc}) + n(s::head, {t, dc, dv});
+    return n(s::x, {t, d}) + n(s::c_kv, {t, d, dc}) + turn + c.num_heads * head + combined(c, t);
+}
+
 // The encoder layer's two sub-layers after attention.
 std::size_t sublayers(const attention_config &c) {
     const std::size_t t = c.seq_len, d = c.d_model, dff = c.d_ff;
@@ -150,6 +163,8 @@ std::size_t trace_value_count(const attention_config &c) {
         return attention(c) + gradients(c);
     case problem_kind::model:
         return model_pass(c);
+    case problem_kind::mla:
+        return latent_heads(c);
     default: // self, cross, designed
         return attention(c);
     }

@@ -6,6 +6,7 @@
 #include "attention/describe_checks.hpp"
 #include "attention/designed.hpp"
 #include "attention/fields.hpp"
+#include "attention/mla.hpp"
 #include "attention/presets.hpp"
 
 namespace attention {
@@ -23,7 +24,15 @@ value designed_heads_value() {
 
 // K/V parameters and cache values of this layer, and of the same layer with every head its
 // own K/V (multi-head attention): what grouped-query attention saves.
+// MLA's: the floats one layer caches per token, beside multi-head and grouped-query attention's.
 value kv_sizes(const attention_config &c) {
+    if (c.kind == problem_kind::mla) {
+        const latent_cache_floats f = latent_cache(c);
+        value_list gqa;
+        for (const auto &[kv_heads, floats] : f.gqa)
+            gqa.push_back(value_record{{"kvHeads", kv_heads}, {"floats", floats}});
+        return value_record{{"perToken", value_record{{"mla", f.mla}, {"mha", f.mha}, {"gqa", gqa}}}};
+    }
     return value_record{{"params", kv_parameter_count(c, c.num_kv_heads)},
                         {"paramsMha", kv_parameter_count(c, c.num_heads)},
                         {"cacheValues", kv_cache_values(c, c.num_kv_heads)},
@@ -148,6 +157,10 @@ value describe_config(const trace &t, double seed) {
                    {"prunedHeads", pruned}};
     if (c.kind == problem_kind::designed)
         o.emplace_back("designedHeads", designed_heads_value());
+    if (c.kind == problem_kind::mla) {
+        o.emplace_back("dLatent", c.d_latent);
+        o.emplace_back("dRope", c.d_rope);
+    }
     if (c.kind == problem_kind::model) {
         o.emplace_back("vocab", c.vocab);
         o.emplace_back("numLayers", c.num_layers);
@@ -186,6 +199,8 @@ value describe_spec(const generated_spec &s) {
         {"dK", s.d_k},
         {"dV", s.d_v},
         {"dFF", s.d_ff},
+        {"dLatent", s.d_latent},
+        {"dRope", s.d_rope},
         {"validKeys", s.valid_keys}};
     for (const auto &[key, v] : optional)
         if (v)
@@ -196,7 +211,8 @@ value describe_spec(const generated_spec &s) {
         o.emplace_back("blockRows", s.block_rows);
         o.emplace_back("blockCols", s.block_cols);
     }
-    if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash)
+    if (s.kind != problem_kind::encoder_layer && s.kind != problem_kind::flash &&
+        s.kind != problem_kind::mla)
         o.emplace_back("outputProjection", s.output_projection);
     o.emplace_back("scaleScores", s.scale_scores);
     if (s.weight_scale != 0.1)
@@ -300,12 +316,13 @@ value describe_stages() {
         value_list operands;
         std::istringstream declared(e.operands);
         for (std::string op; declared >> op;) {
-            const bool per_head = op.back() == '*';
+            const bool per_head = op.back() == '*', optional = op.back() == '?';
             value_list names;
-            std::istringstream alternatives(per_head ? op.substr(0, op.size() - 1) : op);
+            std::istringstream alternatives(per_head || optional ? op.substr(0, op.size() - 1) : op);
             for (std::string name; std::getline(alternatives, name, '|');)
                 names.emplace_back(name);
-            operands.push_back(value_record{{"names", names}, {"perHead", per_head}});
+            operands.push_back(
+                value_record{{"names", names}, {"perHead", per_head}, {"optional", optional}});
         }
         value_list terms;
         std::istringstream declared_terms(e.terms);

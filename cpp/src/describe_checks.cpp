@@ -85,7 +85,7 @@ void add_costs(value_record &o, const trace &t) {
     if (t.config.kind == problem_kind::flash) {
         o.emplace_back("floats", floats_value(t.config));
         o.emplace_back("memoryTraffic", traffic_value(t.config));
-    } else if (t.config.kind != problem_kind::kv_cache) {
+    } else if (t.config.kind != problem_kind::kv_cache && t.config.kind != problem_kind::mla) {
         const head_split_costs split = head_split(t.config);
         o.emplace_back("headSplit", value_record{{"heads", costs_value(split.heads)},
                                                  {"single", costs_value(split.single)}});
@@ -151,6 +151,8 @@ void add_checks(value_record &o, const trace &t) {
         o.emplace_back("alibiRowShift", *k.alibi_row_shift);
     if (!k.softcap_change.empty())
         o.emplace_back("softcapChange", numbers(k.softcap_change));
+    if (k.absorbed_difference)
+        o.emplace_back("absorbedDifference", *k.absorbed_difference);
     if (k.qk_norm_bound)
         o.emplace_back("qkNormBound", *k.qk_norm_bound);
     if (!k.qk_norm_largest.empty())

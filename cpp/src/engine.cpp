@@ -12,6 +12,7 @@
 #include "attention/gradient_check.hpp"
 #include "attention/gradient_scaling.hpp"
 #include "attention/message_text.hpp"
+#include "attention/mla.hpp"
 #include "attention/model_pass.hpp"
 #include "attention/ops.hpp"
 #include "attention/passes.hpp"
@@ -37,6 +38,8 @@ matrix compute(const problem &p, trace *out) {
         return multi_head_attention(p.params, p.config);
     case problem_kind::model: // what returns is the loss
         return model_pass(*p.net, p.token_ids, p.counted, out);
+    case problem_kind::mla:
+        return latent_attention(p.params, p.config, out);
     default:
         return multi_head_attention(p.params, p.config, out);
     }
@@ -68,7 +71,7 @@ matrix forward(const problem &p) {
 std::vector<double> prune_each_head(const problem &p) {
     const problem_kind kind = p.config.kind;
     if (!p.config.output_projection || kind == problem_kind::kv_cache ||
-        kind == problem_kind::flash || kind == problem_kind::model)
+        kind == problem_kind::flash || kind == problem_kind::model || kind == problem_kind::mla)
         throw std::invalid_argument("spec: pruning needs the output projection W_O (self-, cross-, "
                                     "designed attention or the encoder layer)");
     attention_config c = p.config;

@@ -71,6 +71,11 @@ const matrix &arg(const stage &s, std::size_t i) {
     return s.operands.at(i).values;
 }
 
+// Whether the scores hold MLA's second term: their third operand is q_rope.
+bool has_rope_part(const stage &scores) {
+    return scores.operands.size() > 2 && scores.operands[2].name == name_of(stage_id::q_rope);
+}
+
 } // namespace
 
 namespace rules {
@@ -84,12 +89,13 @@ void dot(cell_explanation &e, const trace &, const stage &s, std::size_t row, st
 void dot_rows(cell_explanation &e, const trace &, const stage &s, std::size_t row,
               std::size_t col) {
     dot_terms(e, arg(s, 0), arg(s, 1), row, col, true);
+    if (s.id == stage_id::scores && has_rope_part(s)) // MLA: q_rope · k_ropeᵀ in the same sum
+        dot_terms(e, arg(s, 2), arg(s, 3), row, col, true);
 }
 
 void scaled_dot(cell_explanation &e, const trace &t, const stage &s, std::size_t row,
                 std::size_t col) {
-    const stage &scores = find_stage(t, stage_id::scores, s.head, s.step);
-    dot_terms(e, arg(scores, 0), arg(scores, 1), row, col, true);
+    dot_rows(e, t, find_stage(t, stage_id::scores, s.head, s.step), row, col);
     e.divisor = score_divisor(t.config);
 }
 

@@ -13,7 +13,7 @@ namespace {
 using t = field_type;
 
 const char *const kind_names_in_order[] = {"self",  "cross",    "encoder-layer", "kv-cache",
-                                           "flash", "designed", "backward",      "model"};
+                                           "flash", "designed", "backward",      "model", "mla"};
 
 // The fields of a spec's `rope`, and the settings they ask for (none when the spec has no
 // `rope`), checked against the head's d_k. Throws naming the field.
@@ -22,6 +22,14 @@ const std::vector<field_rule> &rope_fields() {
                                            {"convention", field_type::text},
                                            {"offset", field_type::number},
                                            {"dims", field_type::number}};
+    return f;
+}
+
+// MLA's `rope`: the base and convention of its decoupled part, which turns all dRope columns
+// from position 0.
+const std::vector<field_rule> &latent_rope_fields() {
+    static const std::vector<field_rule> f{{"base", field_type::number},
+                                           {"convention", field_type::text}};
     return f;
 }
 
@@ -42,6 +50,7 @@ field_rule qk_gain(const char *name) {
 
 const field_rule pruned_heads{"prunedHeads", t::numbers, false, limits::max_heads};
 const field_rule rope{"rope", t::object, false, 0, 0, 0, false, &rope_fields()};
+const field_rule latent_rope{"rope", t::object, false, 0, 0, 0, false, &latent_rope_fields()};
 const field_rule d_output =
     matrix_field("dOutput", false, limits::max_seq_len, limits::max_heads *limits::max_head_dim);
 
@@ -58,6 +67,8 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"numKvHeads", t::number},
                                       {"dK", t::number},
                                       {"dV", t::number},
+                                      {"dLatent", t::number, kind == problem_kind::mla},
+                                      {"dRope", t::number},
                                       {"dFF", t::number},
                                       {"validKeys", t::number},
                                       {"blockRows", t::number, true},
@@ -67,7 +78,7 @@ template <class Takes> std::vector<field_rule> generated(problem_kind kind, Take
                                       {"scaleScores", t::flag},
                                       {"weightScale", t::number},
                                       pruned_heads,
-                                      rope,
+                                      kind == problem_kind::mla ? latent_rope : rope,
                                       {"window", t::number},
                                       {"sinkTokens", t::number},
                                       {"prefix", t::number},
@@ -112,6 +123,8 @@ bool kind_takes(problem_kind kind, const std::string &f) {
                     "sinks"});
     case problem_kind::flash:
         return any({"seqLen", "causal", "blockRows", "blockCols", "window"});
+    case problem_kind::mla: // its own projections; the multi-head loop's causal mask
+        return any({"seqLen", "causal", "dLatent", "dRope", "rope"});
     case problem_kind::backward: // self-attention's fields but pruning, and the gradient dO
         return any({"seqLen", "numKvHeads", "causal", "outputProjection", "rope", "validKeys",
                     "window", "prefix", "documents", "alibi", "positionalEncoding", "dOutput"});
@@ -120,6 +133,24 @@ bool kind_takes(problem_kind kind, const std::string &f) {
                     "validKeys", "window", "sinkTokens", "prefix", "documents", "alibi", "positionalEncoding",
                     "softcap", "qkNorm", "qNormGain", "kNormGain", "sinks"});
     }
+}
+
+// MLA's matrices (mla.hpp): X and W_DKV, the per-head W_UK, W_UV, W_Q, the RoPE parts' W_KR and
+// W_QR (both or neither), W_O.
+std::vector<field_rule> latent_rules() {
+    const std::size_t most = limits::max_heads * limits::max_head_dim;
+    return {{"kind", t::text},
+            matrix_field("X", true, limits::max_seq_len, limits::max_d_model),
+            matrix_field("W_DKV", true, limits::max_d_model, limits::max_head_dim),
+            {"W_UK", t::matrices, true, limits::max_heads, limits::max_head_dim, limits::max_head_dim},
+            {"W_UV", t::matrices, true, limits::max_heads, limits::max_head_dim, limits::max_head_dim},
+            per_head("W_Q"),
+            matrix_field("W_KR", false, limits::max_d_model, limits::max_head_dim),
+            {"W_QR", t::matrices, false, limits::max_heads, limits::max_d_model, limits::max_head_dim},
+            matrix_field("W_O", true, most, limits::max_d_model),
+            {"causal", t::flag},
+            {"scaleScores", t::flag},
+            latent_rope};
 }
 
 std::vector<field_rule> explicit_rules(problem_kind kind) {
@@ -188,6 +219,8 @@ problem_kind kind_named(const std::optional<std::string> &name) {
 
 spec_schema spec_fields(problem_kind kind, bool explicit_matrices) {
     const bool cross = kind == problem_kind::cross;
+    if (explicit_matrices && kind == problem_kind::mla)
+        return {latent_rules(), "explicit kind \"mla\""};
     if (explicit_matrices && kind != problem_kind::self && !cross && kind != problem_kind::backward)
         reject("kind", "\"" + std::string(kind_name(kind)) +
                            "\" takes no explicit matrices; give sizes and a seed (or tokens)");

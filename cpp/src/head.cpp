@@ -57,6 +57,32 @@ struct head_stages {
     }
 };
 
+// The scores' dims: T, DK, T_kv, then MLA's DR and DC (empty elsewhere, which drops the RoPE
+// term from the equation).
+std::vector<dim> score_dims(const head_trace &t, const attention_config &c) {
+    const dim dk{c.d_k, "d_k"};
+    if (!t.latent)
+        return {t.t, dk, t.tkv, {0, "d_r"}, {0, "d_c"}};
+    return {t.t, dk, t.tkv, {c.d_rope, "d_r"}, {c.d_latent, "d_c"}};
+}
+
+// MLA's further operands of the scores: its RoPE parts (when DR > 0), and q_absorbed and c_kv,
+// whose product is q·kᵀ again, reached through the latent.
+std::vector<operand> latent_score_operands(const head_trace &t, const attention_config &c) {
+    std::vector<operand> out;
+    if (!t.latent)
+        return out;
+    const latent_parts &l = *t.latent;
+    const dim dr{c.d_rope, "d_r"}, dc{c.d_latent, "d_c"};
+    if (c.d_rope) {
+        out.push_back({name_of(stage_id::q_rope), t.at.head, l.q_rope, axes_of(t.t, dr)});
+        out.push_back({name_of(stage_id::k_rope), no_head, l.k_rope, axes_of(t.tkv, dr)});
+    }
+    out.push_back({name_of(stage_id::q_absorbed), t.at.head, l.q_absorbed, axes_of(t.t, dc)});
+    out.push_back({name_of(stage_id::c_kv), no_head, l.c_kv, axes_of(t.tkv, dc)});
+    return out;
+}
+
 // Records scores, scaled, capped, biased, masked (each when applied), weights and the sink's share
 // (with a sink ζ), then the head's output. The weights move into the trace.
 void record_head(head_stages &s, matrix &weights, output_view head, const attention_config &c,
@@ -64,11 +90,14 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     const named_dims n(c);
     head_trace &t = s.t;
     const shared_matrix scores = std::move(s.scores);
-    record(&t.out, stage_id::scores, t.at, {t.t, n.dk, t.tkv}, scores,
+    record(&t.out, stage_id::scores, t.at, score_dims(t, c), scores,
            operand{t.q_name, t.at.head, t.q, axes_of(t.t, n.dk)},
-           operand{t.k_name, s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)});
+           operand{t.k_name, s.kv_owner(c), t.k, axes_of(t.tkv, n.dk)}, latent_score_operands(t, c));
+    if (t.latent && c.d_rope)
+        add_term(t.out.stages.back(), "decoupled-rope");
     shared_matrix logits = std::move(s.scaled);
-    record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, n.dk}, logits,
+    const dim divisor = c.d_rope ? dim{c.d_k + c.d_rope, "(d_k + d_r)"} : n.dk;
+    record(&t.out, stage_id::scaled, t.at, {t.t, t.tkv, divisor}, logits,
            operand{name_of(stage_id::scores), t.at.head, scores, axes_of(t.t, t.tkv)});
     if (c.scale_scores) // the ablation divides by nothing
         add_term(t.out.stages.back(), "scale");
@@ -115,6 +144,18 @@ void record_head(head_stages &s, matrix &weights, output_view head, const attent
     matrix h({head.rows, head.cols}); // (T, DV)
     for (std::size_t i = 0; i < head.rows; ++i)
         std::copy(head.data + i * head.ld, head.data + i * head.ld + head.cols, &h(i, 0));
+    if (t.latent) { // MLA: the head's output in the latent, then up through W_UV
+        const latent_parts &l = *t.latent;
+        const dim dc{c.d_latent, "d_c"};
+        const shared_matrix latent = matmul(a, l.c_kv); // (T, DC)
+        record(&t.out, stage_id::latent_head, t.at, {t.t, t.tkv, dc}, latent,
+               operand{name_of(stage_id::weights), t.at.head, a, axes_of(t.t, t.tkv)},
+               operand{name_of(stage_id::c_kv), no_head, l.c_kv, axes_of(t.tkv, dc)});
+        record(&t.out, stage_id::head, t.at, {t.t, dc, n.dv}, std::move(h),
+               operand{name_of(stage_id::latent_head), t.at.head, latent, axes_of(t.t, dc)},
+               operand{"W_UV", t.at.head, l.w_uv, axes_of(dc, n.dv)});
+        return;
+    }
     record(&t.out, stage_id::head, t.at, {t.t, t.tkv, n.dv}, std::move(h),
            operand{name_of(stage_id::weights), t.at.head, a, axes_of(t.t, t.tkv)},
            operand{"V", s.kv_owner(c), t.v, axes_of(t.tkv, n.dv)});

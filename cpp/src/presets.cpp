@@ -60,6 +60,15 @@ generated_spec streaming() {
 }
 
 // With these sizes X, W_Q, W_K and W_V are the lesson's self-attention example's own draws.
+// Multi-head latent attention at DeepSeek-V2's proportions, scaled down: d_c = 2·d_h, d_r = d_h / 2;
+// weights × 5, since k passes through two drawn matrices (W_DKV, W_UK) and would be near 0.
+generated_spec latent() {
+    generated_spec s = self(8, 16, 4, 4, true, true);
+    s.kind = problem_kind::mla;
+    s.d_latent = 8, s.d_rope = 2, s.weight_scale = 0.5;
+    return s;
+}
+
 generated_spec flash(bool causal, double block_rows, double block_cols) {
     generated_spec s = self(5, 8, 1, 4, causal, false);
     s.kind = problem_kind::flash;
@@ -352,6 +361,13 @@ const std::vector<preset_info> &presets() {
          eight,
          {},
          {{"sinks", std::vector<double>{2, 0, -1, 1}}}},
+        {"modern-mla",
+         "latent",
+         "MLA as DeepSeek-V2: 4 heads from one latent of 8, a shared RoPE key of 2",
+         false,
+         latent(),
+         eight,
+         {}},
         {"backward-causal",
          "backward",
          "Seed 42, 4 heads, causal: every gradient",

@@ -14,8 +14,17 @@ namespace attention {
 
 namespace {
 
+// MLA's weights: W_DKV, W_KR, and per head W_UK, W_UV, W_Q, W_QR. D = d_model, DC = d_latent,
+// DR = d_rope.
+std::size_t latent_weights(const attention_config &c) {
+    const std::size_t d = c.d_model, dc = c.d_latent, dr = c.d_rope;
+    return d * (dc + dr) + c.num_heads * (dc * (c.d_k + c.d_v) + d * (c.d_k + dr));
+}
+
 void check_weight_budget(const attention_config &c) {
-    std::size_t values = c.num_heads * c.d_model * c.d_k + kv_parameter_count(c, c.num_kv_heads);
+    std::size_t values = c.kind == problem_kind::mla
+                             ? latent_weights(c)
+                             : c.num_heads * c.d_model * c.d_k + kv_parameter_count(c, c.num_kv_heads);
     if (c.output_projection)
         values += c.num_heads * c.d_v * c.d_model;
     if (c.kind == problem_kind::encoder_layer)
@@ -97,6 +106,25 @@ attention_config designed_config(const generated_spec &s) {
     return c;
 }
 
+// The RoPE part's width: even, since RoPE turns pairs of columns.
+std::size_t even_rope(std::size_t d_rope, const char *field) {
+    if (d_rope % 2)
+        reject(field, std::to_string(d_rope) + " is odd: RoPE turns pairs of columns; give an even "
+                                                "number (DeepSeek-V2 uses 64 beside d_h = 128), or 0");
+    return d_rope;
+}
+
+// MLA's latent and RoPE widths: dLatent required, dRope even (0 unless given).
+void latent_sizes(const generated_spec &s, attention_config &c) {
+    if (!s.d_latent)
+        reject("dLatent", "is missing; give the width of the latent each token caches (d_c; "
+                          "DeepSeek-V2 uses 512 beside 128 heads of 128)");
+    c.d_latent = in_range("dLatent", *s.d_latent);
+    c.d_rope = even_rope(in_range("dRope", s.d_rope.value_or(0)), "dRope");
+    if (c.d_rope) // every one of its columns turns, from position 0; a spec's rope sets the rest
+        c.rope = rope_settings{10000, false, 0, c.d_rope};
+}
+
 attention_config generated_config(const generated_spec &s) {
     if (s.kind == problem_kind::designed)
         return designed_config(s);
@@ -111,6 +139,8 @@ attention_config generated_config(const generated_spec &s) {
     kv_heads(s.num_kv_heads, c);
     if (s.kind == problem_kind::encoder_layer)
         c.d_ff = in_range("dFF", s.d_ff.value_or(4.0 * double(c.d_model)));
+    if (s.kind == problem_kind::mla)
+        latent_sizes(s, c);
     const bool self = s.kind == problem_kind::self || s.kind == problem_kind::backward;
     if (s.valid_keys && !cross && !self) // padded sequences' keys
         reject("validKeys", "is for cross- and self-attention: their keys may be padding");
@@ -182,6 +212,27 @@ matrix d_output_of(const std::optional<row_list> &given, const attention_config 
     return d_o;
 }
 
+// MLA's weights after X, in the order a caller reads them: W_DKV, every W_UK, every W_UV, every
+// W_Q, W_KR, every W_QR (with dRope), W_O.
+void draw_latent(numpy_random &rng, problem &p) {
+    const attention_config &c = p.config;
+    const double scale = c.weight_scale;
+    latent_params &w = p.params.latent;
+    w.w_dkv = rng.randn(c.d_model, c.d_latent, scale); // (D, DC)
+    for (std::size_t i = 0; i < c.num_heads; ++i)
+        w.w_uk.push_back(rng.randn(c.d_latent, c.d_k, scale)); // (DC, DK)
+    for (std::size_t i = 0; i < c.num_heads; ++i)
+        w.w_uv.push_back(rng.randn(c.d_latent, c.d_v, scale)); // (DC, DV)
+    for (std::size_t i = 0; i < c.num_heads; ++i)
+        p.params.w_q.push_back(rng.randn(c.d_model, c.d_k, scale)); // (D, DK)
+    if (c.d_rope) {
+        w.w_kr = rng.randn(c.d_model, c.d_rope, scale); // (D, DR)
+        for (std::size_t i = 0; i < c.num_heads; ++i)
+            w.w_qr.push_back(rng.randn(c.d_model, c.d_rope, scale)); // (D, DR)
+    }
+    p.params.w_o = rng.randn(c.num_heads * c.d_v, c.d_model, scale); // (H·DV, D)
+}
+
 void draw_ffn(numpy_random &rng, problem &p) {
     const attention_config &c = p.config;
     const double scale = c.weight_scale;
@@ -211,6 +262,10 @@ problem make_problem(const generated_spec &spec, bool traced) {
     for (std::size_t i = 0; i < skip; ++i)
         rng.gauss();
     p.params.x = rng.randn(c.seq_len, c.d_model); // (T, D)
+    if (c.kind == problem_kind::mla) {
+        draw_latent(rng, p);
+        return p;
+    }
     if (c.kind == problem_kind::cross)
         p.params.x_kv = rng.randn(c.kv_len, c.d_model); // (T_kv, D)
     const double scale = c.weight_scale;
@@ -233,9 +288,75 @@ problem make_problem(const generated_spec &spec, bool traced) {
     return p;
 }
 
+// `name`'s matrices, one per head (H of them), each (rows, cols): `rows` and `why` say what fixes it;
+// cols is fixed by the first matrix when 0.
+std::vector<matrix> head_matrices(const std::string &name, const std::vector<row_list> &given,
+                             std::size_t heads, std::size_t rows, const std::string &why,
+                             std::size_t *cols) {
+    if (given.size() != heads)
+        reject(name, std::to_string(given.size()) + " matrices for " + std::to_string(heads) +
+                         " heads (W_Q's count); give one per head");
+    std::vector<matrix> out;
+    for (std::size_t h = 0; h < given.size(); ++h) {
+        const std::string field = name + "[" + std::to_string(h) + "]";
+        matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
+        if (*cols == 0)
+            *cols = attention::cols(w);
+        require_shape(field, w, rows, *cols,
+                      "(" + why + ", " + std::to_string(*cols) + " columns like " + name + "[0])");
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+// Longer than 40 lines: kind mla's matrices, each checked against the shapes X, W_DKV and W_Q fix
+// (mla.hpp), in the order the fields are listed.
+problem make_latent_problem(const explicit_spec &spec) {
+    problem p;
+    attention_config &c = p.config;
+    latent_params &w = p.params.latent;
+    c.kind = problem_kind::mla;
+    p.params.x = checked_matrix("X", spec.x, limits::max_seq_len, limits::max_d_model);
+    c.seq_len = c.kv_len = rows(p.params.x);
+    c.d_model = cols(p.params.x);
+    const std::string d = std::to_string(c.d_model);
+    w.w_dkv = checked_matrix("W_DKV", spec.w_dkv, limits::max_d_model, limits::max_head_dim);
+    require_shape("W_DKV", w.w_dkv, c.d_model, cols(w.w_dkv), "(d_model = " + d + " rows like X's columns)");
+    c.d_latent = cols(w.w_dkv);
+    if (spec.w_q.empty() || spec.w_q.size() > limits::max_heads)
+        reject("W_Q", std::to_string(spec.w_q.size()) + " matrices; give one per head, between 1 and " +
+                          std::to_string(limits::max_heads));
+    c.num_heads = c.num_kv_heads = spec.w_q.size();
+    const std::string latent = "d_c = " + std::to_string(c.d_latent) + " rows like W_DKV's columns";
+    p.params.w_q = head_matrices("W_Q", spec.w_q, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_k);
+    std::size_t d_k = c.d_k; // W_UK's columns are the heads' d_k
+    w.w_uk = head_matrices("W_UK", spec.w_uk, c.num_heads, c.d_latent, latent, &d_k);
+    w.w_uv = head_matrices("W_UV", spec.w_uv, c.num_heads, c.d_latent, latent, &c.d_v);
+    if (spec.w_kr.has_value() != !spec.w_qr.empty())
+        reject(spec.w_kr ? "W_QR" : "W_KR", "is missing: the decoupled RoPE part needs W_KR (the "
+                                           "shared key's) and W_QR (one per head) together");
+    if (spec.w_kr) {
+        w.w_kr = checked_matrix("W_KR", *spec.w_kr, limits::max_d_model, limits::max_head_dim);
+        require_shape("W_KR", w.w_kr, c.d_model, cols(w.w_kr), "(d_model = " + d + " rows)");
+        c.d_rope = even_rope(cols(w.w_kr), "W_KR");
+        c.rope = rope_settings{10000, false, 0, c.d_rope};
+        w.w_qr = head_matrices("W_QR", spec.w_qr, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_rope);
+    }
+    p.params.w_o = checked_matrix("W_O", *spec.w_o, limits::max_heads * limits::max_head_dim,
+                                  limits::max_d_model);
+    require_shape("W_O", p.params.w_o, c.num_heads * c.d_v, c.d_model, "(h·d_v rows, d_model columns)");
+    c.causal = spec.causal;
+    c.scale_scores = spec.scale_scores;
+    c.output_projection = true;
+    check_weight_budget(c);
+    return p;
+}
+
 // Longer than 40 lines: each given matrix checked against the shape the others fix, in the order
 // a caller reads the message (X, then W_Q, W_K, W_V per head, then W_O, then dOutput).
 problem make_problem(const explicit_spec &spec) {
+    if (spec.kind == problem_kind::mla)
+        return make_latent_problem(spec);
     problem p;
     attention_config &c = p.config;
     const bool cross = spec.kind == problem_kind::cross;

@@ -80,6 +80,8 @@ generated_spec generated_of(problem_kind kind, const field_values &v) {
     s.d_k = optional_number(v, "dK");
     s.d_v = optional_number(v, "dV");
     s.d_ff = optional_number(v, "dFF");
+    s.d_latent = optional_number(v, "dLatent");
+    s.d_rope = optional_number(v, "dRope");
     s.valid_keys = optional_number(v, "validKeys");
     s.block_rows = number_or(v, "blockRows", 0);
     s.block_cols = number_or(v, "blockCols", 0);
@@ -104,8 +106,10 @@ explicit_spec explicit_of(problem_kind kind, const field_values &v) {
     if (cross)
         s.x_kv = *get<row_list>(v, "X_kv");
     s.w_q = *get<std::vector<row_list>>(v, "W_Q");
-    s.w_k = *get<std::vector<row_list>>(v, "W_K");
-    s.w_v = *get<std::vector<row_list>>(v, "W_V");
+    if (kind != problem_kind::mla) { // MLA's keys and values come up from its latent
+        s.w_k = *get<std::vector<row_list>>(v, "W_K");
+        s.w_v = *get<std::vector<row_list>>(v, "W_V");
+    }
     if (const row_list *w_o = get<row_list>(v, "W_O"))
         s.w_o = *w_o;
     s.valid_keys = optional_number(v, "validKeys");
@@ -116,6 +120,15 @@ explicit_spec explicit_of(problem_kind kind, const field_values &v) {
     if (const row_list *d_o = get<row_list>(v, "dOutput"))
         s.d_output = *d_o;
     s.seed = number_or(v, "seed", s.seed);
+    if (kind == problem_kind::mla) {
+        s.w_dkv = *get<row_list>(v, "W_DKV");
+        s.w_uk = *get<std::vector<row_list>>(v, "W_UK");
+        s.w_uv = *get<std::vector<row_list>>(v, "W_UV");
+        if (const row_list *w_kr = get<row_list>(v, "W_KR"))
+            s.w_kr = *w_kr;
+        if (const auto *w_qr = get<std::vector<row_list>>(v, "W_QR"))
+            s.w_qr = *w_qr;
+    }
     return s;
 }
 
@@ -142,6 +155,19 @@ std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
         throw std::invalid_argument("rope.dims: " + std::to_string(r.dims) +
                                     " is odd; each pair turns two columns");
     return r;
+}
+
+// MLA's RoPE on its decoupled part: every one of the dRope columns from position 0, base and
+// convention as given (10000, interleaved unless); none when dRope is 0, where `rope` is refused.
+std::optional<rope_settings> latent_rope_of(const field_values &v, std::size_t d_rope) {
+    if (!d_rope && v.count("rope"))
+        reject("rope", "turns MLA's decoupled RoPE part, and dRope is 0; give an even dRope "
+                       "(DeepSeek-V2 uses d_h / 2), or leave rope out");
+    if (!d_rope)
+        return std::nullopt;
+    field_values given = v;
+    given["rope"] = true;
+    return rope_of(given, d_rope);
 }
 
 // StreamingLLM's k sink tokens: a whole number 1 ≤ k < W, with a window W and no prefix or
@@ -259,7 +285,8 @@ std::vector<double> qk_gain_of(const field_values &v, const char *name, const at
 // The positions, masks, soft cap and sinks the fields ask for, set on a problem its sizes made,
 // then the trace budget checked again with them.
 problem with_positions(problem p, const field_values &v, bool traced) {
-    p.config.rope = rope_of(v, p.config.d_k);
+    p.config.rope = p.config.kind == problem_kind::mla ? latent_rope_of(v, p.config.d_rope)
+                                                       : rope_of(v, p.config.d_k);
     p.config.alibi = flag_or(v, "alibi", false);
     p.config.softcap = softcap_of(v);
     p.config.qk_norm = flag_or(v, "qkNorm", false);

@@ -77,8 +77,8 @@ std::string operand_mismatch(const stage_entry &e, const std::vector<std::string
                              std::vector<std::size_t> *declared_at) {
     std::size_t at = 0, token = 0;
     for (const std::string &declared : words(e.operands)) {
-        const bool each = declared.back() == '*';
-        const std::string want = each ? declared.substr(0, declared.size() - 1) : declared;
+        const bool each = declared.back() == '*', maybe = declared.back() == '?';
+        const std::string want = each || maybe ? declared.substr(0, declared.size() - 1) : declared;
         const std::size_t first = at;
         while (at < names.size() && one_of(want, names[at]) && (each || at == first)) {
             if (declared_at)
@@ -86,7 +86,7 @@ std::string operand_mismatch(const stage_entry &e, const std::vector<std::string
             ++at;
         }
         ++token;
-        if (!each && at == first)
+        if (!each && !maybe && at == first)
             return "operand " + std::to_string(at) + " is " +
                    (at < names.size() ? "\"" + names[at] + "\"" : "missing") + ", declared " + want;
     }

@@ -1,6 +1,7 @@
 #include "attention/trace.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -8,13 +9,25 @@ namespace attention {
 
 namespace {
 
+// Whether a part { … } of an equation is written: every dim it names is not empty.
+bool part_written(const char *p, const std::vector<dim> &dims) {
+    for (; *p != '}'; ++p)
+        if (*p == '$' && dims.at(std::size_t(p[1] - '0')).size == 0)
+            return false;
+    return true;
+}
+
 // The equation's text with each $i replaced by spell(dims[i]) and $si by the divisor √dims[i]
-// (1 without scaling).
+// (1 without scaling); a part { … } written only when its dims are not empty (MLA's RoPE term).
 template <class Spell>
 std::string fill(const char *text, const std::vector<dim> &dims, bool scale_scores, Spell spell) {
     std::string out;
     for (const char *p = text; *p; ++p) {
-        if (*p != '$') {
+        if (*p == '{' && !part_written(p, dims)) {
+            p = std::strchr(p, '}');
+        } else if (*p == '{' || *p == '}') {
+            continue;
+        } else if (*p != '$') {
             out += *p;
         } else if (*++p == 's') {
             const dim &d = dims.at(std::size_t(*++p - '0'));

@@ -14,8 +14,8 @@ const POSITION_VARIANTS = [
 ];
 const ENGINE_ROUNDS = { window: 15, positions: 15 };
 const spec = (t, d, h, extra) => ({ seed: 42, seqLen: t, dModel: d, numHeads: h, causal: true, ...extra });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const medianRatio = (a, b) => median(a.map((v, r) => v / b[r]));
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const medianRatio = (a, b) => median(a.map((v, r) => v / b[r]));
 
 const cpuMs = () => {
   const { user, system } = process.cpuUsage();
@@ -24,7 +24,7 @@ const cpuMs = () => {
 
 // Each work's wall and CPU times, round by round, after one warm-up each; each round starts one
 // further along, as bench.cpp's interleaved_ms does.
-function inTurns(works, rounds) {
+export function inTurns(works, rounds) {
   works.forEach((work) => work());
   const wall = works.map(() => []);
   const cpu = works.map(() => []);

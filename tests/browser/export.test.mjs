@@ -3,7 +3,8 @@
 // through numpy.load, the script run by python3 to 1e-12); numpy scripts for every preset and
 // some custom specs, and every gradient of two backward presets; the SVG alone in a browser and
 // the PNG at twice its size; the link and the element snippet; downloads from file:// and from
-// the element's shadow DOM under the CSP; axe with the menu open.
+// the element's shadow DOM under the CSP; axe with the menu open. Kind mla's scripts, every
+// stage of three cases.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -449,6 +450,74 @@ test(NUMPY_SCRIPTS_TITLE, async () => {
   console.log(`# ${diffs.length} scripts, largest difference ${Math.max(...diffs)}`);
   const backward = diffs.filter((_, i) => gradient[i]);
   console.log(`# ${backward.length} of them gradient stages, largest difference ${Math.max(...backward)}`);
+});
+
+// Kind mla (DeepSeek-V2's multi-head latent attention), every stage of each: the preset; given
+// matrices, 2 heads with a RoPE part of 2 (half-split, base 100), not causal; drawn without a RoPE
+// part (d_r = 0), after 2 skipped normals, unscaled scores.
+const LATENT = [
+  { preset: 'modern-mla' },
+  {
+    kind: 'mla',
+    X: r(4, 6, 0),
+    W_DKV: r(6, 3, 1),
+    W_UK: [r(3, 2, 2), r(3, 2, 3)],
+    W_UV: [r(3, 3, 4), r(3, 3, 5)],
+    W_Q: [r(6, 2, 6), r(6, 2, 7)],
+    W_KR: r(6, 2, 8),
+    W_QR: [r(6, 2, 9), r(6, 2, 10)],
+    W_O: r(6, 6, 11),
+    rope: { base: 100, convention: 'half-split' },
+  },
+  {
+    kind: 'mla',
+    seed: 3,
+    skip: 2,
+    seqLen: 5,
+    dModel: 8,
+    numHeads: 2,
+    dK: 3,
+    dV: 2,
+    dLatent: 4,
+    dRope: 0,
+    causal: true,
+    scaleScores: false,
+  },
+];
+// The stages of each head, beside x, c_kv, k_rope, concat and output: with a RoPE part q_rope,
+// under a causal mask masked.
+const LATENT_HEAD = ['q', 'k', 'v', 'q_absorbed', 'scores', 'scaled', 'weights', 'latent_head', 'head'];
+
+const LATENT_TITLE =
+  'numpy scripts of kind mla: every stage of the preset, of given matrices with a half-split RoPE part ' +
+  'and of a drawn spec without one prints the engine\u2019s values to 1e-12';
+test(LATENT_TITLE, async () => {
+  const jobs = [];
+  for (const [n, spec] of LATENT.entries()) {
+    const preset = spec.preset ? presetOf(spec.preset) : null;
+    const trace = env.engine.run(spec);
+    const c = trace.config;
+    const perHead = [...LATENT_HEAD, ...(c.dRope ? ['q_rope'] : []), ...(c.causal ? ['masked'] : [])];
+    const want = [
+      'x',
+      'c_kv',
+      ...(c.dRope ? ['k_rope'] : []),
+      ...Array.from({ length: c.numHeads }, (_, h) => perHead.map((id) => `${id}/${h}`)).flat(),
+      'concat',
+      'output',
+    ];
+    const got = trace.stages.map((s) => (s.head === null ? s.id : `${s.id}/${s.head}`));
+    assert.deepEqual(got.toSorted(), want.toSorted(), `case ${n}: the stages`);
+    for (const stage of trace.stages) {
+      const what = `mla case ${n} ${stage.id}/${stage.head}`;
+      const text = numpyScript({ config: c, spec: preset?.spec ?? spec, trace, stage, preset: preset?.id ?? null });
+      const file = path.join(tmp, `latent-${n}-${jobs.length}.py`);
+      writeFileSync(file, text);
+      jobs.push(() => checkScript(file, stage, what));
+    }
+  }
+  const diffs = await limited(jobs);
+  console.log(`# ${diffs.length} MLA scripts, largest difference ${Math.max(...diffs)}`);
 });
 
 const svgSize = (svg) => /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg).slice(1).map(Number);

@@ -114,6 +114,8 @@ test('preset form: every field, from the field table; read back, each preset ask
     dK: '4',
     dV: '4',
     dFF: '',
+    dLatent: '',
+    dRope: '0',
     blockRows: '',
     blockCols: '',
     seed: '42',

@@ -45,6 +45,8 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'v_new',
       'k_cache',
       'v_cache',
+      'q_rope',
+      'q_absorbed',
       'scores',
       'scaled',
       'capped',
@@ -52,6 +54,7 @@ test('navigation: steps follow the trace; unknown (id, head) falls back', () => 
       'masked',
       'weights',
       'sink',
+      'latent_head',
       'head',
     ],
   );

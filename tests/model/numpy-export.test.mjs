@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ATTENTION_BACKWARD } from '../../web/model/export/numpy-functions.js';
+import { pyNumber } from '../../web/model/export/numpy-inputs.js';
 import { numpyScript, stageExpression, structureOf } from '../../web/model/export/numpy-script.js';
 import { BACKWARD_STAGES } from '../../web/model/stages/backward.js';
 import { SPECS, traceOf } from './fixtures.mjs';
@@ -102,4 +103,69 @@ test(SINK_TOKENS_TITLE, () => {
   assert.match(streaming, /\n {4}out, stages = decode_step\(t, .*, window=3, sink_tokens=1\)\n/);
   assert.match(streaming, /\ncausal_reference, _ = .*attention_mask\(T, T, causal=True, window=3, sink_tokens=1\), /);
   assert.ok(streaming.includes(SINK_LINES), 'the whole pass masks as the cache holds');
+});
+
+// Kind mla (DeepSeek-V2's multi-head latent attention): the draws in the engine's order (W_DKV,
+// every W_UK, W_UV and W_Q, then the RoPE part's W_KR and every W_QR, W_O last), its pass, and
+// without a RoPE part (d_r = 0) no line of one; given matrices copied from the trace's operands.
+const MLA_DRAWS = [
+  'np.random.seed(42)',
+  'X = np.random.randn(T, d_model)            # token embeddings (not scaled)',
+  'W_DKV = np.random.randn(d_model, d_c) * 0.5  # down to the latent',
+  'W_UKs = [np.random.randn(d_c, d_k) * 0.5 for _ in range(num_heads)]  # up: keys',
+  'W_UVs = [np.random.randn(d_c, d_v) * 0.5 for _ in range(num_heads)]  # up: values',
+  'W_Qs = [np.random.randn(d_model, d_k) * 0.5 for _ in range(num_heads)]',
+  "W_KR = np.random.randn(d_model, d_r) * 0.5  # the shared RoPE key's",
+  'W_QRs = [np.random.randn(d_model, d_r) * 0.5 for _ in range(num_heads)]',
+  'W_O = np.random.randn(num_heads * d_v, d_model) * 0.5',
+].join('\n');
+const MLA_PASS =
+  'mask = attention_mask(T, T, causal=True)\n' +
+  'output, stages = latent_attention(X, W_DKV, W_UKs, W_UVs, W_Qs, W_O, mask, scale=True, ' +
+  'W_KR=W_KR, W_QRs=W_QRs, turn=turn)\n';
+// The first row of a matrix as the script writes it.
+const firstRow = ({ shape, values }) => `[${Array.from(values.slice(0, shape[1]), pyNumber).join(', ')}],`;
+
+const MLA_TITLE =
+  'numpy export: kind mla draws in the engine\u2019s order and runs latent_attention; without a RoPE part ' +
+  'no line of one; given matrices are copied, W_KR and each W_QR from their stages';
+test(MLA_TITLE, () => {
+  const spec = { preset: 'modern-mla' };
+  const trace = traceOf(spec);
+  const stage = trace.stages.find((s) => s.id === 'q_rope' && s.head === 3);
+  const drawn = numpyScript({ config: trace.config, spec, trace, stage });
+  assert.equal(structureOf(trace.config, trace), 'mla');
+  assert.ok(drawn.includes('\nT, d_model = 8, 16\nnum_heads, d_k, d_v = 4, 4, 4\nd_c, d_r = 8, 2  #'), 'the sizes');
+  assert.ok(drawn.includes(`\n${MLA_DRAWS}\n`), 'the draws');
+  assert.match(drawn, /\nturn = lambda x, positions, back=False: rope\(x, positions, base=10000, dims=2, /);
+  assert.ok(drawn.includes(`\n${MLA_PASS}\nstage = stages["heads"][3]["q_rope"]\n`), 'the pass');
+  assert.doesNotMatch(drawn, /multi_head_attention|self_attention/);
+
+  const weights = trace.stages.find((s) => s.id === 'weights' && s.head === 1);
+  const flat = numpyScript({ config: { ...trace.config, dRope: 0, rope: null }, spec, trace, stage: weights });
+  assert.doesNotMatch(flat, /def rope|\bturn\b|W_KR|W_QR|k_rope|q_rope/);
+  assert.ok(flat.includes('\nd_c, d_r = 8, 0  #'));
+  assert.ok(flat.includes('        scaled = scores / np.sqrt(q.shape[-1]) if scale else scores\n'), '÷√d_k');
+  assert.match(flat, /\nW_Qs = .*\nW_O = .*\n\n/);
+  assert.match(flat, /\noutput, stages = latent_attention\(X, W_DKV, W_UKs, W_UVs, W_Qs, W_O, mask, scale=True\)\n/);
+
+  const given = {
+    kind: 'mla',
+    X: [[0]],
+    W_DKV: [[0]],
+    W_UK: [[[0]]],
+    W_UV: [[[0]]],
+    W_Q: [[[0]]],
+    W_KR: [[0]],
+    W_QR: [[[0]]],
+    W_O: [[0]],
+  };
+  const copied = numpyScript({ config: trace.config, spec: given, trace, stage });
+  assert.doesNotMatch(copied, /np\.random/);
+  const operand = (id, name, head = null) =>
+    trace.stages.find((s) => s.id === id && s.head === head).operands.find((o) => o.name === name);
+  assert.ok(copied.includes(`\nW_KR = np.array([\n    ${firstRow(operand('k_rope', 'W_KR'))}\n`), 'W_KR');
+  assert.ok(copied.includes(`\nW_QRs = [\n    np.array([\n        ${firstRow(operand('q_rope', 'W_QR', 0))}\n`));
+  assert.ok(copied.includes(`\nW_UKs = [\n    np.array([\n        ${firstRow(operand('k', 'W_UK', 0))}\n`));
+  assert.ok(copied.includes(`\n${MLA_PASS}`));
 });

@@ -174,6 +174,7 @@ const NAMED = {
   positions: /positions/i,
   masks: /masks/i,
   modern: /modern attention/i,
+  latent: /latent attention/i,
   backward: /backpropagation|backward pass/i,
   'designed-heads': /designed/i,
   'trained-heads': /trained/i,

@@ -14,6 +14,7 @@
 #include "attention/spec_reader.hpp"
 #include "attention/engine.hpp"
 #include "attention/explain.hpp"
+#include "attention/ops.hpp"
 #include "attention/presets.hpp"
 #include "check.hpp"
 #include "specs.hpp"
@@ -64,6 +65,18 @@ inline std::size_t for_each_cell(std::initializer_list<cell_rule> rules, const c
 
 inline const matrix &op(const stage &s, std::size_t i) {
     return s.operands.at(i).values;
+}
+
+// The operands a dot's terms pair up, a then b: op0 and op1, and in MLA's scores op2 and op3 after
+// them (q_rope · k_ropeᵀ, one sum with q · kᵀ).
+inline bool two_terms(const stage &s) {
+    return s.id == stage_id::scores && s.operands.size() > 2 && s.operands[2].name == "q_rope";
+}
+inline matrix left_of(const stage &s) {
+    return two_terms(s) ? concat_columns({op(s, 0), op(s, 2)}) : op(s, 0);
+}
+inline matrix right_of(const stage &s) {
+    return two_terms(s) ? concat_columns({op(s, 1), op(s, 3)}) : op(s, 1);
 }
 
 // Σ terms in order is e.sum, and every term is a · b with a from op0's row.

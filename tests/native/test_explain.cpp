@@ -20,10 +20,11 @@ TEST_CASE("explain: dot stages: the terms add up to the value", "[explain]") {
     const std::size_t cells = for_each_cell(
         {rules::dot, rules::dot_rows},
         [](const trace &, const stage &s, std::size_t i, std::size_t j, const cell_explanation &e) {
-            check_terms(e, op(s, 0), i);
+            check_terms(e, sweep::left_of(s), i);
             const bool rows_of_b = entry(s.id).cell == rules::dot_rows; // Q · Kᵀ reads K's rows
+            const matrix b = sweep::right_of(s);
             for (std::size_t p = 0; p < e.terms.size(); ++p)
-                CHECK(e.terms[p].b == (rows_of_b ? op(s, 1)(j, p) : op(s, 1)(p, j)));
+                CHECK(e.terms[p].b == (rows_of_b ? b(j, p) : b(p, j)));
             CHECK(e.divisor == 1.0);
             CHECK(near(e.sum, e.value));
             CHECK_FALSE(e.softmax.has_value());
@@ -36,9 +37,10 @@ TEST_CASE("explain: scaled: the scores' sum over the divisor is the value", "[ex
     const std::size_t cells = for_each_cell({rules::scaled_dot}, [](const trace &t, const stage &s,
                                                                     std::size_t i, std::size_t,
                                                                     const cell_explanation &e) {
-        // The scores' first operand: Q, or q_rot under RoPE.
-        check_terms(e, op(check::stage_of(t, stage_id::scores, s.head, s.step), 0), i);
-        CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(double(t.config.d_k)) : 1.0));
+        // The scores' first operand: Q, or q_rot under RoPE (and q_rope after it in MLA).
+        check_terms(e, sweep::left_of(check::stage_of(t, stage_id::scores, s.head, s.step)), i);
+        const double widths = double(t.config.d_k + t.config.d_rope);
+        CHECK(e.divisor == (t.config.scale_scores ? std::sqrt(widths) : 1.0));
         CHECK(near(e.sum / e.divisor, e.value));
     });
     CHECK(cells > 0);

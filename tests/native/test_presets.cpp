@@ -58,6 +58,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
             {"positions", {problem_kind::self}},
             {"masks", {problem_kind::self}},
             {"modern", {problem_kind::self}},
+            {"latent", {problem_kind::mla}},
             {"backward", {problem_kind::backward}}};
         REQUIRE(kinds_of_chapter.count(info.chapter) == 1);
         CHECK(kinds_of_chapter.at(info.chapter).count(kind) == 1);
@@ -107,6 +108,7 @@ TEST_CASE("presets: ids are distinct, chapters match kinds, tokens label the row
                                             "modern-softcap",
                                             "modern-qk-norm",
                                             "modern-sinks",
+                                            "modern-mla",
                                             "backward-causal",
                                             "backward-gqa",
                                             "backward-window-alibi",

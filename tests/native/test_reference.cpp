@@ -123,7 +123,7 @@ std::string flag(bool v) {
 
 std::string kind_text(problem_kind k) {
     const char *const names[] = {"self",  "cross",    "encoder-layer", "kv-cache",
-                                 "flash", "designed", "backward",      "model"};
+                                 "flash", "designed", "backward",      "model", "mla"};
     return names[static_cast<int>(k)]; // problem_kind's order
 }
 
@@ -196,6 +196,10 @@ reference::sizes sizes_of(const problem &p, double skip) {
                          {"weightScale", built ? "null" : js_number(c.weight_scale)},
                          {"prunedHeads", list_text(c.pruned_heads)}};
     add_positions(out, c);
+    if (c.kind == problem_kind::mla) {
+        out["dLatent"] = n(c.d_latent);
+        out["dRope"] = n(c.d_rope);
+    }
     if (c.kind == problem_kind::model) {
         out["vocab"] = n(c.vocab);
         out["numLayers"] = n(c.num_layers);
@@ -314,7 +318,7 @@ TEST_CASE("reference: every preset matches numpy stage by stage", "[reference]")
 }
 
 TEST_CASE("reference: every custom spec matches numpy stage by stage", "[reference]") {
-    REQUIRE(reference::custom_specs().size() == 21); // make-reference.py's CUSTOM
+    REQUIRE(reference::custom_specs().size() == 25); // make-reference.py's CUSTOM
     for (const auto &[name, fields] : reference::custom_specs()) {
         SECTION(name) {
             comparer compare{name, {}};

@@ -74,9 +74,9 @@ TEST_CASE("stages: operands are checked against the declaration", "[stages]") {
 
     trace t;
     const matrix m = xt::zeros<double>({2, 2});
-    const dim two{2, "T"}, dk{2, "d_k"};
-    CHECK_THROWS_WITH(
-        record(&t, stage_id::scores, {}, {two, dk, two}, m, operand{"Q", 0, m, axes_of(two, dk)}),
+    const dim two{2, "T"}, dk{2, "d_k"}, none{0, "d_r"};
+    CHECK_THROWS_WITH(record(&t, stage_id::scores, {}, {two, dk, two, none, none}, m,
+                             operand{"Q", 0, m, axes_of(two, dk)}),
         "stage scores: operand 1 is missing, declared K|k_rot|k_norm");
     CHECK(t.stages.empty());
 }
@@ -94,8 +94,10 @@ TEST_CASE("stages: each operand's declared shape names dims the pass gives", "[s
 
 TEST_CASE("stages: a stage's values counted from its shapes, and record() checks them",
           "[stages]") {
-    // scores (T, d_k, T_kv) = (5, 4, 7): S (5, 7), Q (5, 4), K (7, 4).
-    CHECK(stage_values(stage_id::scores, {5, 4, 7}) == 5 * 7 + 5 * 4 + 7 * 4);
+    // scores (T, d_k, T_kv, d_r, d_c) = (5, 4, 7, 0, 0): S (5, 7), Q (5, 4), K (7, 4).
+    CHECK(stage_values(stage_id::scores, {5, 4, 7, 0, 0}) == 5 * 7 + 5 * 4 + 7 * 4);
+    // MLA's (5, 4, 5, 2, 3): S (5, 5), Q, K (5, 4), q_rope, k_rope (5, 2), q_absorbed, c_kv (5, 3).
+    CHECK(stage_values(stage_id::scores, {5, 4, 5, 2, 3}) == 25 + 2 * 20 + 2 * 10 + 2 * 15);
     // weights (5, 7): the weights, their row totals, the logits.
     CHECK(stage_values(stage_id::weights, {5, 7}) == 5 * 7 + 5 + 5 * 7);
     // concat (h, T, d_v, h·d_v) = (3, 5, 2, 6): (5, 6) and three heads of (5, 2).
@@ -103,8 +105,8 @@ TEST_CASE("stages: a stage's values counted from its shapes, and record() checks
 
     trace t;
     const matrix m = xt::zeros<double>({2, 2}), wide = xt::zeros<double>({2, 3});
-    const dim two{2, "T"}, dk{2, "d_k"}, h{2, "h"}, dv{1, "d_v"};
-    CHECK_THROWS_WITH(record(&t, stage_id::scores, {}, {two, dk, two}, m,
+    const dim two{2, "T"}, dk{2, "d_k"}, h{2, "h"}, dv{1, "d_v"}, none{0, "d_c"};
+    CHECK_THROWS_WITH(record(&t, stage_id::scores, {}, {two, dk, two, none, none}, m,
                              operand{"Q", 0, wide, axes_of(two, dk)},
                              operand{"K", 0, m, axes_of(two, dk)}),
                       "stage scores: operand 0 \"Q\" is not of its declared shape");

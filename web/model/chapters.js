@@ -220,6 +220,18 @@ export const CHAPTERS = [
     panel: 'modern',
   },
   {
+    id: 'latent',
+    title: 'Latent attention (MLA)',
+    kind: 'mla',
+    fields: ['tokens', 'dModel', 'heads', 'dK', 'dV', 'dLatent', 'dRope', 'seed', 'weightScale', 'causal'],
+    lead:
+      'DeepSeek-V2 and V3 cache one short latent row per token instead of every head\u2019s keys and values: ' +
+      'each head projects its keys and values up from the latent, and a small shared key part carries the ' +
+      'position through RoPE. Because the up-projection is linear, a head can score its query against the ' +
+      'latent itself; the steps show both routes giving the same numbers, and what the cache holds.',
+    panel: 'modern',
+  },
+  {
     id: 'backward',
     title: 'Backpropagation',
     kind: 'backward',

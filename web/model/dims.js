@@ -11,6 +11,8 @@ const CLASSES = {
   d_k: 'd_k',
   d_v: 'd_v',
   d_ff: 'd_ff',
+  d_c: 'd_c', // MLA's latent
+  d_r: 'd_r', // MLA's RoPE parts
   h: 'h',
   t: 't',
   't+1': 't1',
@@ -26,9 +28,12 @@ const CLASSES = {
 
 export const DIMS = Object.keys(CLASSES);
 
-// "h·d_v" → ['h', 'd_v']; unknown symbols keep their text and get no colour.
+// "h·d_v" → h, d_v joined by '·'; MLA's "(d_k + d_r)" → d_k, d_r joined by ' + '. Unknown symbols
+// keep their text and get no colour.
 function symbolParts(symbol) {
-  return symbol.split('\u00b7').map((s) => ({ text: s, dim: CLASSES[s] ?? null }));
+  const sum = /^\((.*)\)$/.exec(symbol);
+  const [texts, joiner] = sum ? [sum[1].split(' + '), ' + '] : [symbol.split('\u00b7'), '\u00b7'];
+  return texts.map((s, i) => ({ text: s, dim: CLASSES[s] ?? null, joiner: i ? joiner : '' }));
 }
 
 // Splits symbolic around the literal pieces of the numeric equation, in order.

@@ -4,8 +4,64 @@
 
 import { formatCell } from './format.js';
 
+// MLA's cache per token and layer, from the engine's config.kv.perToken: MLA, multi-head attention
+// and each grouped-query split of the same heads (1 K/V head: multi-query).
+function latentCache(config) {
+  const { mla, mha, gqa } = config.kv.perToken;
+  const times = (floats) => `${formatCell(floats / mla)}\u00d7 MLA\u2019s`;
+  return {
+    headers: ['this layer caches per token', 'numbers', 'against MLA'],
+    rows: [
+      [`MLA: d_c + d_r = ${config.dLatent} + ${config.dRope}`, String(mla), '1\u00d7'],
+      [`multi-head: h\u00b7(d_k + d_v), ${config.numHeads} K/V heads`, String(mha), times(mha)],
+      ...gqa.map(({ kvHeads, floats }) => [
+        `${kvHeads === 1 ? 'multi-query' : 'grouped-query'}: ${kvHeads} K/V head${kvHeads === 1 ? '' : 's'}`,
+        String(floats),
+        times(floats),
+      ]),
+      ['largest |\u0394| between the absorbed and the direct route', formatCell(config.absorbedDifference), ''],
+    ],
+  };
+}
+
 // Each change: whether the config has it, what it is, the models and where their numbers are set.
 const CHANGES = [
+  {
+    id: 'mla',
+    applies: (config) => config.kind === 'mla',
+    title: 'Multi-head latent attention (MLA)',
+    models: {
+      headers: ['model', 'heads \u00d7 d_h', 'latent d_c', 'RoPE part d_r', 'layers', 'set in'],
+      rows: [
+        ['DeepSeek-V2 (236B)', '128 \u00d7 128', '512', '64', '60', 'its report, \u00a72.1 and \u00a73.1'],
+        [
+          'DeepSeek-V2-Lite (16B)',
+          '16 \u00d7 128',
+          '512',
+          '64',
+          '27',
+          'config.json: kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim',
+        ],
+        [
+          'DeepSeek-V3 (671B)',
+          '128 \u00d7 128',
+          '512',
+          '64',
+          '61',
+          'config.json: kv_lora_rank, qk_rope_head_dim, qk_nope_head_dim',
+        ],
+      ],
+    },
+    references: [
+      'DeepSeek-AI (2024), \u201cDeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts Language ' +
+        'Model\u201d, arXiv:2405.04434, \u00a72.1: low-rank key-value joint compression, decoupled RoPE, and ' +
+        'the absorbed W_UK and W_UV.',
+      'DeepSeek-AI (2024), \u201cDeepSeek-V3 Technical Report\u201d, arXiv:2412.19437, \u00a72.1.1: the same ' +
+        'attention at 61 layers.',
+    ],
+    // The engine's cache sizes for these heads, and how far apart it found the two routes.
+    measured: latentCache,
+  },
   {
     id: 'softcap',
     applies: (config) => config.softcap !== null && config.softcap !== undefined,

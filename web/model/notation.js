@@ -36,6 +36,28 @@ export const SYMBOLS = [
     'the cached values of tokens 0 \u2026 t (0 \u2026 t \u2212 1 before the step)',
     'v_cache',
   ),
+  // Multi-head latent attention (DeepSeek-V2's letters).
+  row(
+    'c^{KV}',
+    'c^KV',
+    'MLA\u2019s latent: one row of d_c numbers per token, the one thing cached besides K^R',
+    'c_kv',
+  ),
+  row(
+    ['W^{DKV}', 'W^{UK}', 'W^{UV}'],
+    'W^DKV, W^UK, W^UV',
+    'MLA\u2019s projections down to the latent (d_model \u2192 d_c) and up from it to a head\u2019s keys and values',
+  ),
+  row(['W^{QR}', 'W^{KR}'], 'W^QR, W^KR', 'MLA\u2019s projections to the RoPE parts of the queries and the shared key'),
+  row('Q^{R}', 'Q^R', 'a head\u2019s query part that RoPE turns (MLA), d_r columns', 'q_rope'),
+  row('K^{R}', 'K^R', 'the key part that RoPE turns, shared by every head (MLA), d_r columns', 'k_rope'),
+  row(
+    'Q^{C}',
+    'Q^C',
+    'a head\u2019s queries taken into the latent: Q\u00b7W^UK\u1d40 (MLA\u2019s absorbed form)',
+    'q_absorbed',
+  ),
+  row('H^{C}', 'H^C', 'a head\u2019s output in the latent: A\u00b7c^KV, before W^UV (MLA)', 'latent_head'),
   // One head's pass.
   row(
     ['\\check{Q}'],
@@ -139,6 +161,8 @@ export const SYMBOLS = [
   row('d_v', 'd_v', 'the width of a value'),
   row('d_{\\text{model}}', 'd_model', 'the width of a token\u2019s row of X'),
   row('d_{\\text{rot}}', 'd_rot', 'the columns RoPE turns'),
+  row('d_c', 'd_c', 'the width of MLA\u2019s latent c^KV'),
+  row('d_r', 'd_r', 'the width of MLA\u2019s RoPE parts Q^R and K^R'),
   row('h', 'h', 'the number of query heads'),
   row('N', 'N', 'the number of layers'),
   row('\\mathbb{R}', '\u211d', 'the real numbers: \u211d^(r \u00d7 c) holds r \u00d7 c matrices'),

@@ -31,16 +31,18 @@ export function rowOf(stage, r) {
 export function divisorQuestion(step) {
   const m = /\u00f7 \u221a(\d+)/.exec(step.stage.equation);
   if (!m) return null; // the ablation divides by 1: nothing to predict
+  // MLA's q and k carry d_r RoPE columns beside d_k: the engine's equation names the sum.
+  const width = step.stage.symbolic?.includes('d_r') ? 'd_k + d_r' : 'd_k';
   return {
     id: 'divisor',
     kind: 'divisor',
-    prompt: 'Every score is divided by \u221ad_k. By which number, here?',
+    prompt: `Every score is divided by \u221a${width === 'd_k' ? 'd_k' : `(${width})`}. By which number, here?`,
     help: 'A number, for example 3 (or \u221a9).',
     expected: { root: Number(m[1]) },
     answer: `\u221a${m[1]}`,
     hint:
-      `d_k = ${m[1]} is the length of each query and key; the ` +
-      `scores are divided by its square root, not by d_k itself.`,
+      `${width} = ${m[1]} is the length of each query and key; the ` +
+      `scores are divided by its square root, not by ${width} itself.`,
     why:
       'if the components of q and k are independent, with mean 0 and variance 1, dividing by \u221ad_k brings ' +
       'the scores\u2019 variance back to about 1; the stage\u2019s text says whether that premise holds here.',

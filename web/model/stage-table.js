@@ -53,6 +53,7 @@ import { BACKWARD_STAGES } from './stages/backward.js';
 import { COMBINE_STAGES } from './stages/combine.js';
 import { HEAD_STAGES } from './stages/head.js';
 import { INPUT_STAGES } from './stages/inputs.js';
+import { LATENT_STAGES } from './stages/latent.js';
 import { LAYER_STAGES } from './stages/layer.js';
 import { EMBEDDING_STAGES, MODEL_STAGES } from './stages/model.js';
 import { PROJECTION_STAGES } from './stages/projections.js';
@@ -78,6 +79,7 @@ export const STAGES = [
   ...EMBEDDING_STAGES,
   ...INPUT_STAGES,
   ...PROJECTION_STAGES,
+  ...LATENT_STAGES,
   ...TILE_STAGES,
   ...HEAD_STAGES,
   ...COMBINE_STAGES,

@@ -21,7 +21,7 @@ function dimToken(token, stacked) {
     const sym = document.createElement('span');
     sym.className = 'dim-sym';
     for (const [i, p] of token.parts.entries()) {
-      if (i > 0) sym.append('\u00b7');
+      sym.append(p.joiner);
       sym.append(part(p));
     }
     box.append(sym);

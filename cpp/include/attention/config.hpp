@@ -15,8 +15,9 @@ namespace attention {
 // attention decoded token by token with a KV cache, one head's tiled FlashAttention pass, or
 // multi-head attention with constructed heads (designed.hpp), or self-attention and then its
 // backward pass (backward.hpp), or the attention-only model's forward pass, embeddings to loss,
-// one layer after another (model_pass.hpp).
-enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed, backward, model };
+// one layer after another (model_pass.hpp), or multi-head latent attention, whose keys and values
+// come up from one cached latent per token (mla.hpp).
+enum class problem_kind { self, cross, encoder_layer, kv_cache, flash, designed, backward, model, mla };
 
 // Rotary position embedding (rope.hpp): q and k turned by their positions before the scores.
 struct rope_settings {
@@ -36,6 +37,8 @@ struct attention_config {
     std::size_t d_k = 0;                   // DK
     std::size_t d_v = 0;                   // DV
     std::size_t d_ff = 0;                  // DFF: the encoder layer's hidden width
+    std::size_t d_latent = 0;              // MLA: DC, the latent c_kv each token caches
+    std::size_t d_rope = 0;                // MLA: DR, the decoupled RoPE part of q and k (0: none)
     std::optional<std::size_t> valid_keys; // cross: keys j ≥ valid_keys are padding
     std::optional<std::size_t> window;     // sliding window W: query i sees i − W < j ≤ i
     std::optional<std::size_t> prefix;     // prefix-LM: the first P see each other, causal after
@@ -65,9 +68,10 @@ inline std::size_t group_size(const attention_config &c) {
     return c.num_heads / c.num_kv_heads;
 }
 
-// What pass 3 divides the scores by: √DK, or 1 in the lesson's ablation.
+// What pass 3 divides the scores by: √DK (√(DK + DR) in MLA, whose q and k carry DR more
+// columns), or 1 in the lesson's ablation.
 inline double score_divisor(const attention_config &c) {
-    return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k)) : 1.0;
+    return c.scale_scores ? std::sqrt(static_cast<double>(c.d_k + c.d_rope)) : 1.0;
 }
 
 // Whether no query sees a later key but where a prefix lets it: causal, a window, a prefix, packed

@@ -31,6 +31,8 @@ inline constexpr field_range field_ranges[] = {
     {"dK", 1, limits::max_head_dim},
     {"dV", 1, limits::max_head_dim},
     {"dFF", 1, limits::max_d_ff},
+    {"dLatent", 1, limits::max_head_dim},
+    {"dRope", 0, limits::max_head_dim},
     {"validKeys", 1, limits::max_seq_len},
     {"blockRows", 1, limits::max_seq_len},
     {"blockCols", 1, limits::max_seq_len},

@@ -38,6 +38,17 @@ inline matrix_view view_of(const matrix &m) {
     return {m.data(), rows(m), cols(m), cols(m)};
 }
 
+// What an MLA head's scores and output read beside its q, k and v (mla.hpp), as the trace holds
+// them: its scores add q_rope · k_ropeᵀ and show q_absorbed · c_kvᵀ; its head is
+// latent_head · W_UV. DC = d_latent, DR = d_rope.
+struct latent_parts {
+    shared_matrix c_kv;       // (T, DC), every head's
+    shared_matrix k_rope;     // (T, DR), every head's; empty when DR = 0
+    shared_matrix q_rope;     // (T, DR) this head's; empty when DR = 0
+    shared_matrix q_absorbed; // (T, DC) this head's
+    shared_matrix w_uv;       // (DC, DV) this head's
+};
+
 // What a traced head pass needs beside its numbers: the trace, where the stages belong, the
 // rows' dims, Q, K and V as the trace holds them (shared with their own stages), and M when
 // the config asks for a mask (one M shared by every head).
@@ -48,6 +59,7 @@ struct head_trace {
     shared_matrix q, k, v;                   // (T, DK), (T_kv, DK), (T_kv, DV)
     shared_matrix mask;                      // (T, T_kv), or empty when nothing is hidden
     const char *q_name = "Q", *k_name = "K"; // the scores' operands: q_rot, k_rot under RoPE
+    const latent_parts *latent = nullptr;    // kind mla's, else none
 };
 
 // 1. x · w, recorded as `id` with operands x (named x_name, rows x_rows) and w (cols w_cols).

@@ -31,6 +31,8 @@ struct generated_spec {
     std::optional<double> d_k;          // dK, default dModel / numHeads
     std::optional<double> d_v;          // dV, default dModel / numHeads
     std::optional<double> d_ff;         // dFF: the encoder layer's, default 4 · dModel
+    std::optional<double> d_latent;     // dLatent: MLA's d_c (required there)
+    std::optional<double> d_rope;       // dRope: MLA's d_r, default 0 (no decoupled RoPE)
     std::optional<double> valid_keys;   // validKeys: cross-attention's unpadded keys
     double block_rows = 0;              // blockRows: FlashAttention's B_r
     double block_cols = 0;              // blockCols: FlashAttention's B_c
@@ -63,6 +65,11 @@ struct explicit_spec {
     std::vector<double> pruned_heads; // prunedHeads
     std::optional<row_list> d_output; // dOutput: kind backward's ∂loss/∂output, else drawn
     double seed = 42;                 // kind backward: draws dO when it is not given
+    // Kind mla's own (X, W_Q and W_O above): W_DKV (D, DC), H × W_UK (DC, DK), H × W_UV
+    // (DC, DV), W_KR (D, DR) and H × W_QR (D, DR), both or neither.
+    row_list w_dkv;
+    std::vector<row_list> w_uk, w_uv, w_qr;
+    std::optional<row_list> w_kr;
 };
 
 struct problem {
@@ -80,7 +87,8 @@ struct problem {
 // generator seeded with spec.seed, after `skip` discarded normals: X (or X_q, then X_kv),
 // every W_Q, every W_K, every W_V, W_O; for the encoder layer then W1, W2, b1, b2 (weights
 // times weight_scale); for kind backward then dO, unless it is given (randn, not scaled); then,
-// for sinks: true, one sink logit per query head (randn(h), not scaled). Kind designed draws
+// for sinks: true, one sink logit per query head (randn(h), not scaled). Kind mla draws X, W_DKV,
+// every W_UK, every W_UV, every W_Q, W_KR, every W_QR (with dRope), W_O. Kind designed draws
 // nothing: its matrices are built (designed.hpp).
 problem make_problem(const generated_spec &spec, bool traced = false);
 

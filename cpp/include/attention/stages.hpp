@@ -17,6 +17,8 @@ enum class stage_id {
     x_q,        // (T_q, D)     cross-attention's query tokens
     x_kv,       // (T_kv, D)    cross-attention's key/value tokens
     x_pos,      // (T, D)       X + PE, the sinusoidal position encoding added
+    c_kv,       // (T, DC)      X · W_DKV: MLA's latent, what each token caches
+    k_rope,     // (T, DR)      RoPE(X · W_KR): MLA's key part that carries position, every head's
     q,          // (T, DK)      X · W_Q
     k,          // (T_kv, DK)   X · W_K
     v,          // (T_kv, DV)   X · W_V
@@ -24,13 +26,16 @@ enum class stage_id {
     k_norm,     // (T_kv, DK)   K's rows RMS-normalised, ⊙ λ_K (QK-norm)
     q_rot,      // (T, DK)      Q turned by position (RoPE)
     k_rot,      // (T_kv, DK)   K turned by position (RoPE)
-    scores,     // (T, T_kv)    Q · Kᵀ
+    q_rope,     // (T, DR)      RoPE(X · W_QR): an MLA head's query part that carries position
+    q_absorbed, // (T, DC)      Q · W_UKᵀ: an MLA head's query taken down to the latent
+    scores,     // (T, T_kv)    Q · Kᵀ (MLA: + q_rope · k_ropeᵀ)
     scaled,     // (T, T_kv)    scores / √DK
     capped,     // (T, T_kv)    κ·tanh(scaled / κ), the logits soft-capped
     biased,     // (T, T_kv)    scaled + B, ALiBi's distance bias
     masked,     // (T, T_kv)    scaled + M
     weights,    // (T, T_kv)    row softmax
     sink,       // (T, 1)       each row's share on the sink (sinks): 1 − the row's weights
+    latent_head, // (T, DC)     weights · c_kv: an MLA head's output in the latent
     head,       // (T, DV)      weights · V
     concat,     // (T, H·DV)    heads side by side
     output,     // (T, D)       concat · W_O
@@ -160,13 +165,15 @@ struct stage_entry {
     stage_id id;
     const char *name; // the id JS and the fixtures use
     // The shape equation, written once for numbers and symbols alike: $0, $1, … stand for the
-    // dimensions the stage's pass names, in order; $sN for the divisor √$N (1 without scaling).
+    // dimensions the stage's pass names, in order; $sN for the divisor √$N (1 without scaling);
+    // a part in braces { … } is written only when every dimension it names is not empty.
     const char *equation;
     std::size_t rows, cols; // which of those dimensions are the result's rows and columns
     cell_rule cell;         // how explain_cell takes one of its cells apart
     bool row_totals;        // the trace carries Σ of each row (the weights: each row sums to 1)
     // The operands the pass records, in order, space-separated: a name, names a|b of which
-    // one, or name* for one per head (record() checks them as it checks the dims).
+    // one, name* for one per head, or name? for one that may be absent (record() checks them as
+    // it checks the dims).
     const char *operands;
     // Each operand's shape, a token per operand: "ab" is ($a, $b); "m:ab" is $m of them, each
     // ($a, $b) (a name* list). record() checks each operand against it; the trace budget counts
@@ -199,12 +206,15 @@ inline constexpr stage_entry stage_table[] = {
     {detail::s::x_q, "x_q", detail::input, 0, 1, detail::cell::none, false, "", ""},
     {detail::s::x_kv, "x_kv", detail::input, 0, 1, detail::cell::none, false, "", ""},
     {detail::s::x_pos, "x_pos", detail::sum, 0, 1, detail::cell::sum, false, "X PE", "01 01"},
+    {detail::s::c_kv, "c_kv", detail::product, 0, 2, detail::cell::dot, false, "X W_DKV", "01 12"},
+    {detail::s::k_rope, "k_rope", "rotate(($0, $5) @ ($5, $1)) → ($0, $1)", 0, 1,
+     detail::cell::rotate, false, "X·W_KR θ angle cos sin pairs X W_KR", "01 32 02 02 02 24 05 51"},
     {detail::s::q, "q", detail::product, 0, 2, detail::cell::dot, false, "X|X_q|x_t|x_pos W_Q",
      "01 12"},
-    {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv|x_pos W_K",
-     "01 12"},
-    {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false, "X|X_kv|x_pos W_V",
-     "01 12"},
+    {detail::s::k, "k", detail::product, 0, 2, detail::cell::dot, false,
+     "X|X_kv|x_pos|c_kv W_K|W_UK", "01 12"},
+    {detail::s::v, "v", detail::product, 0, 2, detail::cell::dot, false,
+     "X|X_kv|x_pos|c_kv W_V|W_UV", "01 12"},
     {detail::s::q_norm, "q_norm", "rmsnorm($0, $1) ⊙ λ → ($0, $1)", 0, 1, detail::cell::rms_norm,
      false, "Q λ_Q", "01 21"},
     {detail::s::k_norm, "k_norm", "rmsnorm($0, $1) ⊙ λ → ($0, $1)", 0, 1, detail::cell::rms_norm,
@@ -213,8 +223,15 @@ inline constexpr stage_entry stage_table[] = {
      "Q|q_norm θ angle cos sin pairs", "01 32 02 02 02 24"},
     {detail::s::k_rot, "k_rot", "rotate($0, $1) → ($0, $1)", 0, 1, detail::cell::rotate, false,
      "K|k_new|k_norm θ angle cos sin pairs", "01 32 02 02 02 24"},
-    {detail::s::scores, "scores", detail::product, 0, 2, detail::cell::dot_rows, false,
-     "Q|q_rot|q_norm K|k_rot|k_norm", "01 21"},
+    {detail::s::q_rope, "q_rope", "rotate(($0, $5) @ ($5, $1)) → ($0, $1)", 0, 1,
+     detail::cell::rotate, false, "X·W_QR θ angle cos sin pairs X W_QR", "01 32 02 02 02 24 05 51"},
+    {detail::s::q_absorbed, "q_absorbed", detail::product_nt, 0, 2, detail::cell::dot_rows, false,
+     "Q W_UK", "01 21"},
+    // MLA adds the RoPE parts' product (dims $3 = DR, $4 = DC; 0 elsewhere, which drops the
+    // bracket) and shows q_absorbed · c_kvᵀ, the same matrix reached through the latent.
+    {detail::s::scores, "scores", "($0, $1) @ ($1, $2){ + ($0, $3) @ ($3, $2)} → ($0, $2)", 0, 2,
+     detail::cell::dot_rows, false, "Q|q_rot|q_norm K|k_rot|k_norm q_rope? k_rope? q_absorbed? c_kv?",
+     "01 21 03 23 04 24", "decoupled-rope"},
     {detail::s::scaled, "scaled", "($0, $1) ÷ $s2 → ($0, $1)", 0, 1, detail::cell::scaled_dot,
      false, "scores", "01", "scale"},
     {detail::s::capped, "capped", "κ·tanh(($0, $1) ÷ κ) → ($0, $1)", 0, 1, detail::cell::soft_cap,
@@ -227,8 +244,11 @@ inline constexpr stage_entry stage_table[] = {
      "masked|biased|capped|scaled", "01"},
     {detail::s::sink, "sink", "sink share($0, $2), ζ → ($0, $1)", 0, 1, detail::cell::sink_share,
      false, "masked|biased|capped|scaled ζ", "02 11"},
-    {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false, "weights V",
-     "01 12"},
+    {detail::s::latent_head, "latent_head", detail::product, 0, 2, detail::cell::dot, false,
+     "weights c_kv", "01 12"},
+    // MLA: latent_head · W_UV (dims T, DC, DV), the same as weights · V.
+    {detail::s::head, "head", detail::product, 0, 2, detail::cell::dot, false,
+     "weights|latent_head V|W_UV", "01 12"},
     {detail::s::concat, "concat", "$0 × ($1, $2) → ($1, $3)", 1, 3, detail::cell::copy_column,
      false, "head*", "0:12"},
     {detail::s::output, "output", detail::product, 0, 2, detail::cell::dot, false,

@@ -166,6 +166,8 @@ struct trace_checks {
     std::vector<double> macs_cached_so_far; // decoding: Σ of macs_cached over steps 0 … t
     std::vector<double> macs_recomputed_so_far; // … and of macs_recomputed
     std::vector<double> causal_prefix; // causal: max |Δ| of row t against tokens 0 … t alone
+    std::optional<double> absorbed_difference; // MLA: max |Δ| of the absorbed path's scores and
+                                               // heads against the unabsorbed ones
     std::vector<scaling_point> gradient_scaling; // backward: the √d_k study (gradient_scaling.hpp)
     std::vector<gradient_check> gradient_checks; // backward: dW against ℒ's slope, per matrix
 };

@@ -444,3 +444,52 @@ export const ATTENTION_BACKWARD = `def attention_backward(X, W_Qs, W_Ks, W_Vs, W
         d_x += d_k @ W_K.T + d_v @ W_V.T
     grads["d_x"] = d_x                                    # (T, d_model): the dO of the layer below
     return grads`;
+
+// Multi-head latent attention (kind mla); rope: the decoupled RoPE part's lines (d_r > 0), the
+// shared key k_rope and each head's q_rope, written only when the config has one.
+export const latentAttention = (
+  rope,
+) => `def latent_attention(X, W_DKV, W_UKs, W_UVs, W_Qs, W_O, mask=None, scale=True${
+  rope ? ', W_KR=None, W_QRs=None, turn=None' : ''
+}):
+    """Multi-head latent attention (DeepSeek-V2, 2024). X is compressed to one latent c_kv,
+    all a cache keeps of it${rope ? ' with the RoPE key k_rope every head shares' : ''}; head i brings its keys
+    and values up from the latent by W_UKs[i] and W_UVs[i]. Absorbed, its query meets the latent
+    itself (q_absorbed = q @ W_UKs[i].T) and its weights gather the latent before W_UVs[i]: the
+    same scores, the same head. Returns the output and every intermediate, named as the stepper
+    names its stages."""
+    c_kv = X @ W_DKV                                       # (T, d_c)
+    stages = {"c_kv": c_kv, "heads": []}${
+      rope
+        ? `
+    positions = np.arange(len(X))
+    if W_KR is not None:                                   # the decoupled RoPE key, shared by every head
+        k_rope = stages["k_rope"] = turn(X @ W_KR, positions)          # (T, d_r)`
+        : ''
+    }
+    head_outputs = []
+    for i, W_Q in enumerate(W_Qs):
+        q = X @ W_Q                                        # (T, d_k)
+        k, v = c_kv @ W_UKs[i], c_kv @ W_UVs[i]            # (T, d_k), (T, d_v): up from the latent
+        head = {"q": q, "k": k, "v": v, "q_absorbed": q @ W_UKs[i].T}  # (T, d_c): q @ k.T = q_absorbed @ c_kv.T${
+          rope
+            ? `
+        scores, width = q @ k.T, q.shape[-1]               # (T, T); a query's width, d_k
+        if W_KR is not None:                               # plus the RoPE parts' term: width d_k + d_r
+            q_rope = head["q_rope"] = turn(X @ W_QRs[i], positions)    # (T, d_r)
+            scores, width = scores + q_rope @ k_rope.T, width + q_rope.shape[-1]
+        scaled = scores / np.sqrt(width) if scale else scores`
+            : `
+        scores = q @ k.T                                   # (T, T)
+        scaled = scores / np.sqrt(q.shape[-1]) if scale else scores`
+        }
+        masked = scaled if mask is None else scaled + mask
+        weights = softmax(masked, axis=-1)                 # (T, T), each row sums to 1
+        latent_head = weights @ c_kv                       # (T, d_c): the latent gathered
+        head_outputs.append(latent_head @ W_UVs[i])        # (T, d_v): weights @ v, to rounding
+        head.update({"scores": scores, "scaled": scaled, "masked": masked, "weights": weights,
+                     "latent_head": latent_head, "head": head_outputs[-1]})
+        stages["heads"].append(head)
+    stages["concat"] = np.concatenate(head_outputs, axis=-1)          # (T, h * d_v)
+    stages["output"] = stages["concat"] @ W_O                         # (T, d_model)
+    return stages["output"], stages`;

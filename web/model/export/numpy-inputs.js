@@ -25,6 +25,22 @@ export function pyArray(shape, values, { indent = '', vector = false } = {}) {
   return `np.array([\n${lines.join('\n')}\n${indent}], dtype=float).reshape(${rows}, ${cols})`;
 }
 
+// Kind mla's weights after X, in the engine's order: W_DKV, every W_UK, every W_UV, every W_Q,
+// then with a RoPE part (d_r > 0) W_KR and every W_QR, W_O last.
+function latentDraws(s, w) {
+  const heads = (shape) => `[${w(shape)} for _ in range(num_heads)]`;
+  const lines = [
+    `W_DKV = ${w('d_model, d_c')}  # down to the latent`,
+    `W_UKs = ${heads('d_c, d_k')}  # up: keys`,
+    `W_UVs = ${heads('d_c, d_v')}  # up: values`,
+    `W_Qs = ${heads('d_model, d_k')}`,
+  ];
+  if (s.dRope > 0)
+    lines.push(`W_KR = ${w('d_model, d_r')}  # the shared RoPE key's`, `W_QRs = ${heads('d_model, d_r')}`);
+  lines.push(`W_O = ${w('num_heads * d_v, d_model')}`);
+  return lines;
+}
+
 // numpy's draws, as the engine makes them. s: the script's sizes (see numpy-script.js); structure: the kind of pass.
 export function drawLines(s, structure) {
   const w = (shape) => `np.random.randn(${shape}) * ${pyNumber(s.weightScale)}`;
@@ -43,6 +59,7 @@ export function drawLines(s, structure) {
     lines.push(`W_Q = ${w('d_model, d_k')}`, `W_K = ${w('d_model, d_k')}`, `W_V = ${w('d_model, d_v')}`);
     return lines;
   }
+  if (structure === 'mla') return [...lines, ...latentDraws(s, w)];
   lines.push(
     `W_Qs = [${w('d_model, d_k')} for _ in range(num_heads)]`,
     `W_Ks = [${w('d_model, d_k')} for _ in range(num_kv_heads)]`,
@@ -121,9 +138,28 @@ function modelLines(trace) {
   ];
 }
 
+// Kind mla's matrices, as the trace records them beside the stages that read them.
+function latentLines(trace) {
+  const c = trace.config;
+  const perHead = (id, name) =>
+    Array.from({ length: c.numHeads }, (_, h) => operandOf(trace, [id], name, (st) => st.head === h));
+  const lines = [
+    assign('X', stageOf(trace, 'x')),
+    assign('W_DKV', operandOf(trace, ['c_kv'], 'W_DKV')),
+    list('W_UKs', perHead('k', 'W_UK')),
+    list('W_UVs', perHead('v', 'W_UV')),
+    list('W_Qs', perHead('q', 'W_Q')),
+  ];
+  if (c.dRope > 0)
+    lines.push(assign('W_KR', operandOf(trace, ['k_rope'], 'W_KR')), list('W_QRs', perHead('q_rope', 'W_QR')));
+  lines.push(assign('W_O', operandOf(trace, ['output'], 'W_O')));
+  return lines;
+}
+
 // The matrices of a trace without a seed, as np.array literals.
 export function literalLines(trace, structure) {
   if (structure === 'model') return modelLines(trace);
+  if (structure === 'mla') return latentLines(trace);
   const c = trace.config;
   const lines = [];
   if (structure === 'cross') lines.push(assign('X_q', stageOf(trace, 'x_q')), assign('X_kv', stageOf(trace, 'x_kv')));

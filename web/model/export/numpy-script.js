@@ -2,9 +2,9 @@
 // plain numpy way and prints the current stage at full precision: for a seeded spec the same
 // draws in the same order (np.random.seed, randn · 0.1), for a spec without a seed the trace's
 // own matrices; then the chapter's pass (self-/cross-/grouped-query attention, the encoder
-// layer, KV-cache decoding, FlashAttention, self-attention's backward pass from dO) written with
-// the exported functions. Pure text: nothing is computed here, the sizes and switches come from
-// the trace's config.
+// layer, KV-cache decoding, FlashAttention, self-attention's backward pass from dO, multi-head
+// latent attention) written with the exported functions. Pure text: nothing is computed here,
+// the sizes and switches come from the trace's config.
 
 import { stageById } from '../stage-table.js';
 import * as fn from './numpy-functions.js';
@@ -52,6 +52,12 @@ function sizeLines(s, structure) {
     return [
       `T, d_model, vocab, num_layers = ${s.seqLen}, ${s.dModel}, ${s.vocab}, ${s.numLayers}`,
       `num_heads, d_k, d_v = ${s.numHeads}, ${s.dK}, ${s.dV}`,
+    ];
+  if (structure === 'mla')
+    return [
+      `T, d_model = ${s.seqLen}, ${s.dModel}`,
+      `num_heads, d_k, d_v = ${s.numHeads}, ${s.dK}, ${s.dV}`,
+      `d_c, d_r = ${s.dLatent}, ${s.dRope}  # the latent's width, the decoupled RoPE part's`,
     ];
   const lines =
     structure === 'cross'
@@ -203,10 +209,25 @@ function modelPass() {
   };
 }
 
+// Kind mla: latent_attention, with RoPE's turn over the d_r columns of the decoupled part.
+function latentPass(s, scale) {
+  const rope = s.dRope > 0;
+  return {
+    functions: [fn.SOFTMAX, fn.attentionMask(s), ...(rope ? [fn.ROPE] : []), fn.latentAttention(rope)],
+    lines: [
+      ...positionLines(s, 'mla'),
+      maskLine(s, 'mla'),
+      `output, stages = latent_attention(X, W_DKV, W_UKs, W_UVs, W_Qs, W_O, mask, ${scale}` +
+        `${rope ? ', W_KR=W_KR, W_QRs=W_QRs, turn=turn' : ''})`,
+    ],
+  };
+}
+
 function passOf(s, structure) {
   const pruned = s.pruned.length > 0;
   const scale = `scale=${py(s.scaleScores)}`;
   if (structure === 'model') return modelPass();
+  if (structure === 'mla') return latentPass(s, scale);
   if (structure === 'flash') return flashPass(s, scale);
   if (structure === 'kv-cache') return decodePass(s, scale, pruned);
   const options = {

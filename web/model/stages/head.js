@@ -88,6 +88,29 @@ const accented = (stage, letter) => (accentOf(stage) ? `${accentOf(stage)[0]}{${
 
 const capital = (s) => s[0].toUpperCase() + s.slice(1);
 
+// MLA's scores: q·kᵀ plus the RoPE parts' product (the engine's term "decoupled-rope"), the same
+// as the query taken into the latent against the cached latents.
+function latentScores(c, stage) {
+  const n = c.numHeads > 1 ? '_n' : '';
+  const rope = stage?.terms.includes('decoupled-rope') ? ` + Q^{R}${n}\\,(K^{R})^{\\top}` : '';
+  return `S${n} = Q${n}\\,K${n}^{\\top}${rope} = Q^{C}${n}\\,(c^{KV})^{\\top}${rope}`;
+}
+
+function latentScoresText(c, stage) {
+  const rope = stage.terms.includes('decoupled-rope')
+    ? ` The second term carries position: this head\u2019s q_rope against the key part k_rope every head shares ` +
+      `(d_r = ${c.dRope} columns each), so S adds two dot products, d_k + d_r = ${c.dK + c.dRope} columns in all.`
+    : ' With d_r = 0 there is no RoPE part: MLA is then multi-head attention whose keys and values come up from ' +
+      'the latent.';
+  return (
+    'Entry (i, j) is query i against key j, as in every head.' +
+    rope +
+    ' A decoder never forms K: it scores q_absorbed, the query taken down into the latent, against the cached ' +
+    `c_kv rows. Both routes are operands here; the engine finds them apart by at most ` +
+    `${formatCell(c.absorbedDifference)}, rounding.`
+  );
+}
+
 // The soft cap as this head's numbers show it: its largest |S̃| (the cap's input, operand 0), what
 // the engine capped that logit to, and how far the engine found the weights moved by the cap.
 function cappedText(c, stage) {
@@ -261,15 +284,21 @@ export const HEAD_STAGES = [
     result: 'scores',
     // Under RoPE the engine scores the turned rows (its operands q_rot and k_rot): Q̂ and K̂; under
     // QK-norm alone the normalised ones: Q̌ and Ǩ.
+    terms: ['decoupled-rope'],
     figure: (c, stage) => [
       { operand: 0 },
       { glyph: '@' },
       { operand: 1, transpose: true, label: `K${accentOf(stage)?.[1] ?? ''}\u1d40` },
+      ...(stage?.terms.includes('decoupled-rope')
+        ? [{ glyph: '+' }, { operand: 2 }, { glyph: '@' }, { operand: 3, transpose: true, label: 'k_rope\u1d40' }]
+        : []),
     ],
-    formula: (c, stage) => `S = ${accented(stage, 'Q')}\\,${accented(stage, 'K')}^{\\top}`,
+    formula: (c, stage) =>
+      c.kind === 'mla' ? latentScores(c, stage) : `S = ${accented(stage, 'Q')}\\,${accented(stage, 'K')}^{\\top}`,
     // A decode step's keys are the cache's rows: t + 1 of them, or W once a window's ring is full
     // (the engine names the axis W then).
     explanation: ({ config: c, stage, models }) => {
+      if (c.kind === 'mla') return latentScoresText(c, stage);
       if (c.kind === 'kv-cache')
         return stage.axes[1] === 'W'
           ? 'The new token\u2019s query meets every cached key, its own included: one row of W ' +
@@ -288,9 +317,11 @@ export const HEAD_STAGES = [
     },
     explain: {
       symbolic: (i, j, c, stage) =>
-        accentOf(stage)
-          ? `S_{${i},${j}} = \\sum_a ${accented(stage, 'Q')}_{${i},a}\\,${accented(stage, 'K')}_{${j},a}`
-          : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_a Q_{${i},a}\\,K_{${j},a}`,
+        stage?.terms.includes('decoupled-rope')
+          ? `S_{${i},${j}} = \\sum_a Q_{${i},a}\\,K_{${j},a} + \\sum_c Q^{R}_{${i},c}\\,K^{R}_{${j},c}`
+          : accentOf(stage)
+            ? `S_{${i},${j}} = \\sum_a ${accented(stage, 'Q')}_{${i},a}\\,${accented(stage, 'K')}_{${j},a}`
+            : `S_{${i},${j}} = q_{${i}} \\cdot k_{${j}} = \\sum_a Q_{${i},a}\\,K_{${j},a}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `S_{${r},${c}}`),
     },
     highlight: dot,
@@ -304,11 +335,19 @@ export const HEAD_STAGES = [
     title: 'Scaled scores',
     result: 'scaled',
     terms: ['scale'],
-    figure: (c, stage) => [{ operand: 0 }, { glyph: scaled(stage) ? `\u00f7 \u221a${c.dK}` : '\u00f7 1' }],
-    // Whether the engine divided is its term "scale" (none in the ablation).
+    figure: (c, stage) => [
+      { operand: 0 },
+      { glyph: scaled(stage) ? `\u00f7 \u221a${c.dK + (c.dRope ?? 0)}` : '\u00f7 1' },
+    ],
+    // Whether the engine divided is its term "scale" (none in the ablation); MLA's q and k are d_r wider.
     formula: (c, stage) =>
-      scaled(stage) ? '\\tilde S = \\frac{S}{\\sqrt{d_k}}' : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
-    explanation: ({ config: c, stage }) => (scaled(stage) ? SCALE_REASON : UNSCALED) + measured(c, stage),
+      scaled(stage)
+        ? `\\tilde S = \\frac{S}{\\sqrt{${c.dRope ? 'd_k + d_r' : 'd_k'}}}`
+        : '\\tilde S = S \\quad (\\text{no} \\div \\sqrt{d_k})',
+    explanation: ({ config: c, stage }) =>
+      (scaled(stage) ? SCALE_REASON : UNSCALED) +
+      (c.dRope ? ` In MLA each score sums d_k + d_r = ${c.dK + c.dRope} products, so it divides by their root.` : '') +
+      measured(c, stage),
     explain: {
       symbolic: (i, j, c, stage) =>
         scaled(stage)
@@ -318,7 +357,7 @@ export const HEAD_STAGES = [
         const lead = filledDot(e, `q_{${r}} \\cdot k_{${c}}`);
         if (!scaled(stage)) return `${lead}, \\quad \\tilde S_{${r},${c}} = ${n(e.value)}`;
         return (
-          `${lead}, \\quad ${n(e.sum)} \\div \\sqrt{${config.dK}} ` +
+          `${lead}, \\quad ${n(e.sum)} \\div \\sqrt{${config.dK + (config.dRope ?? 0)}} ` +
           `= ${n(e.sum)} \\div ${n(e.divisor)} = ${n(e.value)}`
         );
       },
@@ -487,23 +526,52 @@ export const HEAD_STAGES = [
     numpy: ofHead('sink'),
   }),
   entry({
+    id: 'latent_head',
+    group: 'head',
+    title: 'Output in the latent',
+    result: 'latent_head',
+    figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
+    formula: (c) => (c.numHeads > 1 ? 'H^{C}_n = A_n\\,c^{KV}' : 'H^{C} = A\\,c^{KV}'),
+    explanation: ({ config: c }) =>
+      'The weights average the cached latents themselves: one row of d_c = ' +
+      `${c.dLatent} numbers per token. W_UV then takes it up to the head\u2019s d_v = ${c.dV} columns, which ` +
+      'gives A\u00b7V again, since V = c_kv\u00b7W_UV. The engine finds the two routes apart by at most ' +
+      `${formatCell(c.absorbedDifference)}: rounding.`,
+    explain: {
+      symbolic: (i, j) => `H^{C}_{${i},${j}} = \\sum_s A_{${i},s}\\,c^{KV}_{s,${j}}`,
+      filled: (e, { i: r, j: c }) => filledDot(e, `H^{C}_{${r},${c}}`),
+    },
+    highlight: dot,
+    numpy: ofHead('latent_head'),
+  }),
+  entry({
     id: 'head',
     group: 'head',
     title: 'Weighted values',
     result: 'head',
     figure: () => [{ operand: 0 }, { glyph: '@' }, { operand: 1 }],
-    formula: (c) => `${c.numHeads > 1 ? 'H_n' : 'H'} = A\\,V`,
+    formula: (c) => {
+      const h = c.numHeads > 1 ? '_n' : '';
+      return c.kind === 'mla' ? `H${h} = H^{C}${h}\\,W^{UV}${h} = A${h}\\,V${h}` : `H${h} = A\\,V`;
+    },
     explanation: ({ config: c }) =>
-      `Each output row is a weighted average of the value rows, with that ` +
-      `token\u2019s row of weights: token t takes in content from the ${
-        c.kind === 'cross' ? 'source tokens' : 'tokens'
-      } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
+      c.kind === 'mla'
+        ? 'The latent output goes up through W_UV to the head\u2019s d_v columns. Because V = c_kv\u00b7W_UV, this ' +
+          'is A\u00b7V, the weighted average of the value rows, reached without forming V: a decoder keeps ' +
+          'only c_kv and k_rope per token.'
+        : `Each output row is a weighted average of the value rows, with that ` +
+          `token\u2019s row of weights: token t takes in content from the ${
+            c.kind === 'cross' ? 'source tokens' : 'tokens'
+          } it attends to.${c.numHeads > 1 ? ' This is one head\u2019s output.' : ''}`,
     explain: {
-      symbolic: (i, j) => `H_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
+      symbolic: (i, j, c) =>
+        c.kind === 'mla'
+          ? `H_{${i},${j}} = \\sum_p H^{C}_{${i},p}\\,W^{UV}_{p,${j}}`
+          : `H_{${i},${j}} = \\sum_s A_{${i},s}\\,V_{s,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `H_{${r},${c}}`),
     },
     highlight: dot,
-    operands: { V: 'V' },
+    operands: { V: 'V', W_UV: 'W_UV' },
     numpy: ofHead('head'),
   }),
 ];

@@ -118,7 +118,7 @@ export const INPUT_STAGES = [
     numpy: (structure, at) =>
       structure === 'model'
         ? ofLayer('x')(structure, at)
-        : named({ self: 'X', 'encoder-layer': 'X', flash: 'X' })(structure),
+        : named({ self: 'X', 'encoder-layer': 'X', flash: 'X', mla: 'X' })(structure),
   }),
   POSITIONED,
   entry({

@@ -10,9 +10,16 @@ import { col, dot, row } from './highlight.js';
 import { ofHead, ofKvHead } from './numpy-paths.js';
 import { f, filledDot, grouped, n, perHead, sourceOf, weightOf } from './tex.js';
 
+// MLA's keys and values: projected up from the latent each token caches (latent.js).
+const upFromLatent = (c, letter) =>
+  `${letter === 'K' ? 'Keys' : 'Values'} in MLA are not projected from X: each head takes the latent c_kv ` +
+  `(d_c = ${c.dLatent} numbers per token, the one row a decoder caches) up to its d_${letter.toLowerCase()} = ` +
+  `${letter === 'K' ? c.dK : c.dV} columns with its own W_U${letter}.`;
+
 function projection(id, letter, title, what) {
   const tex = (c, stage) => {
     if (c.kind === 'kv-cache') return `q_t = x_t\\,${weightOf(c, letter)}`;
+    if (c.kind === 'mla' && letter !== 'Q') return `${perHead(c, letter)} = c^{KV}\\,${weightOf(c, `U${letter}`)}`;
     if (letter !== 'Q' && grouped(c)) return `${letter}_g = ${sourceOf(stage)}\\,W^{${letter}}_g`;
     return `${perHead(c, letter)} = ${sourceOf(stage)}\\,${weightOf(c, letter)}`;
   };
@@ -35,13 +42,16 @@ function projection(id, letter, title, what) {
       c.kind === 'kv-cache'
         ? `Token ${stage.step}\u2019s query: what the new token looks for among all the tokens so ` +
           `far. Only this one row is computed; earlier tokens\u2019 queries are never needed again.`
-        : `${what(c)}${shared(c, stage)}`,
+        : c.kind === 'mla' && letter !== 'Q'
+          ? upFromLatent(c, letter)
+          : `${what(c)}${shared(c, stage)}`,
     explain: {
       // A decode step's one row is token t's: q_t and x_t, indexed by its position.
-      symbolic: (i, j, c, stage) =>
-        c.kind === 'kv-cache'
-          ? `q_{${i},${j}} = \\sum_a x_{${i},a}\\,W^{${letter}}_{a,${j}}`
-          : `${letter}_{${i},${j}} = \\sum_a {${sourceOf(stage)}}_{${i},a}\\,W^{${letter}}_{a,${j}}`,
+      symbolic: (i, j, c, stage) => {
+        if (c.kind === 'kv-cache') return `q_{${i},${j}} = \\sum_a x_{${i},a}\\,W^{${letter}}_{a,${j}}`;
+        const weight = c.kind === 'mla' && letter !== 'Q' ? `U${letter}` : letter; // MLA: up from c_kv
+        return `${letter}_{${i},${j}} = \\sum_a {${sourceOf(stage)}}_{${i},a}\\,W^{${weight}}_{a,${j}}`;
+      },
       filled: (e, { i: r, j: c, config }) => filledDot(e, `${config.kind === 'kv-cache' ? 'q' : letter}_{${r},${c}}`),
     },
     highlight: dot,
@@ -254,7 +264,7 @@ export const PROJECTION_STAGES = [
       'Keys K',
       (c) => `Every token${fromWhich(c, 'K')} is projected to a key: row j of K is what token j can be found by.`,
     ),
-    operands: { X: 'X', X_kv: 'X_kv', W_K: 'W_K' },
+    operands: { X: 'X', X_kv: 'X_kv', W_K: 'W_K', W_UK: 'W_UK' },
     firstView: true,
     numpy: ofHead('k', 'K'),
   }),
@@ -267,7 +277,7 @@ export const PROJECTION_STAGES = [
         `Every token${fromWhich(c, 'V')} is projected to a value: row j of V is ` +
         `what token j passes on when it is attended to. d_v may differ from d_k.`,
     ),
-    operands: { X: 'X', X_kv: 'X_kv', W_V: 'W_V' },
+    operands: { X: 'X', X_kv: 'X_kv', W_V: 'W_V', W_UV: 'W_UV' },
     firstView: true,
     numpy: ofHead('v', 'V'),
   }),

@@ -56,6 +56,7 @@ const SOURCES = {
   x_pos: ['(X + PE)', '(X + PE)'],
   X_q: ['X_q', 'X_q'],
   X_kv: ['X_{kv}', 'X_kv'],
+  c_kv: ['c^{KV}', 'c_kv'], // MLA's keys and values come up from its latent
 };
 function sourceNames(stage) {
   const name = stage.operands[0]?.name;
