@@ -63,7 +63,6 @@ import {
 import { afterPaint, setText } from '../views/dom.js';
 import { createQuiz } from '../views/quiz.js';
 
-const SUM_LABEL = 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]';
 const STEP_KEYS = {
   ArrowLeft: (s) => act.stepBy(s, -1),
   ArrowRight: (s) => act.stepBy(s, 1),
@@ -106,7 +105,7 @@ function createViews(parts, katex, on) {
     notation: optional(parts.notation, (p) => createNotation(p)),
     explanation: createExplanation(parts.explanation, { steady: true }),
     figure: createFigure(parts.figure, { onActivate: on.selectCell, asides: { arcs: createArcView } }),
-    sumToggle: createToggle(parts.sumToggle, { label: SUM_LABEL, onChange: on.toggleSum }),
+    sumToggle: createToggle(parts.sumToggle, { label: '', onChange: on.toggleSum }),
     sumFigure: createFigure(parts.sumFigure, { onActivate: on.selectCell, className: 'figure sum-figure' }),
     explain: createExplainPanel(parts.explain, { render: katex.render, onClose: on.closeExplain }),
     overview: createHeadOverview(parts.overview, { onPick: on.pickHead, title: 'Weights of every head' }),
@@ -201,7 +200,7 @@ function renderStage(parts, views, catalog, marker, s, figures, stages) {
   const [key, rest] = keySentence(view.explanation);
   views.explanation.update({ key, rest, stage: view.id });
   views.figure.update({ items: view.figure });
-  views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions });
+  views.sumToggle.update({ visible: view.hasSumToggle, checked: s.showContributions, label: view.sumLabel });
   views.sumFigure.update({ items: view.sumFigure ?? [] });
   // below the figure: drawn after it
   afterPaint(views.overview, () => views.overview.update(view.overview?.() ?? null));

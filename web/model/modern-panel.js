@@ -2,13 +2,13 @@
 // published models that use it with the numbers their configs give, a reference each, and what the
 // engine measured of it in this run. Pure: the numbers are the trace's, formatted.
 
-import { formatCell } from './format.js';
+import { formatCell, formatPlain, formatSci } from './format.js';
 
 // MLA's cache per token and layer, from the engine's config.kv.perToken: MLA, multi-head attention
 // and each grouped-query split of the same heads (1 K/V head: multi-query).
 function latentCache(config) {
   const { mla, mha, gqa } = config.kv.perToken;
-  const times = (floats) => `${formatCell(floats / mla)}\u00d7 MLA\u2019s`;
+  const times = (floats) => `${formatPlain(floats / mla)}\u00d7 MLA\u2019s`;
   return {
     headers: ['this layer caches per token', 'numbers', 'against MLA'],
     rows: [
@@ -19,7 +19,7 @@ function latentCache(config) {
         String(floats),
         times(floats),
       ]),
-      ['largest |\u0394| between the absorbed and the direct route', formatCell(config.absorbedDifference), ''],
+      ['largest |\u0394| between the absorbed and the direct route', formatSci(config.absorbedDifference), ''],
     ],
   };
 }

@@ -46,7 +46,8 @@
 //                 off, the stage list keeps its place (model/navigation.js)
 //   part          the encoder layer's sub-layer the stage belongs to (attention when absent)
 //   view          per-stage view options: arcs, overview (all heads' weights), rowTotals,
-//                 maskedZero (cells the mask set to 0), sumFigure (a second figure, toggled),
+//                 maskedZero (cells the mask set to 0), sumFigure ({ items(c, stage) → a figure or
+//                 null, result, label }: the same result reached another way, a second figure toggled),
 //                 newRow, pruning
 
 import { BACKWARD_STAGES } from './stages/backward.js';

@@ -234,7 +234,10 @@ export function stageView(steps, index, ctx) {
   const large = Math.max(...step.stage.shape) > ARC_TOKENS;
   for (const item of figure) if (item.kind === 'matrix') item.data.large = large;
   if (view.arcs && !large) figure.push({ kind: 'aside', view: 'arcs', data: arcView(step, context) });
-  const sum = view.sumFigure && ctx.showContributions ? figureItems(step, entry, view.sumFigure, context) : null;
+  // The second figure, toggled: the same result reached another way (each head's share of the output,
+  // MLA's scores through the latent), when the stage has its operands.
+  const second = view.sumFigure?.items(context.config, step.stage) ?? null;
+  const sum = second && ctx.showContributions ? figureItems(step, entry, second, context) : null;
   return {
     id: step.id,
     head: step.head,
@@ -257,8 +260,9 @@ export function stageView(steps, index, ctx) {
     }),
     explainable: Boolean(entry.explain),
     figure,
-    sumFigure: sum ? [...sum, { kind: 'glyph', text: '= output' }] : null,
-    hasSumToggle: Boolean(view.sumFigure),
+    sumFigure: sum ? [...sum, { kind: 'glyph', text: view.sumFigure.result }] : null,
+    hasSumToggle: Boolean(second),
+    sumLabel: second ? view.sumFigure.label : null,
     overview: view.overview ? () => headOverview(steps, step, context, entry.nonNegative) : null, // made when drawn
   };
 }

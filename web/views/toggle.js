@@ -1,4 +1,4 @@
-// A labelled checkbox that can be hidden. update({ visible, checked }); onChange(checked).
+// A labelled checkbox that can be hidden. update({ visible, checked, label? }); onChange(checked).
 
 import { el } from './dom.js';
 
@@ -7,12 +7,14 @@ export function createToggle(host, { label, onChange, className = 'toggle' }) {
   const box = el('input');
   box.type = 'checkbox';
   box.addEventListener('change', () => onChange(box.checked));
-  root.append(box, el('span', null, label));
+  const text = el('span', null, label);
+  root.append(box, text);
   host.append(root);
   return {
-    update({ visible, checked }) {
+    update({ visible, checked, label: now }) {
       root.hidden = !visible;
       box.checked = Boolean(checked);
+      if (now) text.textContent = now;
     },
     destroy() {
       root.remove();

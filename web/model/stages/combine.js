@@ -122,7 +122,14 @@ export const COMBINE_STAGES = [
       });
       return out;
     },
-    view: { sumFigure: [{ list: 'contribution', glyph: '+' }], pruning: true },
+    view: {
+      sumFigure: {
+        items: () => [{ list: 'contribution', glyph: '+' }],
+        result: '= output',
+        label: 'Show the output as a sum over heads: \u03a3 of head i \u00b7 W_O[rows of i]',
+      },
+      pruning: true,
+    },
     operands: {
       pruned: "concat'",
       W_O: 'W_O',

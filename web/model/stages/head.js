@@ -3,7 +3,7 @@
 // only shapes and labels differ, and those come from the trace.
 // Entry fields: see ../stage-table.js.
 
-import { formatBillions, formatCell, formatCount, formatPlain } from '../format.js';
+import { formatBillions, formatCell, formatCount, formatPlain, formatSci } from '../format.js';
 import { argmaxQuestion, divisorQuestion, maskedWeightQuestion, rowSumQuestion } from '../quiz-questions.js';
 import { entry } from './entry.js';
 import { cell, dot } from './highlight.js';
@@ -107,7 +107,7 @@ function latentScoresText(c, stage) {
     rope +
     ' A decoder never forms K: it scores q_absorbed, the query taken down into the latent, against the cached ' +
     `c_kv rows. Both routes are operands here; the engine finds them apart by at most ` +
-    `${formatCell(c.absorbedDifference)}, rounding.`
+    `${formatSci(c.absorbedDifference)}, rounding.`
   );
 }
 
@@ -327,6 +327,23 @@ export const HEAD_STAGES = [
     highlight: dot,
     operands: { Q: 'Q', K: 'K' },
     firstView: true,
+    // MLA's absorbed route: the query taken into the latent against the cached c_kv (operands 4, 5
+    // with the RoPE parts, else 2, 3), plus the same RoPE term.
+    view: {
+      sumFigure: {
+        items: (c, stage) => {
+          const at = stage.operands.findIndex((o) => o.name === 'q_absorbed');
+          if (at < 0) return null;
+          const rope =
+            at === 4
+              ? [{ glyph: '+' }, { operand: 2 }, { glyph: '@' }, { operand: 3, transpose: true, label: 'k_rope\u1d40' }]
+              : [];
+          return [{ operand: at }, { glyph: '@' }, { operand: at + 1, transpose: true, label: 'c_kv\u1d40' }, ...rope];
+        },
+        result: '= scores',
+        label: 'Show the absorbed route: the query taken into the latent against the cached c_kv (no K formed)',
+      },
+    },
     numpy: ofHead('scores'),
   }),
   entry({
@@ -536,7 +553,7 @@ export const HEAD_STAGES = [
       'The weights average the cached latents themselves: one row of d_c = ' +
       `${c.dLatent} numbers per token. W_UV then takes it up to the head\u2019s d_v = ${c.dV} columns, which ` +
       'gives A\u00b7V again, since V = c_kv\u00b7W_UV. The engine finds the two routes apart by at most ' +
-      `${formatCell(c.absorbedDifference)}: rounding.`,
+      `${formatSci(c.absorbedDifference)}: rounding.`,
     explain: {
       symbolic: (i, j) => `H^{C}_{${i},${j}} = \\sum_s A_{${i},s}\\,c^{KV}_{s,${j}}`,
       filled: (e, { i: r, j: c }) => filledDot(e, `H^{C}_{${r},${c}}`),
