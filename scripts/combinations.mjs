@@ -9,6 +9,9 @@ export const KINDS = {
   'kv-cache': { kind: 'kv-cache', seed: 5, seqLen: 6, dModel: 8, numHeads: 2 },
   flash: { kind: 'flash', seed: 5, seqLen: 6, dModel: 8, dK: 4, dV: 4, blockRows: 2, blockCols: 3 },
   backward: { kind: 'backward', seed: 5, seqLen: 6, dModel: 8, numHeads: 2 },
+  // MLA takes causal, RoPE's convention (for its d_r part) and unscaled; every other feature is a
+  // field it refuses by name.
+  mla: { kind: 'mla', seed: 5, seqLen: 6, dModel: 8, numHeads: 2, dLatent: 4, dRope: 2 },
 };
 
 export const FEATURES = {

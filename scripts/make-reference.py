@@ -326,7 +326,7 @@ def latent_dims(spec):
 
 def latent_sizes(spec):
     """Kind mla: self-attention's fields (h K/V heads, each decompressed from the latent; W_O;
-    scaled) and dLatent d_c, dRope d_r; RoPE turns every column of d_r, from position 0 (null
+    scaled unless scaleScores is false) and dLatent d_c, dRope d_r; RoPE turns every column of d_r, from position 0 (null
     when d_r is 0: nothing turns). An explicit spec draws nothing: no seed, no weight scale."""
     t, d, h, d_h, d_v, d_c, d_r = latent_dims(spec)
     explicit = spec.get("X") is not None
@@ -335,8 +335,9 @@ def latent_sizes(spec):
         "kind": "mla", "seed": None if explicit else spec.get("seed", 42), "skip": 0,
         "seqLen": t, "kvLen": t, "dModel": d, "numHeads": h, "numKvHeads": h, "dK": d_h,
         "dV": d_v, "dFF": None, "validKeys": None, "causal": spec.get("causal", False),
-        "outputProjection": True, "scaleScores": True, "blockRows": None, "blockCols": None,
-        "weightScale": None if explicit else spec.get("weightScale", 0.1), "prunedHeads": [],
+        "outputProjection": True, "scaleScores": spec.get("scaleScores", True), "blockRows": None,
+        "blockCols": None, "weightScale": None if explicit else spec.get("weightScale", 0.1),
+        "prunedHeads": [],
         **positions_of({}, d_h),
         "rope": {"base": rope.get("base", 10000),
                  "convention": rope.get("convention", "interleaved"),

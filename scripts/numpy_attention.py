@@ -354,7 +354,7 @@ def latent_attention(s, p, out):
             q_rope = out[f"q_rope/{i}"] = rope(s, x @ p["W_QR"][i])  # (T, DR)
             out[f"W_QR/{i}"] = p["W_QR"][i]
             scores = scores + q_rope @ k_rope.T
-        scaled = logits = scores / np.sqrt(s["dK"] + s["dRope"])
+        scaled = logits = scores / np.sqrt(s["dK"] + s["dRope"]) if s["scaleScores"] else scores
         if mask is not None:
             logits = out[f"masked/{i}"] = scaled + mask
         weights = softmax(logits)  # (T, T)

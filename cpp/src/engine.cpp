@@ -70,8 +70,11 @@ matrix forward(const problem &p) {
 
 std::vector<double> prune_each_head(const problem &p) {
     const problem_kind kind = p.config.kind;
+    if (kind == problem_kind::mla)
+        throw std::invalid_argument("spec: pruning is not stepped for kind \"mla\" (its heads share one "
+                                    "latent); prune in self-, cross-, designed attention or the encoder layer");
     if (!p.config.output_projection || kind == problem_kind::kv_cache ||
-        kind == problem_kind::flash || kind == problem_kind::model || kind == problem_kind::mla)
+        kind == problem_kind::flash || kind == problem_kind::model)
         throw std::invalid_argument("spec: pruning needs the output projection W_O (self-, cross-, "
                                     "designed attention or the encoder layer)");
     attention_config c = p.config;

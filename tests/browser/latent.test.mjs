@@ -36,7 +36,9 @@ const explanation = () => page.textContent('#explanation');
 const measuredRows = () =>
   page.$$eval('.modern-measured tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 
-test('MLA cold from a link: the two-term scores, the engine\u2019s difference of the routes, the cache it keeps', async () => {
+const COLD =
+  'MLA cold from a link: the two-term scores, the engine\u2019s difference of the routes, the cache it keeps';
+test(COLD, async () => {
   await waitForStage(page, 'scores', 1);
   const trace = env.engine.run({ preset: 'modern-mla' });
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'scores', 1).values));

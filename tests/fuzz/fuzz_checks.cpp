@@ -129,9 +129,11 @@ void check_forward(const problem &p, const trace &t) {
 
 void check_pruning(const problem &p) {
     const problem_kind kind = p.config.kind;
-    // The shipped model has W_O in every layer, but pruning is the single-layer chapters'.
+    // The shipped model has W_O in every layer, but pruning is the single-layer chapters'; MLA
+    // has W_O and refuses it by its kind's name.
     const bool has_w_o = p.config.output_projection && kind != problem_kind::kv_cache &&
-                         kind != problem_kind::flash && kind != problem_kind::model;
+                         kind != problem_kind::flash && kind != problem_kind::model &&
+                         kind != problem_kind::mla;
     std::vector<double> changes;
     try {
         changes = prune_each_head(p);

@@ -54,10 +54,17 @@ const char *const field_names[] = {"preset",
                                    "qNormGain",
                                    "kNormGain",
                                    "sinkTokens",
+                                   "dLatent",
+                                   "dRope",
+                                   "W_DKV",
+                                   "W_UK",
+                                   "W_UV",
+                                   "W_KR",
+                                   "W_QR",
                                    "bogus"};
 
-const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache",    "flash",
-                             "designed", "backward", "model",         "no-such-kind"};
+const char *const kinds[] = {"self",     "cross",    "encoder-layer", "kv-cache", "flash",
+                             "designed", "backward", "model",         "mla",      "no-such-kind"};
 
 // The strings the fields take (an encoding, a pairing, a checkpoint, a preset), or a word.
 const char *const known_words[] = {"sinusoidal", "interleaved",       "half-split",   "trained",

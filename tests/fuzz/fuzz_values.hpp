@@ -2,7 +2,8 @@
 // that none does), each holding a value of any type, read by the core's one reader of a JS spec
 // (spec_reader.hpp's problem_from) — so that every field added since the generated modes were
 // written (window, prefix, documents, positionalEncoding, rope, alibi, dOutput, checkpoint, model
-// tokens, scored, softcap, sinks, qkNorm and its gains, sinkTokens) meets every kind, every type
+// tokens, scored, softcap, sinks, qkNorm and its gains, sinkTokens, MLA's dLatent, dRope and
+// matrices) meets every kind, every type
 // and every hostile number.
 #pragma once
 

@@ -103,6 +103,11 @@ function checkStages(name, spec, trace) {
         [...scale, ...decoded, ...bias, ...turned, ...named],
         `${where}: the engine's terms`,
       );
+    } else if (stage.id === 'scores') {
+      // MLA's scores add the RoPE parts' product: its base spec has a d_r of 2.
+      const decoupled = spec.kind === 'mla' && spec.dRope > 0;
+      assert.deepEqual(stage.terms, decoupled ? ['decoupled-rope'] : [], `${where}: the engine's terms`);
+      assert.equal(formula.includes('Q^{R}'), decoupled, `${where}: ${formula}`);
     } else if (!['scaled', 'biased'].includes(stage.id)) assert.deepEqual(stage.terms, [], `${where}: no terms`);
     if (stage.id === 'tile_scores')
       assert.equal(formula.includes('W'), rules.includes('window'), `${where}: the window in ${formula}`);
@@ -120,7 +125,9 @@ function checkStages(name, spec, trace) {
       const read = rules.length > 0 ? 'L' : spec.alibi ? '(\\tilde S + B)' : spec.softcap ? '\\bar S' : '\\tilde S';
       assert.ok(formula.includes(`e^{${read}_{`), `${where}: the softmax reads ${read}: ${formula}`);
     }
-    if (stage.id === 'scores') assert.equal(formula.includes('\\hat{Q}'), Boolean(spec.rope), `${where}: ${formula}`);
+    // RoPE turns Q and K (Q̂, K̂), except in MLA, where it turns only the separate parts Q^R and K^R.
+    if (stage.id === 'scores')
+      assert.equal(formula.includes('\\hat{Q}'), Boolean(spec.rope) && spec.kind !== 'mla', `${where}: ${formula}`);
     if (stage.id === 'scaled') {
       assert.deepEqual(stage.terms, spec.scaleScores === false ? [] : ['scale'], `${where}: the engine's terms`);
       assert.equal(formula.includes('\\text{no}'), spec.scaleScores === false, where);

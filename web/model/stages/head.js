@@ -222,10 +222,20 @@ function premise(c, low, divided) {
       'sharpens or flattens them on purpose.'
     );
   const q = componentVariance(c);
-  const why = q
-    ? ` X is randn and the weights randn \u00b7 ${c.weightScale}: each component of q and k has ` +
-      `variance about ${q.text} = ${formatPlain(q.value)}, not 1.`
-    : ' The components of q and k here do not have variance 1.';
+  // MLA's k passes through two drawn matrices (W_DKV, then W_UK): its variance is q's times ws²·d_c.
+  const latent = c.kind === 'mla' && q;
+  const k = latent && {
+    text: `${q.text} \u00b7 ${c.weightScale}\u00b2 \u00b7 ${c.dLatent}`,
+    value: q.value * c.weightScale ** 2 * c.dLatent,
+  };
+  const why = latent
+    ? ` X is randn and the weights randn \u00b7 ${c.weightScale}: each component of q (and of the RoPE parts) ` +
+      `has variance about ${q.text} = ${formatPlain(q.value)}, and of k, made from the latent through a second ` +
+      `drawn matrix, about ${k.text} = ${formatPlain(k.value)}; not 1.`
+    : q
+      ? ` X is randn and the weights randn \u00b7 ${c.weightScale}: each component of q and k has ` +
+        `variance about ${q.text} = ${formatPlain(q.value)}, not 1.`
+      : ' The components of q and k here do not have variance 1.';
   if (low)
     return (
       `${why} Set the weight scale to 1 (or raise d_model) to see sharper rows` +
