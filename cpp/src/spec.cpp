@@ -106,11 +106,13 @@ attention_config designed_config(const generated_spec &s) {
     return c;
 }
 
-// The RoPE part's width: even, since RoPE turns pairs of columns.
+// The RoPE part's width d_r (dRope, or W_KR's columns): even, since RoPE turns pairs of columns.
 std::size_t even_rope(std::size_t d_rope, const char *field) {
+    const std::string given = std::string(field) == "dRope" ? std::to_string(d_rope)
+                                                            : std::to_string(d_rope) + " columns (d_r)";
     if (d_rope % 2)
-        reject(field, std::to_string(d_rope) + " is odd: RoPE turns pairs of columns; give an even "
-                                                "number (DeepSeek-V2 uses 64 beside d_h = 128), or 0");
+        reject(field, given + " is odd: RoPE turns pairs of columns; give an even number (DeepSeek-V2 "
+                              "uses 64 beside d_h = 128)" + (std::string(field) == "dRope" ? ", or 0" : ""));
     return d_rope;
 }
 
@@ -288,11 +290,11 @@ problem make_problem(const generated_spec &spec, bool traced) {
     return p;
 }
 
-// `name`'s matrices, one per head (H of them), each (rows, cols): `rows` and `why` say what fixes it;
-// cols is fixed by the first matrix when 0.
+// `name`'s matrices, one per head (H of them), each (rows, cols): `why` says what fixes the rows,
+// `like` what fixes the columns (the first matrix's when *cols is 0).
 std::vector<matrix> head_matrices(const std::string &name, const std::vector<row_list> &given,
-                             std::size_t heads, std::size_t rows, const std::string &why,
-                             std::size_t *cols) {
+                                  std::size_t heads, std::size_t rows, const std::string &why,
+                                  std::size_t *cols, const std::string &like) {
     if (given.size() != heads)
         reject(name, std::to_string(given.size()) + " matrices for " + std::to_string(heads) +
                          " heads (W_Q's count); give one per head");
@@ -303,7 +305,7 @@ std::vector<matrix> head_matrices(const std::string &name, const std::vector<row
         if (*cols == 0)
             *cols = attention::cols(w);
         require_shape(field, w, rows, *cols,
-                      "(" + why + ", " + std::to_string(*cols) + " columns like " + name + "[0])");
+                      "(" + why + ", " + std::to_string(*cols) + " columns like " + like + ")");
         out.push_back(std::move(w));
     }
     return out;
@@ -328,10 +330,11 @@ problem make_latent_problem(const explicit_spec &spec) {
                           std::to_string(limits::max_heads));
     c.num_heads = c.num_kv_heads = spec.w_q.size();
     const std::string latent = "d_c = " + std::to_string(c.d_latent) + " rows like W_DKV's columns";
-    p.params.w_q = head_matrices("W_Q", spec.w_q, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_k);
+    p.params.w_q = head_matrices("W_Q", spec.w_q, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_k,
+                                 "W_Q[0]");
     std::size_t d_k = c.d_k; // W_UK's columns are the heads' d_k
-    w.w_uk = head_matrices("W_UK", spec.w_uk, c.num_heads, c.d_latent, latent, &d_k);
-    w.w_uv = head_matrices("W_UV", spec.w_uv, c.num_heads, c.d_latent, latent, &c.d_v);
+    w.w_uk = head_matrices("W_UK", spec.w_uk, c.num_heads, c.d_latent, latent, &d_k, "W_Q's, d_k");
+    w.w_uv = head_matrices("W_UV", spec.w_uv, c.num_heads, c.d_latent, latent, &c.d_v, "W_UV[0]");
     if (spec.w_kr.has_value() != !spec.w_qr.empty())
         reject(spec.w_kr ? "W_QR" : "W_KR", "is missing: the decoupled RoPE part needs W_KR (the "
                                            "shared key's) and W_QR (one per head) together");
@@ -340,7 +343,8 @@ problem make_latent_problem(const explicit_spec &spec) {
         require_shape("W_KR", w.w_kr, c.d_model, cols(w.w_kr), "(d_model = " + d + " rows)");
         c.d_rope = even_rope(cols(w.w_kr), "W_KR");
         c.rope = rope_settings{10000, false, 0, c.d_rope};
-        w.w_qr = head_matrices("W_QR", spec.w_qr, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_rope);
+        w.w_qr = head_matrices("W_QR", spec.w_qr, c.num_heads, c.d_model, "d_model = " + d + " rows", &c.d_rope,
+                               "W_KR's, d_r");
     }
     p.params.w_o = checked_matrix("W_O", *spec.w_o, limits::max_heads * limits::max_head_dim,
                                   limits::max_d_model);

@@ -160,6 +160,9 @@ std::optional<rope_settings> rope_of(const field_values &v, std::size_t d_k) {
 // MLA's RoPE on its decoupled part: every one of the dRope columns from position 0, base and
 // convention as given (10000, interleaved unless); none when dRope is 0, where `rope` is refused.
 std::optional<rope_settings> latent_rope_of(const field_values &v, std::size_t d_rope) {
+    if (!d_rope && v.count("rope") && v.count("X")) // given matrices: the part is W_KR's and W_QR's
+        reject("rope", "turns MLA's decoupled RoPE part, and there is none; give W_KR and W_QR (an even "
+                       "number of columns, d_r), or leave rope out");
     if (!d_rope && v.count("rope"))
         reject("rope", "turns MLA's decoupled RoPE part, and dRope is 0; give an even dRope "
                        "(DeepSeek-V2 uses d_h / 2), or leave rope out");

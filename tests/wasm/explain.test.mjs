@@ -31,6 +31,11 @@ const RULE = {
   masked: 'mask',
   weights: 'softmax',
   head: 'dot',
+  c_kv: 'dot',
+  k_rope: 'rotate',
+  q_rope: 'rotate',
+  q_absorbed: 'dotRows',
+  latent_head: 'dot',
   concat: 'copyColumn',
   output: 'dot',
   residual1: 'sum',
@@ -88,13 +93,34 @@ const sumOf = (list) => list.reduce((a, b) => a + b, 0);
 
 // Σ terms in order is e.sum; each term is a · b, a from row `row` of `left`.
 function assertTerms(e, left, row, where) {
+  assertRowTerms(e, [left], row, where);
+}
+
+// The same over several lefts side by side: the terms take row `row` of each in turn.
+function assertRowTerms(e, lefts, row, where) {
+  const cells = lefts.flatMap((left) => Array.from({ length: left.shape[1] }, (_, p) => at(left, row, p)));
+  const names = lefts.map((left) => left.name).join(' then ');
   assert.ok(Array.isArray(e.terms), `${where}: terms`);
-  assert.equal(e.terms.length, left.shape[1], `${where}: one term per column of ${left.name}`);
+  assert.equal(e.terms.length, cells.length, `${where}: one term per column of ${names}`);
   e.terms.forEach((t, p) => {
-    assert.equal(t.a, at(left, row, p), `${where}: term ${p}'s a`);
+    assert.equal(t.a, cells[p], `${where}: term ${p}'s a`);
     assert.equal(t.a * t.b, t.product, `${where}: term ${p}: a · b = product`);
   });
   assert.equal(sumOf(e.terms.map((t) => t.product)), e.sum, `${where}: Σ products = sum`);
+}
+
+// The lefts and rights of a row-by-row product: Q · Kᵀ, or MLA's scores with the decoupled RoPE
+// parts (d_r > 0), Q · Kᵀ + q_rope · k_ropeᵀ (DeepSeek-V2 §2.1.3): Q's row, then q_rope's.
+function rowFactors(trace, s, where) {
+  const [q, k, qRope, kRope] = s.operands;
+  const decoupled = s.terms.includes('decoupled-rope');
+  assert.equal(decoupled, s.id === 'scores' && (trace.config.dRope ?? 0) > 0, `${where}: decoupled-rope iff d_r > 0`);
+  return decoupled ? { lefts: [q, qRope], rights: [k, kRope] } : { lefts: [q], rights: [k] };
+}
+
+// The scores' divisor: √d_k, and MLA's √(d_k + d_r) (its q and k carry d_r RoPE columns too).
+function divisorOf({ scaleScores, dK, dRope = 0 }) {
+  return scaleScores ? Math.sqrt(dK + dRope) : 1;
 }
 
 // rule → (trace, stage, row, col, explanation, where) → asserts. Operands are read by position.
@@ -125,16 +151,16 @@ const CHECKS = {
     assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
   },
   dotRows(trace, s, row, col, e, where) {
-    const [q, k] = s.operands; // Q · Kᵀ reads row `col` of K
-    assertTerms(e, q, row, where);
-    e.terms.forEach((t, p) => assert.equal(t.b, at(k, col, p), `${where}: term ${p}'s b`));
+    const { lefts, rights } = rowFactors(trace, s, where); // Q · Kᵀ reads row `col` of K (and of k_rope)
+    assertRowTerms(e, lefts, row, where);
+    const bs = rights.flatMap((k) => Array.from({ length: k.shape[1] }, (_, p) => at(k, col, p)));
+    e.terms.forEach((t, p) => assert.equal(t.b, bs[p], `${where}: term ${p}'s b`));
     assert.ok(near(e.sum, e.value), `${where}: Σ terms ${e.sum} vs ${e.value}`);
   },
   scaledDot(trace, s, row, col, e, where) {
     const scores = sibling(trace, 'scores', s.head, s.step);
-    assertTerms(e, scores.operands[0], row, where);
-    const { scaleScores, dK } = trace.config;
-    assert.equal(e.divisor, scaleScores ? Math.sqrt(dK) : 1, `${where}: divisor`);
+    assertRowTerms(e, rowFactors(trace, scores, where).lefts, row, where);
+    assert.equal(e.divisor, divisorOf(trace.config), `${where}: divisor`);
     assert.ok(near(e.sum / e.divisor, e.value), `${where}: ${e.sum} / ${e.divisor} vs ${e.value}`);
   },
   sinkShare(trace, s, row, col, e, where) {

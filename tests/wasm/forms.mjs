@@ -127,9 +127,35 @@ function modelLabels({ numLayers, numHeads }) {
   return [...labels, 'logits', 'probabilities', 'token_loss', 'loss'];
 }
 
+// Multi-head latent attention: x, the latent c_kv and (with d_r > 0) the shared RoPE key k_rope;
+// per head q, (q_rope), k and v decompressed from the latent, q_absorbed, scores, scaled,
+// (masked), weights, latent_head, head; concat and output with W_O (DeepSeek-V2 §2.1).
+function latentLabels(sizes) {
+  const rope = sizes.dRope > 0;
+  const labels = ['x', 'c_kv', ...(rope ? ['k_rope'] : [])];
+  for (let h = 0; h < sizes.numHeads; h += 1) {
+    const ids = [
+      'q',
+      ...(rope ? ['q_rope'] : []),
+      'k',
+      'v',
+      'q_absorbed',
+      'scores',
+      'scaled',
+      ...(hasMask(sizes) ? ['masked'] : []),
+      'weights',
+      'latent_head',
+      'head',
+    ];
+    labels.push(...ids.map((id) => label(id, h)));
+  }
+  return [...labels, 'concat', 'output'];
+}
+
 export function expectedLabels(sizes) {
   const { kind = 'self', numHeads, outputProjection } = sizes;
   if (kind === 'model') return modelLabels(sizes);
+  if (kind === 'mla') return latentLabels(sizes);
   if (kind === 'kv-cache') return decodeLabels(sizes);
   if (kind === 'flash') return flashLabels(sizes);
   const labels = kind === 'cross' ? ['x_q', 'x_kv'] : ['x'];
@@ -177,6 +203,9 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
   const decoding = kind === 'kv-cache' && step !== null;
   const span = (rows, whole) => (tile ? rows[1] - rows[0] : whole);
   const blocks = [Math.ceil(seqLen / blockRows), 'blocks'];
+  // MLA's q and k carry d_r RoPE columns beside d_k: the scores are divided by √(d_k + d_r).
+  const { dLatent = null, dRope = 0 } = sizes;
+  const root = dRope > 0 ? [`√${dK + dRope}`, '√(d_k + d_r)'] : [`√${dK}`, '√d_k'];
   // A window of W keeps W cache rows once full.
   const held = (n, growing) => (window !== null && n >= window ? [window, 'W'] : [n, growing]);
   return {
@@ -195,9 +224,11 @@ function dimsOf(sizes, { step = null, tile = null } = {}) {
     dk: [dK, 'd_k'],
     dv: [dV, 'd_v'],
     dff: [dFF, 'd_ff'],
+    dc: [dLatent, 'd_c'], // MLA's latent
+    dr: [dRope, 'd_r'], // MLA's RoPE part
     h: [numHeads, 'h'],
     hdv: [numHeads * dV, 'h·d_v'],
-    root: scaleScores ? [`√${dK}`, '√d_k'] : ['1', '1'],
+    root: scaleScores ? root : ['1', '1'],
     group: [numHeads / numKvHeads, 'g'], // the backward pass: query heads per K/V head
     terms: [numHeads + 2 * numKvHeads, 'parts'], // d_x's parts
     vocab: [sizes.vocab, 'V'], // the trained model's vocabulary
@@ -226,6 +257,11 @@ const RESULT = {
   weights: ['t', 'tkv'],
   sink: ['t', 'one'],
   head: ['t', 'dv'],
+  c_kv: ['tkv', 'dc'],
+  k_rope: ['tkv', 'dr'],
+  q_rope: ['t', 'dr'],
+  q_absorbed: ['t', 'dc'],
+  latent_head: ['t', 'dc'],
   concat: ['t', 'hdv'],
   pruned: ['t', 'hdv'],
   output: ['t', 'd'],
@@ -356,6 +392,23 @@ const EQUATION = {
   loss: ({ scored, one }) => `mean${pair(scored, one)} → ${pair(one, one)}`,
 };
 
+// MLA's own stages, and the stages whose operands differ from self-attention's: k and v come up
+// from the latent, the scores add the RoPE parts' product (d_r > 0), the head comes from the
+// latent head.
+const projectRope = (t, d, dr) => `rotate(${pair(t, d)} @ ${pair(d, dr)}) → ${pair(t, dr)}`;
+const LATENT_EQUATION = {
+  c_kv: ({ tkv, d, dc }) => product(tkv, d, dc),
+  k_rope: ({ tkv, d, dr }) => projectRope(tkv, d, dr),
+  q_rope: ({ t, d, dr }) => projectRope(t, d, dr),
+  k: ({ tkv, dc, dk }) => product(tkv, dc, dk),
+  v: ({ tkv, dc, dv }) => product(tkv, dc, dv),
+  q_absorbed: ({ t, dk, dc }) => productNt(t, dk, dc),
+  scores: ({ t, dk, dr, tkv }, rope) =>
+    rope ? `${pair(t, dk)} @ ${pair(dk, tkv)} + ${product(t, dr, tkv)}` : product(t, dk, tkv),
+  latent_head: ({ t, tkv, dc }) => product(t, tkv, dc),
+  head: ({ t, dc, dv }) => product(t, dc, dv),
+};
+
 /**
  * A stage's { shape, axes, equation, symbolic } for a config (trace.config or PRESETS' sizes);
  * at: the stage's { step, tile } in decoding or FlashAttention.
@@ -363,17 +416,31 @@ const EQUATION = {
 export function expectedForm(id, sizes, at = {}) {
   const dims = dimsOf(sizes, at);
   const spelled = (i) => Object.fromEntries(Object.entries(dims).map(([k, v]) => [k, v[i]]));
+  const equation = (sizes.kind === 'mla' && LATENT_EQUATION[id]) || EQUATION[id];
+  const rope = (sizes.dRope ?? 0) > 0;
   return {
     shape: RESULT[id].map((k) => dims[k][0]),
     axes: RESULT[id].map((k) => dims[k][1]),
-    equation: EQUATION[id](spelled(0)),
-    symbolic: EQUATION[id](spelled(1)),
+    equation: equation(spelled(0), rope),
+    symbolic: equation(spelled(1), rope),
   };
 }
 
 /** The K/V parameters (W_K + W_V) and cache values trace.config.kv reports, by hand: this
- * layer's, and the same layer's with one K/V head per query head (multi-head attention). */
-export function kvCounts({ kvLen, dModel, numHeads, numKvHeads, dK, dV }) {
+ * layer's, and the same layer's with one K/V head per query head (multi-head attention). MLA:
+ * the floats a token caches, d_c + d_r, against h·(d_k + d_v) for multi-head attention and
+ * h_kv·(d_k + d_v) for each grouped-query count h_kv < h that divides h. */
+export function kvCounts({ kind, kvLen, dModel, numHeads, numKvHeads, dK, dV, dLatent, dRope }) {
+  if (kind === 'mla') {
+    const divisors = Array.from({ length: numHeads - 1 }, (_, i) => i + 1).filter((g) => numHeads % g === 0);
+    return {
+      perToken: {
+        mla: dLatent + dRope,
+        mha: numHeads * (dK + dV),
+        gqa: divisors.map((kvHeads) => ({ kvHeads, floats: kvHeads * (dK + dV) })),
+      },
+    };
+  }
   return {
     params: numKvHeads * dModel * (dK + dV),
     paramsMha: numHeads * dModel * (dK + dV),

@@ -22,6 +22,7 @@ describe('presets() and models()', () => {
     modern: ['self'],
     backward: ['backward'],
     'trained-heads': ['model'],
+    latent: ['mla'],
   };
 
   test('each preset: its fields, and its spec runs exactly as the preset does', () => {
@@ -84,6 +85,9 @@ describe('presets() and models()', () => {
     const sentence = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
     assert.deepEqual(spec['designed-heads'], { kind: 'designed', tokens: sentence, causal: false });
     assert.deepEqual(spec['designed-heads-causal'], { kind: 'designed', tokens: sentence, causal: true });
+    // MLA's chapter: 4 heads of d_h 4 from one latent of 8, a shared RoPE key of 2, causal.
+    const mla = spec['modern-mla'];
+    assert.deepEqual([mla.numHeads, mla.dK, mla.dLatent, mla.dRope, mla.causal], [4, 4, 8, 2, true]);
     // gqa-4-2: K/V parameters 2 · 16 · (4 + 4) = 256 (multi-head 512); cache 5 · 2 · 8 = 80 (160).
     const { kv } = engine.run({ preset: 'gqa-4-2' }).config;
     assert.deepEqual(kv, { params: 256, paramsMha: 512, cacheValues: 80, cacheValuesMha: 160 });

@@ -40,10 +40,16 @@ export function checkValueQuestion(engine, q, step, run, where) {
     const label = q.expected.keys[worst]; // a number label (the model's ids) also reads as that column
     if (row[worst] < row[best] && label !== q.expected.keys[best] && label !== String(best)) wrong(label);
   } else if (q.id === 'divisor') {
+    // The width of q·kᵀ: d_k, and MLA's d_r RoPE columns beside it (DeepSeek-V2 §2.1.3).
+    const { dK, dRope = 0 } = run.trace.config;
+    const [width, root] = dRope > 0 ? ['d_k + d_r', dK + dRope] : ['d_k', dK];
     const facts = { divisor: divisorOf(engine, run.spec, step) };
     right(String(facts.divisor), facts);
-    right(`\u221a${run.trace.config.dK}`, facts);
-    assert.match(checkAnswer(q, String(run.trace.config.dK), facts).text, /That is d_k itself/);
+    right(`\u221a${root}`, facts);
+    if (root !== 1) wrong(String(root), facts); // √1 is 1 itself
+    const itself = checkAnswer(q, String(root), facts).text;
+    assert.ok(itself.includes(`not by ${width} itself`), `${where}: ${itself}`);
+    assert.ok(itself.includes(`That is ${width} itself.`), `${where}: ${itself}`);
   } else if (q.id === 'cache-rows') {
     // Tokens 0 … t, or at most W once a window's cache is full.
     const { window } = run.trace.config;

@@ -77,6 +77,7 @@ test(MODEL_EVERY_STAGE_TITLE, () => {
   assert.deepEqual(asked['lesson-self-attention:weights'], ['row-sum', 'argmax'], 'no mask, no masked weight');
   assert.deepEqual(asked['cross-padding:weights'], ['masked-weight', 'row-sum', 'argmax']);
   assert.deepEqual(asked['lesson-multi-head:scaled'], ['divisor']);
+  assert.deepEqual(asked['modern-mla:scaled'], ['divisor'], 'MLA: by √(d_k + d_r)');
   assert.deepEqual(asked['kv-cache-gqa:k_new'], ['cache-rows']);
   assert.deepEqual(asked['flash-causal:tile_scores'], ['next-tile']);
   assert.deepEqual(asked['lesson-multi-head:q'], [], 'projections ask the shape only');

@@ -75,7 +75,8 @@ const resultOf = ({ stages }) =>
 // The fields trace.config adds for decoding, FlashAttention and pruning (steps.test.mjs and
 // pruning.test.mjs check them), the designed heads' descriptions, the RoPE and ALiBi checks
 // (position-checks.test.mjs), the costs and the causal prefix check (costs.test.mjs), each head's
-// score variance (score-variance.test.mjs) and the weight gradients' slope checks (below).
+// score variance (score-variance.test.mjs), the weight gradients' slope checks (below) and MLA's
+// absorbed path against the decompressed one (mla.test.mjs).
 const CHECKS = [
   'maxDifference',
   'stepDifferences',
@@ -99,6 +100,7 @@ const CHECKS = [
   'scoreVariance',
   'gradientScaling',
   'gradientChecks',
+  'absorbedDifference',
 ];
 const withoutChecks = (config) => Object.fromEntries(Object.entries(config).filter(([k]) => !CHECKS.includes(k)));
 
@@ -157,7 +159,11 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
     'gradients-rope',
     'gradients-rope-half-split',
     'gradients-prefix-documents-padding',
+    'mla-rope-causal',
+    'mla-no-rope',
+    'mla-half-split-base-100',
     'gradients-explicit',
+    'mla-explicit',
   ]);
   for (const [name, { spec, sizes }] of Object.entries(CUSTOM)) {
     assert.equal(PRESETS[name], undefined, name);
@@ -165,7 +171,15 @@ test('presets: the engine lists exactly the presets numpy computed, with the ski
     assert.deepEqual([sizes.weightScale, sizes.prunedHeads], [scale, spec.prunedHeads ?? []]);
     for (const field of ['window', 'prefix', 'validKeys']) assert.equal(sizes[field], spec[field] ?? null, field);
     const rope = spec.rope && { base: 10000, convention: 'interleaved', offset: 0, dims: sizes.dK, ...spec.rope };
-    assert.deepEqual(sizes.rope, rope ?? null, 'rope, its defaults filled in');
+    // MLA turns its d_r RoPE columns whenever it has them, from position 0, rope given or not.
+    const latentRope = sizes.dRope > 0 && {
+      base: 10000,
+      convention: 'interleaved',
+      ...spec.rope,
+      offset: 0,
+      dims: sizes.dRope,
+    };
+    assert.deepEqual(sizes.rope, (spec.kind === 'mla' ? latentRope : rope) || null, 'rope, its defaults filled in');
   }
 });
 
@@ -245,7 +259,10 @@ describe('run: every preset and custom spec against numpy', () => {
         const { numHeads, numKvHeads, outputProjection, kind } = sizes;
         const biasesAndFfn = kind === 'encoder-layer' ? 4 : 0;
         const layer = numHeads + 2 * numKvHeads + (outputProjection ? 1 : 0);
+        // MLA: W_DKV, each head's W_UK, W_UV and W_Q, with d_r > 0 W_KR and each head's W_QR, W_O.
+        const latent = 1 + 3 * numHeads + (sizes.dRope > 0 ? 1 + numHeads : 0) + 1;
         if (kind === 'model') assert.equal(drawn.size, sizes.numLayers * layer + 1, 'every layer\u2019s, and W_U');
+        else if (kind === 'mla') assert.equal(drawn.size, latent, 'W_DKV, W_UK, W_UV, W_Q, (W_KR, W_QR), W_O');
         else assert.equal(drawn.size, layer + biasesAndFfn);
       });
 
@@ -343,7 +360,7 @@ describe('run: every preset and custom spec against numpy', () => {
         });
       }
 
-      if (['self', 'cross', 'backward'].includes(sizes.kind)) {
+      if (['self', 'cross', 'backward', 'mla'].includes(sizes.kind)) {
         test('an explicit spec with the same matrices (and dO) gives the same trace (seed null)', () => {
           const explicit = engine.run(explicitSpecFor(name));
           // Nothing is drawn from explicit matrices: no seed, no weight scale (and the backward

@@ -34,6 +34,7 @@ for (const spec of [
   { preset: 'cross-padding' },
   { preset: 'masks-window' },
   { preset: 'designed-heads' },
+  { preset: 'modern-mla' }, // S = q·kᵀ + q_rope·k_ropeᵀ, S̃ = S / √(d_k + d_r)
   { seed: 42, seqLen: 5, dModel: 16, numHeads: 4, weightScale: 1 },
 ]) {
   test(`scoreVariance: ${JSON.stringify(spec)}, every head as numpy's S[M == 0].var()`, () => {

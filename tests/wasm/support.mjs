@@ -117,10 +117,12 @@ export function stageOf(trace, id, head = null, step = undefined) {
 /**
  * An explicit spec with the very matrices a preset or custom spec draws (or builds), taken from
  * numpy's fixtures: { X, … }, { kind: 'cross', X_q, X_kv, … } or { kind: 'backward', X, …,
- * dOutput }, one W_K and W_V per K/V head, and its prunedHeads. (The encoder layer takes no explicit matrices.)
+ * dOutput }, one W_K and W_V per K/V head, and its prunedHeads; kind mla: latentSpecFor. (The
+ * encoder layer takes no explicit matrices.)
  */
 export function explicitSpecFor(preset) {
   const sizes = sizesOf(preset);
+  if (sizes.kind === 'mla') return latentSpecFor(preset, sizes);
   const { kind, numHeads, numKvHeads, outputProjection, causal, validKeys, scaleScores } = sizes;
   assert.notEqual(kind, 'encoder-layer', 'the encoder layer has no explicit spec');
   const matrices = (name, count, step) =>
@@ -154,6 +156,21 @@ export function explicitSpecFor(preset) {
     if (sizes[field] !== null) spec[field] = sizes[field];
   if (sizes.alibi) spec.alibi = true;
   if (sizes.documents.length > 0) spec.documents = sizes.documents;
+  return spec;
+}
+
+// Kind mla's explicit spec: X, W_DKV, each head's W_UK, W_UV and W_Q, with d_r > 0 W_KR and each
+// head's W_QR (and RoPE's base and convention: MLA takes no other RoPE field), W_O, causal.
+function latentSpecFor(preset, sizes) {
+  const heads = (name) => Array.from({ length: sizes.numHeads }, (_, i) => rowsOf(`${preset}:${name}/${i}`));
+  const spec = { kind: 'mla', X: rowsOf(`${preset}:x`), W_DKV: rowsOf(`${preset}:W_DKV`) };
+  Object.assign(spec, { W_UK: heads('W_UK'), W_UV: heads('W_UV'), W_Q: heads('W_Q') });
+  if (sizes.dRope > 0) {
+    Object.assign(spec, { W_KR: rowsOf(`${preset}:W_KR`), W_QR: heads('W_QR') });
+    spec.rope = { base: sizes.rope.base, convention: sizes.rope.convention };
+  }
+  spec.W_O = rowsOf(`${preset}:W_O`);
+  if (sizes.causal) spec.causal = true;
   return spec;
 }
 
