@@ -60,8 +60,9 @@ generated_spec streaming() {
 }
 
 // With these sizes X, W_Q, W_K and W_V are the lesson's self-attention example's own draws.
-// Multi-head latent attention at DeepSeek-V2's proportions, scaled down: d_c = 2·d_h, d_r = d_h / 2;
-// weights × 5, since k passes through two drawn matrices (W_DKV, W_UK) and would be near 0.
+// Multi-head latent attention scaled down: d_r = d_h / 2 as in DeepSeek-V2, d_c = 2·d_h (its 4·d_h
+// would be d_model itself here: no compression); weights × 0.5, since k passes through two drawn
+// matrices (W_DKV, W_UK) and would be near 0 at the usual 0.1.
 generated_spec latent() {
     generated_spec s = self(8, 16, 4, 4, true, true);
     s.kind = problem_kind::mla;
