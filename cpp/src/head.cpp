@@ -60,10 +60,8 @@ struct head_stages {
 // The scores' dims: T, DK, T_kv, then MLA's DR and DC (empty elsewhere, which drops the RoPE
 // term from the equation).
 std::vector<dim> score_dims(const head_trace &t, const attention_config &c) {
-    const dim dk{c.d_k, "d_k"};
-    if (!t.latent)
-        return {t.t, dk, t.tkv, {0, "d_r"}, {0, "d_c"}};
-    return {t.t, dk, t.tkv, {c.d_rope, "d_r"}, {c.d_latent, "d_c"}};
+    const bool mla = t.latent != nullptr;
+    return {t.t, named_dims(c).dk, t.tkv, {mla ? c.d_rope : 0, "d_r"}, {mla ? c.d_latent : 0, "d_c"}};
 }
 
 // MLA's further operands of the scores: its RoPE parts (when DR > 0), and q_absorbed and c_kv,

@@ -29,12 +29,7 @@ shared_matrix rope_part(stage_id id, const matrix &x, const matrix &w, const cha
         two{2, "2"}, d{c.d_model, "d_model"};
     const std::string product = std::string("X·") + w_name;
     record(out, id, at, {t, dr, pairs, one, two, d}, turned,
-           operand{product, at.head, projected, axes_of(t, dr)},
-           operand{"θ", no_head, turns.theta, axes_of(one, pairs)},
-           operand{"angle", no_head, turns.angle, axes_of(t, pairs)},
-           operand{"cos", no_head, turns.cos, axes_of(t, pairs)},
-           operand{"sin", no_head, turns.sin, axes_of(t, pairs)},
-           operand{"pairs", no_head, turns.pairs, axes_of(pairs, two)},
+           operand{product, at.head, projected, axes_of(t, dr)}, table_operands(turns, t),
            operand{"X", no_head, x, axes_of(t, d)}, operand{w_name, at.head, w, axes_of(d, dr)});
     return turned;
 }
@@ -48,7 +43,8 @@ struct latent_reader {
     std::optional<rope_table> turns; // RoPE over positions 0 … T − 1, when DR > 0
     shared_matrix c_kv, k_rope;      // (T, DC), (T, DR)
     latent_parts parts;              // the head's, as its scores and output read them
-    matrix q_wide, k_wide, v;        // (T, DK + DR) [q | q_rope], [k | k_rope]; (T, DV)
+    matrix q_wide, k_wide;           // (T, DK + DR): [q | q_rope], [k | k_rope]
+    shared_matrix v;                 // (T, DV)
 
     // Head i's q (and q_rope), its k and v up from the latent, and q_absorbed; recorded in
     // that order when traced. q · kᵀ + q_rope · k_ropeᵀ is one product of the wide rows.
@@ -58,7 +54,7 @@ struct latent_reader {
         const latent_params &w = p.latent;
         const shared_matrix q = matmul(p.x, p.w_q[i]);      // (T, DK)
         const shared_matrix k = matmul(c_kv, w.w_uk[i]);    // (T, DK)
-        const shared_matrix value = matmul(c_kv, w.w_uv[i]); // (T, DV)
+        v = matmul(c_kv, w.w_uv[i]);                         // (T, DV)
         if (rec)
             record(&rec->out, stage_id::q, rec->at, {t, d, dk}, q,
                    operand{"X", no_head, p.x, axes_of(t, d)},
@@ -69,24 +65,23 @@ struct latent_reader {
                                               : shared_matrix();
         q_wide = c.d_rope ? concat_columns({q, q_rope}) : q.get();
         k_wide = c.d_rope ? concat_columns({k, k_rope}) : k.get();
-        v = value;
         if (!rec)
-            return {view_of(q_wide), view_of(k_wide), view_of(v)};
+            return {view_of(q_wide), view_of(k_wide), view_of(v.get())};
         record(out, stage_id::k, rec->at, {t, dc, dk}, k,
                operand{name_of(stage_id::c_kv), no_head, c_kv, axes_of(t, dc)},
                operand{"W_UK", int(i), w.w_uk[i], axes_of(dc, dk)});
-        record(out, stage_id::v, rec->at, {t, dc, dv}, value,
+        record(out, stage_id::v, rec->at, {t, dc, dv}, v,
                operand{name_of(stage_id::c_kv), no_head, c_kv, axes_of(t, dc)},
                operand{"W_UV", int(i), w.w_uv[i], axes_of(dc, dv)});
         const shared_matrix absorbed = matmul_bt(q, w.w_uk[i]); // (T, DC)
         record(out, stage_id::q_absorbed, rec->at, {t, dk, dc}, absorbed,
                operand{"Q", int(i), q, axes_of(t, dk)},
                operand{"W_UK", int(i), w.w_uk[i], axes_of(dc, dk)});
-        rec->q = q, rec->k = k, rec->v = value;
+        rec->q = q, rec->k = k, rec->v = v;
         rec->q_name = "Q", rec->k_name = "K";
         parts = {c_kv, k_rope, q_rope, absorbed, w.w_uv[i]};
         rec->latent = &parts;
-        return {view_of(q_wide), view_of(k_wide), view_of(v)};
+        return {view_of(q_wide), view_of(k_wide), view_of(v.get())};
     }
 };
 

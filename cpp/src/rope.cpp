@@ -50,6 +50,15 @@ matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r) {
     return out;
 }
 
+std::vector<operand> table_operands(const rope_table &table, const dim &rows) {
+    const dim pairs{cols(table.angle.get()), "d/2"}, one{1, "1"}, two{2, "2"};
+    return {{"θ", no_head, table.theta, axes_of(one, pairs)},
+            {"angle", no_head, table.angle, axes_of(rows, pairs)},
+            {"cos", no_head, table.cos, axes_of(rows, pairs)},
+            {"sin", no_head, table.sin, axes_of(rows, pairs)},
+            {"pairs", no_head, table.pairs, axes_of(pairs, two)}};
+}
+
 shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x_name,
                               const rope_table &table, const attention_config &c, trace *out,
                               stage_at at, const dim &rows) {
@@ -58,12 +67,7 @@ shared_matrix rotate_recorded(stage_id id, const shared_matrix &x, const char *x
         return result;
     const dim dk{c.d_k, "d_k"}, pairs{c.rope->dims / 2, "d/2"}, one{1, "1"}, two{2, "2"};
     record(out, id, at, {rows, dk, pairs, one, two}, result,
-           operand{x_name, at.head, x, axes_of(rows, dk)},
-           operand{"θ", no_head, table.theta, axes_of(one, pairs)},
-           operand{"angle", no_head, table.angle, axes_of(rows, pairs)},
-           operand{"cos", no_head, table.cos, axes_of(rows, pairs)},
-           operand{"sin", no_head, table.sin, axes_of(rows, pairs)},
-           operand{"pairs", no_head, table.pairs, axes_of(pairs, two)});
+           operand{x_name, at.head, x, axes_of(rows, dk)}, table_operands(table, rows));
     return result;
 }
 

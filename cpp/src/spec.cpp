@@ -164,22 +164,28 @@ attention_config generated_config(const generated_spec &s) {
     return c;
 }
 
-// The matrices of one kind (W_Q, W_K or W_V), each checked against the shape its head needs:
-// d_model rows, and as many columns as the first one of `like`.
+// The matrices of one kind (W_Q, W_K, W_V; MLA's W_UK, W_UV, W_QR), each checked against the
+// shape its head needs: `rows` rows (`rows_why` says what fixes them), and `*width` columns, which
+// `like` fixes (the first matrix's when *width is 0).
 std::vector<matrix> checked_heads(const std::string &name, const std::vector<row_list> &given,
-                                  std::size_t d_model, std::size_t *width, const char *like) {
+                                  std::size_t rows, const std::string &rows_why, std::size_t *width,
+                                  const std::string &like) {
     std::vector<matrix> out;
     for (std::size_t h = 0; h < given.size(); ++h) {
         const std::string field = name + "[" + std::to_string(h) + "]";
         matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
         if (*width == 0)
             *width = cols(w);
-        require_shape(field, w, d_model, *width,
-                      "(d_model = " + std::to_string(d_model) + " rows like X's columns, " +
-                          std::to_string(*width) + " columns like " + like + ")");
+        require_shape(field, w, rows, *width,
+                      "(" + rows_why + ", " + std::to_string(*width) + " columns like " + like + ")");
         out.push_back(std::move(w));
     }
     return out;
+}
+
+// `d_model = D rows like X's columns`: what fixes the rows of W_Q, W_K and W_V.
+std::string rows_like_x(std::size_t d_model) {
+    return "d_model = " + std::to_string(d_model) + " rows like X's columns";
 }
 
 // W_K and W_V: one pair per K/V head, a number of them that divides the query heads.
@@ -195,8 +201,8 @@ void checked_kv(const explicit_spec &spec, problem &p) {
         reject("W_V", std::to_string(spec.w_v.size()) + " matrices, but W_K has " +
                           std::to_string(n) + " (one W_K and one W_V per K/V head)");
     c.num_kv_heads = n;
-    p.params.w_k = checked_heads("W_K", spec.w_k, c.d_model, &c.d_k, "W_Q[0]");
-    p.params.w_v = checked_heads("W_V", spec.w_v, c.d_model, &c.d_v, "W_V[0]");
+    p.params.w_k = checked_heads("W_K", spec.w_k, c.d_model, rows_like_x(c.d_model), &c.d_k, "W_Q[0]");
+    p.params.w_v = checked_heads("W_V", spec.w_v, c.d_model, rows_like_x(c.d_model), &c.d_v, "W_V[0]");
 }
 
 // Kind backward's dO, shaped like the output: as given, else drawn after every other draw.
@@ -290,25 +296,14 @@ problem make_problem(const generated_spec &spec, bool traced) {
     return p;
 }
 
-// `name`'s matrices, one per head (H of them), each (rows, cols): `why` says what fixes the rows,
-// `like` what fixes the columns (the first matrix's when *cols is 0).
+// `name`'s matrices, exactly one per head (H of them), each checked as checked_heads does.
 std::vector<matrix> head_matrices(const std::string &name, const std::vector<row_list> &given,
                                   std::size_t heads, std::size_t rows, const std::string &why,
                                   std::size_t *cols, const std::string &like) {
     if (given.size() != heads)
         reject(name, std::to_string(given.size()) + " matrices for " + std::to_string(heads) +
                          " heads (W_Q's count); give one per head");
-    std::vector<matrix> out;
-    for (std::size_t h = 0; h < given.size(); ++h) {
-        const std::string field = name + "[" + std::to_string(h) + "]";
-        matrix w = checked_matrix(field, given[h], limits::max_d_model, limits::max_head_dim);
-        if (*cols == 0)
-            *cols = attention::cols(w);
-        require_shape(field, w, rows, *cols,
-                      "(" + why + ", " + std::to_string(*cols) + " columns like " + like + ")");
-        out.push_back(std::move(w));
-    }
-    return out;
+    return checked_heads(name, given, rows, why, cols, like);
 }
 
 // Longer than 40 lines: kind mla's matrices, each checked against the shapes X, W_DKV and W_Q fix
@@ -381,7 +376,7 @@ problem make_problem(const explicit_spec &spec) {
                           " matrices; give one per head, between 1 and " +
                           std::to_string(limits::max_heads));
     c.num_heads = spec.w_q.size();
-    p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, &c.d_k, "W_Q[0]");
+    p.params.w_q = checked_heads("W_Q", spec.w_q, c.d_model, rows_like_x(c.d_model), &c.d_k, "W_Q[0]");
     checked_kv(spec, p);
     const bool self = spec.kind == problem_kind::self || spec.kind == problem_kind::backward;
     if (spec.valid_keys && !cross && !self)

@@ -231,6 +231,13 @@ export function resultFulls(page) {
   return page.$$eval('#figure .figure-slot.is-result td.hm-cell', cellFulls);
 }
 
+// The rows of the Modern and Latent chapters' panel table "In this run, by the engine", as text.
+export function measuredRows(page) {
+  return page.$$eval('.modern-measured tbody tr', (trs) =>
+    trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+  );
+}
+
 export function shownEquation(page) {
   return page.$eval('.shape-eq', (p) => p.dataset.equation);
 }

@@ -10,6 +10,7 @@ import { formatCell, formatSci } from '../../web/model/format.js';
 import {
   SHOTS,
   axeBuilder,
+  measuredRows,
   openPage,
   pagePerTest,
   resultTexts,
@@ -33,8 +34,6 @@ const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id
 const cellsOf = (values) => Array.from(values, formatCell);
 const specOf = (id) => env.engine.presets().find((p) => p.id === id).spec;
 const explanation = () => page.textContent('#explanation');
-const measuredRows = () =>
-  page.$$eval('.modern-measured tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 
 const COLD =
   'MLA cold from a link: the two-term scores, the engine\u2019s difference of the routes, the cache it keeps';
@@ -58,7 +57,7 @@ test(COLD, async () => {
       ],
     ],
   );
-  const rows = await measuredRows();
+  const rows = await measuredRows(page);
   assert.deepEqual(rows.slice(0, 2), [
     ['MLA: d_c + d_r = 8 + 2', '10', '1\u00d7'],
     ['multi-head: h\u00b7(d_k + d_v), 4 K/V heads', '32', '3.2\u00d7 MLA\u2019s'],
@@ -109,7 +108,7 @@ test('MLA: d_c 8 → 6 (the same length) changes the latent, the text and the ca
   const trace = env.engine.run({ ...specOf('modern-mla'), dLatent: 6 });
   await page.waitForFunction(() => /d_c \+ d_r = 6 \+ 2/.test(document.querySelector('.chapter-panel').textContent));
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'scores', 1).values));
-  assert.deepEqual((await measuredRows())[0], ['MLA: d_c + d_r = 6 + 2', '8', '1\u00d7']);
+  assert.deepEqual((await measuredRows(page))[0], ['MLA: d_c + d_r = 6 + 2', '8', '1\u00d7']);
   await page.click('#stage-nav >> text=Latent c_kv');
   await waitForStage(page, 'c_kv');
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'c_kv').values));

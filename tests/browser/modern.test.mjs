@@ -12,6 +12,7 @@ import {
   SHOTS,
   axeBuilder,
   goToHash,
+  measuredRows,
   openPage,
   pagePerTest,
   resultTexts,
@@ -33,8 +34,6 @@ const stageOf = (trace, id, head = null) => trace.stages.find((s) => s.id === id
 const cellsOf = (stage) => Array.from(stage.values, formatCell);
 const specOf = (id) => env.engine.presets().find((p) => p.id === id).spec;
 const explanation = () => page.textContent('#explanation');
-const measuredRows = () =>
-  page.$$eval('.modern-measured tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
 
 const COLD =
   'soft cap: the capped cells, κ and the largest logit in the text, and the per-head change, from the engine';
@@ -54,7 +53,7 @@ test(COLD, async () => {
     text,
   );
   assert.deepEqual(
-    await measuredRows(),
+    await measuredRows(page),
     Array.from(trace.config.softcapChange, (d, h) => [String(h), formatCell(d)]),
   );
   assert.match(await page.textContent('.chapter-panel'), /Gemma 2 \(2B, 9B, 27B\)/);
@@ -77,7 +76,7 @@ test('soft cap: κ 30 → 20 (the same length) changes the cells, the text and t
   await page.waitForFunction(() => document.querySelector('#explanation').textContent.includes('\u03ba = 20:'));
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'capped', 1)));
   assert.deepEqual(
-    await measuredRows(),
+    await measuredRows(page),
     Array.from(trace.config.softcapChange, (d, h) => [String(h), formatCell(d)]),
   );
   // A κ that caps nothing is refused by the form, naming the field; the last good view stays.
@@ -131,7 +130,7 @@ test(SINKS, async () => {
   const trace = env.engine.run({ preset: 'modern-sinks' });
   assert.deepEqual(await resultTexts(page), cellsOf(stageOf(trace, 'sink', 0)));
   assert.match(await explanation(), /of logit ζ = 2 and no value/);
-  const rows = await measuredRows();
+  const rows = await measuredRows(page);
   assert.deepEqual(
     rows.map((r) => r.slice(0, 3)),
     trace.stages
@@ -172,7 +171,7 @@ test(QK_NORM, async () => {
   );
   assert.ok(qkNormWithout[1] > 100 * qkNormLargest[1], 'weights × 3: unnormalised logits in the hundreds');
   assert.deepEqual(
-    await measuredRows(),
+    await measuredRows(page),
     Array.from(qkNormLargest, (d, h) => [
       String(h),
       formatCell(d),

@@ -38,7 +38,7 @@ export function divisorQuestion(step) {
     kind: 'divisor',
     prompt: `Every score is divided by \u221a${width === 'd_k' ? 'd_k' : `(${width})`}. By which number, here?`,
     help: 'A number, for example 3 (or \u221a9).',
-    expected: { root: Number(m[1]) },
+    expected: { root: Number(m[1]), width },
     answer: `\u221a${m[1]}`,
     hint:
       `${width} = ${m[1]} is the length of each query and key; the ` +

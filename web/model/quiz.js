@@ -65,8 +65,8 @@ const CHECKS = {
     const got = parseNumber(text);
     if (got === null) return { read: false };
     const right = facts.divisor !== undefined && near(got, facts.divisor, TOLERANCE);
-    const width = q.prompt.includes('d_r') ? 'd_k + d_r' : 'd_k'; // MLA divides by √(d_k + d_r)
-    return { read: true, right, hint: got === q.expected.root ? `That is ${width} itself. ${q.hint}` : q.hint };
+    const itself = `That is ${q.expected.width} itself. ${q.hint}`; // MLA's width is d_k + d_r
+    return { read: true, right, hint: got === q.expected.root ? itself : q.hint };
   },
   key(q, text) {
     const t = String(text ?? '')

@@ -30,6 +30,10 @@ rope_table turned_back(const rope_table &t);
 // x: (P, DK) → (P, DK).
 matrix rotated(matrix_view x, const rope_table &table, const rope_settings &r);
 
+// RoPE's tables as a turned stage's operands, in the stage table's order: θ (1, d/2), angle, cos,
+// sin (rows, d/2), pairs (d/2, 2).
+std::vector<operand> table_operands(const rope_table &table, const dim &rows);
+
 // x rotated (rotated()), recorded into `out` when given as `id` (q_rot or k_rot) at `at`, with
 // operands x (as the trace holds it, named x_name), θ, φ, cos, sin and the pairs.
 // x: (P, DK) → (P, DK), P = rows.size.

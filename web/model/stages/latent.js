@@ -5,7 +5,7 @@
 // own entries.
 // Entry fields: see ../stage-table.js.
 
-import { nonNegative } from './captions.js';
+import { ROPE_TABLES } from './captions.js';
 import { entry } from './entry.js';
 import { dot, row } from './highlight.js';
 import { ofHead, ofLayer } from './numpy-paths.js';
@@ -42,11 +42,7 @@ function ropePart(id, letter, what) {
     highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
     operands: {
       [`X\u00b7${weight}`]: `X\u00b7${weight}`,
-      '\u03b8': nonNegative('\u03b8'),
-      angle: nonNegative('angle \u03c6'),
-      cos: 'cos \u03c6',
-      sin: 'sin \u03c6',
-      pairs: nonNegative('pairs (a, b)'),
+      ...ROPE_TABLES,
       X: 'X',
       [weight]: weight,
     },

@@ -3,7 +3,7 @@
 // Entry fields: see ../stage-table.js.
 
 import { cacheRowsQuestion } from '../quiz-questions.js';
-import { nonNegative } from './captions.js';
+import { ROPE_TABLES } from './captions.js';
 import { entry } from './entry.js';
 import { formatCell, formatPlain } from '../format.js';
 import { col, dot, row } from './highlight.js';
@@ -153,11 +153,7 @@ function turned(id, letter, title) {
     highlight: ({ row: r }) => ({ 0: row(r), 3: row(r), 4: row(r) }),
     operands: {
       [letter]: letter,
-      '\u03b8': nonNegative('\u03b8'),
-      angle: nonNegative('angle \u03c6'),
-      cos: 'cos \u03c6',
-      sin: 'sin \u03c6',
-      pairs: nonNegative('pairs (a, b)'),
+      ...ROPE_TABLES,
     },
     numpy: (structure, at) => (letter === 'K' ? ofKvHead : ofHead)(id)(structure, at) ?? ofHead(id)(structure, at),
   });
