@@ -5,7 +5,7 @@
 // and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
 // against full causal attention as T grows, and RoPE and ALiBi against the forward without them;
 // the backward pass against the forward, with both multiply-add counts; training the default
-// induction run; and multi-head latent attention's forward against multi-head attention's, with
+// induction run, and its steps against eager PyTorch's; and multi-head latent attention's forward against multi-head attention's, with
 // both multiply-add counts and the floats each caches per token.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { engineRows, explicitRows } from './bench/engine-rows.js';
 import { mlaTable } from './bench/mla-rows.js';
 import { positionTables } from './bench/positions-rows.js';
 import { engineTrainLine, trainTable } from './bench/train-rows.js';
+import { torchRows, torchTable } from './bench/torch-rows.js';
 import { multiHeadAttention } from './bench/plain-attention.js';
 
 const FORWARD = [
@@ -236,6 +237,9 @@ console.log(
     `${js.seconds.toFixed(1)} s ${check(js.seconds <= 20 && js.induction >= 0.5)} (formed at step ${js.formed_step}, ` +
     `${js.formed_seconds.toFixed(1)} s)`,
 );
+const torch = await torchRows(engine);
+console.log(`\n${torchTable(torch).join('\n')}`);
+console.log(`target: training ≥ 3× eager PyTorch's steps/s: ${torch.ratio.toFixed(2)}× ${check(torch.ratio >= 3)}`);
 
 // Multi-head latent attention against multi-head attention (issue 38), natively, in WASM and
 // through the engine.

@@ -8,6 +8,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+# Training is compared with eager PyTorch (scripts/bench/torch_train.py) under Debian's python3,
+# where apt puts python3-torch: installed here, not by setup, as only the bench needs it.
+if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "bench: installing python3-torch"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch >/dev/null
+  else
+    echo "bench: PyTorch is missing; run as root:  sudo apt-get install -y python3-torch" >&2
+    exit 1
+  fi
+fi
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native --target attention_bench -j "$(nproc)" >/dev/null
 # The machine's own vector width (AVX-512 here) without fused multiply-adds: the same bits as

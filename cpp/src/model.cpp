@@ -166,10 +166,6 @@ std::vector<std::size_t> context_of(const std::vector<std::size_t> &tokens) {
     return {tokens.begin(), tokens.end() - 1};
 }
 
-double mask_total(const token_batch &b) {
-    return xt::sum(b.mask)();
-}
-
 void add_to(model_params &total, const attention_gradients &g, std::size_t layer) {
     attention_params &w = total.layers[layer];
     for (std::size_t h = 0; h < g.w_q.size(); ++h)
@@ -213,16 +209,24 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b) {
     return out;
 }
 
+double mask_total(const token_batch &b) {
+    return xt::sum(b.mask)();
+}
+
 double loss_of(const model &m, const token_batch &b) {
     validate_model(m), validate_batch(m.config, b);
     const double counted = mask_total(b);
     double loss = 0;
-    for (std::size_t s = 0; s < b.tokens.size(); ++s) {
-        const sequence_pass pass = forward_sequence(m, context_of(b.tokens[s]));
-        const next_token next = next_token_losses(pass.logits, b.tokens[s]);
-        for (std::size_t t = 0; t < m.config.seq_len; ++t)
-            loss += b.mask(s, t) / counted * next.losses[t];
-    }
+    for (std::size_t s = 0; s < b.tokens.size(); ++s)
+        loss = add_sequence_loss(loss, b, s, forward_sequence(m, context_of(b.tokens[s])), counted);
+    return loss;
+}
+
+double add_sequence_loss(double loss, const token_batch &b, std::size_t s, const sequence_pass &pass,
+                         double counted) {
+    const next_token next = next_token_losses(pass.logits, b.tokens[s]);
+    for (std::size_t t = 0; t < next.losses.size(); ++t)
+        loss += b.mask(s, t) / counted * next.losses[t];
     return loss;
 }
 

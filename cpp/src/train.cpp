@@ -54,49 +54,78 @@ train_spec default_train_spec(task_kind t) {
     return s;
 }
 
-std::vector<head_score> head_scores(const model &m,
-                                    const std::vector<std::vector<std::size_t>> &tokens) {
-    const model_config &c = m.config;
-    const double n = double(tokens.size());
-    check_work(n * forward_work(c), "tokens", js_number(n) + " sequences of this model",
-               "give fewer sequences");
-    std::vector<head_score> out;
-    for (std::size_t l = 0; l < c.num_layers; ++l)
-        for (std::size_t h = 0; h < c.num_heads; ++h)
-            out.push_back({l, h, 0, 0, 0, std::nullopt});
-    double queries = 0, repeats = 0;
-    std::vector<double> induction(out.size(), 0.0);
-    for (const std::vector<std::size_t> &sequence : tokens) {
-        const std::vector<std::size_t> inputs(sequence.begin(), sequence.end() - 1);
-        const sequence_pass pass = forward_sequence(m, inputs);
+namespace {
+
+// Each head's weights summed over the queries t ≥ 1 of the sequences added so far, on the keys
+// head_score names; scores() averages them.
+class score_tally {
+  public:
+    explicit score_tally(const model_config &c) : seq_len_(c.seq_len) {
+        for (std::size_t l = 0; l < c.num_layers; ++l)
+            for (std::size_t h = 0; h < c.num_heads; ++h)
+                sums_.push_back({l, h, 0, 0, 0, std::nullopt});
+        induction_.assign(sums_.size(), 0.0);
+    }
+
+    // One sequence's pass: inputs are the tokens it read.
+    void add(const std::vector<std::size_t> &inputs, const sequence_pass &pass) {
         const auto targets = after_previous(inputs);
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            const matrix &a = pass.layers[out[i].layer].a[out[i].head]; // (T, T)
-            for (std::size_t t = 1; t < c.seq_len; ++t) {
-                out[i].previous_token += a(t, t - 1);
-                out[i].first_token += a(t, 0);
-                out[i].self += a(t, t);
+        for (std::size_t i = 0; i < sums_.size(); ++i) {
+            const matrix &a = pass.layers[sums_[i].layer].a[sums_[i].head]; // (T, T)
+            for (std::size_t t = 1; t < seq_len_; ++t) {
+                sums_[i].previous_token += a(t, t - 1);
+                sums_[i].first_token += a(t, 0);
+                sums_[i].self += a(t, t);
                 if (targets[t])
-                    induction[i] += a(t, *targets[t]);
+                    induction_[i] += a(t, *targets[t]);
             }
         }
-        queries += double(c.seq_len - 1);
-        for (std::size_t t = 1; t < c.seq_len; ++t)
-            repeats += targets[t] ? 1 : 0;
+        queries_ += double(seq_len_ - 1);
+        for (std::size_t t = 1; t < seq_len_; ++t)
+            repeats_ += targets[t] ? 1 : 0;
     }
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        out[i].previous_token /= queries, out[i].first_token /= queries, out[i].self /= queries;
-        if (repeats > 0)
-            out[i].induction = induction[i] / repeats;
+
+    std::vector<head_score> scores() const {
+        std::vector<head_score> out = sums_;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out[i].previous_token /= queries_, out[i].first_token /= queries_, out[i].self /= queries_;
+            if (repeats_ > 0)
+                out[i].induction = induction_[i] / repeats_;
+        }
+        return out;
     }
-    return out;
+
+  private:
+    std::size_t seq_len_;
+    std::vector<head_score> sums_;
+    std::vector<double> induction_;
+    double queries_ = 0, repeats_ = 0;
+};
+
+std::vector<std::size_t> inputs_of(const std::vector<std::size_t> &sequence) {
+    return {sequence.begin(), sequence.end() - 1};
+}
+
+} // namespace
+
+std::vector<head_score> head_scores(const model &m,
+                                    const std::vector<std::vector<std::size_t>> &tokens) {
+    const double n = double(tokens.size());
+    check_work(n * forward_work(m.config), "tokens", js_number(n) + " sequences of this model",
+               "give fewer sequences");
+    score_tally tally(m.config);
+    for (const std::vector<std::size_t> &sequence : tokens) {
+        const std::vector<std::size_t> inputs = inputs_of(sequence);
+        tally.add(inputs, forward_sequence(m, inputs));
+    }
+    return tally.scores();
 }
 
 head_score uniform_scores(const std::vector<std::vector<std::size_t>> &tokens) {
     head_score u{0, 0, 0, 0, 0, std::nullopt};
     double queries = 0, repeats = 0, induction = 0;
     for (const std::vector<std::size_t> &sequence : tokens) {
-        const std::vector<std::size_t> inputs(sequence.begin(), sequence.end() - 1);
+        const std::vector<std::size_t> inputs = inputs_of(sequence);
         const auto targets = after_previous(inputs);
         for (std::size_t t = 1; t < inputs.size(); ++t) {
             const double share = 1.0 / double(t + 1); // each of keys 0 … t
@@ -115,14 +144,23 @@ head_score uniform_scores(const std::vector<std::vector<std::size_t>> &tokens) {
 checkpoint measured(const train_spec &spec, std::size_t step, double train_loss, model m,
                     adam_state optimizer) {
     const token_batch held_out = task_batch(spec, 0, held_out_sequences);
-    const double loss = loss_of(m, held_out);
-    std::vector<head_score> scores = head_scores(m, held_out.tokens);
+    validate_model(m), validate_batch(m.config, held_out);
+    // One pass of each held-out sequence gives its part of the loss and of the head scores.
+    const double counted = mask_total(held_out);
+    double loss = 0;
+    score_tally tally(m.config);
+    for (std::size_t s = 0; s < held_out.tokens.size(); ++s) {
+        const std::vector<std::size_t> inputs = inputs_of(held_out.tokens[s]);
+        const sequence_pass pass = forward_sequence(m, inputs);
+        loss = add_sequence_loss(loss, held_out, s, pass, counted);
+        tally.add(inputs, pass);
+    }
     return {step,
             loss,
             train_loss,
             std::move(m),
             std::move(optimizer),
-            std::move(scores),
+            tally.scores(),
             uniform_scores(held_out.tokens)};
 }
 

@@ -104,6 +104,14 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b);
 // The loss alone (no backward pass).
 double loss_of(const model &m, const token_batch &b);
 
+// Σ mask: how many positions the batch's loss counts (weighted).
+double mask_total(const token_batch &b);
+
+// `loss` plus sequence s's terms of the batch's loss, from its pass, one by one (as loss_of adds
+// them): mask(s, t) · −ln p(token t + 1) / counted, where counted = Σ mask over the batch.
+double add_sequence_loss(double loss, const token_batch &b, std::size_t s, const sequence_pass &pass,
+                         double counted);
+
 // Refuses a model whose config is out of range or whose matrices are not shaped by it or hold a
 // value that is not finite, and a batch with a token outside [0, V), a row not T + 1 long, a
 // mask not (B, T), negative or not finite, or summing to 0. Messages name the field.
