@@ -5,8 +5,8 @@
 // and explicit matrices read as arrays of rows and as flat Float64Arrays; last, a sliding window
 // against full causal attention as T grows, and RoPE and ALiBi against the forward without them;
 // the backward pass against the forward, with both multiply-add counts; training the default
-// induction run, and its steps against eager PyTorch's; and multi-head latent attention's forward against multi-head attention's, with
-// both multiply-add counts and the floats each caches per token.
+// induction run, and its steps against eager PyTorch's; and multi-head latent attention's forward
+// against multi-head attention's, with both multiply-add counts and the floats each caches per token.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
 import { createEngine } from '../dist/engine.js';
