@@ -5,88 +5,24 @@
 // nothing moves.
 //
 // The markup is the stepper as the page holds it once everything is in (the engine's rest, KaTeX
-// and the later script: the live page mounts only then), the form's values as attributes, and what
-// the strict CSP would refuse turned into CSS:
-//   - each heatmap row's fills canvas (one pixel a cell) → a strip of <i>, one a cell, each with
-//     a class whose colour is the canvas's pixel, in the light and in the dark scheme;
-//   - each row's text strip (runs of cells inked for contrast on their fills) → one span a cell,
-//     with a class for its ink in either scheme;
-//   - every style attribute (custom properties such as --cols, widths, a legend's gradient) → a
-//     class with the same declarations in either scheme, !important to keep an inline style's
-//     precedence.
-// index.html's rules are appended to dist/attention-stepper-page.css, which it already loads;
-// embed.html's go into dist/attention-stepper-embed-first.css (see EMBED_SHEETS).
+// and the later script: the live page mounts only then), serialized by web/element/prerender.js
+// (builder.html's snippets use the same): the form's values as attributes, and what the strict CSP
+// would refuse turned into CSS. index.html's rules are appended to dist/attention-stepper-page.css,
+// which it already loads; embed.html's go into dist/attention-stepper-embed-first.css (see
+// EMBED_SHEETS).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
+import { prerenderRules, sameButColours, serializeStepper } from '../web/element/prerender.js';
 
-// In the page: the stepper's markup (index.html's #app, embed.html's element's shadow root), its
-// fills' and inks' colours and its inline styles.
-function serialize(inElement) {
-  const app = inElement
+// In the page: the stepper (index.html's #app, embed.html's element's .as-root), serialized.
+const SERIALIZE = `(inElement) => (${serializeStepper})(
+  inElement
     ? document.querySelector('attention-stepper').shadowRoot.querySelector('.as-root')
-    : document.getElementById('app');
-  const clone = app.cloneNode(true);
-  // What the form holds lives in properties: as attributes, so that the markup shows it.
-  const fields = [...app.querySelectorAll('input, option')];
-  [...clone.querySelectorAll('input, option')].forEach((copy, k) => {
-    const field = fields[k];
-    if (field.tagName === 'OPTION') copy.toggleAttribute('selected', field.selected);
-    else if (field.type === 'checkbox' || field.type === 'radio') copy.toggleAttribute('checked', field.checked);
-    else copy.setAttribute('value', field.value);
-  });
-  const live = [...app.querySelectorAll('canvas')];
-  const fills = [];
-  [...clone.querySelectorAll('canvas')].forEach((copy, k) => {
-    const canvas = live[k];
-    const strip = document.createElement('span');
-    strip.className = `${canvas.className} pr-fills`;
-    strip.setAttribute('aria-hidden', 'true');
-    if (canvas.classList.contains('hm-fills') && canvas.width > 0) {
-      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, 1).data;
-      for (let c = 0; c < canvas.width; c += 1) {
-        const cell = document.createElement('i');
-        const [r, g, b, a] = data.slice(4 * c, 4 * c + 4);
-        if (a > 0) {
-          cell.className = `pf-${fills.length}`;
-          fills.push(a === 255 ? `rgb(${r},${g},${b})` : `rgba(${r},${g},${b},${(a / 255).toFixed(3)})`);
-        }
-        strip.append(cell);
-      }
-    }
-    copy.replaceWith(strip);
-  });
-  // A row's text strip colours its runs of cells for contrast on their fills, so the runs differ
-  // by scheme: one span a cell instead, each with a class for its colour.
-  const inks = [];
-  for (const strip of clone.querySelectorAll('.hm-text')) {
-    const chars = Number(strip.closest('table').style.getPropertyValue('--chars'));
-    const cells = [...strip.children].flatMap((run) =>
-      (run.textContent.match(new RegExp(`[^]{${chars}}`, 'g')) ?? []).map((text) => [text, run.style.color]),
-    );
-    strip.replaceChildren(
-      ...cells.map(([text, colour]) => {
-        const span = document.createElement('span');
-        span.className = `pt-${inks.length}`;
-        span.textContent = text;
-        inks.push(colour);
-        return span;
-      }),
-    );
-  }
-  // A style attribute → a class of its own (a legend's gradient differs by scheme).
-  const styles = [];
-  for (const node of clone.querySelectorAll('[style]')) {
-    node.classList.add(`ps-${styles.length}`);
-    styles.push([...node.style].map((p) => `${p}:${node.style.getPropertyValue(p)} !important`).join(';'));
-    node.removeAttribute('style');
-  }
-  // The legend's memo of the gradient it drew (views/heatmap.js), which differs by scheme.
-  for (const node of clone.querySelectorAll('[data-gradient]')) node.removeAttribute('data-gradient');
-  if (inElement) clone.removeAttribute('style'); // the height the element held: none yet
-  return { html: clone.innerHTML, fills, inks, styles };
-}
+    : document.getElementById('app'),
+  inElement,
+)`;
 
 // The markup of one page in both schemes, the same but for the colours its rules give.
 async function frames(browser, url, inElement) {
@@ -98,32 +34,18 @@ async function frames(browser, url, inElement) {
     // The element is ready once its first view is drawn: its later views may still be coming.
     await page.waitForFunction(() => window.attentionStepperLater !== undefined);
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const shown = await page.evaluate(serialize, inElement);
+    const shown = await page.evaluate(`(${SERIALIZE})(${inElement})`);
     await context.close();
     return shown;
   };
   const [light, dark] = [await frame('light'), await frame('dark')];
-  if (light.html !== dark.html)
+  if (!sameButColours(light, dark))
     throw new Error(`prerender ${url}: the light and the dark first frames differ in more than their colours`);
   return [light, dark];
 }
 
-function rules(page, { fills, inks, styles }, dark) {
-  const lines = [
-    `/* ${page}\u2019s prerendered first stage (scripts/prerender-page.mjs) */`,
-    '.pr-fills { display: flex; }',
-    '.pr-fills > i { flex: 1 1 0; }',
-    ...styles.map((text, k) => `.ps-${k} { ${text}; }`),
-    ...fills.map((colour, k) => `.pf-${k} { background: ${colour}; }`),
-    ...inks.map((colour, k) => `.pt-${k} { color: ${colour}; }`),
-    '@media (prefers-color-scheme: dark) {',
-    ...dark.styles.flatMap((text, k) => (text === styles[k] ? [] : [`  .ps-${k} { ${text}; }`])),
-    ...dark.fills.map((colour, k) => `  .pf-${k} { background: ${colour}; }`),
-    ...dark.inks.map((colour, k) => `  .pt-${k} { color: ${colour}; }`),
-    '}',
-  ];
-  return `${lines.join('\n')}\n`;
-}
+const rules = (page, light, dark) =>
+  prerenderRules(`${page}\u2019s prerendered first stage (scripts/prerender-page.mjs)`, light, dark);
 
 // embed.html's element, its first stage in a declarative shadow root: painted before any script,
 // kept by the element until its live stage replaces it (element/attention-stepper.js). Its styles

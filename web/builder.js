@@ -2,14 +2,19 @@
 // makes, the snippets that embed it (the element's and embed.html's iframe), written by the same
 // functions as the export menu's snippet (state/snippet.js), and the SCORM 1.2 package of that
 // choice, zipped here from the built files as npm run package zips them (lms/scorm-package.js).
+// The element's snippet can carry its first stage (issue 36): drawn here by the element itself,
+// out of sight, in the light and in the dark scheme, and serialized as the build prerenders
+// embed.html's (element/prerender.js).
 
 import { zipSync } from 'fflate';
 import './element/define.js';
 import { sharedEngine } from './element/assets.js';
+import { formulaFaces, prerenderRules, sameButColours, serializeStepper } from './element/prerender.js';
+import { assetUrl } from './asset-url.js';
 import { CHAPTERS, chapterById } from './model/chapters.js';
 import { presetsOf } from './model/presets.js';
 import { FILE_LIST, packageOf } from './lms/scorm-package.js';
-import { builderAttributes, elementSnippet, iframeSnippet } from './state/snippet.js';
+import { KATEX_SHEET, builderAttributes, elementSnippet, fallbackSnippet, iframeSnippet } from './state/snippet.js';
 import { el } from './views/dom.js';
 
 const $ = (id) => document.getElementById(id);
@@ -48,12 +53,99 @@ function choice() {
   };
 }
 
+const nextFrame = () => new Promise((done) => requestAnimationFrame(done));
+
+// The sheets a fallback needs: the stepper's and KaTeX's ({ stepper, katex }). Fetched once.
+let sheets = null;
+function fallbackSheets() {
+  const text = (file) =>
+    fetch(assetUrl(file)).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${file}: ${r.status}`))));
+  sheets ??= Promise.all([text('attention-stepper.css'), text(KATEX_SHEET)]).then(([stepper, katex]) => ({
+    stepper,
+    katex,
+  }));
+  sheets.catch(() => (sheets = null)); // tried again at the next change
+  return sheets;
+}
+
+// The element of these attributes drawn in one theme, whole (the engine's rest, the later script
+// and KaTeX in), serialized, with the KaTeX font files its formulas use (katex: KaTeX's sheet).
+async function drawn(attrs, theme, katex) {
+  const element = document.createElement('attention-stepper');
+  for (const [name, value] of attrs) element.setAttribute(name, value ?? '');
+  element.setAttribute('theme', theme);
+  $('builder-drawing').append(element);
+  try {
+    while (element.dataset.ready !== 'true') await nextFrame();
+    await nextFrame();
+    await nextFrame();
+    const root = element.shadowRoot.querySelector('.as-root');
+    return { ...serializeStepper(root, true), fonts: formulaFaces(root, katex) };
+  } finally {
+    element.remove();
+  }
+}
+
+// The first stage of these attributes as a snippet's fallback (state/snippet.js): { html, css,
+// fonts }, or null when the two schemes draw more than colours apart. Its <style> holds the
+// stepper's sheet, KaTeX's rules without its font faces (which count only in the document) and
+// the drawing's own rules.
+async function fallbackOf(attrs) {
+  const { rest, typesetter } = await sharedEngine();
+  const [{ stepper, katex }] = await Promise.all([fallbackSheets(), rest(), typesetter.load()]);
+  const light = await drawn(attrs, 'light', katex);
+  const dark = await drawn(attrs, 'dark', katex);
+  if (!sameButColours(light, dark)) return null;
+  const rules = prerenderRules("the element's first stage, drawn by builder.html", light, dark);
+  const fonts = light.fonts.map((url) => new URL(url, `https://x/${KATEX_SHEET}`).pathname.slice(1));
+  return { html: light.html, css: stepper + katex.replace(/@font-face\s*\{[^}]*\}/g, '') + rules, fonts };
+}
+
+// One drawing at a time, of the latest choice only; each choice's drawing kept (the base changes
+// only the snippet's links).
+let drawing = 0; // the latest choice's number
+let queue = Promise.resolve();
+const fallbacks = new Map(); // the attributes, as JSON → their fallback or null
+
+function showElementSnippet(attrs, base) {
+  const field = $('builder-element');
+  const status = $('builder-fallback-status');
+  field.value = elementSnippet(attrs);
+  const mine = ++drawing;
+  if (!$('builder-fallback').checked) {
+    status.textContent = '';
+    return;
+  }
+  status.textContent = 'Drawing the first stage into the snippet\u2026';
+  const key = JSON.stringify(attrs);
+  queue = queue.then(async () => {
+    if (mine !== drawing) return; // a newer choice waits
+    try {
+      if (!fallbacks.has(key)) fallbacks.set(key, await fallbackOf(attrs));
+    } catch (error) {
+      if (mine === drawing) status.textContent = `The first stage could not be drawn in (${error.message}).`;
+      return;
+    }
+    if (mine !== drawing) return;
+    const fallback = fallbacks.get(key);
+    if (!fallback) {
+      status.textContent = 'This stage cannot be drawn in: the snippet is the element alone.';
+      return;
+    }
+    field.value = fallbackSnippet(attrs, base, fallback);
+    const kb = (new TextEncoder().encode(field.value).length / 1024).toFixed(0);
+    status.textContent =
+      `The snippet carries its first stage (${kb} KB), shown before the engine arrives; ` +
+      'a page that refuses inline styles shows the live stage only.';
+  });
+}
+
 function show() {
   const attrs = builderAttributes(choice());
   for (const name of [...preview.getAttributeNames()]) preview.removeAttribute(name);
   for (const [name, value] of attrs) preview.setAttribute(name, value ?? '');
   const base = $('builder-base').value.trim();
-  $('builder-element').value = elementSnippet(attrs);
+  showElementSnippet(attrs, base);
   $('builder-iframe').value = iframeSnippet(attrs, base);
   $('builder-script').textContent = `<script defer src="${base}attention-stepper.classic.js"></script>`;
 }

@@ -27,6 +27,7 @@ test('builder: the choice sets the preview and both snippets, which open the sam
   const { page, context } = await newPage(env);
   await page.goto(`${env.server.url}builder.html`);
   await page.waitForSelector('body[data-ready="true"]');
+  await page.uncheck('#builder-fallback'); // the element alone (builder-fallback.test.mjs draws its stage in)
   await page.check('#builder-chapter-attention');
   await page.check('#builder-chapter-masks');
   await page.selectOption('#builder-preset', 'lesson-causal');
@@ -88,6 +89,7 @@ test('builder: controls locked and quiz off make their snippet; no chapter ticke
   const { page, context } = await newPage(env);
   await page.goto(`${env.server.url}builder.html`);
   await page.waitForSelector('body[data-ready="true"]');
+  await page.uncheck('#builder-fallback');
   await page.selectOption('#builder-controls', 'locked');
   await page.waitForFunction(() => document.querySelector('#builder-element').value.includes('locked'));
   assert.equal(await page.inputValue('#builder-element'), '<attention-stepper controls="locked"></attention-stepper>');

@@ -42,11 +42,15 @@ export class AttentionStepper extends HTMLElement {
 
   constructor() {
     super();
-    // A first stage prerendered in a declarative shadow root (embed.html: scripts/prerender-page.mjs)
-    // stays, as it is, until the live stage replaces it.
-    this._prerendered = Boolean(this.shadowRoot?.querySelector('.as-root'));
-    if (this._prerendered) this._root = this.shadowRoot.querySelector('.as-root');
-    else {
+    // A first stage prerendered in a declarative shadow root (embed.html: scripts/prerender-page.mjs;
+    // a snippet's fallback: state/snippet.js) stays, as it is, until the live stage replaces it. A
+    // fallback left hidden (its page refused its inline rules) is not shown at all.
+    const drawn = this.shadowRoot?.querySelector('.as-root');
+    this._prerendered = Boolean(drawn) && getComputedStyle(drawn).display !== 'none';
+    if (drawn) {
+      this._root = drawn;
+      if (!this._prerendered) this._unfallback();
+    } else {
       this.attachShadow({ mode: 'open' });
       for (const href of STYLESHEETS) {
         const link = document.createElement('link');
@@ -212,11 +216,18 @@ export class AttentionStepper extends HTMLElement {
     if (read.errors.length) return this._refuse('This attention stepper has attributes it cannot use:', read.errors);
     if (!paintsFirst(read.wanted) || this._prerendered) {
       // This first view needs the engine's rest and the later script; a prerendered one was drawn
-      // with them, and the live one replaces it only when it is as whole.
-      await shared.rest();
+      // with them and KaTeX, and the live one replaces it only when it is as whole.
+      await Promise.all([shared.rest(), this._prerendered && shared.typesetter.load().catch(() => {})]);
       if (this._pending || !this.isConnected) return;
     }
     this._mount(shared, read);
+  }
+
+  // The prerendered stage's root, emptied for the live one.
+  _unfallback() {
+    this._root.replaceChildren();
+    this._root.hidden = false;
+    this._root.classList.remove('as-fallback');
   }
 
   _setTheme(theme) {
@@ -243,7 +254,7 @@ export class AttentionStepper extends HTMLElement {
     if (refused) return this._refuse(...refused);
     this._teardown();
     this._clearNotice();
-    if (this._prerendered) this._root.replaceChildren(); // in this task: no frame shows neither
+    if (this._prerendered) this._unfallback(); // in this task: no frame shows neither
     this._prerendered = false;
     this._stepper = mountStepper(this._root, {
       engine,

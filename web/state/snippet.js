@@ -47,10 +47,36 @@ export function elementAttributes(catalog, form, view) {
 const ESCAPES = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 const escapeAttribute = (v) => v.replace(/[&"<>]/g, (c) => ESCAPES[c]);
 
+export const KATEX_SHEET = 'vendor/katex/katex.min.css';
+const attributesText = (attrs) =>
+  attrs.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(value)}"`)).join(' ');
+
 /** → '<attention-stepper chapter="…" …></attention-stepper>' */
 export function elementSnippet(attrs) {
-  const text = attrs.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(value)}"`));
-  return `<attention-stepper ${text.join(' ')}></attention-stepper>`;
+  return `<attention-stepper ${attributesText(attrs)}></attention-stepper>`;
+}
+
+/**
+ * The element with its first stage drawn in (issue 36), at base (the folder of dist/, with '/'):
+ * a declarative shadow root, painted before any script arrives and kept by the element until its
+ * live stage replaces it. fallback: { html, css, fonts }, the drawn stage (element/prerender.js),
+ * every rule it needs (the stepper's and KaTeX's sheets among them: a shadow root's linked sheets
+ * do not hold its first paint, its own <style> does) and the font files (dist paths) its formulas
+ * use, preloaded so that they are in by its first layout. The stage is hidden unless that <style> applies, so
+ * a page whose CSP refuses inline styles shows the live stage alone, as without a fallback.
+ * KaTeX's sheet is linked in the document as well: its font faces count only there.
+ */
+export function fallbackSnippet(attrs, base, { html, css, fonts }) {
+  const href = (file) => escapeAttribute(base + file);
+  const link = (file) => `<link rel="stylesheet" href="${href(file)}">`;
+  const preload = (file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="${href(file)}">\n`;
+  return (
+    `${fonts.map(preload).join('')}${link(KATEX_SHEET)}\n` +
+    `<attention-stepper ${attributesText(attrs)}><template shadowrootmode="open">` +
+    `<style>${css}.as-fallback[hidden] { display: block !important; }</style>` +
+    `${link(KATEX_SHEET)}${link('attention-stepper.css')}` +
+    `<div class="as-root as-fallback" hidden>${html}</div></template></attention-stepper>`
+  );
 }
 
 /** → 'chapter=…&stage=…' for embed.html, which reads the same names (present: empty value). */

@@ -1,0 +1,58 @@
+// A snippet's drawn-in first stage (state/snippet.js fallbackSnippet) and the rules of a drawing
+// (element/prerender.js), as text: what builder.html writes and what the build appends.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { prerenderRules, sameButColours } from '../../web/element/prerender.js';
+import { fallbackSnippet } from '../../web/state/snippet.js';
+
+test('fallbackSnippet: font preloads, KaTeX in the document, then the element holding its stage and rules', () => {
+  const text = fallbackSnippet(
+    [
+      ['preset', 'lesson-causal'],
+      ['quiz', null],
+    ],
+    'https://c.example/a"b/',
+    {
+      html: '<p>x</p>',
+      css: '.a{}',
+      fonts: ['vendor/katex/fonts/KaTeX_Main-Regular.subset.woff2'],
+    },
+  );
+  assert.equal(
+    text,
+    '<link rel="preload" as="font" type="font/woff2" crossorigin ' +
+      'href="https://c.example/a&quot;b/vendor/katex/fonts/KaTeX_Main-Regular.subset.woff2">\n' +
+      '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">\n' +
+      '<attention-stepper preset="lesson-causal" quiz><template shadowrootmode="open">' +
+      '<style>.a{}.as-fallback[hidden] { display: block !important; }</style>' +
+      '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">' +
+      '<link rel="stylesheet" href="https://c.example/a&quot;b/attention-stepper.css">' +
+      '<div class="as-root as-fallback" hidden><p>x</p></div></template></attention-stepper>',
+  );
+});
+
+test('prerenderRules: each class in the light scheme, the dark scheme only where it differs', () => {
+  const light = { html: 'h', fills: ['rgb(1,2,3)'], inks: ['red'], styles: ['--cols:4 !important', 'a:b !important'] };
+  const dark = { html: 'h', fills: ['rgb(9,9,9)'], inks: ['white'], styles: ['--cols:4 !important', 'a:c !important'] };
+  assert.equal(
+    prerenderRules('label', light, dark),
+    [
+      '/* label */',
+      '.pr-fills { display: flex; }',
+      '.pr-fills > i { flex: 1 1 0; }',
+      '.ps-0 { --cols:4 !important; }',
+      '.ps-1 { a:b !important; }',
+      '.pf-0 { background: rgb(1,2,3); }',
+      '.pt-0 { color: red; }',
+      '@media (prefers-color-scheme: dark) {',
+      '  .ps-1 { a:c !important; }',
+      '  .pf-0 { background: rgb(9,9,9); }',
+      '  .pt-0 { color: white; }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  assert.equal(sameButColours(light, dark), true);
+  assert.equal(sameButColours(light, { ...dark, html: 'other' }), false);
+  assert.equal(sameButColours(light, { ...dark, fills: [] }), false);
+});
