@@ -9,6 +9,8 @@
 // against multi-head attention's, with both multiply-add counts and the floats each caches per token.
 // float64, one thread, causal unless a row says "no mask", median ms.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { createEngine } from '../dist/engine.js';
 import { backwardTable, windowedBackwardTable } from './bench/backward-rows.js';
 import { decodeRows, flashRows } from './bench/cpp-rows.js';
@@ -149,6 +151,15 @@ for (const r of rows) {
   );
 }
 console.log(`\n${decode.notes}\n${flash.notes}`);
+
+// The engine's WebAssembly as the browser fetches it: the core before the first paint, the rest
+// after it (scripts/split-wasm.mjs), beside the whole module node reads.
+const wasmSizes = ['attention-wasm.core.wasm', 'attention-wasm.rest.wasm', 'attention-wasm.wasm'].map((file) => {
+  const bytes = readFileSync(`dist/${file}`);
+  const kb = (n) => (n / 1024).toFixed(1);
+  return `${file} ${kb(bytes.length)} KB (${kb(gzipSync(bytes, { level: 9 }).length)} KB gzipped)`;
+});
+console.log(`\nthe engine's parts: ${wasmSizes.join(', ')}`);
 
 // The JS engine: forward and run() in turns; explicit matrices read two ways.
 const engineTable = engineRows(engine);

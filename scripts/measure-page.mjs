@@ -49,14 +49,14 @@ const MOBILE = {
   network: { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 },
 };
 
-async function load(browser, url, body = null, profile = null) {
+async function load(browser, url, body = null, profile = null, csp = CSP) {
   const context = await browser.newContext({ viewport: profile?.viewport ?? { width: 1280, height: 900 } });
   if (body)
     await context.route(url, (route) =>
       route.fulfill({
         status: 200,
         body,
-        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': CSP },
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp },
       }),
     );
   const page = await context.newPage();
@@ -222,6 +222,35 @@ async function largeViews(browser, base) {
   return { steps, frames };
 }
 
+// builder.html's element snippet for the lesson's self-attention (compact controls), with its
+// first stage drawn in or the element alone, and the script line it asks for, at a page in
+// examples/ (base '../'): { snippet, script }, or null where the build's builder draws none.
+async function builderSnippet(browser, base, drawnIn) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}builder.html`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const box = await page.$('#builder-fallback');
+  if (drawnIn && !box) return null;
+  if (box) await page.setChecked('#builder-fallback', drawnIn);
+  await page.selectOption('#builder-preset', 'lesson-self-attention');
+  await page.fill('#builder-base', '../');
+  if (drawnIn) await page.locator('#builder-fallback-status').filter({ hasText: 'carries its first stage' }).waitFor();
+  const snippet = await page.inputValue('#builder-element');
+  const script = await page.textContent('#builder-script');
+  await context.close();
+  return { snippet, script };
+}
+
+// ONE_STEPPER with the builder's snippet and script line.
+const coursePage = ({ snippet, script }) =>
+  ONE_STEPPER.replace(/<attention-stepper[^]*<\/attention-stepper>/, () => snippet).replace(
+    /<script[^]*?<\/script>/,
+    () => script,
+  );
+// A course page that allows inline styles (most do): the strict CSP but for style-src.
+const INLINE_STYLES_CSP = CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
 // The entry pages on the phone profile: median of three cold loads each, after the desktop parts.
 const MOBILE_LOADS = 3;
 async function mobileLoads(browser, base) {
@@ -231,9 +260,20 @@ async function mobileLoads(browser, base) {
     ['training.html', 'training.html', null],
     ['course page with one <attention-stepper> (scores)', 'examples/one-stepper.html', ONE_STEPPER],
   ];
-  for (const [title, file, body] of entries) {
+  for (const drawnIn of [false, true]) {
+    const built = await builderSnippet(browser, base, drawnIn);
+    if (built)
+      entries.push([
+        `course page, builder.html's snippet (lesson self-attention, X), ` +
+          `${drawnIn ? 'its first stage drawn in' : 'the element alone'}, inline styles allowed`,
+        `examples/builder-${drawnIn ? 'drawn' : 'alone'}.html`,
+        coursePage(built),
+        INLINE_STYLES_CSP,
+      ]);
+  }
+  for (const [title, file, body, csp] of entries) {
     const loads = [];
-    for (let i = 0; i < MOBILE_LOADS; i += 1) loads.push(await load(browser, base + file, body, MOBILE));
+    for (let i = 0; i < MOBILE_LOADS; i += 1) loads.push(await load(browser, base + file, body, MOBILE, csp));
     report(`phone profile (CPU 4×, 150 ms, 1.6 Mbit/s, 412 × 823): ${title}`, loads);
   }
 }

@@ -10,7 +10,6 @@ import { zipSync } from 'fflate';
 import './element/define.js';
 import { sharedEngine } from './element/assets.js';
 import { formulaFaces, prerenderRules, sameButColours, serializeStepper } from './element/prerender.js';
-import { assetUrl } from './asset-url.js';
 import { CHAPTERS, chapterById } from './model/chapters.js';
 import { presetsOf } from './model/presets.js';
 import { FILE_LIST, packageOf } from './lms/scorm-package.js';
@@ -55,11 +54,11 @@ function choice() {
 
 const nextFrame = () => new Promise((done) => requestAnimationFrame(done));
 
-// The sheets a fallback needs: the stepper's and KaTeX's ({ stepper, katex }). Fetched once.
+// The sheets a fallback needs: the stepper's and KaTeX's ({ stepper, katex }), beside builder.html.
+// Fetched once.
 let sheets = null;
 function fallbackSheets() {
-  const text = (file) =>
-    fetch(assetUrl(file)).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${file}: ${r.status}`))));
+  const text = (file) => fetch(file).then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${file}: ${r.status}`))));
   sheets ??= Promise.all([text('attention-stepper.css'), text(KATEX_SHEET)]).then(([stepper, katex]) => ({
     stepper,
     katex,
@@ -147,7 +146,12 @@ function show() {
   const base = $('builder-base').value.trim();
   showElementSnippet(attrs, base);
   $('builder-iframe').value = iframeSnippet(attrs, base);
-  $('builder-script').textContent = `<script defer src="${base}attention-stepper.classic.js"></script>`;
+  // With its first stage drawn in, the element's script waits for the page's first paint (the
+  // first script of index.html and embed.html, web/preload.js, adds it then), so that it does not
+  // share the phone's bandwidth with what that paint needs.
+  $('builder-script').textContent = $('builder-fallback').checked
+    ? `<script defer src="${base}attention-stepper-preload.js" data-then="attention-stepper.classic.js"></script>`
+    : `<script defer src="${base}attention-stepper.classic.js"></script>`;
 }
 
 async function copy(id) {

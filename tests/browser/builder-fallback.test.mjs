@@ -22,20 +22,14 @@ async function hold(context) {
   };
 }
 
-// The layout shifts of the page's life, as an init script.
+// The layout shifts of the page's life, as an init script: each one's score and the rectangles
+// that moved (a node in a shadow root is not named).
 function watchShifts() {
   window.shifted = [];
   new PerformanceObserver((list) => {
     for (const e of list.getEntries())
       if (!e.hadRecentInput)
-        window.shifted.push([
-          e.value,
-          e.sources.map((s) => [
-            s.node?.className ?? s.node?.nodeName,
-            JSON.stringify(s.previousRect),
-            JSON.stringify(s.currentRect),
-          ]),
-        ]);
+        window.shifted.push([e.value, e.sources.map((s) => [s.previousRect, s.currentRect].map((r) => r.toJSON()))]);
   }).observe({ type: 'layout-shift', buffered: true });
 }
 
@@ -50,16 +44,22 @@ async function builtSnippet(preset, controls) {
   await page.locator('#builder-fallback-status').filter({ hasText: 'carries its first stage' }).waitFor();
   const snippet = await page.inputValue('#builder-element');
   const status = await page.textContent('#builder-fallback-status');
+  // The element's script is added once the page has painted (web/preload.js).
+  assert.equal(
+    await page.textContent('#builder-script'),
+    '<script defer src="/attention-stepper-preload.js" data-then="attention-stepper.classic.js"></script>',
+  );
   assert.deepEqual(page.problems, []);
   await context.close();
   return { snippet, status };
 }
 
-// A course page holding the snippet, served at course.html with or without a CSP.
+// A course page holding the snippet and the builder's script line, served at course.html with or
+// without a CSP.
 async function routeCourse(context, snippet, csp) {
   const body =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>course</title>' +
-    '<script defer src="/attention-stepper.classic.js"></script></head>' +
+    '<script defer src="/attention-stepper-preload.js" data-then="attention-stepper.classic.js"></script></head>' +
     `<body><h1>Lesson 06</h1>${snippet}<p id="after">What the weights mean.</p></body></html>`;
   const headers = { 'Content-Type': 'text/html', ...(csp ? { 'Content-Security-Policy': CSP } : {}) };
   await context.route(`${env.server.url}course.html`, (route) => route.fulfill({ status: 200, body, headers }));
@@ -80,14 +80,14 @@ test(CARRIES, async () => {
   // The faces of its formula (X ∈ ℝ^{T×d_model}, T = seq_len), preloaded; KaTeX's sheet; the element.
   const preload = (face) =>
     `<link rel="preload" as="font" type="font/woff2" crossorigin href="/vendor/katex/fonts/${face}">`;
-  const head = snippet.slice(0, snippet.indexOf('<style>'));
+  const head = snippet.slice(0, snippet.indexOf('<template'));
   assert.equal(
     head,
     ['KaTeX_Math-Italic.subset.woff2', 'KaTeX_Main-Regular.subset.woff2', 'KaTeX_AMS-Regular.subset.woff2']
       .map(preload)
       .join('\n') +
       '\n<link rel="stylesheet" href="/vendor/katex/katex.min.css">\n' +
-      '<attention-stepper preset="lesson-causal" controls="full"><template shadowrootmode="open">',
+      '<attention-stepper preset="lesson-causal" controls="full">',
   );
   const kb = Number(/\((\d+) KB\)/.exec(status)[1]);
   assert.equal(kb, Math.round(Buffer.byteLength(snippet) / 1024));

@@ -24,10 +24,11 @@ test('fallbackSnippet: font preloads, KaTeX in the document, then the element ho
       'href="https://c.example/a&quot;b/vendor/katex/fonts/KaTeX_Main-Regular.subset.woff2">\n' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">\n' +
       '<attention-stepper preset="lesson-causal" quiz><template shadowrootmode="open">' +
-      '<style>.a{}.as-fallback[hidden] { display: block !important; }</style>' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/attention-stepper.css">' +
-      '<div class="as-root as-fallback" hidden><p>x</p></div></template></attention-stepper>',
+      '<style>.a{}.as-fallback[hidden]:has(> .as-fallback-end) { display: block !important; }</style>' +
+      '<div class="as-root as-fallback" hidden><p>x</p><i class="as-fallback-end" hidden></i></div>' +
+      '</template></attention-stepper>',
   );
 });
 

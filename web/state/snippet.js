@@ -48,6 +48,9 @@ const ESCAPES = { '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' };
 const escapeAttribute = (v) => v.replace(/[&"<>]/g, (c) => ESCAPES[c]);
 
 export const KATEX_SHEET = 'vendor/katex/katex.min.css';
+// The drawn stage shows once the parser has reached its end: a browser paints a long document in
+// parts, and a part of the stage would be laid out without what follows it.
+const SHOW_WHOLE = '.as-fallback[hidden]:has(> .as-fallback-end) { display: block !important; }';
 const attributesText = (attrs) =>
   attrs.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(value)}"`)).join(' ');
 
@@ -62,7 +65,9 @@ export function elementSnippet(attrs) {
  * live stage replaces it. fallback: { html, css, fonts }, the drawn stage (element/prerender.js),
  * every rule it needs (the stepper's and KaTeX's sheets among them: a shadow root's linked sheets
  * do not hold its first paint, its own <style> does) and the font files (dist paths) its formulas
- * use, preloaded so that they are in by its first layout. The stage is hidden unless that <style> applies, so
+ * use, preloaded so that they are in by its first layout. The <style> comes after the links, so
+ * that the same rules arriving by them later change nothing (they are the element's sheets when
+ * a CSP refuses the <style>). The stage is hidden unless that <style> applies, so
  * a page whose CSP refuses inline styles shows the live stage alone, as without a fallback.
  * KaTeX's sheet is linked in the document as well: its font faces count only there.
  */
@@ -73,9 +78,10 @@ export function fallbackSnippet(attrs, base, { html, css, fonts }) {
   return (
     `${fonts.map(preload).join('')}${link(KATEX_SHEET)}\n` +
     `<attention-stepper ${attributesText(attrs)}><template shadowrootmode="open">` +
-    `<style>${css}.as-fallback[hidden] { display: block !important; }</style>` +
     `${link(KATEX_SHEET)}${link('attention-stepper.css')}` +
-    `<div class="as-root as-fallback" hidden>${html}</div></template></attention-stepper>`
+    `<style>${css}${SHOW_WHOLE}</style>` +
+    `<div class="as-root as-fallback" hidden>${html}<i class="as-fallback-end" hidden></i></div>` +
+    '</template></attention-stepper>'
   );
 }
 
