@@ -56,7 +56,8 @@ const EMBED_SHEETS = ['vendor/katex/katex.min.css', 'attention-stepper.css', 'at
 function embedMarkup(html) {
   const links = EMBED_SHEETS.map((href) => `<link rel="stylesheet" href="${href}">`).join('');
   return (
-    '<attention-stepper controls="compact"><template shadowrootmode="open">' +
+    // theme-auto: the class the element gives itself, which its dark scheme's rules name.
+    '<attention-stepper controls="compact" class="theme-auto"><template shadowrootmode="open">' +
     `${links}<div class="as-root">${html}</div></template></attention-stepper>`
   );
 }

@@ -66,6 +66,16 @@ async function routeCourse(context, snippet, csp) {
   return `${env.server.url}course.html`;
 }
 
+// The element's background on the course page with JavaScript off, in one scheme.
+async function stillBackground(snippet, colorScheme) {
+  const off = await env.browser.newContext({ javaScriptEnabled: false, colorScheme });
+  const page = await off.newPage();
+  await page.goto(await routeCourse(off, snippet, false));
+  const background = await page.$eval('attention-stepper', (e) => getComputedStyle(e).backgroundColor);
+  await off.close();
+  return background;
+}
+
 const RESULT = 'attention-stepper .figure-slot.is-result td.hm-cell';
 const rootOf = (page) =>
   page.$eval('attention-stepper', (e) => {
@@ -87,7 +97,7 @@ test(CARRIES, async () => {
       .map(preload)
       .join('\n') +
       '\n<link rel="stylesheet" href="/vendor/katex/katex.min.css">\n' +
-      '<attention-stepper preset="lesson-causal" controls="full">',
+      '<attention-stepper preset="lesson-causal" controls="full" class="theme-auto">',
   );
   const kb = Number(/\((\d+) KB\)/.exec(status)[1]);
   assert.equal(kb, Math.round(Buffer.byteLength(snippet) / 1024));
@@ -105,6 +115,9 @@ test(CARRIES, async () => {
   const chosen = await still.$eval('attention-stepper #field-preset option[selected]', (o) => o.value);
   assert.equal(chosen, 'lesson-causal', "the form's choice, as an attribute");
   await off.close();
+  // In the dark scheme, the panel's colours are the dark ones, as its fills are.
+  assert.equal(await stillBackground(snippet, 'dark'), 'rgb(24, 25, 27)');
+  assert.equal(await stillBackground(snippet, 'light'), 'rgb(251, 250, 247)');
 
   // JavaScript on: drawn before the later files arrive, then the live stage in its place.
   const { page, context } = await newPage(env, { width: 412, height: 823, init: watchShifts });

@@ -207,12 +207,19 @@ test('index.html without JavaScript: the first stage readable, coloured as the l
 test('embed.html: its element\u2019s first stage is in the HTML, readable without scripts, swapped', async () => {
   const x = env.engine.run({ preset: 'lesson-multi-head' }).stages[0];
   const cells = (page) => page.$$eval('attention-stepper >> .figure-slot.is-result td.hm-cell', shownCells);
-  const off = await env.browser.newContext({ javaScriptEnabled: false });
-  const still = await off.newPage();
-  await still.goto(`${env.server.url}embed.html`);
-  assert.deepEqual(await cells(still), Array.from(x.values, formatCell));
-  assert.equal(await still.textContent('attention-stepper >> #stage-title'), 'Input embeddings X');
-  await off.close();
+  // In either scheme the element's own colours are that scheme's, as its fills' are.
+  for (const [colorScheme, background] of [
+    ['light', 'rgb(251, 250, 247)'],
+    ['dark', 'rgb(24, 25, 27)'],
+  ]) {
+    const off = await env.browser.newContext({ javaScriptEnabled: false, colorScheme });
+    const still = await off.newPage();
+    await still.goto(`${env.server.url}embed.html`);
+    assert.deepEqual(await cells(still), Array.from(x.values, formatCell));
+    assert.equal(await still.textContent('attention-stepper >> #stage-title'), 'Input embeddings X');
+    assert.equal(await still.$eval('attention-stepper', (e) => getComputedStyle(e).backgroundColor), background);
+    await off.close();
+  }
   const { page, context } = await newPage(env, { init: watchShifts });
   await page.goto(`${env.server.url}embed.html`);
   await page.waitForSelector('attention-stepper[data-ready="true"][data-stage="x"]');

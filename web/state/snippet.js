@@ -67,7 +67,8 @@ export function elementSnippet(attrs) {
  * do not hold its first paint, its own <style> does) and the font files (dist paths) its formulas
  * use, preloaded so that they are in by its first layout. The <style> comes after the links, so
  * that the same rules arriving by them later change nothing (they are the element's sheets when
- * a CSP refuses the <style>). The stage is hidden unless that <style> applies, so
+ * a CSP refuses the <style>). The host carries the class the element gives itself (theme-auto),
+ * which the dark scheme's rules name. The stage is hidden unless that <style> applies, so
  * a page whose CSP refuses inline styles shows the live stage alone, as without a fallback.
  * KaTeX's sheet is linked in the document as well: its font faces count only there.
  */
@@ -77,7 +78,7 @@ export function fallbackSnippet(attrs, base, { html, css, fonts }) {
   const preload = (file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="${href(file)}">\n`;
   return (
     `${fonts.map(preload).join('')}${link(KATEX_SHEET)}\n` +
-    `<attention-stepper ${attributesText(attrs)}><template shadowrootmode="open">` +
+    `<attention-stepper ${attributesText(attrs)} class="theme-auto"><template shadowrootmode="open">` +
     `${link(KATEX_SHEET)}${link('attention-stepper.css')}` +
     `<style>${css}${SHOW_WHOLE}</style>` +
     `<div class="as-root as-fallback" hidden>${html}<i class="as-fallback-end" hidden></i></div>` +
