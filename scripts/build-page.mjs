@@ -5,6 +5,7 @@
 // twice is the same as running it once. Usage: node scripts/build-page.mjs
 import { cpSync, existsSync, mkdirSync, rmSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import katexLib from 'katex';
 import { fileURLToPath } from 'node:url';
 import { FILE_LIST, shipsInPackage } from '../web/lms/scorm-package.js';
 import { bundle } from './bundle.mjs';
@@ -123,8 +124,13 @@ const katexCss = readFileSync(path.join(katex, 'katex.min.css'), 'utf8').replace
 // fetched after the first paint.
 const html = (texs) => texs.filter((tex) => tex in formulas).map((tex) => formulas[tex]);
 const later = Object.keys(formulas).filter((tex) => !first.includes(tex));
+// training.html's own formulas (its .tex spans, which its script typesets), among the later
+// glyphs: its first paint then needs no whole KaTeX font.
+const trainingFormulas = [...readFileSync(path.join(web, 'training.html'), 'utf8').matchAll(/data-tex="([^"]*)"/g)].map(
+  ([, tex]) => katexLib.renderToString(tex.replaceAll('&quot;', '"').replaceAll('&amp;', '&')),
+);
 const subsets = await subsetFonts(
-  { first: html(first), later: html(later) },
+  { first: html(first), later: [...html(later), ...trainingFormulas] },
   katexCss,
   path.join(katex, 'fonts'),
   path.join(vendor, 'fonts'),
@@ -145,7 +151,10 @@ await bundle({
 // index.html's first stage as markup, painted by the page just built (Chromium: setup installs it).
 if (!missing.length) {
   const shown = await prerenderPage(dist);
-  console.log(`build-page: index.html and embed.html hold their first stage (${shown.bytes} B, ${shown.embedBytes} B)`);
+  console.log(
+    `build-page: index.html and embed.html hold their first stage (${shown.bytes} B, ${shown.embedBytes} B), ` +
+      `training.html its shipped run (${shown.trainingBytes} B)`,
+  );
 }
 
 // What a SCORM package ships (web/lms/scorm-package.js), for npm run package and builder.html.

@@ -1,4 +1,5 @@
-// Part of the page build (scripts/build-page.mjs): the first stage of index.html and of embed.html,
+// Part of the page build (scripts/build-page.mjs): the first stage of index.html and of embed.html
+// and the shipped run of training.html,
 // painted by the page itself in headless Chromium and written into dist/ as static markup, so that
 // a phone paints it before any script or WebAssembly arrives (issue 36). The page (web/main.js) and
 // the element (element/attention-stepper.js) then mount in one task over the same markup, and
@@ -14,34 +15,54 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
-import { prerenderRules, sameButColours, serializeStepper } from '../web/element/prerender.js';
+import {
+  formulaFaces,
+  prerenderRules,
+  sameButColours,
+  serializeStepper,
+  shareClasses,
+} from '../web/element/prerender.js';
 
-// In the page: the stepper (index.html's #app, embed.html's element's .as-root), serialized.
-const SERIALIZE = `(inElement) => (${serializeStepper})(
-  inElement
-    ? document.querySelector('attention-stepper').shadowRoot.querySelector('.as-root')
-    : document.getElementById('app'),
-  inElement,
-)`;
+// In the page: what is drawn (index.html's #app, embed.html's element's .as-root, training.html's
+// main), serialized.
+const ROOTS = {
+  page: "document.getElementById('app')",
+  element: "document.querySelector('attention-stepper').shadowRoot.querySelector('.as-root')",
+  training: "document.querySelector('main.training')",
+};
+const serializeIn = (where) => `(${serializeStepper})(${ROOTS[where]}, ${where === 'element'})`;
+
+// In the page: the font files its formulas are set in (css: KaTeX's sheet as the build wrote it).
+const facesIn = (where, css) => `(${formulaFaces})(${ROOTS[where]}, ${JSON.stringify(css)})`;
 
 // The markup of one page in both schemes, the same but for the colours its rules give.
-async function frames(browser, url, inElement) {
+async function frames(browser, url, where, katex = null) {
   const frame = async (colorScheme) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
     const page = await context.newPage();
     await page.goto(url);
-    await page.waitForSelector(inElement ? 'attention-stepper[data-ready="true"]' : 'body[data-ready="true"]');
-    // The element is ready once its first view is drawn: its later views may still be coming.
-    await page.waitForFunction(() => window.attentionStepperLater !== undefined);
+    await page.waitForSelector(
+      where === 'element' ? 'attention-stepper[data-ready="true"]' : 'body[data-ready="true"]',
+    );
+    // The stepper is ready once its first view is drawn: its later views may still be coming
+    // (training.html's bundle has them all).
+    if (where !== 'training') await page.waitForFunction(() => window.attentionStepperLater !== undefined);
+    // training.html's checkpoint stepper, far below its first screen, is drawn by the page: as
+    // markup it would triple the page's bytes.
+    if (where === 'training') await page.evaluate(() => document.getElementById('training-stepper').replaceChildren());
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-    const shown = await page.evaluate(`(${SERIALIZE})(${inElement})`);
+    const shown = await page.evaluate(serializeIn(where));
+    // The font files its formulas are set in, to preload with the markup (training.html's; the
+    // others' first script preloads theirs).
+    if (katex) shown.fonts = await page.evaluate(facesIn(where, katex));
     await context.close();
     return shown;
   };
   const [light, dark] = [await frame('light'), await frame('dark')];
   if (!sameButColours(light, dark))
     throw new Error(`prerender ${url}: the light and the dark first frames differ in more than their colours`);
-  return [light, dark];
+  const [shared, sharedDark] = shareClasses(light, dark);
+  return [{ ...shared, fonts: light.fonts }, sharedDark];
 }
 
 const rules = (page, light, dark) =>
@@ -75,7 +96,7 @@ export async function prerenderPage(dist) {
   const server = await startServer({ root: dist });
   const browser = await launchChromium();
   try {
-    const [light, dark] = await frames(browser, `${server.url}index.html`, false);
+    const [light, dark] = await frames(browser, `${server.url}index.html`, 'page');
     rewrite(
       dist,
       'index.html',
@@ -84,7 +105,7 @@ export async function prerenderPage(dist) {
     );
     const css = path.join(dist, 'attention-stepper-page.css');
     writeFileSync(css, readFileSync(css, 'utf8') + rules('index.html', light, dark));
-    const [embedLight, embedDark] = await frames(browser, `${server.url}embed.html`, true);
+    const [embedLight, embedDark] = await frames(browser, `${server.url}embed.html`, 'element');
     writeFileSync(path.join(dist, EMBED_SHEETS[2]), rules('embed.html', embedLight, embedDark));
     rewrite(
       dist,
@@ -99,7 +120,30 @@ export async function prerenderPage(dist) {
       /<link rel="stylesheet" href="styles\/embed-page.css">/,
       (link) => `${link}\n  ${head}`,
     );
-    return { bytes: light.html.length, fills: light.fills.length, embedBytes: embedLight.html.length };
+    // training.html: the shipped run as the page draws it (charts, table, heads, the checkpoint's
+    // stepper); its rules go into its own stylesheet.
+    const katex = readFileSync(path.join(dist, 'vendor/katex/katex.min.css'), 'utf8');
+    const [trainingLight, trainingDark] = await frames(browser, `${server.url}training.html`, 'training', katex);
+    rewrite(
+      dist,
+      'training.html',
+      /<main class="training">[\s\S]*<\/main>/,
+      () => `<main class="training">${trainingLight.html}</main>`,
+    );
+    const preloads = trainingLight.fonts.map(
+      (url) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="vendor/katex/${url}">`,
+    );
+    rewrite(dist, 'training.html', /<link rel="stylesheet" href="vendor\/katex\/katex.min.css">/, (link) =>
+      [link, ...preloads].join('\n  '),
+    );
+    const trainingCss = path.join(dist, 'attention-stepper-training.css');
+    writeFileSync(trainingCss, readFileSync(trainingCss, 'utf8') + rules('training.html', trainingLight, trainingDark));
+    return {
+      bytes: light.html.length,
+      fills: light.fills.length,
+      embedBytes: embedLight.html.length,
+      trainingBytes: trainingLight.html.length,
+    };
   } finally {
     await browser.close();
     await server.close();

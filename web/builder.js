@@ -9,7 +9,7 @@
 import { zipSync } from 'fflate';
 import './element/define.js';
 import { sharedEngine } from './element/assets.js';
-import { formulaFaces, prerenderRules, sameButColours, serializeStepper } from './element/prerender.js';
+import { formulaFaces, prerenderRules, sameButColours, serializeStepper, shareClasses } from './element/prerender.js';
 import { CHAPTERS, chapterById } from './model/chapters.js';
 import { presetsOf } from './model/presets.js';
 import { FILE_LIST, packageOf } from './lms/scorm-package.js';
@@ -95,9 +95,10 @@ async function fallbackOf(attrs) {
   const light = await drawn(attrs, 'light', katex);
   const dark = await drawn(attrs, 'dark', katex);
   if (!sameButColours(light, dark)) return null;
-  const rules = prerenderRules("the element's first stage, drawn by builder.html", light, dark);
+  const [shared, sharedDark] = shareClasses(light, dark);
+  const rules = prerenderRules("the element's first stage, drawn by builder.html", shared, sharedDark);
   const fonts = light.fonts.map((url) => new URL(url, `https://x/${KATEX_SHEET}`).pathname.slice(1));
-  return { html: light.html, css: stepper + katex.replace(/@font-face\s*\{[^}]*\}/g, '') + rules, fonts };
+  return { html: shared.html, css: stepper + katex.replace(/@font-face\s*\{[^}]*\}/g, '') + rules, fonts };
 }
 
 // One drawing at a time, of the latest choice only; each choice's drawing kept (the base changes

@@ -1,5 +1,5 @@
-// The first script of index.html's and embed.html's <head>, tiny and synchronous. Both hold their
-// first stage as markup (scripts/prerender-page.mjs), so only their stylesheets and the formula's
+// The first script of index.html's, embed.html's and training.html's <head>, tiny and synchronous.
+// Each holds its first view as markup (scripts/prerender-page.mjs), so only their stylesheets and the formula's
 // font faces need arrive before the first paint: over http(s) this script preloads those faces at once
 // (PRELOAD_FONTS: the build's first faces), so that they are in by the first layout and do not
 // move the stage; after that paint it adds the page script and, over http(s), fetches and
@@ -11,8 +11,9 @@
 
 const BASE = document.currentScript?.src || window.location.href;
 // The page's script, added after the first paint: index.html's, or the one data-then names
-// (embed.html: attention-stepper-embed.classic.js).
+// (embed.html: attention-stepper-embed.classic.js; training.html: its ES module, with data-module).
 const PAGE_SCRIPT = document.currentScript?.dataset.then ?? 'attention-stepper-page.classic.js';
+const PAGE_MODULE = document.currentScript?.dataset.module !== undefined; // training.html's script
 const HTTP = /^https?:$/.test(new URL(BASE).protocol);
 
 function preload(attributes) {
@@ -37,6 +38,7 @@ function start() {
   started = true;
   if (HTTP) preloadEngine();
   const script = document.createElement('script');
+  if (PAGE_MODULE) script.type = 'module';
   script.src = new URL(PAGE_SCRIPT, BASE).href;
   document.head.append(script);
 }

@@ -162,10 +162,6 @@ next_token next_token_losses(const matrix &logits, const std::vector<std::size_t
 
 namespace {
 
-std::vector<std::size_t> context_of(const std::vector<std::size_t> &tokens) {
-    return {tokens.begin(), tokens.end() - 1};
-}
-
 void add_to(model_params &total, const attention_gradients &g, std::size_t layer) {
     attention_params &w = total.layers[layer];
     for (std::size_t h = 0; h < g.w_q.size(); ++h)
@@ -183,7 +179,7 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b) {
     loss_gradients out{0, zeros_like(m.config)};
     for (std::size_t s = 0; s < b.tokens.size(); ++s) {
         const std::vector<std::size_t> &tokens = b.tokens[s];
-        const sequence_pass pass = forward_sequence(m, context_of(tokens));
+        const sequence_pass pass = forward_sequence(m, sequence_inputs(tokens));
         next_token next = next_token_losses(pass.logits, tokens);
         matrix &d_logits = next.probabilities; // (T, V): becomes (softmax − one-hot) · w_t / Σ w
         for (std::size_t t = 0; t + 1 < tokens.size(); ++t) {
@@ -209,6 +205,10 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b) {
     return out;
 }
 
+std::vector<std::size_t> sequence_inputs(const std::vector<std::size_t> &sequence) {
+    return {sequence.begin(), sequence.end() - 1};
+}
+
 double mask_total(const token_batch &b) {
     return xt::sum(b.mask)();
 }
@@ -218,7 +218,7 @@ double loss_of(const model &m, const token_batch &b) {
     const double counted = mask_total(b);
     double loss = 0;
     for (std::size_t s = 0; s < b.tokens.size(); ++s)
-        loss = add_sequence_loss(loss, b, s, forward_sequence(m, context_of(b.tokens[s])), counted);
+        loss = add_sequence_loss(loss, b, s, forward_sequence(m, sequence_inputs(b.tokens[s])), counted);
     return loss;
 }
 

@@ -102,10 +102,6 @@ class score_tally {
     double queries_ = 0, repeats_ = 0;
 };
 
-std::vector<std::size_t> inputs_of(const std::vector<std::size_t> &sequence) {
-    return {sequence.begin(), sequence.end() - 1};
-}
-
 } // namespace
 
 std::vector<head_score> head_scores(const model &m,
@@ -115,7 +111,7 @@ std::vector<head_score> head_scores(const model &m,
                "give fewer sequences");
     score_tally tally(m.config);
     for (const std::vector<std::size_t> &sequence : tokens) {
-        const std::vector<std::size_t> inputs = inputs_of(sequence);
+        const std::vector<std::size_t> inputs = sequence_inputs(sequence);
         tally.add(inputs, forward_sequence(m, inputs));
     }
     return tally.scores();
@@ -125,7 +121,7 @@ head_score uniform_scores(const std::vector<std::vector<std::size_t>> &tokens) {
     head_score u{0, 0, 0, 0, 0, std::nullopt};
     double queries = 0, repeats = 0, induction = 0;
     for (const std::vector<std::size_t> &sequence : tokens) {
-        const std::vector<std::size_t> inputs = inputs_of(sequence);
+        const std::vector<std::size_t> inputs = sequence_inputs(sequence);
         const auto targets = after_previous(inputs);
         for (std::size_t t = 1; t < inputs.size(); ++t) {
             const double share = 1.0 / double(t + 1); // each of keys 0 … t
@@ -150,7 +146,7 @@ checkpoint measured(const train_spec &spec, std::size_t step, double train_loss,
     double loss = 0;
     score_tally tally(m.config);
     for (std::size_t s = 0; s < held_out.tokens.size(); ++s) {
-        const std::vector<std::size_t> inputs = inputs_of(held_out.tokens[s]);
+        const std::vector<std::size_t> inputs = sequence_inputs(held_out.tokens[s]);
         const sequence_pass pass = forward_sequence(m, inputs);
         loss = add_sequence_loss(loss, held_out, s, pass, counted);
         tally.add(inputs, pass);

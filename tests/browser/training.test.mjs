@@ -315,3 +315,34 @@ for (const colorScheme of ['light', 'dark'])
       { colorScheme },
     );
   });
+
+// The layout shifts of the page's life, as an init script: their scores.
+function watchShifts() {
+  window.shifted = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifted.push(e.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+}
+
+const HEAD_CELLS = '#trained-heads td.hm-cell';
+
+test('training.html holds its shipped run as markup: read without JavaScript, drawn over unmoved', async () => {
+  const off = await env.browser.newContext({ viewport: { width: 412, height: 823 }, javaScriptEnabled: false });
+  const still = await off.newPage();
+  await still.goto(`${env.server.url}training.html`);
+  const drawn = await still.$$eval(HEAD_CELLS, shownCells);
+  assert.equal(drawn.length, 4 * 24 * 24, "every trained head's weights");
+  assert.match(await still.textContent('#training-status'), /^The shipped run: trained by this engine at build time/);
+  assert.equal(await still.$$eval('#training-charts figure.training-chart', (f) => f.length), 4);
+  assert.ok(await still.$('.training-model .katex .katex-html'), 'the formulas typeset');
+  await off.close();
+  await withPage(
+    async (page) => {
+      assert.deepEqual(await page.$$eval(HEAD_CELLS, shownCells), drawn, 'the live heads show the drawn numbers');
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const shifted = await page.evaluate(() => window.shifted);
+      assert.ok(shifted.reduce((sum, s) => sum + s, 0) < 1e-4, `layout shifts ${JSON.stringify(shifted)}`);
+    },
+    { width: 412, height: 823, init: watchShifts },
+  );
+});

@@ -104,16 +104,15 @@ export const sameButColours = (light, dark) =>
   light.inks.length === dark.inks.length &&
   light.styles.length === dark.styles.length;
 
-// font-weight as the computed style gives it.
-const WEIGHTS = { normal: '400', bold: '700' };
-
 /**
  * The font files a drawn stage's formulas are set in (to preload them with its markup, so that
  * they are in when it is first laid out): for each character of each .katex-html text, the face
  * of css (KaTeX's sheet) of its family, style and weight declared last among those whose
  * unicode-range covers it (none: every character), as the browser picks. → the faces' url()s.
+ * Self-contained, as serializeStepper.
  */
 export function formulaFaces(root, css) {
+  const WEIGHTS = { normal: '400', bold: '700' }; // font-weight as the computed style gives it
   const faces = [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].map(([, body]) => {
     const prop = (name) => new RegExp(`${name}\\s*:\\s*([^;]*)`).exec(body)?.[1].trim();
     const weight = prop('font-weight') ?? 'normal';
@@ -145,4 +144,33 @@ export function formulaFaces(root, css) {
     }
   }
   return [...used];
+}
+
+/**
+ * One class for each distinct colour or declaration (in both schemes at once) instead of one per
+ * cell: the drawings of one stage in the light and the dark scheme (sameButColours) →
+ * [light, dark] with their classes renumbered and merged, the html rewritten to match.
+ */
+export function shareClasses(light, dark) {
+  const renumber = { f: 'fills', t: 'inks', s: 'styles' };
+  const maps = {};
+  const out = [0, 1].map(() => ({ html: '', fills: [], inks: [], styles: [] }));
+  for (const [letter, key] of Object.entries(renumber)) {
+    const seen = new Map(); // "light\ndark" → new index
+    maps[letter] = light[key].map((value, k) => {
+      const pair = `${value}\n${dark[key][k]}`;
+      if (!seen.has(pair)) {
+        seen.set(pair, seen.size);
+        out[0][key].push(value);
+        out[1][key].push(dark[key][k]);
+      }
+      return seen.get(pair);
+    });
+  }
+  const html = light.html.replace(/ class="([^"]*)"/g, (_, names) => {
+    const renamed = names.replace(/\bp([fts])-(\d+)\b/g, (__, letter, k) => `p${letter}-${maps[letter][Number(k)]}`);
+    return ` class="${renamed}"`;
+  });
+  out[0].html = out[1].html = html;
+  return out;
 }

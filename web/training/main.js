@@ -28,7 +28,15 @@ const [trainButton, pauseButton, resetButton] = ['train', 'pause', 'reset'].map(
   document.getElementById(`training-${id}`),
 );
 
-const explain = createExplainPanel(document.getElementById('trained-explain'), {
+// The build's drawing of this page (scripts/prerender-page.mjs) holds what start() draws: each
+// part is emptied as it is drawn again, in the task that draws it, so that no frame shows neither.
+function emptied(id) {
+  const node = document.getElementById(id);
+  node.replaceChildren();
+  return node;
+}
+
+const explain = createExplainPanel(emptied('trained-explain'), {
   render: katex.render,
   onClose: () => explain.update(null),
 });
@@ -230,10 +238,11 @@ async function start() {
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
   const theme = () => (dark.matches ? 'dark' : 'light');
   for (const span of document.querySelectorAll('.tex[data-tex]')) katex.render(span.dataset.tex, span);
-  stepper = createCheckpointStepper(document.getElementById('training-stepper'), { engine, katex, theme: theme() });
+  stepper = createCheckpointStepper(emptied('training-stepper'), { engine, katex, theme: theme() });
   dark.addEventListener('change', () => stepper.setTheme(theme()));
+  emptied('training-task');
   for (const [id, t] of Object.entries(TASKS)) taskField.append(new Option(t.title, id));
-  const sequence = document.getElementById('training-sequence');
+  const sequence = emptied('training-sequence');
   for (let i = 0; i < 64; i++) sequence.append(new Option(`held-out sequence ${i}`, String(i)));
   showShipped();
   describeTask();

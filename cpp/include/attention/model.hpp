@@ -104,6 +104,9 @@ loss_gradients loss_and_gradients(const model &m, const token_batch &b);
 // The loss alone (no backward pass).
 double loss_of(const model &m, const token_batch &b);
 
+// The tokens a sequence's pass reads: all but the last, which only a target is.
+std::vector<std::size_t> sequence_inputs(const std::vector<std::size_t> &sequence);
+
 // Σ mask: how many positions the batch's loss counts (weighted).
 double mask_total(const token_batch &b);
 
