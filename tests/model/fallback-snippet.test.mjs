@@ -2,7 +2,7 @@
 // (element/prerender.js), as text: what builder.html writes and what the build appends.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prerenderRules, sameButColours } from '../../web/element/prerender.js';
+import { prerenderRules, sameButColours, shareClasses } from '../../web/element/prerender.js';
 import { fallbackSnippet } from '../../web/state/snippet.js';
 
 test('fallbackSnippet: font preloads, KaTeX in the document, then the element holding its stage and rules', () => {
@@ -56,4 +56,15 @@ test('prerenderRules: each class in the light scheme, the dark scheme only where
   assert.equal(sameButColours(light, dark), true);
   assert.equal(sameButColours(light, { ...dark, html: 'other' }), false);
   assert.equal(sameButColours(light, { ...dark, fills: [] }), false);
+});
+
+test('shareClasses: one class for each colour pair of the two schemes, the markup renumbered', () => {
+  const html = '<i class="pf-0"></i><i class="pf-1"></i><i class="pf-2"></i><span class="hm pt-1">pf-2</span>';
+  const light = { html, fills: ['a', 'a', 'c'], inks: ['k', 'k'], styles: [] };
+  const dark = { html, fills: ['b', 'b', 'b'], inks: ['w', 'w'], styles: [] };
+  const [l, d] = shareClasses(light, dark);
+  // Cells 0 and 1 are a in light and b in dark: one class; cell 2 is c and b: a class of its own.
+  assert.equal(l.html, '<i class="pf-0"></i><i class="pf-0"></i><i class="pf-1"></i><span class="hm pt-0">pf-2</span>');
+  assert.deepEqual([l.fills, d.fills, l.inks, d.inks], [['a', 'c'], ['b', 'b'], ['k'], ['w']]);
+  assert.equal(d.html, l.html);
 });
