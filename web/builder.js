@@ -75,7 +75,10 @@ async function drawn(attrs, theme, katex) {
   element.setAttribute('theme', theme);
   $('builder-drawing').append(element);
   try {
-    while (element.dataset.ready !== 'true') await nextFrame();
+    while (element.dataset.ready !== 'true') {
+      if (element.dataset.error === 'true') throw new Error('the element refused these attributes');
+      await nextFrame();
+    }
     await nextFrame();
     await nextFrame();
     const root = element.shadowRoot.querySelector('.as-root');
@@ -97,7 +100,8 @@ async function fallbackOf(attrs) {
   if (!sameButColours(light, dark)) return null;
   const [shared, sharedDark] = shareClasses(light, dark);
   const rules = prerenderRules("the element's first stage, drawn by builder.html", shared, sharedDark);
-  const fonts = light.fonts.map((url) => new URL(url, `https://x/${KATEX_SHEET}`).pathname.slice(1));
+  // A face's url() is relative to KaTeX's sheet: as a path in dist.
+  const fonts = light.fonts.map((url) => new URL(url, `https://dist.invalid/${KATEX_SHEET}`).pathname.slice(1));
   return { html: shared.html, css: stepper + katex.replace(/@font-face\s*\{[^}]*\}/g, '') + rules, fonts };
 }
 
