@@ -97,6 +97,7 @@ test(CARRIES, async () => {
       .map(preload)
       .join('\n') +
       '\n<link rel="stylesheet" href="/vendor/katex/katex.min.css">\n' +
+      "<style>@property --pitch { syntax: '<length>'; inherits: true; initial-value: 0px; }</style>\n" +
       '<attention-stepper preset="lesson-causal" controls="full" class="theme-auto">',
   );
   const kb = Number(/\((\d+) KB\)/.exec(status)[1]);

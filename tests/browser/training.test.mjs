@@ -335,6 +335,17 @@ test('training.html holds its shipped run as markup: read without JavaScript, dr
   assert.match(await still.textContent('#training-status'), /^The shipped run: trained by this engine at build time/);
   assert.equal(await still.$$eval('#training-charts figure.training-chart', (f) => f.length), 4);
   assert.ok(await still.$('.training-model .katex .katex-html'), 'the formulas typeset');
+  // Each fill lies under its own cell (the cells' width, --pitch, is a length before any script).
+  const offsets = await still.$$eval('#trained-heads table.has-strips tbody tr', (rows) =>
+    rows.flatMap((row) => {
+      const fills = [...row.querySelectorAll('.pr-fills i')];
+      return [...row.querySelectorAll('td.hm-cell')].map((td, c) =>
+        Math.abs(td.getBoundingClientRect().left - fills[c].getBoundingClientRect().left),
+      );
+    }),
+  );
+  assert.equal(offsets.length, 4 * 24 * 24);
+  assert.ok(Math.max(...offsets) < 0.5, `a fill ${Math.max(...offsets)} px off its cell`);
   await off.close();
   await withPage(
     async (page) => {

@@ -23,6 +23,7 @@ test('fallbackSnippet: font preloads, KaTeX in the document, then the element ho
     '<link rel="preload" as="font" type="font/woff2" crossorigin ' +
       'href="https://c.example/a&quot;b/vendor/katex/fonts/KaTeX_Main-Regular.subset.woff2">\n' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">\n' +
+      "<style>@property --pitch { syntax: '<length>'; inherits: true; initial-value: 0px; }</style>\n" +
       '<attention-stepper preset="lesson-causal" quiz class="theme-auto"><template shadowrootmode="open">' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/vendor/katex/katex.min.css">' +
       '<link rel="stylesheet" href="https://c.example/a&quot;b/attention-stepper.css">' +

@@ -50,6 +50,9 @@ const escapeAttribute = (v) => v.replace(/[&"<>]/g, (c) => ESCAPES[c]);
 export const KATEX_SHEET = 'vendor/katex/katex.min.css';
 // The drawn stage shows once the parser has reached its end: a browser paints a long document in
 // parts, and a part of the stage would be laid out without what follows it.
+// A heatmap's cell width as a length in its cells' font (heatmap.css): an @property rule counts
+// only in the document.
+const PITCH = "@property --pitch { syntax: '<length>'; inherits: true; initial-value: 0px; }";
 const SHOW_WHOLE = '.as-fallback[hidden]:has(> .as-fallback-end) { display: block !important; }';
 const attributesText = (attrs) =>
   attrs.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(value)}"`)).join(' ');
@@ -70,14 +73,15 @@ export function elementSnippet(attrs) {
  * a CSP refuses the <style>). The host carries the class the element gives itself (theme-auto),
  * which the dark scheme's rules name. The stage is hidden unless that <style> applies, so
  * a page whose CSP refuses inline styles shows the live stage alone, as without a fallback.
- * KaTeX's sheet is linked in the document as well: its font faces count only there.
+ * KaTeX's sheet is linked in the document as well, and --pitch's @property rule written there:
+ * font faces and registered properties count only in the document.
  */
 export function fallbackSnippet(attrs, base, { html, css, fonts }) {
   const href = (file) => escapeAttribute(base + file);
   const link = (file) => `<link rel="stylesheet" href="${href(file)}">`;
   const preload = (file) => `<link rel="preload" as="font" type="font/woff2" crossorigin href="${href(file)}">\n`;
   return (
-    `${fonts.map(preload).join('')}${link(KATEX_SHEET)}\n` +
+    `${fonts.map(preload).join('')}${link(KATEX_SHEET)}\n<style>${PITCH}</style>\n` +
     `<attention-stepper ${attributesText(attrs)} class="theme-auto"><template shadowrootmode="open">` +
     `${link(KATEX_SHEET)}${link('attention-stepper.css')}` +
     `<style>${css}${SHOW_WHOLE}</style>` +

@@ -107,8 +107,8 @@ function paintFills(strips, cells) {
 }
 
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
-// other fonts then inherit the same pixels. Registered from script, not by an @property rule,
-// which a stylesheet in the element's shadow root could not make.
+// other fonts then inherit the same pixels. Registered from script as well as by heatmap.css's
+// @property rule, which a stylesheet in the element's shadow root cannot make.
 let pitchRegistered = false;
 export function registerPitch() {
   if (pitchRegistered || typeof CSS === 'undefined' || !CSS.registerProperty) return;
