@@ -33,8 +33,10 @@ import {
   trainingTable,
 } from './hostile-readme.mjs';
 
+// An HTML sink parses a string as HTML. innerHTML and outerHTML do so only when assigned: read, they
+// serialize (web/element/prerender.js reads a drawn stage's markup that way).
 const SINKS = new RegExp(
-  String.raw`\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|` +
+  String.raw`\b(?:innerHTML|outerHTML)\s*\+?=(?!=)|\b(?:insertAdjacentHTML|document\.write|` +
     String.raw`createContextualFragment|parseFromString|srcdoc|setHTMLUnsafe)\b`,
   'g',
 );
@@ -257,6 +259,20 @@ describe('hostile: no HTML sinks, and the bad-input table', () => {
     readdirSync(dir, { recursive: true })
       .filter((f) => ext.test(f))
       .map((f) => path.join(dir, f));
+
+  test('the sinks looked for: an assignment to innerHTML or outerHTML, not a read', () => {
+    const found = (text) => text.match(SINKS) ?? [];
+    assert.deepEqual(found('a.innerHTML = b; c.outerHTML += d; e.innerHTML=f'), [
+      'innerHTML =',
+      'outerHTML +=',
+      'innerHTML=',
+    ]);
+    assert.deepEqual(found('return clone.innerHTML; if (a.innerHTML === b) x(c.outerHTML)'), []);
+    assert.deepEqual(found('el.insertAdjacentHTML("beforeend", t); document.write(t)'), [
+      'insertAdjacentHTML',
+      'document.write',
+    ]);
+  });
 
   test('no innerHTML or other HTML sink in web/ or in the built bundles (but the prerendered formulas\u2019)', () => {
     const offenders = [...files(path.join(ROOT, 'web'), /\.m?js$/), ...files(DIST, /\.m?js$/)].flatMap((f) => {
