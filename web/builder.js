@@ -53,6 +53,9 @@ function choice() {
 }
 
 const nextFrame = () => new Promise((done) => requestAnimationFrame(done));
+// A stylesheet link once its sheet is in (or failed: then its rules are missing either way).
+const loaded = (link) =>
+  link.sheet ? null : new Promise((done) => ['load', 'error'].forEach((e) => link.addEventListener(e, done)));
 
 // The sheets a fallback needs: the stepper's and KaTeX's ({ stepper, katex }), beside builder.html.
 // Fetched once.
@@ -79,6 +82,8 @@ async function drawn(attrs, theme, katex) {
       if (element.dataset.error === 'true') throw new Error('the element refused these attributes');
       await nextFrame();
     }
+    // Its sheets in, so that the formula's faces are the ones its fonts are set in.
+    await Promise.all([...element.shadowRoot.querySelectorAll('link[rel="stylesheet"]')].map(loaded));
     await nextFrame();
     await nextFrame();
     const root = element.shadowRoot.querySelector('.as-root');
