@@ -7,27 +7,14 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { mapParams } from '../../web/model/model-params.js';
+import { median } from './positions-rows.js';
 
 const TORCH = fileURLToPath(new URL('torch_train.py', import.meta.url));
 const CHUNK = 25;
 const PYTHON = '/usr/bin/python3'; // Debian's, where apt installs python3-torch
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const plainMatrix = (m) => ({ shape: m.shape, values: Array.from(m.values) });
-
-function plainParams(p) {
-  return {
-    W_E: plainMatrix(p.W_E),
-    W_P: plainMatrix(p.W_P),
-    W_U: plainMatrix(p.W_U),
-    layers: p.layers.map((l) => ({
-      W_Q: l.W_Q.map(plainMatrix),
-      W_K: l.W_K.map(plainMatrix),
-      W_V: l.W_V.map(plainMatrix),
-      W_O: plainMatrix(l.W_O),
-    })),
-  };
-}
 
 // The torch process, answering one line a request.
 function startTorch(setup) {
@@ -51,7 +38,12 @@ export async function torchRows(engine, rounds = 8) {
   let last = engine.train(spec, { steps: CHUNK }).checkpoints[0]; // step 0: the model both start from
   const batches = [];
   for (let k = 1; k <= rounds * CHUNK; k += 1) batches.push(engine.taskBatch(spec, { stream: k, count: 32 }));
-  const torch = startTorch({ config: last.model.config, params: plainParams(last.model.params), batches, lr: 3e-3 });
+  const torch = startTorch({
+    config: last.model.config,
+    params: mapParams(last.model.params, plainMatrix),
+    batches,
+    lr: 3e-3,
+  });
   const out = [];
   try {
     for (let r = 0; r < rounds; r += 1) {

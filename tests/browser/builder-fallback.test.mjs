@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { CSP, newPage, shownCells, useEnv } from './harness.mjs';
+import { CSP, newPage, shownCells, useEnv, watchShifts } from './harness.mjs';
 
 const env = useEnv();
 
@@ -20,17 +20,6 @@ async function hold(context) {
     open = true;
     for (const route of held.splice(0)) route.continue();
   };
-}
-
-// The layout shifts of the page's life, as an init script: each one's score and the rectangles
-// that moved (a node in a shadow root is not named).
-function watchShifts() {
-  window.shifted = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      if (!e.hadRecentInput)
-        window.shifted.push([e.value, e.sources.map((s) => [s.previousRect, s.currentRect].map((r) => r.toJSON()))]);
-  }).observe({ type: 'layout-shift', buffered: true });
 }
 
 // The builder's element snippet for this example and these controls, once its stage is drawn in.
@@ -133,7 +122,7 @@ test(CARRIES, async () => {
   assert.deepEqual(await rootOf(page), { hidden: false, display: 'block', ready: 'true' });
   assert.deepEqual(await page.$$eval(RESULT, shownCells), x, 'the live stage shows the same numbers');
   const shifted = await page.evaluate(() => window.shifted);
-  assert.ok(shifted.reduce((sum, s) => sum + s[0], 0) < 1e-4, `layout shifts ${JSON.stringify(shifted)}`);
+  assert.ok(shifted.reduce((sum, s) => sum + s.value, 0) < 1e-4, `layout shifts ${JSON.stringify(shifted)}`);
   assert.deepEqual(page.problems, []);
   await context.close();
 });

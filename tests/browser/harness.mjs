@@ -256,3 +256,14 @@ export function stageSlug(prefix, index, stage) {
 export function stageHash(preset, stage) {
   return `#preset=${preset}&stage=${stage.id}${stage.head === null ? '' : `&head=${stage.head}`}`;
 }
+
+// The layout shifts of the page's life (Layout Instability API), as an init script (newPage's
+// init): window.shifted, each one's score and what moved (a node in a shadow root is not named).
+export function watchShifts() {
+  window.shifted = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (!e.hadRecentInput)
+        window.shifted.push({ value: e.value, moved: e.sources.map((s) => s.node?.className ?? s.node?.nodeName) });
+  }).observe({ type: 'layout-shift', buffered: true });
+}

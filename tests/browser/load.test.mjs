@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
 import { VIEW_METHODS } from '../../web/later/deferred-view.js';
 import { watchFirstStage } from '../../scripts/bench/first-stage.js';
-import { CSP, cellBands, downloadedText, newPage, useEnv, shownCells } from './harness.mjs';
+import { CSP, cellBands, downloadedText, newPage, useEnv, shownCells, watchShifts } from './harness.mjs';
 
 const env = useEnv();
 
@@ -69,17 +69,6 @@ const loadedFaces = (page) =>
     await document.fonts.ready;
     return [...document.fonts].filter((f) => /KaTeX/.test(f.family) && f.status === 'loaded').map((f) => f.family);
   });
-
-// The layout shifts of the page's life (Layout Instability API), as an init script: each one's
-// score and what moved.
-function watchShifts() {
-  window.shifted = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      if (!e.hadRecentInput)
-        window.shifted.push({ value: e.value, moved: e.sources.map((s) => s.node?.className ?? s.node?.nodeName) });
-  }).observe({ type: 'layout-shift', buffered: true });
-}
 
 // Nothing moved: no shift but, now and then, a sub-pixel one (a score under 1e-4; a shift a
 // reader sees scores 0.01 and more, and 0.1 is a poor page's whole life).
