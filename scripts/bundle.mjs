@@ -14,6 +14,7 @@
 //   attention-stepper.css               the element's styles (read into its shadow root)
 //   attention-stepper-page.css          index.html's styles
 //   attention-stepper-training.js       training.html (ES module), and its -worker.js and .css
+//   attention-stepper-run-worker.js     the stepper's engine calls off the main thread (app/run-worker.js)
 // Classic bundles take the engine from engine-classic.js (the split .wasm over http, the classic
 // single-file factory from file://). Every bundle typesets the stage table's formulas from the
 // build's prerendered module (scripts/prerender-formulas.mjs), KaTeX's runtime is not in them.
@@ -162,10 +163,11 @@ export async function bundle({ web, dist, formulas = null, laterFormulas = null,
       entryPoints: [path.join(web, 'styles', 'page.css')],
       outfile: path.join(dist, 'attention-stepper-page.css'),
     }),
-    // training.html and its worker: ES modules over http(s) (a worker does not run from file://).
+    // training.html and the workers: ES modules over http(s) (a worker does not run from file://).
     ...[
       ['training/main.js', 'attention-stepper-training.js'],
       ['training/worker.js', 'attention-stepper-training-worker.js'],
+      ['app/run-worker.js', 'attention-stepper-run-worker.js'],
     ].map(([entry, out]) =>
       build({
         ...COMMON,

@@ -10,8 +10,9 @@
 //   - large views (T = 512): a stage change → the next frame, and frames while scrolling.
 // Usage: node scripts/measure-page.mjs [dist …]: several dist folders are measured side by side,
 // their loads interleaved (e.g. a build of the previous commit beside this one).
-// MEASURE_PARTS=load,repaint,large,mobile (the default: all four) measures only the parts named;
-// mobile: every entry page on a phone profile (MOBILE below).
+// MEASURE_PARTS=load,repaint,large,mobile,busy (the default: all five) measures only the parts named;
+// mobile: every entry page on a phone profile (MOBILE below); busy: keys pressed while the largest
+// configuration computes, in the worker and on the main thread.
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
@@ -150,6 +151,7 @@ async function repaints(browser, base, n = 150) {
     `${base}index.html#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=64&heads=4&stage=weights&head=1`,
   );
   await page.waitForSelector('body[data-ready="true"]');
+  await warmWorker(page);
   const times = { next: [], work: [], floor: [], floorWork: [], seed: [], causal: [] };
   for (let i = 0; i < 2 * n; i += 1) {
     const edit = i % 2 === 0;
@@ -157,6 +159,7 @@ async function repaints(browser, base, n = 150) {
     const [next, work] = await page.evaluate(timeInput, {
       id: k % 3 === 2 ? 'field-causal' : 'field-seed',
       value: edit ? String(100 + k) : null,
+      pending: '.is-pending', // the trace computes in the worker: timed to the frame that shows it
     });
     if (edit) {
       times.next.push(next);
@@ -169,6 +172,92 @@ async function repaints(browser, base, n = 150) {
   }
   await context.close();
   return times;
+}
+
+// The stepper's worker loads its engine when the reader first reaches for the stepper (a field
+// focused); then the page is left as a reader finds it, nothing focused.
+async function warmWorker(page) {
+  await page.focus('#field-seed');
+  await page.evaluate(() => document.activeElement.blur());
+  await page.waitForTimeout(1500);
+}
+
+// The largest configuration the page computes (T = 512, d_model = 1024, one head of d_k = 1024: the
+// most multiply-adds a trace within the budget takes), opened by a link (a hash change) on a page
+// at its first example; while it computes, ← and → keys every 40 ms, each timed from the key to
+// the next paint by Chromium's Event Timing (entries under 16 ms are not reported: counted as 16).
+// worker false: a CSP that refuses workers (worker-src 'none'), every engine call on the main
+// thread, as before the worker.
+// idle: the same keys for IDLE_MS with nothing computing, the floor of the figure.
+// → { presses, durations, computeMs } or null where this build refuses the configuration.
+const LARGEST = { tokens: 512, dModel: 1024, heads: 1 };
+const IDLE_MS = 2000;
+const [KEY_MS, MAX_KEYS] = [100, 60]; // a reader stepping fast: ten keys a second, for six seconds at most
+async function inputsWhileComputing(browser, base, { worker, profile = null, idle = false }) {
+  const context = await browser.newContext({ viewport: profile?.viewport ?? { width: 1280, height: 900 } });
+  if (!worker)
+    await context.route(`${base}index.html`, async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers(), 'content-security-policy': `${CSP}; worker-src 'none'` };
+      await route.fulfill({ response, headers });
+    });
+  const page = await context.newPage();
+  await page.goto(`${base}index.html`);
+  await page.waitForSelector('body[data-ready="true"]');
+  await warmWorker(page);
+  if (profile) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpu });
+  }
+  await page.evaluate(() => {
+    window.keyPaints = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.name === 'keydown') window.keyPaints.push(e.duration);
+    }).observe({ type: 'event', durationThreshold: 16 });
+  });
+  const tokens = Array.from({ length: LARGEST.tokens }, (_, i) => `t${i}`).join(' ');
+  const { dModel, heads } = LARGEST;
+  const hash = `#chapter=attention&tokens=${encodeURIComponent(tokens)}&dModel=${dModel}&heads=${heads}`;
+  const shown = () =>
+    page.evaluate(() =>
+      Boolean(
+        document.querySelector('#figure .hm-grid[aria-label*="512 by"]') ||
+        document.querySelector('.engine-error')?.textContent,
+      ),
+    );
+  const t0 = Date.now();
+  if (!idle) await page.evaluate((h) => (window.location.hash = h), hash);
+  // Keys are sent every KEY_MS without waiting for the page: on a busy main thread they queue, as a
+  // reader's do; the page is asked in turn whether the configuration is shown (an answer that waits
+  // for that thread too).
+  let computeMs = null;
+  const done = (async () => {
+    const over = () => (idle ? Date.now() - t0 > IDLE_MS : shown());
+    while (!(await over()) && Date.now() - t0 < 120_000) await page.waitForTimeout(20);
+    computeMs = Date.now() - t0;
+  })();
+  const keys = [];
+  while (computeMs === null && keys.length < MAX_KEYS) {
+    keys.push(page.keyboard.press(keys.length % 2 ? 'ArrowLeft' : 'ArrowRight'));
+    await new Promise((resolve) => setTimeout(resolve, KEY_MS));
+  }
+  await Promise.all([done, ...keys]);
+  const presses = keys.length;
+  await page.waitForTimeout(200); // the last entries
+  const refused = !idle && !(await shown());
+  const durations = await page.evaluate(() => window.keyPaints);
+  await context.close();
+  return refused ? null : { presses, durations, computeMs };
+}
+
+function reportBusy(label, busy) {
+  if (!busy) return console.log(`    ${label}: this build refuses the configuration`);
+  const all = [...busy.durations, ...Array(Math.max(0, busy.presses - busy.durations.length)).fill(16)];
+  console.log(
+    `    ${label}: ${busy.presses} keys over ${busy.computeMs} ms; key → next paint ` +
+      `p50 ${quantile(all, 0.5).toFixed(0)} ms, p95 ${quantile(all, 0.95).toFixed(0)} ms, ` +
+      `max ${Math.max(...all).toFixed(0)} ms (${busy.durations.length} of them 16 ms or more)`,
+  );
 }
 
 // T = 512: Next → the frame after it, at every stage of head 0, and frame gaps while the
@@ -278,7 +367,7 @@ async function mobileLoads(browser, base) {
   }
 }
 
-const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large,mobile').split(',');
+const PARTS = (process.env.MEASURE_PARTS ?? 'load,repaint,large,mobile,busy').split(',');
 const roots = process.argv.slice(2).length ? process.argv.slice(2).map((d) => path.resolve(d)) : [DIST];
 const servers = await Promise.all(roots.map((root) => startServer({ root, csp: CSP })));
 const browser = await launchChromium();
@@ -316,6 +405,20 @@ for (const [r, root] of roots.entries()) {
     );
   }
   if (PARTS.includes('mobile')) await mobileLoads(browser, servers[r].url);
+  if (PARTS.includes('busy')) {
+    const { tokens, dModel, heads } = LARGEST;
+    console.log(`  while the largest configuration computes (T = ${tokens}, d_model = ${dModel}, ${heads} head):`);
+    for (const profile of [null, MOBILE])
+      for (const [worker, idle] of [
+        [true, true],
+        [true, false],
+        [false, false],
+      ])
+        reportBusy(
+          `${profile ? 'phone CPU (4×)' : 'desktop'}, ${idle ? 'nothing computing' : worker ? 'in the worker' : 'on the main thread'}`,
+          await inputsWhileComputing(browser, servers[r].url, { worker, profile, idle }),
+        );
+  }
   const large = PARTS.includes('large') ? await largeViews(browser, servers[r].url) : undefined;
   if (large === null) console.log('  T = 512: refused by this build');
   else if (large) {

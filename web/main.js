@@ -99,6 +99,7 @@ async function start() {
     theme: themeNow(),
     marker: document.body,
     keyTarget: document,
+    worker: new URL('attention-stepper-run-worker.js', SCRIPT_URL).href, // beside this bundle in dist/
     onChange: (s) => writeHashSoon(catalog, s),
   });
   mark('mounted');

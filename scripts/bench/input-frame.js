@@ -5,21 +5,25 @@
 /**
  * In the page: edits field `id` (a checkbox toggled, any other field's value set to `value`; no
  * input at all for value null) and resolves [next, work] in ms: next, from the input to a task
- * after the frame that follows it; work, the same less the wait for the frame slot (from the end
- * of the input's handlers to the start of that frame).
+ * after the frame that shows its result; work, the same less the wait for the frame slot (from
+ * the end of the handlers that drew the result to the start of that frame). When the result is
+ * computed off the main thread (the stepper's .is-pending on `pending`, a selector), the handlers
+ * that drew it are those that took the class away.
  */
-export function timeInput({ id, value }) {
+export function timeInput({ id, value, pending = null }) {
   return new Promise((resolve) => {
     const field = document.getElementById(id);
     let handled;
+    const frameAfter = () =>
+      requestAnimationFrame(() => {
+        const frame = performance.now();
+        setTimeout(() => {
+          const end = performance.now();
+          resolve([end - t0, end - t0 - (frame - handled)]);
+        }, 0);
+      });
     // Asked before the input: it runs first in the next frame, before the page's own callbacks.
-    requestAnimationFrame(() => {
-      const frame = performance.now();
-      setTimeout(() => {
-        const end = performance.now();
-        resolve([end - t0, end - t0 - (frame - handled)]);
-      }, 0);
-    });
+    if (!pending) frameAfter();
     const t0 = performance.now();
     if (value !== null && field.type === 'checkbox') {
       field.checked = !field.checked;
@@ -28,6 +32,18 @@ export function timeInput({ id, value }) {
       field.value = value;
       field.dispatchEvent(new Event('input', { bubbles: true }));
     }
-    queueMicrotask(() => (handled = performance.now())); // after the handlers' own microtasks
+    queueMicrotask(() => {
+      handled = performance.now(); // after the handlers' own microtasks
+      const waiting = pending && document.querySelector(pending);
+      if (!pending) return;
+      if (!waiting) return frameAfter();
+      const drawn = new MutationObserver(() => {
+        if (document.querySelector(pending)) return;
+        drawn.disconnect();
+        handled = performance.now();
+        frameAfter();
+      });
+      drawn.observe(waiting, { attributes: true, attributeFilter: ['class'] });
+    });
   });
 }

@@ -145,6 +145,16 @@ export function pagePerTest(envOf, hash, use, options = {}) {
   });
 }
 
+// Waits until no configuration is computing in the stepper's worker (its layout's .is-pending),
+// in the page or in the shadow root of the element at host (a selector): what it shows is then
+// the last change's.
+export function settled(page, host = null) {
+  return page.waitForFunction(
+    (h) => !(h ? document.querySelector(h)?.shadowRoot : document)?.querySelector('.is-pending'),
+    host,
+  );
+}
+
 // Waits until the page shows this stage (and head, for per-head stages).
 export async function waitForStage(page, id, head = null) {
   const sel = head === null ? `body[data-stage="${id}"]` : `body[data-stage="${id}"][data-head="${head}"]`;

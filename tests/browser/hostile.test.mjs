@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 
 import { DIST } from '../../scripts/serve.mjs';
-import { ROOT, pagePerTest, useEnv } from './harness.mjs';
+import { ROOT, pagePerTest, settled, useEnv } from './harness.mjs';
 import {
   ATTRIBUTE_BASE,
   ATTRIBUTE_CASES,
@@ -85,9 +85,10 @@ const env = useEnv();
 // called in, its HTML sinks trapped; use: pagePerTest's.
 const trappedPagePerTest = (url, use) => pagePerTest(() => env, url, use, { init: trapSinks });
 
-// Sets the hash and waits for the page's hashchange handler to have run.
-function setHash(page, hash) {
-  return page.evaluate(
+// Sets the hash and waits for the page's hashchange handler to have run, and for the trace it
+// asked of the worker.
+async function setHash(page, hash) {
+  await page.evaluate(
     (h) =>
       new Promise((resolve) => {
         addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
@@ -97,6 +98,7 @@ function setHash(page, hash) {
       }),
     hash,
   );
+  await settled(page);
 }
 
 // What the reader sees, inside the element's shadow root when there is one (host: its selector).
@@ -187,6 +189,7 @@ describe('hostile: the form fields', () => {
       await setHash(page, BASES.custom);
       const before = await viewOf(page);
       await page.fill(`#field-${c.field}`, c.value);
+      await settled(page);
       assertOutcome(c, before, await viewOf(page), await pageMessages(page));
       await assertInert(page);
     });

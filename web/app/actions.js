@@ -16,6 +16,7 @@ import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calcula
 import { stageById } from '../model/stage-table.js';
 import { fieldOfMessage, validateForm } from '../model/validate.js';
 import { changeField, presetForm } from '../state/form.js';
+import { Deferred } from './off-thread.js';
 
 const NO_SELECTION = { selection: null, explained: null, explainError: null };
 
@@ -28,6 +29,8 @@ function tokenAxes(tokens, keyTokens) {
 /**
  * Validates and runs a form; the last good trace stays when either step rejects it. The engine's
  * refusal goes under the field it names, or above the form when it names none of its fields.
+ * While the run is computed off the main thread (app/off-thread.js), the form goes ahead of its
+ * trace.
  */
 export function runForm(engine, catalog, form, stages = null) {
   const checked = validateForm(catalog, form);
@@ -46,6 +49,7 @@ export function runForm(engine, catalog, form, stages = null) {
       preset: checked.preset,
     };
   } catch (error) {
+    if (error instanceof Deferred) return { form, errors: {}, engineError: null };
     const field = fieldOfMessage(form.chapter, error.message);
     if (field) return { form, errors: { [field]: error.message }, engineError: null };
     return { form, errors: {}, engineError: error.message };
@@ -66,6 +70,7 @@ export function explainCell(engine, s, selection) {
     });
     return { selection, explained, explainError: null };
   } catch (error) {
+    if (error instanceof Deferred) throw error;
     return { selection: null, explained: null, explainError: error.message };
   }
 }

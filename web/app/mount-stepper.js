@@ -1,14 +1,17 @@
 // The stepper's composition root, shared by the full page and the <attention-stepper> element:
 // builds the layout in root, wires engine → store → model → views, and events → store.
 // mountStepper(root, { engine, catalog, katex, controls, landmark, stages, chapters, theme, marker, keyTarget,
-//   onChange }); chapters: the chapter ids whose tabs show, in that order (null: every chapter)
+//   worker, onChange }); chapters: the chapter ids whose tabs show, in that order (null: every chapter);
+//   worker: the URL of app/run-worker.js's bundle (null: every engine call on this thread)
 //   → { update(wanted), next(), prev(), goTo(id, head), setTheme(theme), state(), destroy() }
 // wanted: { form, stage, head, selection, showContributions }; onChange(state, previous) after
-// every render; marker (e.g. document.body or the host) gets data-chapter, data-stage, data-head.
+// every render but those of a configuration still computing (state.pending); marker (e.g.
+// document.body or the host) gets data-chapter, data-stage, data-head.
 
 import * as act from './actions.js';
 import { buildLayout, concealResult } from './layout.js';
 import * as quiz from './quiz-actions.js';
+import { createOffThread } from './off-thread.js';
 import { restoreQuiz } from './quiz-snapshot.js';
 import { CHAPTERS, chapterById } from '../model/chapters.js';
 import { keySentence } from '../model/key-sentence.js';
@@ -71,6 +74,7 @@ const STEP_KEYS = {
 };
 const TIME_KEYS = { ArrowUp: -1, ArrowDown: 1 }; // earlier and later decode steps (or tiles)
 const noView = { update() {}, destroy() {} };
+const SLOW_MS = 300; // a configuration still computing after this long says so
 
 function createViews(parts, katex, on) {
   const optional = (p, make) => (p ? make(p) : noView);
@@ -128,17 +132,22 @@ function renderHeading(parts, marker, view, chapter) {
 
 // The panels' engine figures (each head pruned alone, the KV calculator's sizes), asked for
 // only when their panel is shown, once per trace and calculator input: a config change whose
-// stage shows neither panel costs no engine call for them.
-function createPanelFigures(engine, catalog) {
+// stage shows neither panel costs no engine call for them. A trace the worker ran has its heads
+// pruned there too: the panel shows once that answer is in (undefined until then), and onAnswer
+// draws it.
+function createPanelFigures(engine, catalog, offThread, onAnswer) {
   let key = [];
   let memo = {};
   const once = (s, name, make) => {
     if (key[0] !== s.trace || key[1] !== s.calc) [key, memo] = [[s.trace, s.calc], {}];
     if (!(name in memo)) memo[name] = make();
+    if (memo[name] === undefined) delete memo[name]; // not in yet
     return memo[name];
   };
+  const prunes = (s) =>
+    offThread.ranOffThread(s.trace) ? { pruneEach: (spec) => offThread.pruneEach(spec, onAnswer) } : engine;
   return {
-    pruneEach: (s) => once(s, 'pruneEach', () => act.pruneEachOf(engine, s.spec, s.trace.config)),
+    pruneEach: (s) => once(s, 'pruneEach', () => act.pruneEachOf(prunes(s), s.spec, s.trace.config)),
     calculator: (s) => once(s, 'calculator', () => act.sizeTable(engine, catalog, s.calc, s.trace.config)),
   };
 }
@@ -249,6 +258,7 @@ function renderQuiz(parts, views, s) {
 }
 
 function statusText(s) {
+  if (s.computing) return 'Computing the new configuration\u2026 The stage below is still the previous one.';
   if (s.quizNotice) return s.quizNotice;
   if (s.explainError) return `Could not explain that cell: ${s.explainError}`;
   if (s.trace && !s.steps.length) return 'None of the chosen stages is part of this configuration.';
@@ -268,6 +278,7 @@ export function mountStepper(
     theme = 'light',
     marker = null,
     keyTarget = root,
+    worker = null,
     onChange = () => {},
   },
 ) {
@@ -292,22 +303,61 @@ export function mountStepper(
     explainError: null,
     showContributions: false,
     large: false, // large type, for a projector (base.css)
+    pending: false, // a new configuration computing off the main thread: the form ahead of the trace
+    computing: false, // … for longer than SLOW_MS: the status says so
     theme,
     chapterList: chapters ? chapters.map(chapterById) : CHAPTERS, // the tabs shown, in their order
     controls,
   });
-  const figures = createPanelFigures(engine, catalog);
   const set = (patch) => store.set(quiz.heldBack(store.get(), patch)); // a required quiz holds Next
+  const offThread = createOffThread(engine, worker);
+  const figures = createPanelFigures(engine, catalog, offThread, () => store.set({}));
   const goToIndex = (index) => set(act.goToStep(store.get(), index));
+
+  // A new configuration, make(engine, state) → patch. The first trace runs on this thread, in the
+  // task that mounts (it replaces a prerendered stage with no frame between); every later one in
+  // the worker, while the page keeps answering: the form goes ahead of its trace at once (within
+  // its chapter: the panels follow the form's chapter), the status says so when it takes longer
+  // than SLOW_MS, and an earlier configuration still computing is dropped. onChange waits for it.
+  let latest = 0;
+  let slow = null;
+  const settled = () => {
+    clearTimeout(slow);
+    slow = null;
+  };
+  function reconfigure(make) {
+    const s0 = store.get();
+    if (!s0.trace) return set(make(engine, s0));
+    const id = ++latest;
+    const wanted = () => id === latest;
+    settled();
+    offThread.attempt((e) => make(e, s0), {
+      wanted,
+      interim(patch) {
+        set(patch.form?.chapter === s0.form.chapter ? { ...patch, pending: true } : { pending: true });
+        slow ??= setTimeout(() => wanted() && set({ computing: true }), SLOW_MS);
+      },
+      final(patch) {
+        settled();
+        set({ ...patch, pending: false, computing: false });
+      },
+    });
+  }
+  // An action on the trace shown (a cell explained, a quiz answer), dropped if a new trace comes first.
+  function inspect(make) {
+    const s0 = store.get();
+    offThread.attempt((e) => make(e, s0), { wanted: () => store.get().trace === s0.trace, interim() {}, final: set });
+  }
   // controls="locked": the course's configuration, shown; nothing of the reader's changes it.
-  const configure = controls === 'locked' ? () => {} : (make) => set({ loadedModel: null, ...make() });
+  const configure =
+    controls === 'locked' ? () => {} : (make) => reconfigure((e, s) => ({ loadedModel: null, ...make(e, s) }));
   const views = createViews(parts, katex, {
-    pickChapter: (id) => configure(() => act.switchChapter(engine, catalog, store.get(), id, stages)),
-    edit: (field, value) => configure(() => act.editField(engine, catalog, store.get(), field, value, stages)),
+    pickChapter: (id) => configure((e, s) => act.switchChapter(e, catalog, s, id, stages)),
+    edit: (field, value) => configure((e, s) => act.editField(e, catalog, s, field, value, stages)),
     loadModel: (id) =>
-      configure(() => {
+      configure((e, s) => {
         const model = catalog.models.find((m) => m.id === id);
-        const patch = act.loadForm(engine, catalog, store.get(), modelForm(catalog, model), stages);
+        const patch = act.loadForm(e, catalog, s, modelForm(catalog, model), stages);
         return { ...patch, loadedModel: patch.trace ? model : null };
       }),
     prev: () => set(act.stepBy(store.get(), -1)),
@@ -316,12 +366,12 @@ export function mountStepper(
     pickTime: (time) => set(act.goToTime(store.get(), timeline(store.get().steps).indexOf(time))),
     slideTime: (position) => set(act.goToTime(store.get(), position)),
     editCalculator: (field, value) => set({ calc: { ...store.get().calc, [field]: value } }),
-    togglePrune: (head) => configure(() => act.togglePrune(engine, catalog, store.get(), head, stages)),
+    togglePrune: (head) => configure((e, s) => act.togglePrune(e, catalog, s, head, stages)),
     goToIndex,
-    selectCell: (cell) => set(act.selectCell(engine, store.get(), cell)),
+    selectCell: (cell) => inspect((e, s) => act.selectCell(e, s, cell)),
     toggleSum: (on) => set({ showContributions: on }),
     closeExplain: () => set({ selection: null, explained: null }),
-    answerQuiz: (text) => set(quiz.answerQuiz(engine, store.get(), text)),
+    answerQuiz: (text) => inspect((e, s) => quiz.answerQuiz(e, s, text)),
     revealQuiz: () => set(quiz.revealQuiz(store.get())),
     toggleQuiz: (on) => set(quiz.toggleQuiz(store.get(), on)),
   });
@@ -338,6 +388,8 @@ export function mountStepper(
 
   function render(s, previous) {
     parts.layout.classList.toggle('is-large', Boolean(s.large));
+    parts.layout.classList.toggle('is-pending', Boolean(s.pending));
+    parts.layout.classList.toggle('is-computing', Boolean(s.computing));
     renderControls(views, catalog, s);
     setText(parts.status, statusText(s));
     parts.status.hidden = !parts.status.textContent;
@@ -345,7 +397,7 @@ export function mountStepper(
     renderStage(parts, views, catalog, marker, s, figures, stages);
     renderQuiz(parts, views, s);
     if (s.selection && s.selection !== previous.selection) afterPaint(keepCellAboveSheet, keepCellAboveSheet);
-    onChange(s, previous);
+    if (!s.pending) onChange(s, previous); // what the page keeps (its URL) follows what it shows
   }
 
   function onKeyDown(event) {
@@ -362,15 +414,18 @@ export function mountStepper(
 
   store.subscribe(render);
   keyTarget.addEventListener('keydown', onKeyDown);
+  // The worker's engine loads once the reader reaches for the stepper, before their first change.
+  root.addEventListener('focusin', offThread.warm);
+  root.addEventListener('pointerdown', offThread.warm);
   onSwipe(parts.stage, { next: () => set(act.stepBy(store.get(), 1)), prev: () => set(act.stepBy(store.get(), -1)) });
   return {
     update: (wanted) =>
-      set({
-        ...act.applyWanted(engine, catalog, store.get(), wanted, stages),
+      reconfigure((e, s) => ({
+        ...act.applyWanted(e, catalog, s, wanted, stages),
         loadedModel: null,
-        ...quiz.quizFromWanted(store.get(), wanted),
+        ...quiz.quizFromWanted(s, wanted),
         ...(wanted.large === undefined ? {} : { large: Boolean(wanted.large) }),
-      }),
+      })),
     next: () => set(act.stepBy(store.get(), 1)),
     prev: () => set(act.stepBy(store.get(), -1)),
     goTo(id, head = store.get().head, time = null) {
@@ -381,6 +436,10 @@ export function mountStepper(
     restoreQuiz: (text) => set(restoreQuiz(store.get(), text)),
     state: () => store.get(),
     destroy() {
+      settled();
+      offThread.destroy();
+      root.removeEventListener('focusin', offThread.warm);
+      root.removeEventListener('pointerdown', offThread.warm);
       keyTarget.removeEventListener('keydown', onKeyDown);
       for (const view of Object.values(views)) view.destroy();
       root.textContent = '';

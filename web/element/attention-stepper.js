@@ -266,6 +266,7 @@ export class AttentionStepper extends HTMLElement {
       theme: themeOf(read.theme),
       marker: this,
       keyTarget: this.shadowRoot,
+      worker: assetUrl('attention-stepper-run-worker.js'),
       onChange: (s, previous) => this._changed(s, previous),
     });
     this._stepper.update(read.wanted);
