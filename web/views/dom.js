@@ -100,9 +100,25 @@ export function steadyHeight(root) {
   };
 }
 
+// The live cues' marks, run again when a face finishes loading (its text may widen a box's
+// content without resizing the box). One listener for every box: reading document.fonts.ready
+// for each new box, and marking it in the microtask after, forced a style and a layout in the
+// middle of every render (a third of a stage change's time).
+const cues = new Map(); // box → mark
+function markCues() {
+  for (const [box, mark] of cues) if (box.isConnected) mark();
+}
+function keepCue(box, mark) {
+  if (!cues.size) document.fonts?.addEventListener('loadingdone', markCues);
+  if (cues.size >= 64) for (const old of cues.keys()) if (!old.isConnected) cues.delete(old);
+  cues.set(box, mark);
+}
+
 /** Keeps box's data-more naming the sides ("left", "right" or both) it has more content beyond,
- * for an edge shadow or a fade (panels.css): at each scroll, when it is resized, once
- * the fonts are in, and whenever the returned mark() is called (after its content changed). */
+ * for an edge shadow or a fade (panels.css): at each scroll, when it is resized (and once laid
+ * out), when a font finishes loading, and in the frame after each call of the function it returns
+ * (made after its content changed): read then, the render that changed it is not made to lay the
+ * page out halfway. */
 export function scrollCue(box) {
   const mark = () => {
     const more = [];
@@ -112,8 +128,16 @@ export function scrollCue(box) {
   };
   box.addEventListener('scroll', mark, { passive: true });
   new ResizeObserver(mark).observe(box);
-  document.fonts?.ready.then(mark);
-  return mark;
+  keepCue(box, mark);
+  let asked = false;
+  return () => {
+    if (asked) return;
+    asked = true;
+    requestAnimationFrame(() => {
+      asked = false;
+      mark();
+    });
+  };
 }
 
 // Which "More about this" disclosures the reader has left open, by name: a panel is redrawn for
