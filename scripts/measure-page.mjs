@@ -250,6 +250,11 @@ async function inputsWhileComputing(browser, base, { worker, profile = null, idl
   return refused ? null : { presses, durations, computeMs };
 }
 
+const BUSY_CASES = [
+  [true, true, 'nothing computing'],
+  [true, false, 'in the worker'],
+  [false, false, 'on the main thread'],
+];
 function reportBusy(label, busy) {
   if (!busy) return console.log(`    ${label}: this build refuses the configuration`);
   const all = [...busy.durations, ...Array(Math.max(0, busy.presses - busy.durations.length)).fill(16)];
@@ -409,13 +414,9 @@ for (const [r, root] of roots.entries()) {
     const { tokens, dModel, heads } = LARGEST;
     console.log(`  while the largest configuration computes (T = ${tokens}, d_model = ${dModel}, ${heads} head):`);
     for (const profile of [null, MOBILE])
-      for (const [worker, idle] of [
-        [true, true],
-        [true, false],
-        [false, false],
-      ])
+      for (const [worker, idle, what] of BUSY_CASES)
         reportBusy(
-          `${profile ? 'phone CPU (4×)' : 'desktop'}, ${idle ? 'nothing computing' : worker ? 'in the worker' : 'on the main thread'}`,
+          `${profile ? 'phone CPU (4×)' : 'desktop'}, ${what}`,
           await inputsWhileComputing(browser, servers[r].url, { worker, profile, idle }),
         );
   }
