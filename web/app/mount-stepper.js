@@ -257,6 +257,13 @@ function renderQuiz(parts, views, s) {
   concealResult(parts, view.asking);
 }
 
+// What only the controls and the status show: while a configuration computes, a change of these
+// alone leaves the stage (still the last trace's) as it is drawn.
+const CONTROLS_ONLY = new Set(['form', 'errors', 'engineError', 'pending', 'computing']);
+const sameStage = (s, previous) =>
+  s.form.chapter === previous.form?.chapter &&
+  Object.keys(s).every((key) => CONTROLS_ONLY.has(key) || s[key] === previous[key]);
+
 function statusText(s) {
   if (s.computing) return 'Computing the new configuration\u2026 The stage below is still the previous one.';
   if (s.quizNotice) return s.quizNotice;
@@ -393,7 +400,7 @@ export function mountStepper(
     renderControls(views, catalog, s);
     setText(parts.status, statusText(s));
     parts.status.hidden = !parts.status.textContent;
-    if (!s.trace || !s.steps.length) return;
+    if (!s.trace || !s.steps.length || (s.pending && sameStage(s, previous))) return;
     renderStage(parts, views, catalog, marker, s, figures, stages);
     renderQuiz(parts, views, s);
     if (s.selection && s.selection !== previous.selection) afterPaint(keepCellAboveSheet, keepCellAboveSheet);
