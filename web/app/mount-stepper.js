@@ -338,7 +338,10 @@ export function mountStepper(
     const id = ++latest;
     const wanted = () => id === latest;
     settled();
-    offThread.attempt((e) => make(e, s0), {
+    // Run again with the answers in: from the form it was taken from, at the place now shown (the
+    // reader may have stepped through the last trace meanwhile).
+    const from = () => ({ ...store.get(), form: s0.form, errors: s0.errors, engineError: s0.engineError });
+    offThread.attempt((e) => make(e, from()), {
       wanted,
       interim(patch) {
         set(patch.form?.chapter === s0.form.chapter ? { ...patch, pending: true } : { pending: true });
