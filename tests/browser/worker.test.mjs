@@ -20,7 +20,7 @@ pagePerTest(
 const T = 512;
 const TOKENS = Array.from({ length: T }, (_, i) => `w${i}`);
 
-test('a large configuration computes off the main thread: keys step the last trace, then the new one is shown', async () => {
+test('a large configuration computes off the main thread: keys step the last trace, then the new one', async () => {
   await waitForStage(page, 'x');
   const during = await page.evaluate((tokens) => {
     const field = document.getElementById('field-tokens');
