@@ -43,7 +43,9 @@ test('a large configuration computes off the main thread: keys step the last tra
     await page.textContent('.status'),
     /^Computing the new configuration… The stage below is still the previous one\.$/,
   );
+  assert.equal(await page.isVisible('.form-busy'), true, 'said below the fields too');
   await settled(page);
+  assert.equal(await page.isHidden('.form-busy'), true);
   assert.equal(await page.$eval('body', (b) => b.dataset.stage), 'q', 'the place the reader stepped to');
   assert.equal(await page.$('.layout.is-computing'), null);
   assert.equal(await page.isHidden('.status'), true);

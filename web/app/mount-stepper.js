@@ -246,6 +246,7 @@ function renderControls(views, catalog, s) {
     form: s.form,
     errors: s.errors,
     engineError: s.engineError,
+    computing: s.computing,
     counts,
   });
 }

@@ -113,17 +113,22 @@ export function createControls(host, { onChange }) {
   otherErrors.setAttribute('role', 'alert');
   const linkNotes = el('ul', 'link-notes');
   linkNotes.setAttribute('aria-label', 'What the link held that this page could not use');
-  root.append(engineError, otherErrors, linkNotes);
+  // A configuration computing off the main thread, said here too, where it was changed (the page's
+  // own status, above the stage, is the one read out); below the fields, which it must not move.
+  const busy = el('p', 'form-busy', 'Computing\u2026 the stage shows the previous configuration until it is done.');
+  busy.setAttribute('aria-hidden', 'true');
+  root.append(busy, engineError, otherErrors, linkNotes);
   host.append(root);
   let chapter = null;
   let parts = null;
   return {
     update(view) {
       if (view.chapter !== chapter) {
-        while (root.firstChild !== engineError) root.firstChild.remove();
+        while (root.firstChild !== busy) root.firstChild.remove();
         parts = build(root, view, onChange);
         chapter = view.chapter;
       }
+      busy.hidden = !view.computing;
       const { form, errors } = view;
       for (const [field, input] of Object.entries(parts.inputs)) {
         if (input.type === 'checkbox') input.checked = Boolean(form[field]);
