@@ -28,6 +28,7 @@ const started = [];
 class WebWorker {
   constructor(url, options) {
     assert.deepEqual(options, { type: 'module' });
+    this.url = url;
     this.thread = new NodeWorker(PRELUDE, { eval: true, env: { ...process.env, RUN_WORKER: url } });
     this.posted = [];
     started.push(this);
@@ -119,6 +120,25 @@ test('a later action makes an earlier one moot; the engine refuses in the worker
     "the engine's own refusal, under its field",
   );
   off.destroy();
+});
+
+test("a page's steppers share one worker; a trace it no longer keeps is explained from its spec", async () => {
+  const [a, b] = [createOffThread(engine, WORKER), createOffThread(engine, WORKER)];
+  const ranA = (await settle(a, (e) => editField(e, catalog, first, 'seed', '11', null))).patch;
+  const ranB = (await settle(b, (e) => editField(e, catalog, first, 'seed', '12', null))).patch;
+  assert.equal(started.filter((w) => w.url === WORKER).length, 1, 'one worker for both');
+  assert.notDeepEqual(Array.from(ranA.trace.stages.at(-1).values), Array.from(ranB.trace.stages.at(-1).values));
+  const s = { ...first, ...ranA, step: ranA.steps.findIndex((x) => x.id === 'weights') };
+  const step = s.steps[s.step];
+  const cell = { stage: 'weights', head: step.head, step: step.step, row: 2, col: 4 };
+  const { explained } = (await settle(a, (e) => explainCell(e, s, cell))).patch;
+  assert.deepEqual(explained, engine.explain(ranA.spec, cell), "a's cell, though the worker last ran b's trace");
+  const posted = started.find((w) => w.url === WORKER).posted;
+  const [runA, runB] = posted.filter((m) => m.op === 'run').slice(-2);
+  assert.deepEqual([posted.at(-1).op, posted.at(-1).traceId], ['explain', runA.id]);
+  assert.ok(runB.id > runA.id, "b's run came after a's: the worker keeps b's");
+  a.destroy();
+  b.destroy();
 });
 
 test("each head pruned alone: undefined until the worker's answer, then the engine's", async () => {

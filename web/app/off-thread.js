@@ -19,16 +19,49 @@ export class Deferred extends Error {
 
 const keyOf = (op, ...parts) => `${op}:${JSON.stringify(parts)}`;
 
+// One worker for every stepper of a page that names the same script (an engine each would cost a
+// page of four steppers four engines' memory): its message ids are the page's, and each stepper
+// reads the replies to its own.
+const threads = new Map(); // script URL → { worker, broken, ids, listeners }
+
+function threadAt(url) {
+  if (!url || typeof Worker === 'undefined') return null;
+  if (!threads.has(url)) threads.set(url, { worker: null, broken: false, ids: 0, listeners: new Set() });
+  return threads.get(url);
+}
+
+function breakThread(thread) {
+  thread.broken = true;
+  thread.worker?.terminate();
+  thread.worker = null;
+  for (const listener of thread.listeners) listener.fail();
+}
+
+function startThread(thread, url) {
+  if (thread.worker || thread.broken) return;
+  try {
+    thread.worker = new Worker(url, { type: 'module' });
+  } catch {
+    breakThread(thread); // file://, or a script of another origin
+    return;
+  }
+  thread.worker.addEventListener('message', (event) => {
+    for (const listener of thread.listeners) listener.message(event);
+  });
+  const failed = () => breakThread(thread); // its script did not load (a CSP, a 404)
+  thread.worker.addEventListener('error', failed);
+  thread.worker.addEventListener('messageerror', failed);
+}
+
 /**
  * createOffThread(engine, workerUrl) → { attempt(make, { wanted, interim, final }), pruneEach(spec, onAnswer),
- * warm(), busy, destroy() }. make(engine) returns a patch; interim(patch) gets what make returned while
- * some call of it was deferred, final(patch) what it returns once nothing is; wanted() says whether
- * the action still matters (a later one makes it moot).
+ * ranOffThread(trace), warm(), offThread, destroy() }. make(engine) returns a patch; interim(patch) gets what
+ * make returned while some call of it was deferred, final(patch) what it returns once nothing is; wanted()
+ * says whether the action still matters (a later one makes it moot).
  */
 export function createOffThread(engine, workerUrl) {
-  let worker = null;
-  let broken = !workerUrl || typeof Worker === 'undefined';
-  let ids = 0;
+  const thread = threadAt(workerUrl);
+  const broken = () => !thread || thread.broken;
   let inFlight = null; // { id, question, wanted, receive }
   const queue = [];
   const traces = new WeakMap(); // a trace the worker ran → { id, spec }
@@ -45,56 +78,47 @@ export function createOffThread(engine, workerUrl) {
     }
   }
 
+  // The worker is gone: the question it had is answered here, and every one after it.
   function fail() {
-    broken = true;
-    worker?.terminate();
-    worker = null;
     const lost = inFlight;
     inFlight = null;
     if (lost) lost.receive(answerHere(lost.question));
     pump();
   }
 
-  function receive({ data }) {
-    if (!inFlight || data.id !== inFlight.id) return;
-    if (data.broken) return fail();
+  function message({ data }) {
+    if (!inFlight || data.id !== inFlight.id) return; // another stepper's, or a moot one's
+    if (data.broken) return breakThread(thread);
     const done = inFlight;
     inFlight = null;
     if (data.trace) traces.set(data.trace, { id: data.id, spec: done.question.spec });
     done.receive(data.trace ? { value: data.trace } : data);
     pump();
   }
-
-  function start() {
-    if (worker || broken) return;
-    try {
-      worker = new Worker(workerUrl, { type: 'module' });
-    } catch {
-      broken = true; // file://, or a script of another origin
-      return;
-    }
-    worker.addEventListener('message', receive);
-    worker.addEventListener('error', fail); // its script did not load (a CSP, a 404)
-    worker.addEventListener('messageerror', fail);
-  }
+  const listener = { message, fail };
+  thread?.listeners.add(listener);
 
   // One question at a time in the worker: an action made moot before its turn is never sent.
+  // Not re-entered: an answer given here may ask the next question, which this loop then takes.
+  let pumping = false;
   function pump() {
-    while (!inFlight && queue.length) {
-      const next = queue.shift();
-      if (!next.wanted()) continue;
-      if (broken) {
-        next.receive(answerHere(next.question));
-        continue;
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (!inFlight && queue.length) {
+        if (!broken()) startThread(thread, workerUrl);
+        const next = queue.shift();
+        if (!next.wanted()) continue;
+        if (broken()) {
+          next.receive(answerHere(next.question));
+          continue;
+        }
+        inFlight = { ...next, id: ++thread.ids };
+        const { op, spec, cell, traceId } = next.question;
+        thread.worker.postMessage({ id: inFlight.id, op, spec, cell, traceId });
       }
-      start();
-      if (broken) {
-        queue.unshift(next);
-        continue;
-      }
-      inFlight = { ...next, id: ++ids };
-      const { op, spec, cell, traceId } = next.question;
-      worker.postMessage({ id: inFlight.id, op, spec, cell, traceId });
+    } finally {
+      pumping = false;
     }
   }
 
@@ -108,7 +132,7 @@ export function createOffThread(engine, workerUrl) {
   function deferring(answers, asked) {
     const answer = (question) => {
       if (!answers.has(question.key)) {
-        if (broken) answers.set(question.key, answerHere(question));
+        if (broken()) answers.set(question.key, answerHere(question));
         else {
           asked.push(question);
           throw new Deferred(question);
@@ -155,7 +179,7 @@ export function createOffThread(engine, workerUrl) {
     },
     /** engine.pruneEach(spec) for a view: the answer once in (undefined until then; onAnswer says when). */
     pruneEach(spec, onAnswer) {
-      if (broken) return engine.pruneEach(spec);
+      if (broken()) return engine.pruneEach(spec);
       const key = keyOf('pruneEach', spec);
       if (figure.key !== key) {
         figure = { key, answer: undefined };
@@ -176,16 +200,16 @@ export function createOffThread(engine, workerUrl) {
     /** Whether the worker ran this trace (its cells are explained there). */
     ranOffThread: (trace) => traces.has(trace),
     /** Starts the worker's engine loading, before the first question needs it. */
-    warm: start,
+    warm: () => thread && startThread(thread, workerUrl),
     /** Whether the worker answers (false: the main thread does). */
     get offThread() {
-      return !broken;
+      return !broken();
     },
+    /** Drops this stepper's questions; the worker stays, for the page's other steppers. */
     destroy() {
       queue.length = 0;
       inFlight = null;
-      worker?.terminate();
-      worker = null;
+      thread?.listeners.delete(listener);
     },
   };
 }
