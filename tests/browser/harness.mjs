@@ -155,16 +155,25 @@ export function settled(page, host = null) {
   );
 }
 
-// Waits until the page shows this stage (and head, for per-head stages).
+// Waits until the page shows this stage (and head, for per-head stages), with nothing computing.
 export async function waitForStage(page, id, head = null) {
   const sel = head === null ? `body[data-stage="${id}"]` : `body[data-stage="${id}"][data-head="${head}"]`;
+  await settled(page);
   await page.waitForSelector(sel);
 }
 
+// Sets the hash; resolves once the page's hashchange handler has run (a trace it asks of the
+// worker may still be computing: waitForStage and settled wait for that).
 export async function goToHash(page, hash) {
-  await page.evaluate((h) => {
-    window.location.hash = h;
-  }, hash);
+  await page.evaluate(
+    (h) =>
+      new Promise((resolve) => {
+        window.addEventListener('hashchange', () => setTimeout(resolve, 0), { once: true });
+        setTimeout(resolve, 2000); // the same hash: no hashchange
+        window.location.hash = h;
+      }),
+    hash,
+  );
 }
 
 // The page's URL once it matches re: the page writes its hash after the frame that shows the

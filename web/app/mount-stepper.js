@@ -261,6 +261,7 @@ function renderQuiz(parts, views, s) {
 // What only the controls and the status show: while a configuration computes, a change of these
 // alone leaves the stage (still the last trace's) as it is drawn.
 const CONTROLS_ONLY = new Set(['form', 'errors', 'engineError', 'pending', 'computing']);
+const pick = (patch, keys) => Object.fromEntries(Object.entries(patch).filter(([key]) => keys.has(key)));
 const sameStage = (s, previous) =>
   s.form.chapter === previous.form?.chapter &&
   Object.keys(s).every((key) => CONTROLS_ONLY.has(key) || s[key] === previous[key]);
@@ -325,8 +326,9 @@ export function mountStepper(
   // A new configuration, make(engine, state) → patch. The first trace runs on this thread, in the
   // task that mounts (it replaces a prerendered stage with no frame between); every later one in
   // the worker, while the page keeps answering: the form goes ahead of its trace at once (within
-  // its chapter: the panels follow the form's chapter), the status says so when it takes longer
-  // than SLOW_MS, and an earlier configuration still computing is dropped. onChange waits for it.
+  // its chapter; the place, the selection and the rest wait for the trace), the status says so
+  // when it takes longer than SLOW_MS, and an earlier configuration still computing is dropped.
+  // onChange waits for it.
   let latest = 0;
   let slow = null;
   const settled = () => {
@@ -345,7 +347,8 @@ export function mountStepper(
     offThread.attempt((e) => make(e, from()), {
       wanted,
       interim(patch) {
-        set(patch.form?.chapter === s0.form.chapter ? { ...patch, pending: true } : { pending: true });
+        const ahead = patch.form?.chapter === s0.form.chapter; // the panels follow the form's chapter
+        set(ahead ? { ...pick(patch, CONTROLS_ONLY), pending: true } : { pending: true });
         slow ??= setTimeout(() => wanted() && set({ computing: true }), SLOW_MS);
       },
       final(patch) {
