@@ -46,6 +46,8 @@ test('a large configuration computes off the main thread: keys step the last tra
   assert.equal(await page.isVisible('.form-busy'), true, 'said below the fields too');
   await settled(page);
   assert.equal(await page.isHidden('.form-busy'), true);
+  const drawnEmpty = await page.$$eval('.field-error:empty', (ps) => ps.filter((p) => p.offsetHeight > 0).length);
+  assert.equal(drawnEmpty, 0, "the form line's rule names only itself: no empty field message is drawn");
   assert.equal(await page.$eval('body', (b) => b.dataset.stage), 'q', 'the place the reader stepped to');
   assert.equal(await page.$('.layout.is-computing'), null);
   assert.equal(await page.isHidden('.status'), true);
