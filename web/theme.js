@@ -62,7 +62,7 @@ export function dimColour(theme, dim) {
 
 // Font stacks as base.css has them; an exported file names only fonts a system has.
 export const FONTS = {
-  mono: "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-  serif: "'Iowan Old Style', 'Palatino Linotype', Palatino, 'DejaVu Serif', Georgia, serif",
-  sans: "system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', Roboto, sans-serif",
+  mono: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+  serif: "'Iowan Old Style', 'Palatino Linotype', 'DejaVu Serif', Georgia, serif",
+  sans: "system-ui, 'Segoe UI', 'DejaVu Sans', Roboto, sans-serif",
 };
