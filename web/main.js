@@ -38,30 +38,35 @@ function hashOf(catalog, s) {
   });
 }
 
-// The URL follows the view once the frame that shows it is painted: replaceState costs about
-// 2 ms, which an edit's repaint need not wait for, and a burst of edits (a held key, typing)
-// writes only the last state. A hidden page paints no frame: it writes at once. A navigation
-// (a new hash) since the write was asked for wins: the page is about to show that hash, and
-// writing the older view would undo it.
-let pending = null; // { state, from: the URL's hash when the write was asked for }
+// The URL follows the view once the reader pauses: QUIET_MS after the last change, so a burst of
+// steps or edits (a held key, typing) writes only its last state. Each write is a same-document
+// navigation, after which Chromium fetches and decodes the page's icon again (3–6 ms of this
+// thread) and replaceState costs about 2 ms more: written at every step, they took a sixth of a
+// step's time on the thread the next key waits for. A hidden or departing page writes at once. A
+// navigation (a new hash) since the write was asked for wins: the page is about to show that
+// hash, and writing the older view would undo it.
+const QUIET_MS = 300;
+let pending = null; // { state, from: the URL's hash when the write was asked for, timer }
+function writeHash(catalog) {
+  const asked = pending;
+  if (!asked) return;
+  clearTimeout(asked.timer);
+  pending = null;
+  if (window.location.hash !== asked.from) return; // its hashchange has yet to be shown
+  const hash = hashOf(catalog, asked.state);
+  if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
+}
+
 function writeHashSoon(catalog, s) {
-  if (pending) {
-    pending.state = s;
-    return;
-  }
-  const asked = (pending = { state: s, from: window.location.hash });
-  const write = () => {
-    if (pending !== asked) return; // cancelled by a navigation
-    pending = null;
-    if (window.location.hash !== asked.from) return; // its hashchange has yet to be shown
-    const hash = hashOf(catalog, asked.state);
-    if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
-  };
-  if (document.hidden) write();
-  else requestAnimationFrame(() => setTimeout(write, 0));
+  if (pending) clearTimeout(pending.timer);
+  else pending = { from: window.location.hash };
+  pending.state = s;
+  if (document.hidden) writeHash(catalog);
+  else pending.timer = setTimeout(() => writeHash(catalog), QUIET_MS);
 }
 
 function showHash(stepper, catalog) {
+  clearTimeout(pending?.timer);
   pending = null; // the view written next is the one this hash asks for
   stepper.update(stateFromHash(catalog, window.location.hash));
 }
@@ -106,6 +111,7 @@ async function start() {
   stepper.update(wanted);
   mark('rendered');
   window.addEventListener('hashchange', () => showHash(stepper, catalog));
+  window.addEventListener('pagehide', () => writeHash(catalog));
   darkQuery.addEventListener('change', () => stepper.setTheme(themeNow()));
   await whenPainted();
   await Promise.all([rest(), typesetter.load(), loadLater()]);
