@@ -205,22 +205,12 @@ export const shownCells = (tds) =>
   });
 
 // For page.$$eval over heatmap cells: the colour each is filled with, as rgb(…), or
-// 'transparent' where none is (a windowed masked cell, whose class draws it; in a heatmap with
-// strips, a −∞ over the hatching). In a heatmap with strips it is the cell's pixel in its row's
-// fills canvas.
-export const cellBands = (tds) =>
-  tds.map((td) => {
-    const table = td.closest('table');
-    if (!table.classList.contains('has-strips')) return td.style.backgroundColor || 'transparent';
-    // The row's fills canvas holds one pixel a cell.
-    const fills = td.parentNode.querySelector('canvas.hm-fills');
-    const [r, g, b, a] = fills.getContext('2d').getImageData(Number(td.dataset.c), 0, 1, 1).data;
-    if (a === 0) return 'transparent';
-    return a === 255 ? `rgb(${r}, ${g}, ${b})` : `rgba(${r}, ${g}, ${b}, ${a})`;
-  });
+// 'transparent' where none is (a masked cell: a windowed one's class draws it; in a heatmap with
+// strips, a −∞ shows the row's hatching beneath).
+export const cellBands = (tds) => tds.map((td) => td.style.backgroundColor || 'transparent');
 
-// The colours (cellBands) of the cells sel matches, once ok(colours) holds: a canvas draws them,
-// so no selector can wait for them. Fails naming the last colours after 5 s.
+// The colours (cellBands) of the cells sel matches, once ok(colours) holds (no selector waits for
+// an inline colour). Fails naming the last colours after 5 s.
 export async function bandsWhen(page, sel, ok) {
   const until = Date.now() + 5000;
   for (;;) {

@@ -173,7 +173,7 @@ test('index.html without JavaScript: the first stage readable, coloured as the l
     assert.deepEqual(await resultOf(page, '#figure'), Array.from(x.values, formatCell));
     assert.equal(await page.textContent('#stage-title'), 'Input embeddings X');
     assert.equal(await page.inputValue('#field-tokens'), 'the cat sat on mats');
-    fills[colorScheme] = await page.$$eval('#figure .is-result .pr-fills i', (cells) =>
+    fills[colorScheme] = await page.$$eval('#figure .is-result td.hm-cell', (cells) =>
       cells.map((c) => getComputedStyle(c).backgroundColor),
     );
     assert.equal(fills[colorScheme].length, x.values.length);

@@ -1,17 +1,17 @@
 // Heatmaps drawn with strips (web/views/heatmap-strips.js), in headless Chromium: each cell is
-// empty, and its number (a field of its row's text strip) and its colour (a band of its row's
-// fills strip) must fall on it, its column header above it, on the page and inside the
+// empty, filled with its colour (none for −∞, over its row's hatching), and its number (a field of
+// its row's text strip) must fall on it, its column header above it, on the page and inside the
 // element's shadow root (where the pitch is registered from script), for wide numbers and long
 // token labels alike.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCell } from '../../web/model/format.js';
-import { newPage, openPage, useEnv, shownCells } from './harness.mjs';
+import { cellBands, newPage, openPage, useEnv, shownCells } from './harness.mjs';
 
 const env = useEnv();
 
-// For page.$$eval over a strip heatmap's cells: how far (px) each cell's field of text, its band
-// of the fills and its column header lie from the cell's own box, left and right edges.
+// For page.$$eval over a strip heatmap's cells: how far (px) each cell's field of text and its
+// column header lie from the cell's own box, left and right edges.
 const offsets = (tds) =>
   tds.map((td) => {
     const table = td.closest('table');
@@ -30,25 +30,21 @@ const offsets = (tds) =>
     range.setEnd(node, offset + chars);
     const text = range.getBoundingClientRect();
     const cell = td.getBoundingClientRect();
-    const fills = row.querySelector('.hm-fills').getBoundingClientRect();
-    const cols = row.querySelectorAll('td.hm-cell').length;
-    const band = { left: fills.left + (c * fills.width) / cols, right: fills.left + ((c + 1) * fills.width) / cols };
     const head = table.querySelector(`th.hm-col[data-c="${c}"]`).getBoundingClientRect();
     return {
       at: `${td.dataset.r},${c}`,
       chars,
       // The field holds the number and a space (at least) either side.
       text: [text.left - cell.left, text.right - cell.right],
-      band: [band.left - cell.left, band.right - cell.right],
       head: [head.left - cell.left, head.right - cell.right],
     };
   });
 
 function assertOnCells(found, what, minChars = 8) {
   assert.ok(found.length > 0, `${what}: cells`);
-  for (const { at, chars, text, band, head } of found) {
+  for (const { at, chars, text, head } of found) {
     assert.ok(chars >= minChars, `${what} (${at}): ${chars} characters a field`);
-    for (const [name, [left, right]] of Object.entries({ text, band, head }))
+    for (const [name, [left, right]] of Object.entries({ text, head }))
       assert.ok(
         Math.abs(left) <= 1 && Math.abs(right) <= 1,
         `${what} (${at}): the ${name} is off by ${left}, ${right} px`,
@@ -56,7 +52,7 @@ function assertOnCells(found, what, minChars = 8) {
   }
 }
 
-test('every number and colour falls on its cell and under its column header: wide numbers, long labels', async () => {
+test('every number falls on its cell and under its column header: wide numbers, long labels', async () => {
   const tokens = 'internationalisation is unbelievably long and so are counterexamples';
   const { page, context } = await openPage(
     env,
@@ -90,12 +86,16 @@ test('every number and colour falls on its cell and under its column header: wid
   await context.close();
 });
 
-test('in the element’s shadow root, with the mask’s −∞ and zeros, fields and bands fall on their cells', async () => {
+test('in the element’s shadow root, with the mask’s −∞ and zeros, fields fall on their cells', async () => {
   const { page, context } = await newPage(env);
   await page.goto(`${env.server.url}examples/course-page.html`);
   await page.waitForSelector('attention-stepper#causal[data-ready="true"]');
   const masked = await page.$$eval('#causal .is-result td.hm-cell', shownCells);
   assert.ok(masked.includes('\u2212\u221e'), 'the masked logits show −∞');
+  const bands = await page.$$eval('#causal .is-result td.hm-cell', cellBands);
+  masked.forEach((text, i) =>
+    assert.equal(bands[i] === 'transparent', text === '\u2212\u221e', `cell ${i} (${text}): fill ${bands[i]}`),
+  );
   assertOnCells(await page.$$eval('#causal .is-result td.hm-cell', offsets), 'element, masked');
   await page.$eval('#causal', (e) => e.next());
   await page.waitForSelector('#causal[data-stage="weights"]');

@@ -2,8 +2,9 @@
 // embed.html (scripts/prerender-page.mjs) and what builder.html puts into a snippet as the
 // element's fallback. The markup is the stepper as it is drawn, the form's values as attributes,
 // and what a strict CSP would refuse as inline styles turned into rules:
-//   - each heatmap row's fills canvas (one pixel a cell) → a strip of <i>, one a cell, each with a
-//     class whose colour is the canvas's pixel, in the light and in the dark scheme;
+//   - each heatmap cell's fill (its background colour) → a class with that colour, in the light and
+//     in the dark scheme;
+//   - each canvas (a head overview, arcs) → an empty span with its classes;
 //   - each row's text strip (runs of cells inked for contrast on their fills) → one span a cell,
 //     with a class for its ink in either scheme;
 //   - every style attribute (custom properties such as --cols, widths, a legend's gradient) → a
@@ -25,27 +26,21 @@ export function serializeStepper(app, inElement) {
     else if (field.type === 'checkbox' || field.type === 'radio') copy.toggleAttribute('checked', field.checked);
     else copy.setAttribute('value', field.value);
   });
-  const live = [...app.querySelectorAll('canvas')];
+  for (const canvas of clone.querySelectorAll('canvas')) {
+    const span = document.createElement('span');
+    span.className = `${canvas.className} pr-canvas`;
+    span.setAttribute('aria-hidden', 'true');
+    canvas.replaceWith(span);
+  }
   const fills = [];
-  [...clone.querySelectorAll('canvas')].forEach((copy, k) => {
-    const canvas = live[k];
-    const strip = document.createElement('span');
-    strip.className = `${canvas.className} pr-fills`;
-    strip.setAttribute('aria-hidden', 'true');
-    if (canvas.classList.contains('hm-fills') && canvas.width > 0) {
-      const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, 1).data;
-      for (let c = 0; c < canvas.width; c += 1) {
-        const cell = document.createElement('i');
-        const [r, g, b, a] = data.slice(4 * c, 4 * c + 4);
-        if (a > 0) {
-          cell.className = `pf-${fills.length}`;
-          fills.push(a === 255 ? `rgb(${r},${g},${b})` : `rgba(${r},${g},${b},${(a / 255).toFixed(3)})`);
-        }
-        strip.append(cell);
-      }
-    }
-    copy.replaceWith(strip);
-  });
+  for (const cell of clone.querySelectorAll('td.hm-cell[style]')) {
+    const colour = cell.style.backgroundColor;
+    if (!colour) continue;
+    cell.classList.add(`pf-${fills.length}`);
+    fills.push(colour);
+    cell.style.removeProperty('background-color');
+    if (!cell.style.length) cell.removeAttribute('style');
+  }
   // A row's text strip colours its runs of cells for contrast on their fills, so the runs differ
   // by scheme: one span a cell instead, each with a class for its colour.
   const inks = [];
@@ -83,14 +78,13 @@ export function serializeStepper(app, inElement) {
 export function prerenderRules(label, { fills, inks, styles }, dark) {
   const lines = [
     `/* ${label} */`,
-    '.pr-fills { display: flex; }',
-    '.pr-fills > i { flex: 1 1 0; }',
+    '.pr-canvas { display: flex; }',
     ...styles.map((text, k) => `.ps-${k} { ${text}; }`),
-    ...fills.map((colour, k) => `.pf-${k} { background: ${colour}; }`),
+    ...fills.map((colour, k) => `.pf-${k} { background-color: ${colour} !important; }`),
     ...inks.map((colour, k) => `.pt-${k} { color: ${colour}; }`),
     '@media (prefers-color-scheme: dark) {',
     ...dark.styles.flatMap((text, k) => (text === styles[k] ? [] : [`  .ps-${k} { ${text}; }`])),
-    ...dark.fills.map((colour, k) => `  .pf-${k} { background: ${colour}; }`),
+    ...dark.fills.map((colour, k) => `  .pf-${k} { background-color: ${colour} !important; }`),
     ...dark.inks.map((colour, k) => `  .pt-${k} { color: ${colour}; }`),
     '}',
   ];

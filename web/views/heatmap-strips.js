@@ -1,11 +1,14 @@
-// A heatmap row's numbers and fills as strips laid over its cells, not as each cell's text and
-// colour. The cells (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights and
-// number (aria-label), and what they show as td.shownCell; the row's first cell holds
-//   - a fills strip: a canvas of one pixel a cell, stretched under the cells with hard edges
-//     (and under it a strip of the mask's hatching, which shows where a pixel is clear);
+// A heatmap row's numbers as a strip laid over its cells, not as each cell's text. The cells
+// (td.hm-cell) stay empty: they keep the grid's roles, focus, highlights and number (aria-label),
+// their fill as their background colour, and what they show as td.shownCell; the row's first cell
+// holds
+//   - a hatch strip under the cells, which shows where a cell has no fill (a logit the mask hid);
 //   - a text strip: the row's numbers as one line of fields of equal characters, above them.
-// Why: a new trace rewrote 512 cells' text and colour at T = 16, and each cell's new text made
-// the table lay out again (~7 ms a frame); a row's strips change no cell's size.
+// Why: a new trace rewrote 512 cells' text at T = 16, and each cell's new text made the table lay
+// out again (~7 ms a frame); a row's text strip changes no cell's size, and a new background
+// colour restyles and repaints its cell only. (A canvas of one pixel a cell under each row drew
+// the fills before: each was a composited layer of its own, whose new pixels cost 3–4 ms of a
+// step's commit.)
 // A cell is as wide as its field, --pitch = chars · 1ch of the monospace font (heatmap.css): the
 // fields fall on the cells whatever that font's width. (Tab stops did too, at twice the cost.)
 
@@ -77,35 +80,6 @@ function paintText(strip, cells, chars) {
   while (strip.children.length > runs) strip.lastChild.remove();
 }
 
-// The fills as a canvas one pixel a cell, stretched over the row without smoothing (heatmap.css):
-// pixel c is a value's colour, a masked weight's flat fill, or for a logit the mask hid (−∞)
-// clear, over the hatching strip beneath. Drawn only when a pixel changed. (A gradient of hard
-// bands cost its strip a CSS parse and a style recalculation on each new trace.)
-// A pixel as one word of a Uint32Array over RGBA bytes: A B G R from the top (little-endian, as
-// every platform a browser runs on).
-const pixel = (rgb) => (0xff000000 | ((rgb & 0xff) << 16) | (rgb & 0xff00) | (rgb >> 16)) >>> 0;
-
-function paintFills(strips, cells) {
-  const n = cells.length;
-  if (n === 0) return; // no pixels (an ImageData needs one)
-  if (strips.words?.length !== n) {
-    // A new size clears the canvas: every pixel clear, as the new words say.
-    strips.fills.width = n;
-    strips.fills.height = 1;
-    strips.pixels = new ImageData(n, 1);
-    strips.words = new Uint32Array(strips.pixels.data.buffer);
-  }
-  let changed = false;
-  for (let c = 0; c < n; c += 1) {
-    const word = cells[c].kind === 'neg-inf' ? 0 : pixel(cells[c].rgb);
-    if (strips.words[c] !== word) {
-      strips.words[c] = word;
-      changed = true;
-    }
-  }
-  if (changed) strips.fills.getContext('2d').putImageData(strips.pixels, 0, 0);
-}
-
 // --pitch as a length computed where it is set, on the table in the cells' font: headers in
 // other fonts then inherit the same pixels. Registered from script as well as by heatmap.css's
 // @property rule, which a stylesheet in the element's shadow root cannot make.
@@ -120,29 +94,29 @@ export function registerPitch() {
   }
 }
 
-/** The strips of a row, empty until paintStrips: → { hatch, fills, text, pixels, words } (the
- *  elements and the fills' pixels). */
+/** The strips of a row, empty until paintStrips: → { hatch, text }. */
 export function makeStrips() {
-  const strips = { hatch: el('span', 'hm-hatch'), fills: el('canvas', 'hm-fills'), text: el('span', 'hm-text') };
+  const strips = { hatch: el('span', 'hm-hatch'), text: el('span', 'hm-text') };
   // What the strips show, each cell's aria-label says.
-  for (const strip of [strips.hatch, strips.fills, strips.text]) strip.setAttribute('aria-hidden', 'true');
-  return Object.assign(strips, { pixels: null, words: null });
+  for (const strip of [strips.hatch, strips.text]) strip.setAttribute('aria-hidden', 'true');
+  return strips;
 }
 
-/** Draws one row's cells into its strips, writing only what changed. */
+/** Draws one row's numbers into its text strip, writing only what changed. */
 export function paintStrips(strips, cells, chars) {
-  paintFills(strips, cells);
   paintText(strips.text, cells, chars);
 }
 
 /** A cell's number, for assistive technology, on its empty td (an attribute no style reads: a
- *  new class or title restyled every cell; the strips draw each kind), and the cell it shows as
- *  td.shownCell ({ text, full, kind, … }). Its full precision is no attribute: 512 more a trace
- *  cost 0.6 ms an edit; heatmap.js shows it for the cell under the pointer or the focus. */
+ *  new class or title restyled every cell; the strips draw each kind), its fill (none for −∞:
+ *  the hatch beneath shows), and the cell it shows as td.shownCell ({ text, full, kind, … }). Its
+ *  full precision is no attribute: 512 more a trace cost 0.6 ms an edit; heatmap.js shows it for
+ *  the cell under the pointer or the focus. */
 export function markCell(td, cell) {
   const was = td.shownCell ?? {};
   td.shownCell = cell;
   if (was.text !== cell.text) td.setAttribute('aria-label', cell.text);
+  if (was.fill !== cell.fill) td.style.backgroundColor = cell.fill ?? '';
 }
 
 /** Selects the number a cell shows, as a double-click on it would if the cell held it (it is

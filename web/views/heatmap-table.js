@@ -91,7 +91,7 @@ function bodyRow(data, r, strips) {
     tr.insertBefore(bt, th);
   }
   for (let c = 0; c < data.cols; c += 1) tr.append(bodyCell(r, c));
-  tr.querySelector('td')?.append(strips.hatch, strips.fills, strips.text);
+  tr.querySelector('td')?.append(strips.hatch, strips.text);
   if (data.totals) tr.append(el('td', 'hm-total', `\u03a3 = ${data.totals.texts[r]}`));
   return tr;
 }
