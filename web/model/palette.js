@@ -54,7 +54,7 @@ function along(stops, u) {
 
 // One { fill, ink, rgb } per colour, made once: the ramps give a few thousand colours at most,
 // and a heatmap asks for one per cell on every refill. The fill as #rrggbb (for CSS) and packed
-// as 0xRRGGBB (rgb: a heatmap's strips put it in a canvas's pixels).
+// as 0xRRGGBB (rgb: the colour as numbers, to compare or mix).
 const made = new Map();
 
 function colours(rgb) {
