@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatFull } from '../../web/model/format.js';
-import { cellFulls, useEnv, pagePerTest, shownCells, waitForStage, goToHash } from './harness.mjs';
+import { cellFulls, useEnv, pagePerTest, shownCells, urlMatching, waitForStage, goToHash } from './harness.mjs';
 
 const env = useEnv();
 let page;
@@ -210,7 +210,8 @@ test(NO_WO_TITLE, async () => {
   assert.deepEqual(page.problems, []);
 });
 
-test('the URL follows a burst of edits once, after the frame that shows the last', async () => {
+test('the URL follows a burst of edits once, when the edits pause', async () => {
+  await urlMatching(page, /seed=42(&|$)/); // the last test's link, written out in full
   const written = await page.evaluate(
     () =>
       new Promise((resolve) => {
@@ -226,8 +227,8 @@ test('the URL follows a burst of edits once, after the frame that shows the last
           field.dispatchEvent(new Event('input', { bubbles: true }));
         }
         const during = location.hash;
-        // The edits' traces compute in the worker: once the first write (or 5 s), two frames and
-        // a task for any other (a write waits for one frame and a task).
+        // The edits' traces compute in the worker, and the page writes once they have paused
+        // (main.js): once the first write (or 5 s), two frames and a task for any other.
         const settle = () =>
           requestAnimationFrame(() =>
             requestAnimationFrame(() =>

@@ -200,7 +200,7 @@ test('deep link opens its stage and head, and the hash follows navigation', asyn
   assert.equal(await p.$$eval('.arc-view svg text.arc-label', (t) => t.length), 10, 'a label for each query and key');
   await p.click('.step-next');
   await waitForStage(p, 'head', 2);
-  assert.match(p.url(), /stage=head&head=2/);
+  await urlMatching(p, /stage=head&head=2/);
   await p.click('.head-button[aria-label="Head 0"]');
   await waitForStage(p, 'head', 0);
   assert.deepEqual(p.problems, []);
