@@ -38,31 +38,38 @@ function hashOf(catalog, s) {
   });
 }
 
-// The URL follows the view once the reader pauses: QUIET_MS after the last change, so a burst of
-// steps or edits (a held key, typing) writes only its last state. Each write is a same-document
-// navigation, after which Chromium fetches and decodes the page's icon again (3–6 ms of this
-// thread) and replaceState costs about 2 ms more: written at every step, they took a sixth of a
-// step's time on the thread the next key waits for. A hidden or departing page writes at once. A
-// navigation (a new hash) since the write was asked for wins: the page is about to show that
-// hash, and writing the older view would undo it.
+// The URL follows the view after the frame that shows it, and at most once every QUIET_MS: a
+// burst of steps or edits (a held key, typing) writes its first view at once, then its latest
+// when QUIET_MS have passed since. Each write is a same-document navigation, after which Chromium
+// fetches and decodes the page's icon again (3–6 ms of this thread), and replaceState costs about
+// 2 ms more: written at every step, they took a sixth of a step's time on the thread the next key
+// waits for. A hidden or departing page writes at once. A navigation (a new hash) since the write
+// was asked for wins: the page is about to show that hash, and writing the older view would undo
+// it.
 const QUIET_MS = 300;
 let pending = null; // { state, from: the URL's hash when the write was asked for, timer }
-function writeHash(catalog) {
-  const asked = pending;
-  if (!asked) return;
+let lastWrite = -Infinity;
+function writeHash(catalog, asked = pending) {
+  if (!asked || asked !== pending) return; // written, or cancelled by a navigation
   clearTimeout(asked.timer);
   pending = null;
+  lastWrite = performance.now();
   if (window.location.hash !== asked.from) return; // its hashchange has yet to be shown
   const hash = hashOf(catalog, asked.state);
   if (hash !== window.location.hash) window.history.replaceState(null, '', hash);
 }
 
 function writeHashSoon(catalog, s) {
-  if (pending) clearTimeout(pending.timer);
-  else pending = { from: window.location.hash };
-  pending.state = s;
-  if (document.hidden) writeHash(catalog);
-  else pending.timer = setTimeout(() => writeHash(catalog), QUIET_MS);
+  if (pending) {
+    pending.state = s;
+    return;
+  }
+  const asked = (pending = { state: s, from: window.location.hash, timer: null });
+  const wait = lastWrite + QUIET_MS - performance.now();
+  const write = () => writeHash(catalog, asked);
+  if (document.hidden) write();
+  else if (wait > 0) asked.timer = setTimeout(write, wait);
+  else requestAnimationFrame(() => (asked.timer = setTimeout(write, 0)));
 }
 
 function showHash(stepper, catalog) {
