@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createEngine } from '../../dist/engine.js';
-import { applyWanted, goToStep, switchChapter } from '../../web/app/actions.js';
+import { applyWanted, editField, goToStep, switchChapter } from '../../web/app/actions.js';
 import { buildSteps, filterSteps, progressView } from '../../web/model/navigation.js';
 import { catalogFrom } from '../../web/model/presets.js';
 import { readAttributes } from '../../web/state/attributes.js';
@@ -58,4 +58,28 @@ test('chapters: another chapter opens at its first stage, and where it was left 
   const next = { id: 'gqa', title: 'Grouped-query attention' };
   assert.deepEqual(progressView(s.steps, s.steps.length - 1, 0, s.trace.config, next).nextChapter, next);
   assert.equal(progressView(s.steps, s.steps.length - 2, 0, s.trace.config, next).nextChapter, null);
+});
+
+// A reader's edit is part of where they left a chapter: the way back runs their form again, not
+// the chapter's first example; a form still refused keeps the last one that ran.
+test('chapters: the way back keeps the form the reader left, as it ran', () => {
+  const r = read({ chapter: 'attention', stage: 'weights', head: '1' });
+  let s = { ...EMPTY, places: {}, ...applyWanted(engine, catalog, EMPTY, r.wanted, null) };
+  s = { ...s, ...editField(engine, catalog, s, 'seed', '43', null) };
+  const edited = s.trace.stages.find((x) => x.id === 'weights' && x.head === 1).values;
+  s = { ...s, ...switchChapter(engine, catalog, s, 'masks', null) };
+  assert.equal(s.form.chapter, 'masks');
+  s = { ...s, ...switchChapter(engine, catalog, s, 'attention', null) };
+  assert.deepEqual([s.form.seed, s.steps[s.step].id, s.head], ['43', 'weights', 1]);
+  const back = s.trace.stages.find((x) => x.id === 'weights' && x.head === 1).values;
+  assert.deepEqual(Array.from(back), Array.from(edited), 'the trace of seed 43 again');
+  const seeded = engine.run({ ...s.spec }).stages.find((x) => x.id === 'weights' && x.head === 1).values;
+  assert.deepEqual(Array.from(back), Array.from(seeded), "the engine's for the form's spec");
+  assert.equal(s.spec.seed, 43);
+  // A refused edit is not what the way back opens.
+  s = { ...s, ...editField(engine, catalog, s, 'dModel', '-3', null) };
+  assert.ok(Object.keys(s.errors).length, 'd_model −3 refused');
+  s = { ...s, ...switchChapter(engine, catalog, s, 'masks', null) };
+  s = { ...s, ...switchChapter(engine, catalog, s, 'attention', null) };
+  assert.deepEqual([s.form.seed, s.form.dModel, Object.keys(s.errors).length], ['43', '16', 0]);
 });

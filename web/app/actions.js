@@ -15,7 +15,7 @@ import {
 import { calculatorRows, calculatorView, sizeQueries } from '../model/kv-calculator.js';
 import { stageById } from '../model/stage-table.js';
 import { fieldOfMessage, validateForm } from '../model/validate.js';
-import { changeField, presetForm } from '../state/form.js';
+import { changeField, chapterForm, presetForm } from '../state/form.js';
 import { Deferred } from './off-thread.js';
 
 const NO_SELECTION = { selection: null, explained: null, explainError: null };
@@ -125,15 +125,20 @@ export function editField(engine, catalog, s, field, value, stages) {
   return result.trace ? keepPlace(s, result) : result;
 }
 
-/** Opens another chapter where this reader left it (its stage, head and decode step or tile),
- * else at its first stage: a stage of the same id in another chapter belongs to another walk. The
- * place left in this chapter is kept in `places` for the way back. */
+/** Opens another chapter as this reader left it (its form, stage, head and decode step or tile),
+ * else at its first example's first stage: a stage of the same id in another chapter belongs to
+ * another walk. What is left in this chapter is kept in `places` for the way back: its form as
+ * it ran (a form still refused keeps the last one that ran). */
 export function switchChapter(engine, catalog, s, id, stages) {
   const here = s.steps[s.step];
-  const places = here ? { ...s.places, [s.form.chapter]: { id: here.id, head: s.head, time: here.step } } : s.places;
-  const result = runForm(engine, catalog, changeField(catalog, s.form, 'chapter', id), stages);
-  if (!result.trace) return { ...result, places };
+  const ran = !s.engineError && !Object.keys(s.errors ?? {}).length;
+  const form = ran ? s.form : s.places?.[s.form.chapter]?.form;
+  const places = here
+    ? { ...s.places, [s.form.chapter]: { id: here.id, head: s.head, time: here.step, form } }
+    : s.places;
   const left = places?.[id];
+  const result = runForm(engine, catalog, chapterForm(catalog, id, left?.form), stages);
+  if (!result.trace) return { ...result, places };
   const time = left && timeline(result.steps).includes(left.time) ? left.time : null;
   const step = left ? findStepIndex(result.steps, left.id, left.head, time) : 0;
   const head = currentHead(result.steps, step, left ? Math.min(left.head, result.trace.config.numHeads - 1) : 0);

@@ -304,7 +304,7 @@ export function mountStepper(
     preset: null,
     loadedModel: null,
     calc: DEFAULT_CALCULATOR,
-    places: {}, // chapter id → { id, head, time }: where this reader left it
+    places: {}, // chapter id → { id, head, time, form }: where and how this reader left it
     step: 0,
     head: 0,
     selection: null,

@@ -24,6 +24,12 @@ function withoutNotes(form) {
   return rest;
 }
 
+/** The form a chapter opens with: the one this reader left in it (its link notes dropped), else
+ *  the chapter's first preset's. */
+export function chapterForm(catalog, chapterId, left = null) {
+  return left ? withoutNotes(left) : presetForm(catalog, null, chapterId);
+}
+
 /** How many heads the form's configuration has, or null when the form does not say (designed
  * heads: the engine builds them; a heads field that is not a whole number yet). */
 export function headCount(form) {
@@ -33,7 +39,7 @@ export function headCount(form) {
 }
 
 export function changeField(catalog, form, field, value) {
-  if (field === 'chapter') return presetForm(catalog, null, value);
+  if (field === 'chapter') return chapterForm(catalog, value);
   if (field === 'preset')
     return value === 'custom' ? { ...withoutNotes(form), preset: 'custom' } : presetForm(catalog, value, form.chapter);
   if (!fieldById(field)) throw new Error(`form: no field ${field}`);
