@@ -34,8 +34,8 @@ export function timeInput({ id, value, pending = null }) {
     }
     queueMicrotask(() => {
       handled = performance.now(); // after the handlers' own microtasks
-      const waiting = pending && document.querySelector(pending);
       if (!pending) return;
+      const waiting = document.querySelector(pending);
       if (!waiting) return frameAfter();
       const drawn = new MutationObserver(() => {
         if (document.querySelector(pending)) return;
