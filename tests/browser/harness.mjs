@@ -177,7 +177,8 @@ export async function goToHash(page, hash) {
 }
 
 // The page's URL once it matches re: the page writes its hash after the frame that shows the
-// view, at most once every 300 ms (main.js), so a URL read at once may still be the previous one. Fails naming the URL it has.
+// view, at most once every 300 ms (main.js), so a URL read at once may still be the previous
+// one. Fails naming the URL it has.
 export async function urlMatching(page, re) {
   await page
     .waitForFunction((source) => new RegExp(source).test(window.location.href), re.source, { timeout: 5000 })
